@@ -1,0 +1,329 @@
+"""The `wander` command: a face over the engine (wire, call, print; nothing more)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from wander.domain.errors import Conflict, InvalidInput, NotFound, WanderError
+from wander.domain.geometry import BAND_HIGH, BAND_LOW
+from wander.domain.models import SessionStatus
+from wander.domain.validation import check_random_seed, check_steps, check_temperature, clean_text
+
+app = typer.Typer(help="Wander: divergent exploration of idea space.", no_args_is_help=True, add_completion=False)
+kb_app = typer.Typer(help="The knowledge base: import notes, show counts.", no_args_is_help=True)
+db_app = typer.Typer(help="The database: migrations.", no_args_is_help=True)
+app.add_typer(kb_app, name="kb")
+app.add_typer(db_app, name="db")
+console = Console()
+err = Console(stderr=True)
+
+
+def _quiet_libraries() -> None:
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    logging.basicConfig(level=os.environ.get("WANDER_LOG_LEVEL", "WARNING").upper())
+
+
+def fail(message: str) -> None:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(2)
+
+
+def run_async(factory: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+    """Run a coroutine; user-facing errors become one line and exit code 2."""
+    try:
+        return asyncio.run(factory())
+    except InvalidInput as exc:
+        fail(f"{exc.field}: {exc.reason}")
+    except NotFound as exc:
+        fail(f"{exc.what}: not found: {exc.ident}")
+    except (Conflict, WanderError) as exc:
+        fail(str(exc))
+
+
+class RichProgress:
+    """The wiring's Progress protocol on a rich progress bar (corpus embedding, imports)."""
+
+    def __init__(self) -> None:
+        self._bar: Progress | None = None
+        self._task = None
+
+    def start(self, description: str, total: int) -> None:
+        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                             TimeElapsedColumn(), console=err)  # fmt: skip
+        self._bar.start()
+        self._task = self._bar.add_task(description, total=total)
+
+    def advance(self, n: int) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task, n)
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+
+def _open_app():
+    from wander.wiring import open_app
+
+    return open_app(progress=RichProgress())
+
+
+async def _run_steps(app_, session_id: str, total: int, done_before: int, as_json: bool) -> Any:
+    bar = Progress(TextColumn("[bold]step[/] {task.completed}/{task.total}"), BarColumn(),
+                   TextColumn("{task.description}"), TimeElapsedColumn(), console=err, disable=False)  # fmt: skip
+    with bar:
+        task = bar.add_task("", total=total, completed=done_before)
+
+        def on_step(result) -> None:
+            bar.update(task, completed=result.step_number,
+                       description=f"{result.from_locus.concept[:28]} -> {result.to_locus.concept[:28]}")  # fmt: skip
+
+        return await app_.engine.run(session_id, on_step=on_step)
+
+
+async def _summary(app_, session_id: str) -> dict[str, Any]:
+    session = await app_.store.get_session(session_id)
+    steps = await app_.store.trace(session_id)
+    distances = [s["selection_scores"].get("distance") for s in steps if s["selection_scores"]]
+    in_band = sum(1 for d in distances if d is not None and BAND_LOW <= d <= BAND_HIGH)
+    return {
+        "session_id": session_id,
+        "status": str(session.status),
+        "stopped_reason": session.stopped_reason,
+        "steps": len(steps),
+        "in_band": in_band,
+        "in_band_share": round(in_band / len(steps), 4) if steps else None,
+        "path": [session.seed_concept] + [s["to_concept"] for s in steps],
+        "residues": [
+            {"step": s["step_number"], "from": s["from_concept"], "to": s["to_concept"],
+             **{k: s[k] for k in ("connection", "tension", "bridge", "surprise", "possibility", "themes")}}
+            for s in steps
+        ],
+    }  # fmt: skip
+
+
+def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        console.print_json(json.dumps(summary, default=str))
+        return
+    share = summary["in_band_share"]
+    console.print(f"[bold]wander[/] {summary['session_id']}  status {summary['status']}"
+                  + (f" ({summary['stopped_reason']})" if summary["stopped_reason"] else ""))  # fmt: skip
+    console.print(" -> ".join(summary["path"][:12]) + (" -> ..." if len(summary["path"]) > 12 else ""))
+    if share is not None:
+        console.print(f"steps in the {BAND_LOW}-{BAND_HIGH} band: {summary['in_band']}/{summary['steps']} "
+                      f"({share:.0%})")  # fmt: skip
+    console.print(f"see it whole: wander show {summary['session_id']}")
+
+
+@app.command()
+def run(
+    seed: str = typer.Argument(..., help="The seed concept the wander starts from."),
+    attractor: Optional[str] = typer.Option(None, help="A vague sense of what we are looking for."),
+    steps: int = typer.Option(50, help="Steps to take (1..10000)."),
+    temperature: float = typer.Option(0.7, help="Softmax temperature (> 0; higher wanders more)."),
+    random_seed: int = typer.Option(0, "--seed", help="Random seed: same seed, same path."),
+    domains: Optional[list[str]] = typer.Option(None, "--domains", help="Allowed domain (repeatable)."),
+    forbid: Optional[list[str]] = typer.Option(None, "--forbid", help="Forbidden domain (repeatable)."),
+    name: Optional[str] = typer.Option(None, help="A name for the wander."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Start a wander from SEED and walk it to the end."""
+    _quiet_libraries()
+    try:  # cheap checks first: a typo costs no database start
+        clean_text("seed", seed)
+        check_steps("steps", steps)
+        check_temperature(temperature)
+        check_random_seed(random_seed)
+    except InvalidInput as exc:
+        fail(f"{exc.field}: {exc.reason}")
+
+    from wander.engine.service import NewWander
+
+    async def main():
+        async with _open_app() as a:
+            session = await a.engine.create(NewWander(
+                seed_concept=seed, attractor=attractor, name=name, allowed_domains=domains or [],
+                forbidden_domains=forbid or [], max_steps=steps, temperature=temperature, random_seed=random_seed,
+            ))  # fmt: skip
+            err.print(f"wander {session.id} started", highlight=False)
+            await _run_steps(a, session.id, steps, 0, as_json)
+            return await _summary(a, session.id)
+
+    _print_summary(run_async(main), as_json)
+
+
+@app.command()
+def resume(
+    session_id: str = typer.Argument(..., help="The wander to continue."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Continue a paused or interrupted wander from its last committed step."""
+    _quiet_libraries()
+
+    async def main():
+        async with _open_app() as a:
+            session = await a.store.get_session(session_id)
+            if session is None:
+                raise NotFound("session", session_id)
+            if session.status in (SessionStatus.COMPLETED, SessionStatus.ABANDONED):
+                raise Conflict(f"session {session_id} is {session.status}; nothing to resume")
+            await a.engine.set_status(session_id, SessionStatus.ACTIVE)
+            await _run_steps(a, session_id, session.max_steps, session.step_count, as_json)
+            return await _summary(a, session_id)
+
+    _print_summary(run_async(main), as_json)
+
+
+@app.command()
+def sessions(status: Optional[str] = typer.Option(None, help="active, paused, completed or abandoned.")) -> None:
+    """List wanders, newest first."""
+    _quiet_libraries()
+    if status is not None and status not in {s.value for s in SessionStatus}:
+        fail(f"status: must be one of {', '.join(s.value for s in SessionStatus)} (got '{status}')")
+
+    async def main():
+        from wander.wiring import open_database
+        from wander.config import load_settings
+        from wander.store.repository import PostgresStore
+
+        db = await open_database(load_settings())
+        try:
+            return await PostgresStore(db).list_sessions(status=status, limit=200)
+        finally:
+            await db.dispose()
+
+    rows = run_async(main)
+    table = Table("id", "name", "status", "steps", "created")
+    for s in rows:
+        table.add_row(s.id, s.name[:40], str(s.status), f"{s.step_count}/{s.max_steps}",
+                      s.created_at.strftime("%Y-%m-%d %H:%M") if s.created_at else "")  # fmt: skip
+    console.print(table if rows else "no wanders yet: try `wander run \"information asymmetry\"`")
+
+
+@app.command()
+def show(session_id: str = typer.Argument(..., help="The wander to show.")) -> None:
+    """The path and the residue of every step, readable."""
+    _quiet_libraries()
+
+    async def main():
+        from wander.wiring import open_database
+        from wander.config import load_settings
+        from wander.store.repository import PostgresStore
+
+        db = await open_database(load_settings())
+        try:
+            store = PostgresStore(db)
+            session = await store.get_session(session_id)
+            if session is None:
+                raise NotFound("session", session_id)
+            return session, await store.trace(session_id)
+        finally:
+            await db.dispose()
+
+    session, steps = run_async(main)
+    console.rule(f"[bold]{session.name}")
+    console.print(f"seed: {session.seed_concept}    attractor: {session.attractor or '-'}")
+    console.print(f"status: {session.status}"
+                  + (f" ({session.stopped_reason})" if session.stopped_reason else "")
+                  + f"    steps: {session.step_count}/{session.max_steps}    temperature: {session.temperature}"
+                  + f"    random seed: {session.random_seed}")  # fmt: skip
+    for s in steps:
+        sc = s["selection_scores"] or {}
+        console.print(f"\n[bold cyan]{s['step_number']:>3}[/] {s['from_concept']} [dim]->[/] [bold]{s['to_concept']}[/]"
+                      f"  [dim]({', '.join(s['to_domains'])}; distance {sc.get('distance', 0):.2f}, "
+                      f"score {sc.get('composite', 0):.2f}, p {sc.get('probability', 0):.2f})[/]", highlight=False)  # fmt: skip
+        for facet in ("connection", "tension", "bridge", "surprise", "possibility"):
+            console.print(f"    [green]{facet:<11}[/] {s[facet]}", highlight=False)
+        console.print(f"    [green]{'themes':<11}[/] {', '.join(s['themes'] or [])}", highlight=False)
+
+
+@kb_app.command("import")
+def kb_import(path: Path = typer.Argument(..., help="A Markdown/text file or a folder of them.")) -> None:
+    """Add your own notes to the knowledge base (a chunk per heading or paragraph)."""
+    _quiet_libraries()
+    from wander.kb.importer import note_files
+
+    try:
+        note_files(path.expanduser())
+    except InvalidInput as exc:
+        fail(f"{exc.field}: {exc.reason}")
+
+    async def main():
+        from wander.wiring import import_notes
+
+        async with _open_app() as a:
+            return await import_notes(a.kb, a.embedder, path, RichProgress())
+
+    n = run_async(main)
+    console.print(f"imported {n} chunks from {path}")
+
+
+@kb_app.command("stats")
+def kb_stats() -> None:
+    """Concept counts per source and domain."""
+    _quiet_libraries()
+
+    async def main():
+        async with _open_app() as a:
+            return await a.kb.stats(), await a.kb.sources()
+
+    stats, sources = run_async(main)
+    table = Table("source", "domain", "concepts")
+    for source, domain, count in stats:
+        table.add_row(source, domain, str(count))
+    console.print(table)
+    for s in sources:
+        console.print(f"{s['source']}: {s['concepts']} concepts, embedded with {s['embedder']}")
+    console.print(f"total: {sum(c for _, _, c in stats)} concepts")
+
+
+@db_app.command("upgrade")
+def db_upgrade() -> None:
+    """Run the database migrations (also done on every start)."""
+    _quiet_libraries()
+
+    async def main():
+        from wander.wiring import open_database
+        from wander.config import load_settings
+
+        db = await open_database(load_settings())
+        await db.dispose()
+
+    run_async(main)
+    console.print("database at head")
+
+
+def _mount_optional() -> None:
+    """Sub-commands that live in their own face modules."""
+    try:
+        from wander.cli_memory import memory_app
+    except ImportError:  # the CA memory kernel is optional at this stage
+        return
+    app.add_typer(memory_app, name="memory", help="Wheeler CA memory: store, recall, temps, scrub, info.")
+
+
+_mount_optional()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""Errors that faces translate into clear messages (CLI exit 2, HTTP 4xx)."""
+
+from __future__ import annotations
+
+
+class WanderError(Exception):
+    """Base for errors a user can act on."""
+
+
+class InvalidInput(WanderError):
+    """A field failed validation; the message names the field and the reason."""
+
+    def __init__(self, field: str, reason: str):
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+class NotFound(WanderError):
+    def __init__(self, what: str, ident: str):
+        super().__init__(f"{what} not found: {ident}")
+        self.what = what
+        self.ident = ident
+
+
+class Conflict(WanderError):
+    """The request does not fit the current state (e.g. stepping a completed wander)."""
+
+
+class StepAlreadyCommitted(Conflict):
+    """Another run committed this step number first; the caller reloads and goes on."""

@@ -1,0 +1,168 @@
+"""Plain data of a wander: sessions, loci, candidates, residues, traces and events. No I/O."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+class SessionStatus(StrEnum):
+    ACTIVE = "active"
+    PAUSED = "paused"
+    COMPLETED = "completed"
+    ABANDONED = "abandoned"
+
+
+class SourceType(StrEnum):
+    SEED = "SEED"
+    ADJACENT = "ADJACENT"
+    BRIDGED = "BRIDGED"
+    SERENDIPITOUS = "SERENDIPITOUS"
+
+
+@dataclass
+class Session:
+    id: str
+    project_id: str
+    name: str
+    seed_concept: str
+    seed_embedding: np.ndarray
+    attractor: str | None = None
+    attractor_embedding: np.ndarray | None = None
+    status: SessionStatus = SessionStatus.ACTIVE
+    allowed_domains: list[str] = field(default_factory=list)
+    forbidden_domains: list[str] = field(default_factory=list)
+    max_drift_distance: float = 0.8
+    max_steps: int = 1000
+    cloud_budget_cents: int = 500
+    cloud_spent_cents: int = 0
+    local_calls: int = 0
+    cloud_calls: int = 0
+    temperature: float = 0.7
+    human_checkpoint_frequency: int = 50
+    random_seed: int = 0
+    step_count: int = 0
+    current_locus_id: str | None = None
+    stopped_reason: str | None = None
+    parent_session_id: str | None = None
+    created_at: datetime | None = None
+    last_step_at: datetime | None = None
+    completed_at: datetime | None = None
+
+
+@dataclass
+class Locus:
+    id: str
+    session_id: str
+    concept: str
+    embedding: np.ndarray
+    source_type: SourceType
+    domains: list[str]
+    abstraction_level: float = 0.5
+    novelty_score: float = 0.5
+    interestingness: float = 0.5
+    actionability: float = 0.0
+    uncertainty: float = 0.5
+    visit_count: int = 0
+    kb_key: str | None = None
+    first_encountered: datetime | None = None
+    last_visited: datetime | None = None
+    adjacent_to: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class Scores:
+    interestingness: float
+    novelty: float
+    bridge_potential: float
+    uncertainty: float
+    composite: float = 0.0
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            "interestingness": round(self.interestingness, 4),
+            "novelty": round(self.novelty, 4),
+            "bridge_potential": round(self.bridge_potential, 4),
+            "uncertainty": round(self.uncertainty, 4),
+            "composite": round(self.composite, 4),
+        }
+
+
+@dataclass
+class Candidate:
+    """A concept proposed as the next locus, with the strategy that made it and why."""
+
+    concept: str
+    embedding: np.ndarray
+    domains: list[str]
+    strategy: str
+    reason: str
+    distance: float
+    kb_key: str | None = None
+    locus_id: str | None = None  # set when the candidate is a locus the wander already has
+    abstraction_level: float = 0.5
+    scores: Scores | None = None
+
+
+@dataclass
+class Residue:
+    """What dwelling on an encounter leaves behind: five facets, themes and two scores."""
+
+    connection: str
+    tension: str
+    bridge: str
+    surprise: str
+    possibility: str
+    themes: list[str]
+    interestingness: float
+    actionability: float
+    model_used: str
+    themes_embedding: np.ndarray | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    FACETS = ("connection", "tension", "bridge", "surprise", "possibility")
+
+    def facets(self) -> dict[str, str]:
+        return {name: getattr(self, name) for name in self.FACETS}
+
+
+@dataclass
+class Trace:
+    id: str
+    session_id: str
+    step_number: int
+    from_locus_id: str | None
+    to_locus_id: str
+    adjacencies_considered: int
+    selection_scores: dict[str, float]
+    selection_reason: str
+    model_used: str
+    tokens_used: int = 0
+    cost_cents: int = 0
+    created_at: datetime | None = None
+
+
+@dataclass
+class EventDraft:
+    """An event before the store gives it its gapless per-session sequence number."""
+
+    subject: str
+    payload: dict[str, Any]
+
+
+@dataclass
+class Event:
+    session_id: str
+    seq: int
+    subject: str
+    ts: datetime
+    payload: dict[str, Any]

@@ -1,0 +1,89 @@
+"""Candidate scores, the composite rank of 000 and softmax selection. Pure NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wander.domain.geometry import band_centrality
+
+WEIGHTS = {"interestingness": 0.3, "novelty": 0.3, "bridge_potential": 0.2, "uncertainty": 0.2}
+
+# Domains whose concepts a person can act on directly; used for actionability.
+CONCRETE_DOMAINS = frozenset(
+    {"artifact", "act", "possession", "communication", "group", "process", "event", "food", "substance"}
+)
+
+
+def composite(interestingness, novelty, bridge_potential, uncertainty):
+    """0.3 interestingness + 0.3 novelty + 0.2 bridge potential + 0.2 uncertainty (000)."""
+    return (
+        WEIGHTS["interestingness"] * np.asarray(interestingness)
+        + WEIGHTS["novelty"] * np.asarray(novelty)
+        + WEIGHTS["bridge_potential"] * np.asarray(bridge_potential)
+        + WEIGHTS["uncertainty"] * np.asarray(uncertainty)
+    )
+
+
+def interestingness(distance, pull, crosses_domain):
+    """How interesting a step is: mid-band distance, pull towards the attractor, and
+    leaving the current domain. `pull` is cosine similarity to the attractor (or seed)."""
+    pull01 = np.clip((np.asarray(pull) + 0.1) / 0.7, 0.0, 1.0)
+    return np.clip(
+        0.4 * band_centrality(distance) + 0.4 * pull01 + 0.2 * np.asarray(crosses_domain, dtype=float),
+        0.0,
+        1.0,
+    )
+
+
+def novelty(max_sim_to_seen):
+    """1 minus the highest similarity to anything the wander has already seen."""
+    return np.clip(1.0 - np.asarray(max_sim_to_seen), 0.0, 1.0)
+
+
+def bridge_potential(new_domain_share, n_domains):
+    """Share of the candidate's domains the current locus lacks, plus how many it spans."""
+    return np.clip(
+        0.7 * np.asarray(new_domain_share) + 0.3 * np.clip((np.asarray(n_domains) - 1) / 2, 0, 1), 0.0, 1.0
+    )
+
+
+def uncertainty(visit_count, drift_from_seed):
+    """What the wander does not yet know: unvisited places far from the seed."""
+    return np.clip(0.6 / (1.0 + np.asarray(visit_count)) + 0.4 * np.asarray(drift_from_seed), 0.0, 1.0)
+
+
+def softmax_probabilities(scores: np.ndarray, temperature: float) -> np.ndarray:
+    """Softmax over standardised scores at the given temperature.
+
+    Composite scores sit in a narrow range (a spread of ~0.2), so a plain softmax at
+    T=0.7 would be almost uniform; standardising first makes the temperature mean the
+    same thing for every step: T -> 0 is greedy, T = 1 weighs one standard deviation as e.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    if len(scores) == 1:
+        return np.ones(1)
+    spread = scores.std()
+    z = (scores - scores.mean()) / spread if spread > 1e-12 else np.zeros_like(scores)
+    logits = z / max(temperature, 1e-6)
+    logits -= logits.max()
+    p = np.exp(logits)
+    return p / p.sum()
+
+
+def softmax_select(scores: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
+    """Index of the chosen candidate, drawn from the seeded generator."""
+    if len(scores) == 0:
+        raise ValueError("softmax_select needs at least one candidate")
+    p = softmax_probabilities(scores, temperature)
+    return int(rng.choice(len(p), p=p))
+
+
+def step_rng(random_seed: int, step_number: int) -> np.random.Generator:
+    """One generator per (wander seed, step): a resumed wander draws exactly what an
+    uninterrupted one would have drawn at that step."""
+    return np.random.default_rng([int(random_seed) & 0xFFFFFFFF, int(step_number)])
+
+
+def actionability(domains: list[str], attractor_pull: float) -> float:
+    concrete = any(d in CONCRETE_DOMAINS for d in domains)
+    return float(np.clip(0.5 * concrete + 0.5 * np.clip((attractor_pull + 0.1) / 0.7, 0, 1), 0, 1))

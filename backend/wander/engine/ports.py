@@ -1,0 +1,145 @@
+"""The Protocols the engine depends on. Adapters implement them; the engine imports only these."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+import numpy as np
+
+from wander.domain.models import Event, EventDraft, Locus, Residue, Session, Trace
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-normalised float32 rows, one per text."""
+        ...
+
+
+@dataclass(frozen=True)
+class KnowledgeConcept:
+    key: str
+    label: str
+    gloss: str
+    domains: tuple[str, ...]
+    path: tuple[str, ...] = ()
+    opposites: tuple[str, ...] = ()
+    source: str = "wordnet"
+
+    @property
+    def abstraction_level(self) -> float:
+        """Shallow in the hypernym tree = abstract (1.0); deep = concrete (0.0)."""
+        if not self.path:
+            return 0.5
+        return float(min(1.0, max(0.0, 1.0 - (len(self.path) - 3) / 10)))
+
+
+class Knowledge(Protocol):
+    """Concepts the wander can walk to, with their unit embeddings, answered in memory."""
+
+    dim: int
+
+    def __len__(self) -> int: ...
+
+    def domains(self) -> set[str]: ...
+
+    def concept(self, index: int) -> KnowledgeConcept: ...
+
+    def vector(self, index: int) -> np.ndarray: ...
+
+    def vectors(self, indices: np.ndarray) -> np.ndarray: ...
+
+    def primary_domain_ids(self) -> np.ndarray:
+        """Per concept, the id of its first domain (see domain_id)."""
+        ...
+
+    def domain_counts(self) -> np.ndarray:
+        """Per concept, how many domains it belongs to."""
+        ...
+
+    def domain_id(self, name: str) -> int: ...
+
+    def index_of(self, key: str) -> int | None: ...
+
+    def find_label(self, text: str) -> int | None: ...
+
+    def similarities(self, v: np.ndarray) -> np.ndarray:
+        """Cosine similarity of v to every concept, in index order."""
+        ...
+
+    def domain_mask(self, allowed: Sequence[str], forbidden: Sequence[str]) -> np.ndarray:
+        """Boolean mask over concepts: in an allowed domain (if any given), in no forbidden one."""
+        ...
+
+    def nearest(self, v: np.ndarray, k: int, exclude: Sequence[int] = ()) -> list[tuple[int, float]]: ...
+
+
+@dataclass
+class DwellRequest:
+    session: Session
+    current: Locus
+    encountered: Locus
+    recent_themes: list[str] = field(default_factory=list)
+    active_resonances: list[str] = field(default_factory=list)
+
+
+class Dweller(Protocol):
+    name: str
+
+    async def dwell(self, request: DwellRequest) -> Residue: ...
+
+
+@dataclass
+class StepCommit:
+    """Everything one step writes, committed in one transaction with its events."""
+
+    session: Session  # with step_count, current_locus_id, status etc. already advanced
+    expected_step_count: int  # the step count the step started from (optimistic check)
+    new_loci: list[Locus]
+    visited_locus: Locus  # the locus walked to (new or existing), visit counts updated
+    trace: Trace
+    residue: Residue
+    residue_id: str
+    events: list[EventDraft]
+
+
+@dataclass
+class WalkState:
+    """What the engine needs to take the next step, loaded from the store."""
+
+    session: Session
+    loci: list[Locus]
+    recent_themes: list[str]
+
+
+class Store(Protocol):
+    async def create_session(self, session: Session, seed_locus: Locus, events: list[EventDraft]) -> list[Event]: ...
+
+    async def get_session(self, session_id: str) -> Session | None: ...
+
+    async def load_walk(self, session_id: str, recent: int = 20) -> WalkState: ...
+
+    async def commit_step(self, commit: StepCommit) -> list[Event]:
+        """Write the step; raises StepAlreadyCommitted if the step number exists."""
+        ...
+
+    async def set_status(
+        self, session_id: str, status: str, reason: str | None, events: list[EventDraft]
+    ) -> list[Event]: ...
+
+
+class EventBus(Protocol):
+    async def publish(self, events: Sequence[Event]) -> None: ...
+
+    def subscribe(self, handler: Callable[[Event], Awaitable[None]], session_id: str | None = None) -> Callable[[], None]:
+        """Register a handler; returns a function that unsubscribes it."""
+        ...

@@ -1,0 +1,75 @@
+"""Where the database is: WANDER_DATABASE_URL, or Wander's own embedded Postgres with
+pgvector (pgserver) in the data folder, stopped when the last process using it exits."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from wander.config import Settings
+
+log = logging.getLogger(__name__)
+EMBEDDED_DB = "wander"
+_servers: dict[Path, object] = {}
+
+
+def embedded_server(pg_dir: Path):
+    """Start (or join) the embedded Postgres in pg_dir; pgserver stops it at exit."""
+    import pgserver  # imported lazily: only the embedded default needs it
+
+    pg_dir = pg_dir.resolve()
+    if pg_dir not in _servers:
+        pg_dir.mkdir(parents=True, exist_ok=True)
+        _servers[pg_dir] = pgserver.get_server(pg_dir, cleanup_mode="stop")
+    return _servers[pg_dir]
+
+
+def ensure_embedded_database(pg_dir: Path, name: str = EMBEDDED_DB) -> str:
+    """The libpq URI of database `name` on the embedded server, created if missing."""
+    server = embedded_server(pg_dir)
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+        raise ValueError(f"bad database name {name!r}")
+    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{name}';")
+    if "(1 row)" not in exists:
+        server.psql(f"CREATE DATABASE {name};")
+    return server.get_uri(name)
+
+
+def database_url(settings: Settings) -> str:
+    """The configured URL, or the embedded server's (started on demand)."""
+    if settings.database_url:
+        return settings.database_url
+    return ensure_embedded_database(settings.pg_dir)
+
+
+def async_url(url: str) -> str:
+    """postgresql://... (libpq form) -> postgresql+asyncpg://... for SQLAlchemy."""
+    scheme = urlsplit(url).scheme
+    if scheme in ("postgresql+asyncpg",):
+        return url
+    if scheme not in ("postgres", "postgresql", "postgresql+psycopg2", "postgresql+psycopg"):
+        raise ValueError(f"WANDER_DATABASE_URL: unsupported scheme '{scheme}' (use postgresql://)")
+    return "postgresql+asyncpg://" + url.split("://", 1)[1]
+
+
+def make_engine(url: str, pool_size: int = 5) -> AsyncEngine:
+    return create_async_engine(async_url(url), pool_size=pool_size, max_overflow=5, pool_pre_ping=True)
+
+
+async def wait_ready(engine: AsyncEngine, attempts: int = 30) -> None:
+    for i in range(attempts):
+        try:
+            async with engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+            return
+        except (OSError, ConnectionError) as exc:  # server still starting
+            if i == attempts - 1:
+                raise
+            log.info("database not ready (%s); retrying", exc)
+            await asyncio.sleep(0.5)

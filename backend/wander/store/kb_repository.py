@@ -1,0 +1,82 @@
+"""kb_concepts and kb_sources: the knowledge base in Postgres."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from wander.store.tables import KbConcept, KbSource
+
+K = KbConcept.__table__
+KS = KbSource.__table__
+
+
+@dataclass(frozen=True)
+class KbRow:
+    key: str
+    label: str
+    text: str
+    gloss: str
+    domains: tuple[str, ...]
+    broader: tuple[str, ...]
+    path: tuple[str, ...]
+    opposites: tuple[str, ...]
+    source: str
+
+
+class KbRepository:
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
+
+    async def source_fingerprint(self, source: str) -> str | None:
+        async with self.engine.connect() as conn:
+            return (await conn.execute(select(KS.c.fingerprint).where(KS.c.source == source))).scalar_one_or_none()
+
+    async def replace_source(
+        self, source: str, fingerprint: str, embedder: str, rows: Sequence[KbRow], vectors: np.ndarray,
+        batch: int = 2000,
+    ) -> None:  # fmt: skip
+        """Replace every concept of a source, and record its fingerprint, in one transaction."""
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(K).where(K.c.source == source))
+            for start in range(0, len(rows), batch):
+                chunk = rows[start : start + batch]
+                await conn.execute(
+                    insert(K),
+                    [dict(key=r.key, label=r.label, text=r.text, gloss=r.gloss, domains=list(r.domains),
+                          broader=list(r.broader), path=list(r.path), opposites=list(r.opposites), source=r.source,
+                          embedding=vectors[start + i]) for i, r in enumerate(chunk)],
+                )  # fmt: skip
+            await conn.execute(delete(KS).where(KS.c.source == source))
+            await conn.execute(
+                insert(KS).values(source=source, fingerprint=fingerprint, concepts=len(rows), embedder=embedder)
+            )
+
+    async def load_all(self) -> tuple[list[KbRow], np.ndarray]:
+        """Every concept in id order with its embedding matrix."""
+        q = select(K.c.key, K.c.label, K.c.text, K.c.gloss, K.c.domains, K.c.broader, K.c.path, K.c.opposites,
+                   K.c.source, K.c.embedding).order_by(K.c.id)  # fmt: skip
+        async with self.engine.connect() as conn:
+            result = (await conn.execute(q)).all()
+        rows = [
+            KbRow(r.key, r.label, r.text, r.gloss, tuple(r.domains), tuple(r.broader), tuple(r.path),
+                  tuple(r.opposites), r.source)
+            for r in result
+        ]  # fmt: skip
+        matrix = np.array([r.embedding for r in result], dtype=np.float32) if result else np.zeros((0, 0), np.float32)
+        return rows, matrix
+
+    async def stats(self) -> list[tuple[str, str, int]]:
+        """(source, first domain, count) for every combination present."""
+        domain = K.c.domains[1]
+        q = select(K.c.source, domain, func.count()).group_by(K.c.source, domain).order_by(K.c.source, domain)
+        async with self.engine.connect() as conn:
+            return [(r[0], r[1] or "-", r[2]) for r in (await conn.execute(q)).all()]
+
+    async def sources(self) -> list[dict]:
+        async with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in (await conn.execute(select(KS).order_by(KS.c.source))).all()]

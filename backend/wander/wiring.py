@@ -1,0 +1,140 @@
+"""The composition root: wires the adapters (Postgres store, MiniLM embedder, knowledge
+index, dweller, bus) into the engine. The faces (CLI, API, MCP) start from here."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from wander.bus.memory import InProcessBus
+from wander.config import Settings, load_settings
+from wander.engine.clock import SystemClock
+from wander.engine.ports import Clock, Embedder, KnowledgeConcept
+from wander.engine.service import WanderEngine
+from wander.kb import corpus, importer
+from wander.kb.index import KnowledgeIndex
+from wander.llm.offline import OfflineDweller
+from wander.store import migrate
+from wander.store.database import database_url, make_engine, wait_ready
+from wander.store.kb_repository import KbRepository, KbRow
+from wander.store.repository import PostgresStore
+from wander.store.tables import DEFAULT_PROJECT_ID
+
+log = logging.getLogger(__name__)
+CORPUS_SOURCE = "wordnet"
+
+
+class Progress(Protocol):
+    def start(self, description: str, total: int) -> None: ...
+
+    def advance(self, n: int) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class NoProgress:
+    def start(self, description: str, total: int) -> None: ...
+
+    def advance(self, n: int) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+async def open_database(settings: Settings) -> AsyncEngine:
+    """Connect (starting the embedded Postgres if no URL is set) and migrate to head."""
+    engine = make_engine(database_url(settings))
+    await wait_ready(engine)
+    await migrate.upgrade(engine)
+    return engine
+
+
+async def _embed_rows(embedder: Embedder, texts: list[str], progress: Progress, what: str):
+    progress.start(what, len(texts))
+    try:
+        embed = getattr(embedder, "embed")
+        try:
+            return embed(texts, progress=progress.advance)
+        except TypeError:  # an embedder without progress reporting
+            out = embed(texts)
+            progress.advance(len(texts))
+            return out
+    finally:
+        progress.stop()
+
+
+async def ensure_corpus(kb: KbRepository, embedder: Embedder, progress: Progress) -> bool:
+    """Load and embed the shipped concept corpus once per database; True if it was loaded now."""
+    fingerprint = f"{corpus.corpus_fingerprint()}:{embedder.name}"
+    if await kb.source_fingerprint(CORPUS_SOURCE) == fingerprint:
+        return False
+    concepts = corpus.load_corpus()
+    rows = [
+        KbRow(c.key, c.label, c.embed_text, c.gloss, tuple(c.domains), tuple(c.broader), tuple(c.path),
+              tuple(c.opposites), CORPUS_SOURCE)
+        for c in concepts
+    ]  # fmt: skip
+    vectors = await _embed_rows(embedder, [r.text for r in rows], progress, "Embedding the concept corpus")
+    await kb.replace_source(CORPUS_SOURCE, fingerprint, embedder.name, rows, vectors)
+    return True
+
+
+async def import_notes(kb: KbRepository, embedder: Embedder, path: Path, progress: Progress) -> int:
+    """Add (or refresh) a folder or file of notes as one knowledge source."""
+    chunks = importer.read_notes(path)
+    source = f"import:{path.expanduser().resolve()}"
+    rows = [KbRow(c.key, c.label, c.text, c.text[:300], c.domains, (), (), (), source) for c in chunks]
+    vectors = await _embed_rows(embedder, [r.text for r in rows], progress, f"Embedding {len(rows)} note chunks")
+    await kb.replace_source(source, importer.fingerprint(chunks), embedder.name, rows, vectors)
+    return len(rows)
+
+
+async def load_knowledge(kb: KbRepository) -> KnowledgeIndex:
+    rows, matrix = await kb.load_all()
+    concepts = [KnowledgeConcept(r.key, r.label, r.gloss, r.domains, r.path, r.opposites, r.source) for r in rows]
+    return KnowledgeIndex(concepts, matrix)
+
+
+def default_embedder() -> Embedder:
+    from wander.embed.minilm import MiniLMEmbedder
+
+    return MiniLMEmbedder()
+
+
+@dataclass
+class App:
+    settings: Settings
+    db: AsyncEngine
+    store: PostgresStore
+    kb: KbRepository
+    knowledge: KnowledgeIndex
+    embedder: Embedder
+    engine: WanderEngine
+    bus: InProcessBus
+
+
+@asynccontextmanager
+async def open_app(settings: Settings | None = None, *, progress: Progress | None = None,
+                   embedder: Embedder | None = None, clock: Clock | None = None,
+                   knowledge: KnowledgeIndex | None = None):  # fmt: skip
+    """Everything a face needs, ready to wander; closed on exit."""
+    settings = settings or load_settings()
+    db = await open_database(settings)
+    try:
+        kb = KbRepository(db)
+        embedder = embedder or default_embedder()
+        await ensure_corpus(kb, embedder, progress or NoProgress())
+        knowledge = knowledge or await load_knowledge(kb)
+        store = PostgresStore(db)
+        bus = InProcessBus()
+        engine = WanderEngine(
+            store=store, knowledge=knowledge, embedder=embedder, dweller=OfflineDweller(knowledge), bus=bus,
+            clock=clock or SystemClock(), project_id=str(DEFAULT_PROJECT_ID),
+        )  # fmt: skip
+        yield App(settings, db, store, kb, knowledge, embedder, engine, bus)
+    finally:
+        await db.dispose()

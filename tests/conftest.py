@@ -1,0 +1,123 @@
+"""Shared fixtures: a real embedded Postgres with pgvector, a template database with the
+concept corpus embedded once, and a fresh database per test copied from the template."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+REPO = Path(__file__).resolve().parents[1]
+# Outside any home directory (pgserver as root opens every parent), stable across runs of
+# this checkout so the embedded corpus is reused, separate per checkout.
+TEST_HOME = Path(tempfile.gettempdir()) / f"wander-test-{hashlib.sha1(str(REPO).encode()).hexdigest()[:10]}"
+_counter = itertools.count()
+
+
+def _template_name() -> str:
+    from wander.kb import corpus
+
+    h = hashlib.sha1(corpus.corpus_fingerprint().encode())
+    for f in sorted((REPO / "backend/wander/store/migrations/versions").glob("*.py")):
+        h.update(f.read_bytes())
+    h.update((REPO / "backend/wander/store/tables.py").read_bytes())
+    return f"wander_tpl_{h.hexdigest()[:10]}"
+
+
+@pytest.fixture(scope="session")
+def test_home() -> Path:
+    TEST_HOME.mkdir(parents=True, exist_ok=True)
+    return TEST_HOME
+
+
+@pytest.fixture(scope="session")
+def pg_server(test_home):
+    from wander.store.database import embedded_server
+
+    return embedded_server(test_home / "pg")
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    from wander.embed.minilm import MiniLMEmbedder
+
+    return MiniLMEmbedder()
+
+
+@pytest.fixture(scope="session")
+async def template_db(pg_server, embedder) -> str:
+    """A database at migration head with the corpus embedded; built once per content."""
+    from wander.config import load_settings
+    from wander.store.database import ensure_embedded_database
+    from wander.wiring import NoProgress, ensure_corpus, open_database
+    from wander.store.kb_repository import KbRepository
+
+    name = _template_name()
+    existing = pg_server.psql("SELECT datname FROM pg_database WHERE datname LIKE 'wander_tpl_%';")
+    for line in existing.splitlines():
+        old = line.strip()
+        if old.startswith("wander_tpl_") and old != name:
+            pg_server.psql(f"DROP DATABASE IF EXISTS {old} WITH (FORCE);")
+    url = ensure_embedded_database(Path(pg_server.pgdata), name)
+    settings = load_settings({"WANDER_DATABASE_URL": url, "WANDER_HOME": str(TEST_HOME)})
+    db = await open_database(settings)
+    try:
+        await ensure_corpus(KbRepository(db), embedder, NoProgress())
+    finally:
+        await db.dispose()
+    return name
+
+
+@pytest.fixture
+def db_url(pg_server, template_db):
+    """A fresh database, a copy of the template, dropped after the test."""
+    name = f"wander_t{os.getpid()}_{next(_counter)}"
+    pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+    pg_server.psql(f"CREATE DATABASE {name} TEMPLATE {template_db};")
+    yield pg_server.get_uri(name)
+    pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+
+
+@pytest.fixture(scope="session")
+async def knowledge(pg_server, template_db):
+    """The knowledge index, loaded once (every test database has the same corpus)."""
+    from wander.store.database import make_engine
+    from wander.store.kb_repository import KbRepository
+    from wander.wiring import load_knowledge
+
+    db = make_engine(pg_server.get_uri(template_db))
+    try:
+        return await load_knowledge(KbRepository(db))
+    finally:
+        await db.dispose()
+
+
+@pytest.fixture
+def settings(db_url, tmp_path):
+    from wander.config import load_settings
+
+    return load_settings({"WANDER_DATABASE_URL": db_url, "WANDER_HOME": str(tmp_path / "home")})
+
+
+@pytest.fixture
+async def app(settings, embedder, knowledge):
+    from wander.wiring import open_app
+
+    async with open_app(settings, embedder=embedder, knowledge=knowledge) as a:
+        yield a
+
+
+@pytest.fixture
+def cli_env(db_url, tmp_path) -> dict[str, str]:
+    """Environment for running the real `wander` command against the test database."""
+    env = dict(os.environ)
+    env.update({"WANDER_DATABASE_URL": db_url, "WANDER_HOME": str(tmp_path / "home"), "COLUMNS": "200"})
+    return env

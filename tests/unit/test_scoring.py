@@ -1,0 +1,60 @@
+import numpy as np
+import pytest
+
+from wander.domain import scoring
+
+
+def test_composite_weights_match_spec():
+    assert scoring.composite(1, 0, 0, 0) == pytest.approx(0.3)
+    assert scoring.composite(0, 1, 0, 0) == pytest.approx(0.3)
+    assert scoring.composite(0, 0, 1, 0) == pytest.approx(0.2)
+    assert scoring.composite(0, 0, 0, 1) == pytest.approx(0.2)
+    assert scoring.composite(1, 1, 1, 1) == pytest.approx(1.0)
+
+
+def test_softmax_probabilities_sum_to_one_and_order():
+    p = scoring.softmax_probabilities(np.array([0.1, 0.5, 0.3]), 0.7)
+    assert p.sum() == pytest.approx(1.0)
+    assert p.argmax() == 1 and p.argmin() == 0
+
+
+def test_low_temperature_is_greedy_high_is_flat():
+    s = np.array([0.2, 0.25, 0.3])
+    assert scoring.softmax_probabilities(s, 0.01)[2] == pytest.approx(1.0)
+    flat = scoring.softmax_probabilities(s, 1000)
+    assert flat.max() - flat.min() < 0.01
+
+
+def test_equal_scores_are_uniform():
+    assert scoring.softmax_probabilities(np.array([0.4, 0.4]), 0.5).tolist() == pytest.approx([0.5, 0.5])
+
+
+def test_select_is_reproducible_per_seed_and_step():
+    s = np.linspace(0, 1, 20)
+    a = [scoring.softmax_select(s, 0.7, scoring.step_rng(42, n)) for n in range(1, 30)]
+    b = [scoring.softmax_select(s, 0.7, scoring.step_rng(42, n)) for n in range(1, 30)]
+    c = [scoring.softmax_select(s, 0.7, scoring.step_rng(43, n)) for n in range(1, 30)]
+    assert a == b
+    assert a != c
+
+
+def test_select_rejects_empty():
+    with pytest.raises(ValueError):
+        scoring.softmax_select(np.array([]), 0.7, scoring.step_rng(0, 1))
+
+
+def test_component_scores_stay_in_unit_interval():
+    d = np.linspace(0, 1.5, 31)
+    for arr in (
+        scoring.interestingness(d, np.linspace(-1, 1, 31), d > 0.5),
+        scoring.novelty(np.linspace(-1, 1, 31)),
+        scoring.bridge_potential(np.linspace(0, 1, 31), np.arange(31)),
+        scoring.uncertainty(np.arange(31), np.linspace(0, 2, 31)),
+    ):
+        assert np.all(arr >= 0) and np.all(arr <= 1)
+
+
+def test_novelty_and_uncertainty_directions():
+    assert scoring.novelty(0.9) < scoring.novelty(0.2)
+    assert scoring.uncertainty(0, 0.5) > scoring.uncertainty(3, 0.5)
+    assert scoring.interestingness(0.5, 0.4, True) > scoring.interestingness(0.31, 0.4, False)
