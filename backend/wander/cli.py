@@ -191,7 +191,10 @@ def resume(
 
 
 @app.command()
-def sessions(status: Optional[str] = typer.Option(None, help="active, paused, completed or abandoned.")) -> None:
+def sessions(
+    status: Optional[str] = typer.Option(None, help="active, paused, completed or abandoned."),
+    as_json: bool = typer.Option(False, "--json", help="Print the list as JSON."),
+) -> None:
     """List wanders, newest first."""
     _quiet_libraries()
     if status is not None and status not in {s.value for s in SessionStatus}:
@@ -209,6 +212,10 @@ def sessions(status: Optional[str] = typer.Option(None, help="active, paused, co
             await db.dispose()
 
     rows = run_async(main)
+    if as_json:
+        console.print_json(json.dumps([{"id": s.id, "name": s.name, "status": str(s.status), "step_count": s.step_count,
+                                        "max_steps": s.max_steps} for s in rows]))  # fmt: skip
+        return
     table = Table("id", "name", "status", "steps", "created")
     for s in rows:
         table.add_row(s.id, s.name[:40], str(s.status), f"{s.step_count}/{s.max_steps}",

@@ -1,0 +1,85 @@
+"""Engine benchmark: per-step overhead of a 200-step offline wander over the full corpus,
+knowledge-base build time, and embedding throughput. Prints `name: value unit` lines.
+
+A step's time includes everything the engine does for it: candidate generation and
+scoring over the whole knowledge base, softmax selection, the offline dweller, the
+Postgres transaction (trace, residue, loci, session, events) and publishing the events.
+It excludes loading the embedding model and the knowledge index (once per process)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+from wander.config import load_settings  # noqa: E402
+from wander.embed.minilm import MiniLMEmbedder  # noqa: E402
+from wander.engine.service import NewWander  # noqa: E402
+from wander.kb import corpus  # noqa: E402
+from wander.store.database import ensure_embedded_database  # noqa: E402
+from wander.store.kb_repository import KbRepository  # noqa: E402
+from wander.wiring import NoProgress, ensure_corpus, open_app, open_database  # noqa: E402
+
+STEPS = 200
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+async def main() -> None:
+    home = Path(tempfile.gettempdir()) / "wander-bench"
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    url = ensure_embedded_database(home / "pg", "bench")
+    settings = load_settings({"WANDER_DATABASE_URL": url, "WANDER_HOME": str(home)})
+    embedder = MiniLMEmbedder()
+    embedder.embed(["warm up"])  # model load is not part of any figure
+
+    texts = [c.embed_text for c in corpus.load_corpus()[:2000]]
+    t = time.perf_counter()
+    embedder.embed(texts)
+    print(f"embeddings_per_s: {len(texts) / (time.perf_counter() - t):.0f} texts/s")
+
+    db = await open_database(settings)
+    t = time.perf_counter()
+    await ensure_corpus(KbRepository(db), embedder, NoProgress())
+    print(f"kb_build_time: {time.perf_counter() - t:.1f} s ({len(corpus.load_corpus())} concepts, embed + insert)")
+    await db.dispose()
+
+    async with open_app(settings, embedder=embedder) as app:
+        t = time.perf_counter()
+        await open_app_knowledge_reload(app)
+        print(f"kb_index_load_time: {time.perf_counter() - t:.2f} s")
+        session = await app.engine.create(NewWander(
+            seed_concept="information asymmetry", attractor="economic opportunity in financial intelligence",
+            max_steps=STEPS, random_seed=1))  # fmt: skip
+        walk = await app.engine.load_walk(session.id)
+        times = []
+        for _ in range(STEPS):
+            t = time.perf_counter()
+            await app.engine.step(walk)
+            times.append((time.perf_counter() - t) * 1000)
+    p50 = statistics.median(times)
+    print(f"step_overhead_p50: {p50:.1f} ms")
+    print(f"step_overhead_p95: {percentile(times, 0.95):.1f} ms")
+    print(f"step_overhead_max: {max(times):.1f} ms")
+    print(f"step_overhead_p50_vs_target_50ms: {p50 / 50:.2f} ratio")
+
+
+async def open_app_knowledge_reload(app) -> None:
+    from wander.wiring import load_knowledge
+
+    await load_knowledge(app.kb)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,125 @@
+"""The real `wander` command in subprocesses, against the test database."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+WANDER = [sys.executable, "-m", "wander.cli"]
+
+
+def wander(args, env, timeout=300):
+    return subprocess.run(WANDER + args, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def list_sessions(env) -> list[dict]:
+    out = wander(["sessions", "--json"], env)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def count_sessions(env) -> int:
+    return len(list_sessions(env))
+
+
+@pytest.mark.parametrize(
+    "args, field",
+    [
+        (["run", "   "], "seed"),
+        (["run", ""], "seed"),
+        (["run", "x", "--steps", "0"], "steps"),
+        (["run", "x", "--steps", "-3"], "steps"),
+        (["run", "x", "--steps", "100000000"], "steps"),
+        (["run", "x", "--temperature", "0"], "temperature"),
+        (["run", "x", "--temperature", "-1"], "temperature"),
+        (["run", "x", "--domains", "astrology"], "allowed_domains"),
+        (["run", "x", "--forbid", "nonsense"], "forbidden_domains"),
+        (["resume", "00000000-0000-0000-0000-00000000abcd"], "session"),
+        (["resume", "not-a-uuid"], "session"),
+        (["show", "not-a-uuid"], "session"),
+        (["kb", "import", "/definitely/not/here"], "path"),
+        (["sessions", "--status", "sleeping"], "status"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_nothing_written(args, field, cli_env):
+    out = wander(args, cli_env)
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    lines = [line for line in out.stderr.strip().splitlines() if line.strip()]
+    assert len(lines) == 1, out.stderr
+    assert "error:" in lines[0] and field in lines[0], lines[0]
+    assert "Traceback" not in out.stderr
+    assert count_sessions(cli_env) == 0
+
+
+def test_unreadable_import_file(cli_env, tmp_path):
+    bad = tmp_path / "notes.md"
+    bad.write_bytes(b"\xff\xfe\xfa not utf-8 \xff")
+    out = wander(["kb", "import", str(bad)], cli_env)
+    assert out.returncode == 2 and "path" in out.stderr and "cannot read" in out.stderr
+
+
+def test_run_json_show_and_sessions(cli_env):
+    out = wander(["run", "tide pool", "--steps", "6", "--seed", "3", "--json"], cli_env)
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["steps"] == 6 and summary["status"] == "completed"
+    assert len(summary["path"]) == 7 and summary["path"][0] == "tide pool"
+    shown = wander(["show", summary["session_id"]], cli_env)
+    assert shown.returncode == 0
+    for facet in ("connection", "tension", "bridge", "surprise", "possibility", "themes"):
+        assert shown.stdout.count(facet) >= 6
+    assert count_sessions(cli_env) == 1
+
+
+def test_kb_import_then_stats(cli_env, tmp_path):
+    notes = tmp_path / "mynotes" / "strategy"
+    notes.mkdir(parents=True)
+    (notes / "moats.md").write_text("# Pricing power\nFirms with #moats keep margins.\n\n# Switching costs\nLock-in.")
+    out = wander(["kb", "import", str(tmp_path / "mynotes")], cli_env)
+    assert out.returncode == 0, out.stderr
+    assert "imported 2 chunks" in out.stdout
+    stats = wander(["kb", "stats"], cli_env)
+    assert stats.returncode == 0
+    assert "strategy" in stats.stdout and "wordnet" in stats.stdout
+    # Imported domains become known domains for scoping a wander.
+    run = wander(["run", "pricing", "--steps", "2", "--domains", "strategy", "--domains", "artifact"], cli_env)
+    assert run.returncode == 0, run.stderr
+
+
+def _steps_committed(env, session_id) -> int:
+    return next(s["step_count"] for s in list_sessions(env) if s["id"] == session_id)
+
+
+def test_kill_9_midway_then_resume_finishes_gapless(cli_env):
+    proc = subprocess.Popen(WANDER + ["run", "information asymmetry", "--steps", "200", "--seed", "9"],
+                            env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    session_id = None
+    deadline = time.time() + 240
+    while time.time() < deadline and session_id is None:
+        found = list_sessions(cli_env)
+        session_id = found[0]["id"] if found else None
+        time.sleep(0.5)
+    assert session_id, "the run never created its session"
+    while time.time() < deadline and _steps_committed(cli_env, session_id) < 60:
+        time.sleep(0.5)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    killed_at = _steps_committed(cli_env, session_id)
+    assert 0 < killed_at < 200, killed_at
+
+    out = wander(["resume", session_id, "--json"], cli_env)
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["status"] == "completed"
+    steps = [r["step"] for r in summary["residues"]]
+    assert steps == list(range(1, 201)), "gap or duplicate in the trace"
+
+    # The resumed wander walked exactly the path an uninterrupted one walks.
+    whole = wander(["run", "information asymmetry", "--steps", "200", "--seed", "9", "--json"], cli_env)
+    assert whole.returncode == 0, whole.stderr
+    assert json.loads(whole.stdout)["path"] == summary["path"]
