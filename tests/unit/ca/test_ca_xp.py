@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wander.ca import xp as xpmod
+
+
+def test_numpy_backend_always_works():
+    assert xpmod.get_xp("numpy") is np
+    assert "numpy" in xpmod.available_backends()
+
+
+def test_backend_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("WANDER_CA_BACKEND", "numpy")
+    assert xpmod.get_xp() is np
+    assert xpmod.requested_backend() == "numpy"
+
+
+def test_unknown_backend_is_a_clear_error():
+    with pytest.raises(xpmod.CABackendError, match="WANDER_CA_BACKEND"):
+        xpmod.get_xp("tpu")
+
+
+@pytest.mark.skipif(xpmod.cupy_available(), reason="CuPy with a CUDA device is present")
+def test_cupy_without_gpu_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("WANDER_CA_BACKEND", "cupy")
+    with pytest.raises(xpmod.CABackendError, match="WANDER_CA_BACKEND: 'cupy' was asked for"):
+        xpmod.get_xp()
+    assert xpmod.get_xp("auto") is np
+
+
+def test_to_numpy_passes_numpy_through():
+    a = np.zeros(3)
+    assert xpmod.to_numpy(a) is a
