@@ -9,7 +9,7 @@ WANDER := $(VENV)/bin/wander
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: setup run test test-py test-js bench demo kb clean
+.PHONY: setup run test test-py test-js bench demo kb schemas clean
 
 $(PY_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ test-js:
 
 bench: setup
 	@for f in bench/bench_*.py; do echo "# $$f"; $(PY) $$f || exit 1; done
+
+# Regenerate shared_schemas/schema.json and frontend/src/api/types.gen.ts from the models.
+schemas: $(PY_STAMP)
+	$(PY) -m shared_schemas.generate
 
 # Rebuild the shipped concept corpus from WordNet (developers only; needs wordnet-base).
 kb:

@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import sys
+import warnings
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, Optional
@@ -35,6 +36,8 @@ def _quiet_libraries() -> None:
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     logging.basicConfig(level=os.environ.get("WANDER_LOG_LEVEL", "WARNING").upper())
+    # pgserver asks platformdirs for a runtime dir; its fallback warning is noise here.
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 
 def fail(message: str) -> None:

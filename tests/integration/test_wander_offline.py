@@ -113,3 +113,11 @@ async def test_pause_stops_a_run_between_steps(app):
     outcome = await app.engine.run(session.id, n_steps=2)
     assert outcome.steps_completed == 2
     assert await app.store.step_numbers(session.id) == [1, 2, 3, 4, 5]
+
+
+async def test_no_candidate_in_scope_trips_a_breaker_not_a_crash(app):
+    session = await app.engine.create(NewWander(seed_concept="x", allowed_domains=["astrology"], max_steps=10))
+    outcome = await app.engine.run(session.id)
+    assert outcome.status == "completed" and outcome.stopped_reason == "no_candidates_in_scope"
+    subjects = [e.subject for e in await app.store.events_after(session.id, 0)]
+    assert "wander.circuit.tripped" in subjects

@@ -29,3 +29,7 @@ class Conflict(WanderError):
 
 class StepAlreadyCommitted(Conflict):
     """Another run committed this step number first; the caller reloads and goes on."""
+
+
+class NoCandidates(WanderError):
+    """No concept in scope is reachable from the current locus: the wander cannot go on."""

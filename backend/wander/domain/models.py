@@ -54,6 +54,8 @@ class Session:
     current_locus_id: str | None = None
     stopped_reason: str | None = None
     parent_session_id: str | None = None
+    run_until_step: int | None = None  # the step a requested run goes to; resumed after a crash
+    event_seq: int = 0  # seq of the last event written for this session
     created_at: datetime | None = None
     last_step_at: datetime | None = None
     completed_at: datetime | None = None

@@ -104,6 +104,7 @@ class StepCommit:
 
     session: Session  # with step_count, current_locus_id, status etc. already advanced
     expected_step_count: int  # the step count the step started from (optimistic check)
+    previous_local_calls: int  # to add this step's calls to the stored count
     new_loci: list[Locus]
     visited_locus: Locus  # the locus walked to (new or existing), visit counts updated
     trace: Trace
@@ -135,6 +136,10 @@ class Store(Protocol):
     async def set_status(
         self, session_id: str, status: str, reason: str | None, events: list[EventDraft]
     ) -> list[Event]: ...
+
+    async def set_run_target(self, session_id: str, run_until_step: int | None) -> None: ...
+
+    async def interrupted_runs(self) -> list[Session]: ...
 
 
 class EventBus(Protocol):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wander.domain.errors import Conflict, InvalidInput, NotFound, StepAlreadyCommitted
+from wander.domain.errors import Conflict, InvalidInput, NoCandidates, NotFound, StepAlreadyCommitted
 from wander.domain.models import Locus, Session, SessionStatus, SourceType, new_id
 from wander.domain.validation import (
     check_domains,
@@ -148,9 +148,15 @@ class WanderEngine:
     ) -> RunOutcome:
         """Step until n_steps are done, the wander completes, or it is paused or stopped
         elsewhere (the store refuses a step of a session that is no longer active)."""
+        session = await self.store.get_session(session_id)
+        if session is None:
+            raise NotFound("session", session_id)
+        if session.status != SessionStatus.ACTIVE:
+            raise Conflict(f"session {session_id} is {session.status}; resume it first")
+        target = session.max_steps if n_steps is None else min(session.max_steps, session.step_count + n_steps)
+        # Remembered so that a run cut short by a crash is resumed at the next start.
+        await self.store.set_run_target(session_id, target)
         walk = await self.load_walk(session_id)
-        if walk.session.status != SessionStatus.ACTIVE:
-            raise Conflict(f"session {session_id} is {walk.session.status}; resume it first")
         done = 0
         while walk.session.status == SessionStatus.ACTIVE and (n_steps is None or done < n_steps):
             try:
@@ -160,6 +166,9 @@ class WanderEngine:
                 continue
             except Conflict:
                 break  # paused or stopped between our load and our commit
+            except NoCandidates as exc:
+                await self.trip(session_id, "no_candidates_in_scope", str(exc))
+                break
             done += 1
             if on_step is not None:
                 maybe = on_step(result)
@@ -169,6 +178,15 @@ class WanderEngine:
         assert session is not None
         return RunOutcome(done, session.stopped_reason, str(session.status))
 
+    async def trip(self, session_id: str, reason: str, detail: str) -> None:
+        """A circuit breaker: stop the wander, say why, and emit wander.circuit.tripped."""
+        drafts = [
+            ev.draft(ev.CIRCUIT_TRIPPED, session_id, reason=reason, detail=detail),
+            ev.draft(ev.SESSION_COMPLETED, session_id, reason=reason),
+        ]
+        events = await self.store.set_status(session_id, str(SessionStatus.COMPLETED), reason, drafts)
+        await self.bus.publish(events)
+
     async def set_status(self, session_id: str, status: SessionStatus, reason: str | None = None) -> Session:
         session = await self.store.get_session(session_id)
         if session is None:
@@ -177,12 +195,16 @@ class WanderEngine:
             SessionStatus.PAUSED: {SessionStatus.ACTIVE},
             SessionStatus.ACTIVE: {SessionStatus.PAUSED, SessionStatus.ACTIVE},
             SessionStatus.COMPLETED: {SessionStatus.ACTIVE, SessionStatus.PAUSED},
+            SessionStatus.ABANDONED: {SessionStatus.ACTIVE, SessionStatus.PAUSED},
         }[status]
         if session.status not in allowed:
             raise Conflict(f"session {session_id} is {session.status}; cannot become {status}")
         subject = {SessionStatus.PAUSED: ev.SESSION_PAUSED, SessionStatus.ACTIVE: ev.SESSION_RESUMED,
-                   SessionStatus.COMPLETED: ev.SESSION_COMPLETED}[status]  # fmt: skip
-        drafts = [ev.draft(subject, session_id, reason=reason, step_count=session.step_count)]
+                   SessionStatus.COMPLETED: ev.SESSION_COMPLETED, SessionStatus.ABANDONED: ev.SESSION_COMPLETED,
+                   }[status]  # fmt: skip
+        if status == SessionStatus.ABANDONED:
+            reason = reason or "abandoned"
+        drafts = [ev.draft(subject, session_id, status=str(status), reason=reason, step_count=session.step_count)]
         if status == SessionStatus.ACTIVE and session.status == SessionStatus.ACTIVE:
             drafts = []  # resuming a run that crashed while active: nothing changes
         events = await self.store.set_status(session_id, str(status), reason, drafts)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wander.domain import scoring
+from wander.domain.errors import NoCandidates
 from wander.domain.models import (
     Candidate,
     Event,
@@ -63,7 +64,7 @@ async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock) ->
     current = walk.current
     candidates = gather_candidates(walk)
     if not candidates:
-        raise RuntimeError("no candidate in scope")  # the runner turns this into a stop reason
+        raise NoCandidates(f"no concept in scope is reachable from '{current.concept}'")
     scores = np.array([c.scores.composite for c in candidates])
     rng = scoring.step_rng(session.random_seed, step_number)
     chosen_index = scoring.softmax_select(scores, session.temperature, rng)
@@ -141,6 +142,7 @@ async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock) ->
         StepCommit(
             session=advanced,
             expected_step_count=session.step_count,
+            previous_local_calls=session.local_calls,
             new_loci=new_loci,
             visited_locus=target,
             trace=trace,

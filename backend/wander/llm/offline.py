@@ -26,6 +26,10 @@ class _Anchor:
     own: bool  # True when the locus is this corpus concept itself
 
 
+# Hypernyms so high in the tree that sharing them says little.
+GENERIC = frozenset({"entity", "abstract entity", "physical entity", "abstraction", "object", "whole", "thing"})
+
+
 def _short(text: str, words: int = 8) -> str:
     parts = text.split()
     return " ".join(parts[:words]) + ("..." if len(parts) > words else "")
@@ -70,7 +74,14 @@ class OfflineDweller:
         m = kb.concept(m_i)
         via_a = "" if anchor_a.own else f" (read through its nearest corpus concept '{anchor_a.concept.label}')"
         via_b = "" if anchor_b.own else f" (read through its nearest corpus concept '{anchor_b.concept.label}')"
-        if shared:
+        if shared in GENERIC:
+            connection = (
+                f"'{a.concept}'{via_a} and '{b.concept}'{via_b} meet only at the very general '{shared}' "
+                f"in the corpus ({depth_a} and {depth_b} levels up); what joins them is '{m.label}', the concept "
+                f"nearest their midpoint (cos {cosine(kb.vector(m_i), va):.2f} to '{a.concept}', "
+                f"{cosine(kb.vector(m_i), vb):.2f} to '{b.concept}')."
+            )
+        elif shared:
             connection = (
                 f"'{a.concept}'{via_a} and '{b.concept}'{via_b} are both kinds of '{shared}' in the corpus "
                 f"({depth_a} and {depth_b} levels up); the concept nearest their midpoint is '{m.label}' "

@@ -19,7 +19,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from wander.domain.errors import Conflict, StepAlreadyCommitted
 from wander.domain.models import Event, EventDraft, Locus, Residue, Session, SessionStatus, SourceType, Trace
 from wander.engine.ports import StepCommit, WalkState
-from wander.store.tables import WanderEvent, WanderLocus, WanderResidue, WanderSession, WanderTrace
+from wander.store.tables import (
+    WanderCrystal,
+    WanderEvent,
+    WanderLocus,
+    WanderResidue,
+    WanderResonance,
+    WanderSession,
+    WanderTrace,
+)
 
 S = WanderSession.__table__
 L = WanderLocus.__table__
@@ -54,7 +62,7 @@ def session_from_row(r: Any) -> Session:
         human_checkpoint_frequency=r.human_checkpoint_frequency, random_seed=r.random_seed,
         step_count=r.step_count, current_locus_id=str(r.current_locus_id) if r.current_locus_id else None,
         stopped_reason=r.stopped_reason, parent_session_id=str(r.parent_session_id) if r.parent_session_id else None,
-        created_at=r.created_at, last_step_at=r.last_step_at, completed_at=r.completed_at,
+        run_until_step=r.run_until_step, event_seq=r.event_seq, created_at=r.created_at, last_step_at=r.last_step_at, completed_at=r.completed_at,
     )  # fmt: skip
 
 
@@ -78,7 +86,7 @@ def _session_values(s: Session) -> dict[str, Any]:
         temperature=s.temperature, human_checkpoint_frequency=s.human_checkpoint_frequency,
         random_seed=s.random_seed, step_count=s.step_count, current_locus_id=_uuid(s.current_locus_id),
         stopped_reason=s.stopped_reason, parent_session_id=_uuid(s.parent_session_id),
-        last_step_at=s.last_step_at, completed_at=s.completed_at,
+        run_until_step=s.run_until_step, last_step_at=s.last_step_at, completed_at=s.completed_at,
     )  # fmt: skip
 
 
@@ -214,7 +222,12 @@ class PostgresStore:
                     interestingness=r.interestingness, actionability=r.actionability, model_used=r.model_used,
                     details=r.details, created_at=t.created_at,
                 ))  # fmt: skip
-                await conn.execute(update(S).where(S.c.id == _uuid(s.id)).values(**_session_values(s)))
+                # Only what a step advances: settings changed meanwhile (name, ...) stay as they are.
+                await conn.execute(update(S).where(S.c.id == _uuid(s.id)).values(
+                    step_count=s.step_count, current_locus_id=_uuid(s.current_locus_id), last_step_at=s.last_step_at,
+                    local_calls=S.c.local_calls + (s.local_calls - commit.previous_local_calls),
+                    status=str(s.status), stopped_reason=s.stopped_reason, completed_at=s.completed_at,
+                ))  # fmt: skip
                 return await self._append_events(conn, s.id, row.event_seq + 1, commit.events, t.created_at)
         except IntegrityError as exc:
             if "uq_traces_session_step" in str(exc.orig):
@@ -252,6 +265,77 @@ class PostgresStore:
         async with self.engine.connect() as conn:
             return [Event(session_id=str(r.session_id), seq=r.seq, subject=r.subject, ts=r.ts, payload=r.payload)
                     for r in (await conn.execute(q)).all()]  # fmt: skip
+
+    async def loci(
+        self, session_id: str, visited: bool | None = None, min_interestingness: float | None = None
+    ) -> list[Locus]:
+        q = select(L).where(L.c.session_id == _uuid(session_id)).order_by(L.c.first_encountered, L.c.id)
+        if visited is not None:
+            q = q.where(L.c.visit_count > 0 if visited else L.c.visit_count == 0)
+        if min_interestingness is not None:
+            q = q.where(L.c.interestingness >= min_interestingness)
+        async with self.engine.connect() as conn:
+            return [locus_from_row(r) for r in (await conn.execute(q)).all()]
+
+    async def locus(self, session_id: str, locus_id: str) -> Locus | None:
+        lid = parse_uuid(locus_id)
+        if lid is None:
+            return None
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(L).where(L.c.id == lid, L.c.session_id == _uuid(session_id)))).first()
+        return locus_from_row(row) if row else None
+
+    async def locus_steps(self, locus_id: str) -> list[dict[str, Any]]:
+        """The steps that arrived at or left a locus, in order, with their residues."""
+        lid = _uuid(locus_id)
+        frm, to = L.alias("frm"), L.alias("to")
+        q = (
+            select(T.c.step_number, T.c.from_locus_id, T.c.to_locus_id, frm.c.concept.label("from_concept"),
+                   to.c.concept.label("to_concept"), T.c.model_used, R.c.connection, R.c.tension, R.c.bridge,
+                   R.c.surprise, R.c.possibility, R.c.themes, R.c.interestingness.label("residue_interestingness"),
+                   R.c.actionability.label("residue_actionability"))
+            .join(to, to.c.id == T.c.to_locus_id).outerjoin(frm, frm.c.id == T.c.from_locus_id)
+            .outerjoin(R, R.c.trace_id == T.c.id)
+            .where((T.c.to_locus_id == lid) | (T.c.from_locus_id == lid)).order_by(T.c.step_number)
+        )  # fmt: skip
+        async with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in (await conn.execute(q)).all()]
+
+    async def rows(self, table: str, session_id: str | None = None) -> list[dict[str, Any]]:
+        """Resonances or crystals as plain rows, without their embeddings."""
+        t = {"resonances": WanderResonance.__table__, "crystals": WanderCrystal.__table__}[table]
+        q = select(*[c for c in t.c if c.name != "embedding"]).order_by(t.c.created_at)
+        if session_id is not None:
+            q = q.where(t.c.session_id == _uuid(session_id))
+        async with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in (await conn.execute(q)).all()]
+
+    async def set_run_target(self, session_id: str, run_until_step: int | None) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(S).where(S.c.id == _uuid(session_id)).values(run_until_step=run_until_step))
+
+    async def interrupted_runs(self) -> list[Session]:
+        """Active sessions whose requested run had not reached its step: left by a crash."""
+        q = select(S).where(S.c.status == "active", S.c.run_until_step > S.c.step_count)
+        async with self.engine.connect() as conn:
+            return [session_from_row(r) for r in (await conn.execute(q)).all()]
+
+    async def count_sessions(self, status: str | None = None) -> int:
+        q = select(func.count()).select_from(S)
+        if status:
+            q = q.where(S.c.status == status)
+        async with self.engine.connect() as conn:
+            return (await conn.execute(q)).scalar_one()
+
+    async def update_session(self, session_id: str, **values: Any) -> None:
+        """Settings a person may change (name, domains, max_steps, temperature)."""
+        allowed = {"name", "allowed_domains", "forbidden_domains", "max_steps", "temperature"}
+        bad = set(values) - allowed
+        if bad:
+            raise ValueError(f"not updatable: {sorted(bad)}")
+        if values:
+            async with self.engine.begin() as conn:
+                await conn.execute(update(S).where(S.c.id == _uuid(session_id)).values(**values))
 
     async def delete_session(self, session_id: str) -> bool:
         async with self.engine.begin() as conn:

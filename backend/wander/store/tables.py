@@ -95,6 +95,7 @@ class WanderSession(SQLModel, table=True):
     current_locus_id: uuid.UUID | None = Field(default=None, sa_column=Column(UUID(as_uuid=True)))
     stopped_reason: str | None = Field(default=None, sa_column=Column(Text))
     parent_session_id: uuid.UUID | None = _fk("wander_sessions.id", nullable=True, ondelete="SET NULL")
+    run_until_step: int | None = None
     created_at: datetime | None = _ts(default_now=True)
     last_step_at: datetime | None = _ts()
     completed_at: datetime | None = _ts()
