@@ -20,6 +20,7 @@ from rich.table import Table
 from wander.domain.errors import Conflict, InvalidInput, NotFound, WanderError
 from wander.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.domain.models import SessionStatus
+from wander.cli_memory import memory_app
 from wander.domain.validation import check_random_seed, check_steps, check_temperature, clean_text
 
 app = typer.Typer(help="Wander: divergent exploration of idea space.", no_args_is_help=True, add_completion=False)
@@ -319,16 +320,29 @@ def db_upgrade() -> None:
     console.print("database at head")
 
 
-def _mount_optional() -> None:
-    """Sub-commands that live in their own face modules."""
-    try:
-        from wander.cli_memory import memory_app
-    except ImportError:  # the CA memory kernel is optional at this stage
-        return
-    app.add_typer(memory_app, name="memory", help="Wheeler CA memory: store, recall, temps, scrub, info.")
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (non-loopback needs WANDER_API_TOKEN)."),
+    port: int = typer.Option(8765, help="Port to listen on."),
+) -> None:
+    """Serve the API, the live WebSocket and the VISLZR mind map."""
+    _quiet_libraries()
+    import uvicorn
+
+    from wander.api.app import ApiSettings, create_app
+    from wander.api.security import check_bind
+
+    if not 0 < port < 65536:
+        fail(f"port: must be between 1 and 65535 (got {port})")
+    api = ApiSettings.from_env()
+    check_bind(host, api.token)
+    shown = f"[{host}]" if ":" in host else host
+    err.print(f"Wander on http://{shown}:{port}/  (API docs at /schema; Ctrl+C to stop)", highlight=False)
+    uvicorn.run(create_app(api=api, progress=RichProgress()), host=host, port=port, log_level="warning",
+                ws_ping_interval=20)  # fmt: skip
 
 
-_mount_optional()
+app.add_typer(memory_app, name="memory", help="Wheeler CA memory: store, recall, temps, scrub, info.")
 
 
 def main() -> None:

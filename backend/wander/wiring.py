@@ -12,6 +12,7 @@ from typing import Protocol
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.bus.memory import InProcessBus
+from wander.ca.adapter import WheelerSignals
 from wander.config import Settings, load_settings
 from wander.engine.clock import SystemClock
 from wander.engine.ports import Clock, Embedder, KnowledgeConcept
@@ -133,7 +134,7 @@ async def open_app(settings: Settings | None = None, *, progress: Progress | Non
         bus = InProcessBus()
         engine = WanderEngine(
             store=store, knowledge=knowledge, embedder=embedder, dweller=OfflineDweller(knowledge), bus=bus,
-            clock=clock or SystemClock(), project_id=str(DEFAULT_PROJECT_ID),
+            clock=clock or SystemClock(), project_id=str(DEFAULT_PROJECT_ID), ca=WheelerSignals(),
         )  # fmt: skip
         yield App(settings, db, store, kb, knowledge, embedder, engine, bus)
     finally:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -83,6 +83,18 @@ class Knowledge(Protocol):
     def nearest(self, v: np.ndarray, k: int, exclude: Sequence[int] = ()) -> list[tuple[int, float]]: ...
 
 
+class CASignal(Protocol):
+    state: str  # CONVERGED | OSCILLATING | CHAOTIC
+    adjustment: float  # added to a locus's uncertainty
+    needs_rephrasing: bool
+
+
+class CAKernel(Protocol):
+    """The Wheeler cellular automaton as an epistemic signal on a locus's text."""
+
+    def signal(self, text: str, embedding: np.ndarray | None = None) -> CASignal: ...
+
+
 @dataclass
 class DwellRequest:
     session: Session
@@ -134,7 +146,8 @@ class Store(Protocol):
         ...
 
     async def set_status(
-        self, session_id: str, status: str, reason: str | None, events: list[EventDraft]
+        self, session_id: str, status: str, reason: str | None, events: list[EventDraft],
+        allowed_from: Iterable[str] | None = None,
     ) -> list[Event]: ...
 
     async def set_run_target(self, session_id: str, run_until_step: int | None) -> None: ...

@@ -19,7 +19,7 @@ from wander.domain.validation import (
     clean_text,
 )
 from wander.engine import events as ev
-from wander.engine.ports import Clock, Dweller, EventBus, Knowledge, Embedder, Store
+from wander.engine.ports import CAKernel, Clock, Dweller, Embedder, EventBus, Knowledge, Store
 from wander.engine.step import StepResult, take_step
 from wander.engine.walk import Walk
 
@@ -48,7 +48,7 @@ class RunOutcome:
 
 class WanderEngine:
     def __init__(self, *, store: Store, knowledge: Knowledge, embedder: Embedder, dweller: Dweller,
-                 bus: EventBus, clock: Clock, project_id: str):  # fmt: skip
+                 bus: EventBus, clock: Clock, project_id: str, ca: CAKernel | None = None):  # fmt: skip
         self.store = store
         self.knowledge = knowledge
         self.embedder = embedder
@@ -56,6 +56,7 @@ class WanderEngine:
         self.bus = bus
         self.clock = clock
         self.project_id = project_id
+        self.ca = ca
 
     # ---- creation -------------------------------------------------------------------
 
@@ -136,7 +137,7 @@ class WanderEngine:
         return Walk(await self.store.load_walk(session_id), self.knowledge)
 
     async def step(self, walk: Walk) -> StepResult:
-        result = await take_step(walk, self.store, self.dweller, self.clock)
+        result = await take_step(walk, self.store, self.dweller, self.clock, self.ca)
         await self.bus.publish(result.events)
         return result
 
@@ -184,7 +185,8 @@ class WanderEngine:
             ev.draft(ev.CIRCUIT_TRIPPED, session_id, reason=reason, detail=detail),
             ev.draft(ev.SESSION_COMPLETED, session_id, reason=reason),
         ]
-        events = await self.store.set_status(session_id, str(SessionStatus.COMPLETED), reason, drafts)
+        events = await self.store.set_status(session_id, str(SessionStatus.COMPLETED), reason, drafts,
+                                             allowed_from=[str(SessionStatus.ACTIVE)])  # fmt: skip
         await self.bus.publish(events)
 
     async def set_status(self, session_id: str, status: SessionStatus, reason: str | None = None) -> Session:
@@ -207,7 +209,8 @@ class WanderEngine:
         drafts = [ev.draft(subject, session_id, status=str(status), reason=reason, step_count=session.step_count)]
         if status == SessionStatus.ACTIVE and session.status == SessionStatus.ACTIVE:
             drafts = []  # resuming a run that crashed while active: nothing changes
-        events = await self.store.set_status(session_id, str(status), reason, drafts)
+        events = await self.store.set_status(session_id, str(status), reason, drafts,
+                                             allowed_from=[str(a) for a in allowed])  # fmt: skip
         await self.bus.publish(events)
         updated = await self.store.get_session(session_id)
         assert updated is not None

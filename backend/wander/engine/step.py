@@ -22,7 +22,7 @@ from wander.domain.models import (
 )
 from wander.engine import events as ev
 from wander.engine.adjacency.distance_band import distance_band
-from wander.engine.ports import Clock, Dweller, DwellRequest, Store, StepCommit
+from wander.engine.ports import CAKernel, Clock, Dweller, DwellRequest, Store, StepCommit
 from wander.engine.walk import Walk
 
 TOP_K = 24  # candidates kept for the softmax draw and shown as dashed edges
@@ -56,7 +56,7 @@ def _source_type(candidate: Candidate, current: Locus, rank: int) -> SourceType:
     return SourceType.ADJACENT
 
 
-async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock) -> StepResult:
+async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock, ca: CAKernel | None = None) -> StepResult:
     session = walk.session
     if session.status != SessionStatus.ACTIVE:
         raise RuntimeError(f"session {session.id} is {session.status}, not active")
@@ -92,6 +92,12 @@ async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock) ->
     target.last_visited = now
     target.novelty_score = chosen.scores.novelty
     target.uncertainty = chosen.scores.uncertainty
+    ca_state = None
+    if ca is not None:
+        # CONVERGED lowers uncertainty, OSCILLATING raises it, CHAOTIC flags the text (DESIGN 1).
+        signal = ca.signal(target.concept, target.embedding)
+        ca_state = {"state": signal.state, "adjustment": signal.adjustment, "needs_rephrasing": signal.needs_rephrasing}
+        target.uncertainty = float(np.clip(target.uncertainty + signal.adjustment, 0.0, 1.0))
     target.adjacent_to = [*target.adjacent_to, {"locus_id": current.id, "distance": round(chosen.distance, 4),
                                                 "strength": round(chosen.scores.composite, 4)}]  # fmt: skip
 
@@ -109,7 +115,8 @@ async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock) ->
         to_locus_id=target.id,
         adjacencies_considered=len(candidates),
         selection_scores={**chosen.scores.as_dict(), "probability": round(float(probs[chosen_index]), 4),
-                          "distance": round(chosen.distance, 4), "strategy": chosen.strategy},
+                          "distance": round(chosen.distance, 4), "strategy": chosen.strategy,
+                          **({"ca": ca_state} if ca_state else {})},
         selection_reason=f"{chosen.strategy}: {chosen.reason}; rank {chosen_index + 1} of {len(candidates)}, "
         f"p={probs[chosen_index]:.3f} at T={session.temperature}",
         model_used=residue.model_used,

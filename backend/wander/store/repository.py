@@ -8,6 +8,7 @@ together or neither."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -159,10 +160,15 @@ class PostgresStore:
             return [session_from_row(r) for r in (await conn.execute(q)).all()]
 
     async def set_status(
-        self, session_id: str, status: str, reason: str | None, events: list[EventDraft]
-    ) -> list[Event]:
+        self, session_id: str, status: str, reason: str | None, events: list[EventDraft],
+        allowed_from: Iterable[str] | None = None,
+    ) -> list[Event]:  # fmt: skip
+        """Change the status; with allowed_from, only from one of those (checked under the row lock,
+        so a step that completes the wander meanwhile wins over a late pause)."""
         async with self.engine.begin() as conn:
             row = await self._lock_session(conn, session_id)
+            if allowed_from is not None and row.status not in set(allowed_from):
+                raise Conflict(f"session {session_id} is {row.status}; cannot become {status}")
             values: dict[str, Any] = {"status": status, "stopped_reason": reason}
             if status == "completed":
                 values["completed_at"] = func.now()
@@ -301,12 +307,17 @@ class PostgresStore:
         async with self.engine.connect() as conn:
             return [dict(r._mapping) for r in (await conn.execute(q)).all()]
 
-    async def rows(self, table: str, session_id: str | None = None) -> list[dict[str, Any]]:
+    async def rows(self, table: str, session_id: str | None = None, row_id: str | None = None) -> list[dict[str, Any]]:
         """Resonances or crystals as plain rows, without their embeddings."""
         t = {"resonances": WanderResonance.__table__, "crystals": WanderCrystal.__table__}[table]
         q = select(*[c for c in t.c if c.name != "embedding"]).order_by(t.c.created_at)
         if session_id is not None:
             q = q.where(t.c.session_id == _uuid(session_id))
+        if row_id is not None:
+            rid = parse_uuid(row_id)
+            if rid is None:
+                return []
+            q = q.where(t.c.id == rid)
         async with self.engine.connect() as conn:
             return [dict(r._mapping) for r in (await conn.execute(q)).all()]
 

@@ -1,0 +1,84 @@
+"""The Litestar app: the endpoints of 000, the WebSocket bridge, OpenAPI at /schema and the
+built mind map, over the same wiring as the CLI."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from litestar import Litestar
+from litestar.config.cors import CORSConfig
+from litestar.di import Provide
+from litestar.exceptions import NotFoundException
+from litestar.openapi import OpenAPIConfig
+
+from wander.api import problems, static
+from wander.api.controllers.control import ControlController
+from wander.api.controllers.crystals import CrystalController
+from wander.api.controllers.memory import MemoryController
+from wander.api.controllers.meta import domains, health
+from wander.api.controllers.sessions import SessionController
+from wander.api.deps import Services, provide_services
+from wander.api.security import make_token_guard
+from wander.api.ws import session_socket
+from wander.config import Settings, load_settings
+from wander.engine.runner import Runner
+from wander.wiring import App, open_app
+
+
+@dataclass(frozen=True)
+class ApiSettings:
+    token: str | None = None
+    heartbeat_s: float = 15.0
+    allowed_origins: tuple[str, ...] = field(default_factory=tuple)
+    resume_interrupted: bool = True
+
+    @classmethod
+    def from_env(cls) -> "ApiSettings":
+        origins = tuple(o.strip() for o in os.environ.get("WANDER_ALLOWED_ORIGINS", "").split(",") if o.strip())
+        return cls(token=os.environ.get("WANDER_API_TOKEN") or None,
+                   heartbeat_s=float(os.environ.get("WANDER_WS_HEARTBEAT_S", "15")), allowed_origins=origins)  # fmt: skip
+
+
+def create_app(settings: Settings | None = None, api: ApiSettings | None = None, *,
+               wired: App | None = None, progress=None) -> Litestar:  # fmt: skip
+    """`wired` lets tests hand in an App they opened; otherwise the app opens its own."""
+    api = api or ApiSettings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        async def start(a: App) -> Runner:
+            runner = Runner(a.engine)
+            app.state.services = Services(app=a, runner=runner)
+            app.state.api_settings = api
+            if api.resume_interrupted:
+                await runner.resume_interrupted()
+            return runner
+
+        if wired is not None:
+            runner = await start(wired)
+            try:
+                yield
+            finally:
+                await runner.shutdown()
+        else:
+            async with open_app(settings or load_settings(), progress=progress) as a:
+                runner = await start(a)
+                try:
+                    yield
+                finally:
+                    await runner.shutdown()
+
+    return Litestar(
+        route_handlers=[SessionController, ControlController, MemoryController, CrystalController, health, domains, session_socket,
+                        static.index_page, *static.static_routes()],  # fmt: skip
+        dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
+        exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},
+        guards=[make_token_guard(api.token)],
+        lifespan=[lifespan],
+        openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path="/schema"),
+        cors_config=CORSConfig(allow_origins=list(api.allowed_origins)) if api.allowed_origins else None,
+        debug=False,
+    )

@@ -1,0 +1,68 @@
+"""Memory inspection (000): loci, a locus with its connections, the trace, resonances, crystals."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, get
+from litestar.params import Parameter
+
+from shared_schemas.models import Connection, LocusDetail, LocusOut, TraceStep
+from wander.api.controllers.sessions import load_session
+from wander.api.convert import locus_out, residue_from_row, trace_step
+from wander.api.deps import Services
+from wander.domain.errors import NotFound
+
+
+class MemoryController(Controller):
+    path = "/api/v1/wander/sessions/{session_id:str}"
+    tags = ["memory"]
+
+    @get("/loci")
+    async def loci(
+        self,
+        session_id: str,
+        svc: Services,
+        visited: bool | None = None,
+        min_interestingness: Annotated[float | None, Parameter(ge=0, le=1)] = None,
+    ) -> list[LocusOut]:
+        await load_session(svc, session_id)
+        rows = await svc.app.store.loci(session_id, visited=visited, min_interestingness=min_interestingness)
+        return [locus_out(lo) for lo in rows]
+
+    @get("/loci/{locus_id:str}")
+    async def locus(self, session_id: str, locus_id: str, svc: Services) -> LocusDetail:
+        await load_session(svc, session_id)
+        lo = await svc.app.store.locus(session_id, locus_id)
+        if lo is None:
+            raise NotFound("locus", locus_id)
+        steps = await svc.app.store.locus_steps(locus_id)
+        connections = []
+        for s in steps:
+            if str(s["to_locus_id"]) == lo.id and s["from_locus_id"]:
+                connections.append(Connection(locus_id=str(s["from_locus_id"]), concept=s["from_concept"],
+                                              direction="from", step_number=s["step_number"]))  # fmt: skip
+            elif str(s["from_locus_id"]) == lo.id:
+                connections.append(Connection(locus_id=str(s["to_locus_id"]), concept=s["to_concept"],
+                                              direction="to", step_number=s["step_number"]))  # fmt: skip
+        arrival = next((s for s in steps if str(s["to_locus_id"]) == lo.id), None)
+        return LocusDetail(
+            **locus_out(lo).model_dump(), session_id=lo.session_id, first_encountered=lo.first_encountered,
+            last_visited=lo.last_visited, adjacent_to=lo.adjacent_to, connections=connections,
+            arrived_by=residue_from_row(arrival) if arrival else None,
+        )  # fmt: skip
+
+    @get("/trace")
+    async def trace(self, session_id: str, svc: Services) -> list[TraceStep]:
+        await load_session(svc, session_id)
+        return [trace_step(r) for r in await svc.app.store.trace(session_id)]
+
+    @get("/resonances")
+    async def resonances(self, session_id: str, svc: Services) -> list[dict[str, Any]]:
+        await load_session(svc, session_id)
+        return await svc.app.store.rows("resonances", session_id)
+
+    @get("/crystals")
+    async def crystals(self, session_id: str, svc: Services) -> list[dict[str, Any]]:
+        await load_session(svc, session_id)
+        return await svc.app.store.rows("crystals", session_id)

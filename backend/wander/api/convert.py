@@ -1,0 +1,56 @@
+"""Domain objects and store rows -> the wire models of shared_schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared_schemas.models import LocusOut, ResidueOut, SessionOut, TraceStep
+from wander.domain.models import Locus, Residue, Session
+
+
+def session_out(s: Session, running: bool) -> SessionOut:
+    return SessionOut(
+        id=s.id, project_id=s.project_id, name=s.name, status=str(s.status), seed_concept=s.seed_concept,
+        attractor=s.attractor, allowed_domains=s.allowed_domains, forbidden_domains=s.forbidden_domains,
+        max_drift_distance=s.max_drift_distance, max_steps=s.max_steps, cloud_budget_cents=s.cloud_budget_cents,
+        cloud_spent_cents=s.cloud_spent_cents, local_calls=s.local_calls, cloud_calls=s.cloud_calls,
+        temperature=s.temperature, human_checkpoint_frequency=s.human_checkpoint_frequency,
+        random_seed=s.random_seed, step_count=s.step_count, current_locus_id=s.current_locus_id,
+        stopped_reason=s.stopped_reason, parent_session_id=s.parent_session_id, running=running,
+        last_event_seq=s.event_seq, created_at=s.created_at, last_step_at=s.last_step_at,
+        completed_at=s.completed_at,
+    )  # fmt: skip
+
+
+def locus_out(lo: Locus) -> LocusOut:
+    return LocusOut(
+        id=lo.id, concept=lo.concept, domains=lo.domains, source_type=str(lo.source_type), kb_key=lo.kb_key,
+        visit_count=lo.visit_count, abstraction_level=lo.abstraction_level, novelty_score=lo.novelty_score,
+        interestingness=lo.interestingness, actionability=lo.actionability, uncertainty=lo.uncertainty,
+    )  # fmt: skip
+
+
+def residue_out(r: Residue) -> ResidueOut:
+    return ResidueOut(**r.facets(), themes=r.themes, interestingness=r.interestingness,
+                      actionability=r.actionability, model_used=r.model_used)  # fmt: skip
+
+
+def residue_from_row(row: dict[str, Any]) -> ResidueOut | None:
+    if row.get("connection") is None:
+        return None
+    return ResidueOut(
+        connection=row["connection"], tension=row["tension"], bridge=row["bridge"], surprise=row["surprise"],
+        possibility=row["possibility"], themes=list(row["themes"] or []),
+        interestingness=row.get("residue_interestingness") or 0.0,
+        actionability=row.get("residue_actionability") or 0.0, model_used=row.get("model_used") or "",
+    )  # fmt: skip
+
+
+def trace_step(row: dict[str, Any]) -> TraceStep:
+    return TraceStep(
+        step_number=row["step_number"], from_locus_id=str(row["from_locus_id"]) if row["from_locus_id"] else None,
+        to_locus_id=str(row["to_locus_id"]), from_concept=row["from_concept"], to_concept=row["to_concept"],
+        adjacencies_considered=row["adjacencies_considered"], selection_scores=row["selection_scores"] or {},
+        selection_reason=row["selection_reason"], model_used=row["model_used"], created_at=row["created_at"],
+        residue=residue_from_row(row),
+    )  # fmt: skip

@@ -1,0 +1,20 @@
+"""What the controllers are handed: the wired app and the background runner."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from litestar.datastructures import State
+
+from wander.engine.runner import Runner
+from wander.wiring import App
+
+
+@dataclass
+class Services:
+    app: App
+    runner: Runner
+
+
+def provide_services(state: State) -> Services:
+    return state.services

@@ -1,0 +1,99 @@
+"""WebSocket /ws/sessions/{id}?after_seq=N: every stored event with seq > N from the
+outbox, a caught_up frame, then live events from the bus, with no gap and no duplicate
+across the hand-over (the bus is subscribed before the backlog is read; anything live at
+or below the last sent seq is dropped; a hole in the live stream is filled from the store)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from datetime import UTC, datetime
+
+from litestar import WebSocket, websocket
+from litestar.exceptions import WebSocketDisconnect
+
+from shared_schemas.models import EventOut
+from wander.api.deps import Services
+from wander.api.security import origin_ok, token_ok
+from wander.domain.models import Event
+
+log = logging.getLogger(__name__)
+
+CLOSE_UNKNOWN_SESSION = 4404
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_BAD_ORIGIN = 4403
+CLOSE_BAD_REQUEST = 4400
+
+
+def event_frame(e: Event) -> str:
+    out = EventOut(session_id=e.session_id, seq=e.seq, subject=e.subject, ts=e.ts, payload=e.payload)
+    return json.dumps({"type": "event", "event": out.model_dump(mode="json")})
+
+
+async def _refuse(socket: WebSocket, code: int, reason: str) -> None:
+    await socket.accept()
+    await socket.close(code=code, reason=reason)
+
+
+@websocket("/ws/sessions/{session_id:str}")
+async def session_socket(socket: WebSocket, session_id: str) -> None:
+    svc: Services = socket.app.state.services
+    settings = socket.app.state.api_settings
+    if not token_ok(socket, settings.token):
+        return await _refuse(socket, CLOSE_UNAUTHORIZED, "a valid token is required")
+    if not origin_ok(socket.headers.get("origin"), socket.headers.get("host"), settings.allowed_origins):
+        return await _refuse(socket, CLOSE_BAD_ORIGIN, "origin not allowed")
+    raw_after = socket.query_params.get("after_seq", "0")
+    try:
+        after_seq = int(raw_after)
+        if after_seq < 0:
+            raise ValueError
+    except ValueError:
+        return await _refuse(socket, CLOSE_BAD_REQUEST, "after_seq: must be a non-negative integer")
+    if await svc.app.store.get_session(session_id) is None:
+        return await _refuse(socket, CLOSE_UNKNOWN_SESSION, f"session not found: {session_id}")
+
+    await socket.accept()
+    queue: asyncio.Queue[Event] = asyncio.Queue()
+
+    async def on_event(event: Event) -> None:
+        queue.put_nowait(event)
+
+    unsubscribe = svc.app.bus.subscribe(on_event, session_id=session_id)
+    last = after_seq
+    try:
+        for e in await svc.app.store.events_after(session_id, last):
+            await socket.send_text(event_frame(e))
+            last = e.seq
+        await socket.send_text(json.dumps({"type": "caught_up", "last_seq": last}))
+        receiver = asyncio.create_task(_drain_client(socket))
+        while not receiver.done():
+            try:
+                event = await asyncio.wait_for(queue.get(), timeout=settings.heartbeat_s)
+            except TimeoutError:
+                await socket.send_text(json.dumps({"type": "heartbeat", "ts": datetime.now(UTC).isoformat(),
+                                                   "last_seq": last}))  # fmt: skip
+                continue
+            if event.seq <= last:
+                continue  # already sent from the backlog
+            if event.seq > last + 1:  # a hole: fetch what we missed from the outbox
+                for missed in await svc.app.store.events_after(session_id, last, limit=event.seq - last - 1):
+                    await socket.send_text(event_frame(missed))
+                    last = missed.seq
+            await socket.send_text(event_frame(event))
+            last = event.seq
+        receiver.cancel()
+    except (WebSocketDisconnect, ConnectionError, RuntimeError) as exc:
+        log.debug("socket for %s closed: %s", session_id, exc)
+    finally:
+        unsubscribe()
+
+
+async def _drain_client(socket: WebSocket) -> None:
+    """Read (and ignore) what the client sends, so a close from its side ends the loop."""
+    try:
+        while True:
+            await socket.receive_data(mode="text")
+    except (WebSocketDisconnect, RuntimeError):
+        return

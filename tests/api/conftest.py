@@ -1,0 +1,65 @@
+"""A real uvicorn server on a free loopback port, in the test's event loop, over the test
+database; HTTP through httpx and WebSockets through the websockets client."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import httpx
+import pytest
+import uvicorn
+
+from wander.api.app import ApiSettings, create_app
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def start_server(app_ctx, api: ApiSettings):
+    port = free_port()
+    config = uvicorn.Config(create_app(api=api, wired=app_ctx), host="127.0.0.1", port=port, log_level="warning",
+                            lifespan="on")  # fmt: skip
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.02)
+    return server, task, f"127.0.0.1:{port}"
+
+
+@pytest.fixture
+async def server(app):
+    srv, task, addr = await start_server(app, ApiSettings(heartbeat_s=0.3, resume_interrupted=False))
+    yield addr
+    srv.should_exit = True
+    await task
+
+
+@pytest.fixture
+async def client(server):
+    async with httpx.AsyncClient(base_url=f"http://{server}", timeout=30) as c:
+        yield c
+
+
+API = "/api/v1/wander/sessions"
+
+
+async def create(client, **body):
+    body.setdefault("seed_concept", "information asymmetry")
+    r = await client.post(API, json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+async def wait_idle(client, session_id: str, timeout: float = 60) -> dict:
+    for _ in range(int(timeout / 0.1)):
+        s = (await client.get(f"{API}/{session_id}")).json()
+        if not s["running"]:
+            return s
+        await asyncio.sleep(0.1)
+    raise AssertionError("run did not finish")
