@@ -130,6 +130,13 @@ class Residue:
     model_used: str
     themes_embedding: np.ndarray | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    # What the dwelling cost and where it ran: route is offline | local | cloud.
+    route: str = "offline"
+    tokens_used: int = 0
+    cost_cents: int = 0
+    # A model answer that could not be repaired is kept (raw) and the dwell marked failed.
+    failed: bool = False
+    raw_output: str | None = None
 
     FACETS = ("connection", "tension", "bridge", "surprise", "possibility")
 

@@ -97,17 +97,61 @@ class CAKernel(Protocol):
 
 @dataclass
 class DwellRequest:
-    session: Session
+    session: Session  # carries the cloud budget and what has been spent of it
     current: Locus
     encountered: Locus
     recent_themes: list[str] = field(default_factory=list)
     active_resonances: list[str] = field(default_factory=list)
+    # The routing rule's inputs (001 "Decision Logic").
+    bridge_score: float = 0.0
+    resonance_proximity: float = 0.0
+    crystallization_candidate: bool = False
 
 
 class Dweller(Protocol):
     name: str
 
-    async def dwell(self, request: DwellRequest) -> Residue: ...
+    async def dwell(self, request: DwellRequest) -> Residue:
+        """A residue; route, tokens_used and cost_cents say what it cost. Never raises for a
+        bad model answer: that comes back as a residue with failed=True and raw_output."""
+        ...
+
+
+class ConceptProposer(Protocol):
+    """A model asked for adjacencies: analogies and tensions (returns concept names)."""
+
+    async def propose_analogies(self, a: str, b: str, c: str, n: int = 5) -> list[str]:
+        """'a is to b as c is to ?'"""
+        ...
+
+    async def propose_tensions(self, concept: str, n: int = 5) -> list[str]:
+        """What stands in productive tension with the concept?"""
+        ...
+
+
+@dataclass
+class RuminationTurn:
+    """One step of a rumination (003), as shown to a model: what the queries returned."""
+
+    step: int
+    lens: str  # the node type being explored (loci, residues, resonances, ...)
+    gap: str  # what is missing, in words
+    evidence: list[dict]  # [{id, type, summary}] the store's answer to this step's query
+    findings_so_far: list[str]
+    coverage: float  # share of lenses explored
+
+
+@dataclass
+class RuminationReply:
+    finding: str
+    monologue: str
+    cited_ids: list[str]
+    signal: str  # CONTINUE | CRYSTALLIZE
+    insight: str | None = None  # the proposed crystal text when signal is CRYSTALLIZE
+
+
+class RuminationModel(Protocol):
+    async def ruminate(self, seed: str, turn: RuminationTurn) -> RuminationReply: ...
 
 
 @dataclass
@@ -116,7 +160,7 @@ class StepCommit:
 
     session: Session  # with step_count, current_locus_id, status etc. already advanced
     expected_step_count: int  # the step count the step started from (optimistic check)
-    previous_local_calls: int  # to add this step's calls to the stored count
+    usage: dict[str, int]  # added to the session's local_calls, cloud_calls, cloud_spent_cents
     new_loci: list[Locus]
     visited_locus: Locus  # the locus walked to (new or existing), visit counts updated
     trace: Trace

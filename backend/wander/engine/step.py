@@ -120,6 +120,8 @@ async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock, ca
         selection_reason=f"{chosen.strategy}: {chosen.reason}; rank {chosen_index + 1} of {len(candidates)}, "
         f"p={probs[chosen_index]:.3f} at T={session.temperature}",
         model_used=residue.model_used,
+        tokens_used=residue.tokens_used,
+        cost_cents=residue.cost_cents,
         created_at=now,
     )
 
@@ -127,7 +129,14 @@ async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock, ca
     advanced.step_count = step_number
     advanced.current_locus_id = target.id
     advanced.last_step_at = now
-    advanced.local_calls = session.local_calls + (0 if residue.model_used == "offline" else 1)
+    usage = {
+        "local_calls": int(residue.route == "local"),
+        "cloud_calls": int(residue.route == "cloud"),
+        "cloud_spent_cents": residue.cost_cents if residue.route == "cloud" else 0,
+    }
+    advanced.local_calls = session.local_calls + usage["local_calls"]
+    advanced.cloud_calls = session.cloud_calls + usage["cloud_calls"]
+    advanced.cloud_spent_cents = session.cloud_spent_cents + usage["cloud_spent_cents"]
     drafts = [
         ev.draft(ev.STEP_STARTED, session.id, step_number=step_number, from_locus_id=current.id),
         ev.draft(ev.ADJACENCIES_FOUND, session.id, step_number=step_number, from_locus_id=current.id,
@@ -138,6 +147,10 @@ async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock, ca
                  to_locus=ev.locus_summary(target), trace_id=trace.id, residue=ev.residue_summary(residue),
                  selection_reason=trace.selection_reason, resonances_detected=0),
     ]  # fmt: skip
+    budget = session.cloud_budget_cents
+    if budget > 0 and session.cloud_spent_cents < 0.8 * budget <= advanced.cloud_spent_cents:
+        drafts.append(ev.draft(ev.BUDGET_LOW, session.id, spent_cents=advanced.cloud_spent_cents,
+                               budget_cents=budget, share=round(advanced.cloud_spent_cents / budget, 4)))  # fmt: skip
     if step_number >= session.max_steps:
         advanced.status = SessionStatus.COMPLETED
         advanced.completed_at = now
@@ -149,7 +162,7 @@ async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock, ca
         StepCommit(
             session=advanced,
             expected_step_count=session.step_count,
-            previous_local_calls=session.local_calls,
+            usage=usage,
             new_loci=new_loci,
             visited_locus=target,
             trace=trace,

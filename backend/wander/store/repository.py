@@ -226,12 +226,13 @@ class PostgresStore:
                     connection=r.connection, tension=r.tension, bridge=r.bridge, surprise=r.surprise,
                     possibility=r.possibility, themes=r.themes, themes_embedding=r.themes_embedding,
                     interestingness=r.interestingness, actionability=r.actionability, model_used=r.model_used,
-                    details=r.details, created_at=t.created_at,
+                    details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
+                    created_at=t.created_at,
                 ))  # fmt: skip
                 # Only what a step advances: settings changed meanwhile (name, ...) stay as they are.
                 await conn.execute(update(S).where(S.c.id == _uuid(s.id)).values(
                     step_count=s.step_count, current_locus_id=_uuid(s.current_locus_id), last_step_at=s.last_step_at,
-                    local_calls=S.c.local_calls + (s.local_calls - commit.previous_local_calls),
+                    **{k: S.c[k] + v for k, v in commit.usage.items()},
                     status=str(s.status), stopped_reason=s.stopped_reason, completed_at=s.completed_at,
                 ))  # fmt: skip
                 return await self._append_events(conn, s.id, row.event_seq + 1, commit.events, t.created_at)

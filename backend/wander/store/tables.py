@@ -96,6 +96,7 @@ class WanderSession(SQLModel, table=True):
     stopped_reason: str | None = Field(default=None, sa_column=Column(Text))
     parent_session_id: uuid.UUID | None = _fk("wander_sessions.id", nullable=True, ondelete="SET NULL")
     run_until_step: int | None = None
+    parent_locus_id: uuid.UUID | None = Field(default=None, sa_column=Column(UUID(as_uuid=True)))
     created_at: datetime | None = _ts(default_now=True)
     last_step_at: datetime | None = _ts()
     completed_at: datetime | None = _ts()
@@ -145,6 +146,7 @@ class WanderTrace(SQLModel, table=True):
     model_used: str | None = Field(default=None, max_length=100)
     tokens_used: int | None = None
     cost_cents: int = 0
+    worker_id: str | None = Field(default=None, sa_column=Column(Text))  # who ran the step (scale-out)
     created_at: datetime | None = _ts(default_now=True)
 
 
@@ -221,6 +223,13 @@ class WanderCrystal(SQLModel, table=True):
     human_approved: bool = False
     human_approved_at: datetime | None = _ts()
     human_approved_by: str | None = Field(default=None, max_length=255)
+    # The sandwich (004): two bread loci around the insight, its validity and type, and the
+    # rumination (003) that thought it through.
+    bread_a_locus_id: uuid.UUID | None = Field(default=None, sa_column=Column(UUID(as_uuid=True)))
+    bread_b_locus_id: uuid.UUID | None = Field(default=None, sa_column=Column(UUID(as_uuid=True)))
+    validity: dict = Field(default_factory=dict, sa_column=Column(JSONB, nullable=False, server_default="{}"))
+    structural_type: str | None = Field(default=None, sa_column=Column(Text))
+    rumination: list[dict] = _jsonb()
     created_at: datetime | None = _ts(default_now=True)
 
 
@@ -235,6 +244,24 @@ class WanderWarmMemory(SQLModel, table=True):
     last_accessed_at: datetime | None = _ts(default_now=True)
     created_at: datetime | None = _ts(default_now=True)
     expires_at: datetime | None = _ts()
+
+
+class WanderCompost(SQLModel, table=True):
+    """Decayed warm memory: gone from the working set, still found by vector distance."""
+
+    __tablename__ = "wander_compost"
+    __table_args__ = (
+        Index("idx_compost_embedding", "embedding", postgresql_using="hnsw",
+              postgresql_ops={"embedding": "vector_cosine_ops"}),
+    )  # fmt: skip
+    id: uuid.UUID = _uuid_pk()
+    session_id: uuid.UUID = _fk("wander_sessions.id", nullable=False, ondelete="CASCADE", index=True)
+    project_id: uuid.UUID = _fk("projects.id", nullable=False)
+    kind: str = Field(sa_column=Column(Text, nullable=False))
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    content: dict = Field(default_factory=dict, sa_column=Column(JSONB, nullable=False, server_default="{}"))
+    embedding: Any = _vector(nullable=False)
+    created_at: datetime | None = _ts(default_now=True)
 
 
 class WanderEvent(SQLModel, table=True):
