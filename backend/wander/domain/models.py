@@ -157,6 +157,7 @@ class Trace:
     model_used: str
     tokens_used: int = 0
     cost_cents: int = 0
+    worker_id: str | None = None
     created_at: datetime | None = None
 
 

@@ -48,7 +48,8 @@ class RunOutcome:
 
 class WanderEngine:
     def __init__(self, *, store: Store, knowledge: Knowledge, embedder: Embedder, dweller: Dweller,
-                 bus: EventBus, clock: Clock, project_id: str, ca: CAKernel | None = None):  # fmt: skip
+                 bus: EventBus, clock: Clock, project_id: str, ca: CAKernel | None = None,
+                 worker_id: str | None = None):  # fmt: skip
         self.store = store
         self.knowledge = knowledge
         self.embedder = embedder
@@ -57,6 +58,7 @@ class WanderEngine:
         self.clock = clock
         self.project_id = project_id
         self.ca = ca
+        self.worker_id = worker_id  # recorded on every trace this engine writes
 
     # ---- creation -------------------------------------------------------------------
 
@@ -137,7 +139,7 @@ class WanderEngine:
         return Walk(await self.store.load_walk(session_id), self.knowledge)
 
     async def step(self, walk: Walk) -> StepResult:
-        result = await take_step(walk, self.store, self.dweller, self.clock, self.ca)
+        result = await take_step(walk, self.store, self.dweller, self.clock, self.ca, self.worker_id)
         await self.bus.publish(result.events)
         return result
 

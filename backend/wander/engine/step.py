@@ -56,7 +56,9 @@ def _source_type(candidate: Candidate, current: Locus, rank: int) -> SourceType:
     return SourceType.ADJACENT
 
 
-async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock, ca: CAKernel | None = None) -> StepResult:
+async def take_step(
+    walk: Walk, store: Store, dweller: Dweller, clock: Clock, ca: CAKernel | None = None, worker_id: str | None = None
+) -> StepResult:
     session = walk.session
     if session.status != SessionStatus.ACTIVE:
         raise RuntimeError(f"session {session.id} is {session.status}, not active")
@@ -122,6 +124,7 @@ async def take_step(walk: Walk, store: Store, dweller: Dweller, clock: Clock, ca
         model_used=residue.model_used,
         tokens_used=residue.tokens_used,
         cost_cents=residue.cost_cents,
+        worker_id=worker_id,
         created_at=now,
     )
 

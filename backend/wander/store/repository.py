@@ -217,7 +217,7 @@ class PostgresStore:
                     from_locus_id=_uuid(t.from_locus_id), to_locus_id=_uuid(t.to_locus_id),
                     adjacencies_considered=t.adjacencies_considered, selection_scores=t.selection_scores,
                     selection_reason=t.selection_reason, model_used=t.model_used, tokens_used=t.tokens_used,
-                    cost_cents=t.cost_cents, created_at=t.created_at,
+                    cost_cents=t.cost_cents, worker_id=t.worker_id, created_at=t.created_at,
                 ))  # fmt: skip
                 r = commit.residue
                 await conn.execute(insert(R).values(
