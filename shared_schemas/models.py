@@ -46,9 +46,80 @@ class SessionPatch(Strict):
 
 class WanderRequest(Strict):
     n_steps: int = Field(default=10, ge=1, le=1000)
+    step_delay_ms: int = Field(default=0, ge=0, le=10000, description="Pause between steps, to watch a wander grow.")
+
+
+class InjectRequest(Strict):
+    concept: str = Field(min_length=1, max_length=2000)
+    force_visit: bool = True
+
+
+class FenceRequest(Strict):
+    concept: str = Field(min_length=1, max_length=2000)
+    action: Literal["include", "exclude"]
+
+
+class SearchRequest(Strict):
+    query: str = Field(min_length=1, max_length=2000)
+    types: list[Literal["locus", "crystal", "resonance"]] = Field(default_factory=lambda: ["locus", "crystal", "resonance"],
+                                                                  min_length=1)
+    limit: int = Field(default=10, ge=1, le=100)
+
+
+class SubwanderRequest(Strict):
+    max_steps: int = Field(default=50, ge=1, le=10000)
+    budget_share: float = Field(default=0.25, ge=0, le=1)
+    random_seed: int | None = Field(default=None, ge=0, lt=2**32)
 
 
 # ---- responses -----------------------------------------------------------------------
+
+
+class CrystalOut(BaseModel):
+    id: str
+    session_id: str | None
+    insight: str
+    confidence: float
+    actionability: float
+    domains: list[str]
+    status: str
+    structural_type: str | None
+    bread_a_locus_id: str | None
+    bread_b_locus_id: str | None
+    source_resonance_id: str | None
+    source_locus_id: str | None
+    validity: dict[str, Any]
+    supporting_evidence: list[dict[str, Any]]
+    rumination: list[dict[str, Any]]
+    human_approved: bool
+    validation_notes: str | None
+    created_at: datetime | None
+
+
+class ResonanceOut(BaseModel):
+    id: str
+    session_id: str | None
+    themes: list[str]
+    occurrences: int
+    strength: float
+    status: Literal["candidate", "confirmed", "invalidated"]
+    supporting_residue_ids: list[str]
+    last_reinforced_at: datetime | None
+    created_at: datetime | None
+
+
+class SearchHit(BaseModel):
+    type: Literal["locus", "crystal", "resonance"]
+    id: str
+    session_id: str | None
+    text: str
+    similarity: float
+
+
+class CrystallizeOut(BaseModel):
+    crystal: CrystalOut | None
+    outcome: str
+    rumination_steps: int
 
 
 class SessionOut(BaseModel):
@@ -288,7 +359,8 @@ WsFrame = Union[EventFrame, HeartbeatFrame, CaughtUpFrame]
 LocusDetail.model_rebuild()
 
 EXPORTED: tuple[type[BaseModel], ...] = (
-    SessionCreate, SessionPatch, WanderRequest, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
+    SessionCreate, SessionPatch, WanderRequest, InjectRequest, FenceRequest, SearchRequest, SubwanderRequest,
+    CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
     ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, SessionCreatedPayload,
     SessionStatusPayload, StepStartedPayload, AdjacenciesFoundPayload, LocusVisitedPayload, StepCompletedPayload,
     CircuitTrippedPayload, EventOut, EventFrame, HeartbeatFrame, CaughtUpFrame,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared_schemas.models import LocusOut, ResidueOut, SessionOut, TraceStep
-from wander.domain.models import Locus, Residue, Session
+from shared_schemas.models import CrystalOut, LocusOut, ResidueOut, ResonanceOut, SessionOut, TraceStep
+from wander.domain.models import Crystal, Locus, Residue, Resonance, Session
 
 
 def session_out(s: Session, running: bool) -> SessionOut:
@@ -54,3 +54,21 @@ def trace_step(row: dict[str, Any]) -> TraceStep:
         selection_reason=row["selection_reason"], model_used=row["model_used"], created_at=row["created_at"],
         residue=residue_from_row(row),
     )  # fmt: skip
+
+
+def crystal_out(c: Crystal) -> CrystalOut:
+    return CrystalOut(
+        id=c.id, session_id=c.session_id, insight=c.insight, confidence=c.confidence, actionability=c.actionability,
+        domains=c.domains, status=c.status, structural_type=c.structural_type, bread_a_locus_id=c.bread_a_locus_id,
+        bread_b_locus_id=c.bread_b_locus_id, source_resonance_id=c.source_resonance_id,
+        source_locus_id=c.source_locus_id, validity=c.validity, supporting_evidence=c.supporting_evidence,
+        rumination=c.rumination, human_approved=c.human_approved, validation_notes=c.validation_notes,
+        created_at=c.created_at,
+    )  # fmt: skip
+
+
+def resonance_out(r: Resonance) -> ResonanceOut:
+    return ResonanceOut(id=r.id, session_id=r.session_id, themes=r.themes, occurrences=r.occurrences,
+                        strength=round(r.strength, 4), status=str(r.status),
+                        supporting_residue_ids=r.supporting_residue_ids, last_reinforced_at=r.last_reinforced_at,
+                        created_at=r.created_at)  # fmt: skip

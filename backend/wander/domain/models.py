@@ -54,6 +54,9 @@ class Session:
     current_locus_id: str | None = None
     stopped_reason: str | None = None
     parent_session_id: str | None = None
+    parent_locus_id: str | None = None
+    fence: list["FenceAnchor"] = field(default_factory=list)
+    pending_injection: dict[str, Any] | None = None  # {"concept": ...} to visit next, forced
     run_until_step: int | None = None  # the step a requested run goes to; resumed after a crash
     event_seq: int = 0  # seq of the last event written for this session
     created_at: datetime | None = None
@@ -176,3 +179,96 @@ class Event:
     subject: str
     ts: datetime
     payload: dict[str, Any]
+
+
+@dataclass
+class FenceAnchor:
+    """A fence post given as a concept: include anchors draw the region the wander may walk,
+    exclude anchors cut regions out of it (see engine/fence.py for the geometry)."""
+
+    concept: str
+    action: str  # include | exclude
+    embedding: np.ndarray
+
+
+@dataclass
+class CompostItem:
+    id: str
+    kind: str  # what it was in warm memory: theme_cluster | failed_path | summary
+    text: str
+    domains: list[str]
+    embedding: np.ndarray
+
+
+class ResonanceStatus(StrEnum):
+    CANDIDATE = "candidate"
+    CONFIRMED = "confirmed"
+    INVALIDATED = "invalidated"
+
+
+@dataclass
+class Resonance:
+    id: str
+    project_id: str
+    session_id: str | None
+    themes: list[str]
+    embedding: np.ndarray
+    occurrences: int = 1
+    strength: float = 1.0
+    status: ResonanceStatus = ResonanceStatus.CANDIDATE
+    supporting_residue_ids: list[str] = field(default_factory=list)
+    last_reinforced_at: datetime | None = None
+    decay_rate: float = 0.1
+    created_at: datetime | None = None
+
+
+@dataclass
+class WarmMemory:
+    id: str
+    session_id: str
+    cluster_type: str  # theme_cluster | failed_path | summary
+    content: dict[str, Any]
+    embedding: np.ndarray | None
+    strength: float = 1.0
+    last_accessed_at: datetime | None = None
+    created_at: datetime | None = None
+    expires_at: datetime | None = None
+
+
+@dataclass
+class HotItem:
+    """One encounter in working memory, in full detail."""
+
+    step_number: int
+    residue_id: str
+    from_concept: str
+    to_concept: str
+    to_domains: list[str]
+    themes: list[str]
+    themes_embedding: np.ndarray
+    interestingness: float
+
+
+@dataclass
+class Crystal:
+    id: str
+    project_id: str
+    session_id: str | None
+    insight: str
+    embedding: np.ndarray
+    confidence: float
+    actionability: float
+    domains: list[str]
+    status: str = "active"
+    source_resonance_id: str | None = None
+    source_locus_id: str | None = None
+    supporting_evidence: list[dict[str, Any]] = field(default_factory=list)
+    bread_a_locus_id: str | None = None
+    bread_b_locus_id: str | None = None
+    validity: dict[str, Any] = field(default_factory=dict)
+    structural_type: str | None = None
+    rumination: list[dict[str, Any]] = field(default_factory=list)
+    validated_by: str | None = None
+    validation_notes: str | None = None
+    human_approved: bool = False
+    created_at: datetime | None = None

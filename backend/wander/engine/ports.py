@@ -9,7 +9,20 @@ from typing import Protocol
 
 import numpy as np
 
-from wander.domain.models import Event, EventDraft, Locus, Residue, Session, Trace
+from wander.domain.models import (
+    CompostItem,
+    Crystal,
+    Event,
+    EventDraft,
+    HotItem,
+    Locus,
+    Resonance,
+    Residue,
+    Session,
+    SessionStatus,
+    Trace,
+    WarmMemory,
+)
 
 
 class Clock(Protocol):
@@ -34,6 +47,7 @@ class KnowledgeConcept:
     path: tuple[str, ...] = ()
     opposites: tuple[str, ...] = ()
     source: str = "wordnet"
+    broader: tuple[str, ...] = ()
 
     @property
     def abstraction_level(self) -> float:
@@ -81,6 +95,18 @@ class Knowledge(Protocol):
         ...
 
     def nearest(self, v: np.ndarray, k: int, exclude: Sequence[int] = ()) -> list[tuple[int, float]]: ...
+
+    def broader(self, index: int) -> list[int]: ...
+
+    def narrower(self, index: int) -> list[int]: ...
+
+    def opposites(self, index: int) -> list[int]: ...
+
+    def domain_reach(self, threshold: float) -> np.ndarray:
+        """Per concept, how many other primary domains its per-domain neighbourhoods reach."""
+        ...
+
+    def domain_neighbours(self, index: int, threshold: float) -> list[tuple[str, int, float]]: ...
 
 
 class CASignal(Protocol):
@@ -167,6 +193,36 @@ class StepCommit:
     residue: Residue
     residue_id: str
     events: list[EventDraft]
+    resonances: list[Resonance] = field(default_factory=list)  # created or changed
+    warm_new: list[WarmMemory] = field(default_factory=list)
+    warm_updated: list[WarmMemory] = field(default_factory=list)
+    warm_to_compost: list[tuple[str, CompostItem]] = field(default_factory=list)
+    crystal: Crystal | None = None
+    consumed_injection: bool = False
+
+
+@dataclass
+class SessionControls:
+    """What a person may change while a wander runs, read afresh before every step."""
+
+    status: str
+    allowed_domains: list[str]
+    forbidden_domains: list[str]
+    temperature: float
+    max_steps: int
+    fence: list
+    pending_injection: dict | None
+    cloud_budget_cents: int
+
+    def merged_into(self, s: Session) -> Session:
+        import copy
+
+        out = copy.copy(s)
+        out.status = SessionStatus(self.status)
+        out.allowed_domains, out.forbidden_domains = list(self.allowed_domains), list(self.forbidden_domains)
+        out.temperature, out.max_steps, out.cloud_budget_cents = self.temperature, self.max_steps, self.cloud_budget_cents
+        out.fence, out.pending_injection = list(self.fence), self.pending_injection
+        return out
 
 
 @dataclass
@@ -176,14 +232,19 @@ class WalkState:
     session: Session
     loci: list[Locus]
     recent_themes: list[str]
+    relations: list[tuple[str, str]] = field(default_factory=list)  # (from, to) locus ids, step order
+    hot: list[HotItem] = field(default_factory=list)  # the most recent encounters, oldest first
+    compost: list[CompostItem] = field(default_factory=list)
+    resonances: list[Resonance] = field(default_factory=list)  # the project's, not invalidated
+    warm: list[WarmMemory] = field(default_factory=list)
 
 
 class Store(Protocol):
-    async def create_session(self, session: Session, seed_locus: Locus, events: list[EventDraft]) -> list[Event]: ...
+    async def create_session(self, session: Session, seed_loci: list[Locus], events: list[EventDraft]) -> list[Event]: ...
 
     async def get_session(self, session_id: str) -> Session | None: ...
 
-    async def load_walk(self, session_id: str, recent: int = 20) -> WalkState: ...
+    async def load_walk(self, session_id: str, recent: int = 20, hot: int = 30) -> WalkState: ...
 
     async def commit_step(self, commit: StepCommit) -> list[Event]:
         """Write the step; raises StepAlreadyCommitted if the step number exists."""
@@ -197,6 +258,19 @@ class Store(Protocol):
     async def set_run_target(self, session_id: str, run_until_step: int | None) -> None: ...
 
     async def interrupted_runs(self) -> list[Session]: ...
+
+    async def session_controls(self, session_id: str) -> SessionControls | None: ...
+
+    async def lens_evidence(self, session: Session, lens: str, vector: np.ndarray, k: int) -> list[dict]:
+        """What the wander's graph holds for a rumination lens, nearest the vector first:
+        [{id, type, summary, sim}]."""
+        ...
+
+    async def crystals(self, project_id: str) -> list[Crystal]:
+        """The project's crystals that are not invalidated (novelty is judged against them)."""
+        ...
+
+    async def save_crystal(self, crystal: Crystal, events: list[EventDraft]) -> list[Event]: ...
 
 
 class EventBus(Protocol):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wander.domain.errors import Conflict, InvalidInput, NoCandidates, NotFound, StepAlreadyCommitted
-from wander.domain.models import Locus, Session, SessionStatus, SourceType, new_id
+from wander.domain.models import FenceAnchor, Locus, Session, SessionStatus, SourceType, new_id
 from wander.domain.validation import (
     check_domains,
     check_random_seed,
@@ -19,8 +19,21 @@ from wander.domain.validation import (
     clean_text,
 )
 from wander.engine import events as ev
-from wander.engine.ports import CAKernel, Clock, Dweller, Embedder, EventBus, Knowledge, Store
-from wander.engine.step import StepResult, take_step
+from wander.engine import memory
+from wander.engine.crystallizer import Crystallizer
+from wander.engine.ports import (
+    CAKernel,
+    Clock,
+    ConceptProposer,
+    Dweller,
+    Embedder,
+    EventBus,
+    Knowledge,
+    RuminationModel,
+    Store,
+)
+from wander.engine.rumination import OfflineRuminator
+from wander.engine.step import StepContext, StepResult, take_step
 from wander.engine.walk import Walk
 
 
@@ -37,6 +50,10 @@ class NewWander:
     max_drift_distance: float = 0.8
     cloud_budget_cents: int = 500
     human_checkpoint_frequency: int = 50
+    other_seeds: list[str] | None = None  # planted as further SEED loci (presets)
+    parent_session_id: str | None = None
+    parent_locus_id: str | None = None
+    fence: list[FenceAnchor] | None = None
 
 
 @dataclass
@@ -49,7 +66,8 @@ class RunOutcome:
 class WanderEngine:
     def __init__(self, *, store: Store, knowledge: Knowledge, embedder: Embedder, dweller: Dweller,
                  bus: EventBus, clock: Clock, project_id: str, ca: CAKernel | None = None,
-                 worker_id: str | None = None):  # fmt: skip
+                 worker_id: str | None = None, proposer: ConceptProposer | None = None,
+                 ruminator: RuminationModel | None = None, hot_limit: int = memory.HOT_LIMIT):  # fmt: skip
         self.store = store
         self.knowledge = knowledge
         self.embedder = embedder
@@ -57,8 +75,19 @@ class WanderEngine:
         self.bus = bus
         self.clock = clock
         self.project_id = project_id
-        self.ca = ca
-        self.worker_id = worker_id  # recorded on every trace this engine writes
+        self.crystallizer = Crystallizer(store, embedder, ruminator or OfflineRuminator(), clock)
+        # worker_id is recorded on every trace this engine writes (scale-out).
+        self.ctx = StepContext(store=store, dweller=dweller, clock=clock, embedder=embedder,
+                               crystallizer=self.crystallizer, ca=ca, proposer=proposer, worker_id=worker_id,
+                               hot_limit=hot_limit)  # fmt: skip
+
+    @property
+    def worker_id(self) -> str | None:
+        return self.ctx.worker_id
+
+    @worker_id.setter
+    def worker_id(self, value: str | None) -> None:
+        self.ctx.worker_id = value
 
     # ---- creation -------------------------------------------------------------------
 
@@ -84,6 +113,8 @@ class WanderEngine:
             temperature=check_temperature(req.temperature), random_seed=check_random_seed(req.random_seed),
             max_drift_distance=req.max_drift_distance, cloud_budget_cents=req.cloud_budget_cents,
             human_checkpoint_frequency=req.human_checkpoint_frequency,
+            other_seeds=[clean_text("other_seeds", x) for x in req.other_seeds or []],
+            parent_session_id=req.parent_session_id, parent_locus_id=req.parent_locus_id, fence=req.fence,
         )  # fmt: skip
 
     def _seed_domains(self, text: str, vector: np.ndarray) -> tuple[list[str], str | None, float]:
@@ -102,7 +133,8 @@ class WanderEngine:
     async def create(self, req: NewWander) -> Session:
         req = self.validate(req)
         texts = [req.seed_concept] + ([req.attractor] if req.attractor else [])
-        vectors = self.embedder.embed(texts)
+        others = list(req.other_seeds or [])
+        vectors = self.embedder.embed(texts + others)
         now = self.clock.now()
         session = Session(
             id=new_id(), project_id=self.project_id, name=req.name or req.seed_concept,
@@ -112,6 +144,7 @@ class WanderEngine:
             max_drift_distance=req.max_drift_distance, max_steps=req.max_steps,
             cloud_budget_cents=req.cloud_budget_cents, temperature=req.temperature,
             human_checkpoint_frequency=req.human_checkpoint_frequency, random_seed=req.random_seed,
+            parent_session_id=req.parent_session_id, parent_locus_id=req.parent_locus_id, fence=list(req.fence or []),
             created_at=now,
         )  # fmt: skip
         domains, kb_key, abstraction = self._seed_domains(req.seed_concept, vectors[0])
@@ -121,12 +154,20 @@ class WanderEngine:
             novelty_score=1.0, visit_count=1, kb_key=kb_key, first_encountered=now, last_visited=now,
         )  # fmt: skip
         session.current_locus_id = seed.id
+        planted = []
+        for text, v in zip(others, vectors[len(texts):]):
+            domains, kb_key, abstraction = self._seed_domains(text, v)
+            planted.append(Locus(id=new_id(), session_id=session.id, concept=text, embedding=v,
+                                 source_type=SourceType.SEED, domains=domains, abstraction_level=abstraction,
+                                 novelty_score=1.0, visit_count=0, kb_key=kb_key, first_encountered=now))  # fmt: skip
         drafts = [
             ev.draft(ev.SESSION_CREATED, session.id, name=session.name, seed_concept=session.seed_concept,
                      attractor=session.attractor, max_steps=session.max_steps),
             ev.draft(ev.LOCUS_VISITED, session.id, step_number=0, locus=ev.locus_summary(seed), new=True),
         ]  # fmt: skip
-        events = await self.store.create_session(session, seed, drafts)
+        drafts += [ev.draft(ev.LOCUS_VISITED, session.id, step_number=0, locus=ev.locus_summary(p), new=True)
+                   for p in planted]  # fmt: skip
+        events = await self.store.create_session(session, [seed, *planted], drafts)
         await self.bus.publish(events)
         return session
 
@@ -136,10 +177,11 @@ class WanderEngine:
         session = await self.store.get_session(session_id)
         if session is None:
             raise NotFound("session", session_id)
-        return Walk(await self.store.load_walk(session_id), self.knowledge)
+        hot = memory.hot_size_after(session.step_count, self.ctx.hot_limit)
+        return Walk(await self.store.load_walk(session_id, hot=hot), self.knowledge)
 
     async def step(self, walk: Walk) -> StepResult:
-        result = await take_step(walk, self.store, self.dweller, self.clock, self.ca, self.worker_id)
+        result = await take_step(walk, self.ctx)
         await self.bus.publish(result.events)
         return result
 
@@ -217,3 +259,80 @@ class WanderEngine:
         updated = await self.store.get_session(session_id)
         assert updated is not None
         return updated
+
+
+class Interventions:
+    """What a person (or an agent) does to a wander from outside: inject a concept, move
+    the fence, force a crystallization, spawn a sub-wander."""
+
+    def __init__(self, engine: WanderEngine):
+        self.engine = engine
+
+    async def _session(self, session_id: str) -> Session:
+        session = await self.engine.store.get_session(session_id)
+        if session is None:
+            raise NotFound("session", session_id)
+        return session
+
+    async def inject(self, session_id: str, concept: str, force_visit: bool = True) -> Session:
+        """force_visit: the next step goes to the concept, whoever runs it. Otherwise the
+        concept is planted as a locus that the distance band can reach."""
+        session = await self._session(session_id)
+        concept = clean_text("concept", concept)
+        if session.status in (SessionStatus.COMPLETED, SessionStatus.ABANDONED):
+            raise Conflict(f"session {session_id} is {session.status}")
+        if force_visit:
+            await self.engine.store.set_controls(session_id, pending_injection={"concept": concept})
+        else:
+            v = self.engine.embedder.embed([concept])[0]
+            domains, kb_key, abstraction = self.engine._seed_domains(concept, v)
+            locus = Locus(id=new_id(), session_id=session_id, concept=concept, embedding=v,
+                          source_type=SourceType.SERENDIPITOUS, domains=domains, abstraction_level=abstraction,
+                          kb_key=kb_key, first_encountered=self.engine.clock.now())  # fmt: skip
+            events = await self.engine.store.add_locus(session_id, locus, [
+                ev.draft(ev.LOCUS_VISITED, session_id, step_number=session.step_count, locus=ev.locus_summary(locus),
+                         new=True, injected=True)])  # fmt: skip
+            await self.engine.bus.publish(events)
+        return await self._session(session_id)
+
+    async def fence(self, session_id: str, concept: str, action: str) -> Session:
+        session = await self._session(session_id)
+        concept = clean_text("concept", concept)
+        if action not in ("include", "exclude"):
+            raise InvalidInput("action", f"must be 'include' or 'exclude' (got '{action}')")
+        v = self.engine.embedder.embed([concept])[0]
+        anchors = [a for a in session.fence if a.concept != concept] + [FenceAnchor(concept, action, v)]
+        await self.engine.store.set_controls(session_id, fence=anchors)
+        return await self._session(session_id)
+
+    async def crystallize(self, session_id: str):
+        """Force a crystallization attempt at the current locus."""
+        walk = await self.engine.load_walk(session_id)
+        outcome = await self.engine.crystallizer.crystallize(walk, "manual", walk.current, None)
+        if outcome.crystal is not None:
+            events = await self.engine.store.save_crystal(outcome.crystal, outcome.events)
+            await self.engine.bus.publish(events)
+        return outcome
+
+    async def spawn(self, session_id: str, locus_id: str, max_steps: int = 50, budget_share: float = 0.25,
+                    random_seed: int | None = None) -> Session:  # fmt: skip
+        """A sub-wander ("go deeper") seeded at a locus of the parent, inheriting its fences and
+        domains and taking a share of the parent's remaining cloud budget."""
+        parent = await self._session(session_id)
+        if not 0 <= budget_share <= 1:
+            raise InvalidInput("budget_share", "must be between 0 and 1")
+        locus = await self.engine.store.locus(session_id, locus_id)
+        if locus is None:
+            raise NotFound("locus", locus_id)
+        share = int((parent.cloud_budget_cents - parent.cloud_spent_cents) * budget_share)
+        child = await self.engine.create(NewWander(
+            seed_concept=locus.concept, attractor=parent.attractor, name=f"{parent.name} / {locus.concept}"[:255],
+            allowed_domains=parent.allowed_domains, forbidden_domains=parent.forbidden_domains,
+            max_steps=max_steps, temperature=parent.temperature,
+            random_seed=parent.random_seed if random_seed is None else random_seed,
+            max_drift_distance=parent.max_drift_distance, cloud_budget_cents=share,
+            human_checkpoint_frequency=parent.human_checkpoint_frequency, parent_session_id=parent.id,
+            parent_locus_id=locus.id, fence=list(parent.fence),
+        ))  # fmt: skip
+        await self.engine.store.set_budget(parent.id, parent.cloud_budget_cents - share)
+        return child

@@ -1,5 +1,7 @@
-"""One wander step (000 "Wander Step Algorithm"): adjacencies -> scope -> rank -> softmax
-select -> dwell -> persist trace, residue, loci and events in one transaction."""
+"""One wander step (000 "Wander Step Algorithm"): adjacencies from four strategies -> scope
+-> rank -> softmax select -> dwell -> resonance -> maybe crystallize -> memory layers ->
+breakers; the trace, residue, loci, resonances, memory, crystal and events are committed in
+one transaction, and only then does the in-memory walk move on."""
 
 from __future__ import annotations
 
@@ -9,23 +11,57 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wander.domain import scoring
-from wander.domain.errors import NoCandidates
+from wander.domain.errors import Conflict, NoCandidates
 from wander.domain.models import (
     Candidate,
+    Crystal,
     Event,
+    HotItem,
     Locus,
     Residue,
+    Scores,
     SessionStatus,
     SourceType,
     Trace,
     new_id,
 )
+from wander.engine import breakers, memory, resonance
 from wander.engine import events as ev
+from wander.engine import fence as fences
+from wander.engine.adjacency.analogy import analogy
+from wander.engine.adjacency.bridging import bridging
 from wander.engine.adjacency.distance_band import distance_band
-from wander.engine.ports import CAKernel, Clock, Dweller, DwellRequest, Store, StepCommit
+from wander.engine.adjacency.tension import tension
+from wander.engine.crystallizer import Crystallizer
+from wander.engine.ports import (
+    CAKernel,
+    Clock,
+    ConceptProposer,
+    Dweller,
+    DwellRequest,
+    Embedder,
+    StepCommit,
+    Store,
+)
+from wander.engine.scope import passes_scope
 from wander.engine.walk import Walk
 
 TOP_K = 24  # candidates kept for the softmax draw and shown as dashed edges
+STRONG_LOCUS = 0.8  # a residue this interesting calls for crystallization...
+CRYSTALLIZE_EVERY = 20  # ...at most once in this many steps
+
+
+@dataclass
+class StepContext:
+    store: Store
+    dweller: Dweller
+    clock: Clock
+    embedder: Embedder
+    crystallizer: Crystallizer
+    ca: CAKernel | None = None
+    proposer: ConceptProposer | None = None
+    worker_id: str | None = None
+    hot_limit: int = memory.HOT_LIMIT
 
 
 @dataclass
@@ -39,146 +75,267 @@ class StepResult:
     probability: float
     events: list[Event] = field(default_factory=list)
     resonances_detected: int = 0
+    crystal: Crystal | None = None
+    tripped: str | None = None
 
 
-def gather_candidates(walk: Walk) -> list[Candidate]:
-    """All strategies' candidates, ranked by composite score, best first."""
-    candidates = distance_band(walk, limit=TOP_K)
-    candidates.sort(key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
-    return candidates[:TOP_K]
+async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[Candidate]:
+    """All four strategies' candidates (and a model's, when one is configured), in scope,
+    one per concept, ranked by composite score, best first."""
+    found = distance_band(walk, limit=TOP_K) + bridging(walk) + analogy(walk) + tension(walk)
+    if ctx is not None and ctx.proposer is not None:
+        found += await _model_candidates(walk, ctx)
+    best: dict[str, Candidate] = {}
+    for c in found:
+        key = c.locus_id or c.kb_key or c.concept
+        if key not in best or c.scores.composite > best[key].scores.composite:
+            best[key] = c
+    ranked = sorted(best.values(), key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
+    return ranked[:TOP_K]
+
+
+async def _model_candidates(walk: Walk, ctx: StepContext) -> list[Candidate]:
+    """Concepts a model proposes by analogy and tension, embedded and scoped like any other."""
+    current = walk.current
+    names: list[tuple[str, str]] = []
+    try:
+        if walk.relations:
+            a, b = walk.relations[-1]
+            names += [(n, f"model: '{a.concept}' is to '{b.concept}' as '{current.concept}' is to '{n}'")
+                      for n in await ctx.proposer.propose_analogies(a.concept, b.concept, current.concept)]  # fmt: skip
+        names += [(n, f"model: in productive tension with '{current.concept}'")
+                  for n in await ctx.proposer.propose_tensions(current.concept)]  # fmt: skip
+    except Exception:  # a model's trouble never stops the wander
+        return []
+    names = [(n, r) for n, r in names if n.strip() and n not in walk.concepts_seen][:8]
+    if not names:
+        return []
+    vectors = ctx.embedder.embed([n for n, _ in names])
+    out = []
+    for (name, reason), v in zip(names, vectors):
+        nearest = walk.knowledge.nearest(v, 1)[0][0]
+        domains = list(walk.knowledge.concept(nearest).domains[:1])
+        if not passes_scope(domains, v, walk.session, walk.fence):
+            continue
+        dist = 1.0 - float(v @ current.embedding)
+        seen = walk.loci_matrix
+        nov = float(scoring.novelty(float((seen @ v).max()) if len(seen) else 0.0))
+        crosses = not set(domains) & set(current.domains)
+        interest = float(scoring.interestingness(dist, float(v @ walk.pull_vector), crosses))
+        bridge = float(scoring.bridge_potential(float(crosses), len(domains)))
+        unc = float(scoring.uncertainty(0, 1.0 - float(v @ walk.session.seed_embedding)))
+        strategy = "analogy" if reason.startswith("model: '") else "tension"
+        out.append(Candidate(concept=name, embedding=v, domains=domains, strategy=strategy, reason=reason,
+                             distance=dist, scores=Scores(interest, nov, bridge, unc,
+                                                          float(scoring.composite(interest, nov, bridge, unc)))))  # fmt: skip
+    return out
+
+
+async def _injected(walk: Walk, ctx: StepContext) -> Candidate | None:
+    inj = walk.session.pending_injection
+    if not inj:
+        return None
+    concept = inj["concept"]
+    existing = next((lo for lo in walk.loci if lo.concept == concept), None)
+    kb = walk.knowledge
+    k = kb.find_label(concept)
+    v = existing.embedding if existing is not None else (kb.vector(k) if k is not None else ctx.embedder.embed([concept])[0])
+    domains = (existing.domains if existing is not None else
+               list(kb.concept(k if k is not None else kb.nearest(v, 1)[0][0]).domains))  # fmt: skip
+    dist = 1.0 - float(np.asarray(v) @ walk.current.embedding)
+    return Candidate(concept=concept, embedding=np.asarray(v, dtype=np.float32), domains=domains, strategy="injected",
+                     reason="injected by a person (forced visit)", distance=dist,
+                     kb_key=kb.concept(k).key if k is not None and existing is None else (existing.kb_key if existing else None),
+                     locus_id=existing.id if existing else None, scores=Scores(1.0, 1.0, 0.0, 0.5, 1.0))  # fmt: skip
 
 
 def _source_type(candidate: Candidate, current: Locus, rank: int) -> SourceType:
+    if candidate.strategy == "bridging" or not set(candidate.domains) & set(current.domains):
+        return SourceType.BRIDGED
     if rank >= TOP_K // 2:
         return SourceType.SERENDIPITOUS  # chosen from the lower half of the ranking
-    if not set(candidate.domains) & set(current.domains):
-        return SourceType.BRIDGED
     return SourceType.ADJACENT
 
 
-async def take_step(
-    walk: Walk, store: Store, dweller: Dweller, clock: Clock, ca: CAKernel | None = None, worker_id: str | None = None
-) -> StepResult:
+async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
+    controls = await ctx.store.session_controls(walk.session.id)
+    if controls is None:
+        raise Conflict(f"session {walk.session.id} no longer exists")
+    walk.session = controls.merged_into(walk.session)  # a fence or injection made meanwhile counts now
     session = walk.session
     if session.status != SessionStatus.ACTIVE:
-        raise RuntimeError(f"session {session.id} is {session.status}, not active")
+        raise Conflict(f"session {session.id} is {session.status}")
     step_number = session.step_count + 1
     current = walk.current
-    candidates = gather_candidates(walk)
-    if not candidates:
-        raise NoCandidates(f"no concept in scope is reachable from '{current.concept}'")
-    scores = np.array([c.scores.composite for c in candidates])
-    rng = scoring.step_rng(session.random_seed, step_number)
-    chosen_index = scoring.softmax_select(scores, session.temperature, rng)
-    probs = scoring.softmax_probabilities(scores, session.temperature)
-    chosen = candidates[chosen_index]
-    now = clock.now()
+    drafts = [ev.draft(ev.STEP_STARTED, session.id, step_number=step_number, from_locus_id=current.id)]
+
+    injected = await _injected(walk, ctx)
+    if injected is not None:
+        candidates, chosen, chosen_index, probs = [injected], injected, 0, np.ones(1)
+    else:
+        candidates = await gather_candidates(walk, ctx)
+        if not candidates:
+            raise NoCandidates(f"no concept in scope is reachable from '{current.concept}'")
+        scores = np.array([c.scores.composite for c in candidates])
+        chosen_index = scoring.softmax_select(scores, session.temperature, scoring.step_rng(session.random_seed, step_number))
+        probs = scoring.softmax_probabilities(scores, session.temperature)
+        chosen = candidates[chosen_index]
+    if session.fence:
+        for c in candidates:
+            near = fences.approaching(session.fence, c.embedding)
+            if near:
+                drafts.append(ev.draft(ev.FENCE_APPROACHED, session.id, step_number=step_number, concept=c.concept,
+                                       anchor=near[0], boundary=near[1], cosine=round(near[2], 4)))  # fmt: skip
+                break
+    now = ctx.clock.now()
 
     new_loci: list[Locus] = []
     if chosen.locus_id:
         target = copy.copy(walk.by_id[chosen.locus_id])
     else:
         target = Locus(
-            id=new_id(),
-            session_id=session.id,
-            concept=chosen.concept,
+            id=new_id(), session_id=session.id, concept=chosen.concept,
             embedding=np.asarray(chosen.embedding, dtype=np.float32),
-            source_type=_source_type(chosen, current, chosen_index),
-            domains=list(chosen.domains),
-            abstraction_level=chosen.abstraction_level,
-            kb_key=chosen.kb_key,
-            first_encountered=now,
-        )
+            source_type=_source_type(chosen, current, chosen_index), domains=list(chosen.domains),
+            abstraction_level=chosen.abstraction_level, kb_key=chosen.kb_key, first_encountered=now,
+        )  # fmt: skip
         new_loci.append(target)
     target.visit_count += 1
     target.last_visited = now
     target.novelty_score = chosen.scores.novelty
     target.uncertainty = chosen.scores.uncertainty
     ca_state = None
-    if ca is not None:
+    if ctx.ca is not None:
         # CONVERGED lowers uncertainty, OSCILLATING raises it, CHAOTIC flags the text (DESIGN 1).
-        signal = ca.signal(target.concept, target.embedding)
+        signal = ctx.ca.signal(target.concept, target.embedding)
         ca_state = {"state": signal.state, "adjustment": signal.adjustment, "needs_rephrasing": signal.needs_rephrasing}
         target.uncertainty = float(np.clip(target.uncertainty + signal.adjustment, 0.0, 1.0))
     target.adjacent_to = [*target.adjacent_to, {"locus_id": current.id, "distance": round(chosen.distance, 4),
                                                 "strength": round(chosen.scores.composite, 4)}]  # fmt: skip
 
-    residue = await dweller.dwell(
-        DwellRequest(session=session, current=current, encountered=target, recent_themes=list(walk.recent_themes))
-    )
+    proximity = resonance.proximity(walk, target.embedding)
+    residue = await ctx.dweller.dwell(DwellRequest(
+        session=session, current=current, encountered=target, recent_themes=list(walk.recent_themes),
+        active_resonances=[", ".join(r.themes[:4]) for r in walk.resonances if r.status != "invalidated"][:8],
+        bridge_score=chosen.scores.bridge_potential, resonance_proximity=proximity,
+        crystallization_candidate=proximity > 0.8,
+    ))  # fmt: skip
     target.interestingness = residue.interestingness
     target.actionability = residue.actionability
+    residue_id = new_id()
+
+    res = resonance.check_resonances(walk, residue, residue_id, target, now)
+    drafts += res.events
 
     trace = Trace(
-        id=new_id(),
-        session_id=session.id,
-        step_number=step_number,
-        from_locus_id=current.id,
-        to_locus_id=target.id,
-        adjacencies_considered=len(candidates),
+        id=new_id(), session_id=session.id, step_number=step_number, from_locus_id=current.id,
+        to_locus_id=target.id, adjacencies_considered=len(candidates),
         selection_scores={**chosen.scores.as_dict(), "probability": round(float(probs[chosen_index]), 4),
                           "distance": round(chosen.distance, 4), "strategy": chosen.strategy,
                           **({"ca": ca_state} if ca_state else {})},
         selection_reason=f"{chosen.strategy}: {chosen.reason}; rank {chosen_index + 1} of {len(candidates)}, "
         f"p={probs[chosen_index]:.3f} at T={session.temperature}",
-        model_used=residue.model_used,
-        tokens_used=residue.tokens_used,
-        cost_cents=residue.cost_cents,
-        worker_id=worker_id,
-        created_at=now,
-    )
+        model_used=residue.model_used, tokens_used=residue.tokens_used, cost_cents=residue.cost_cents,
+        worker_id=ctx.worker_id, created_at=now,
+    )  # fmt: skip
 
+    # Memory layers: the encounter enters HOT; HOT over its limit compresses into WARM;
+    # cold WARM becomes COMPOST. Worked out on a copy, applied after the commit.
+    hot_before = list(walk.hot)
+    walk.hot = hot_before + [HotItem(step_number, residue_id, current.concept, target.concept, list(target.domains),
+                                     list(residue.themes), _themes_vector(residue, target), residue.interestingness)]  # fmt: skip
+    mem = memory.compress(walk, ctx.hot_limit, now)
+    mem = memory.decay(walk, now, mem)
+    hot_after, walk.hot = walk.hot, hot_before
+
+    # The walk as it will be once this step is in, for crystallization to ruminate over.
     advanced = copy.copy(session)
     advanced.step_count = step_number
     advanced.current_locus_id = target.id
     advanced.last_step_at = now
-    usage = {
-        "local_calls": int(residue.route == "local"),
-        "cloud_calls": int(residue.route == "cloud"),
-        "cloud_spent_cents": residue.cost_cents if residue.route == "cloud" else 0,
-    }
+    advanced.pending_injection = None
+    usage = {"local_calls": int(residue.route == "local"), "cloud_calls": int(residue.route == "cloud"),
+             "cloud_spent_cents": residue.cost_cents if residue.route == "cloud" else 0}  # fmt: skip
     advanced.local_calls = session.local_calls + usage["local_calls"]
     advanced.cloud_calls = session.cloud_calls + usage["cloud_calls"]
     advanced.cloud_spent_cents = session.cloud_spent_cents + usage["cloud_spent_cents"]
-    drafts = [
-        ev.draft(ev.STEP_STARTED, session.id, step_number=step_number, from_locus_id=current.id),
+
+    crystal = None
+    trigger = None
+    if res.confirmed:
+        trigger = ("resonance", res.confirmed[0])
+    elif residue.interestingness >= STRONG_LOCUS and step_number - walk.last_crystallize_step >= CRYSTALLIZE_EVERY:
+        trigger = ("locus", None)
+    if trigger is not None:
+        walk.last_crystallize_step = step_number
+        outcome = await ctx.crystallizer.crystallize(_preview(walk, target, new_loci), trigger[0], target, trigger[1])
+        crystal = outcome.crystal
+        drafts += outcome.events
+
+    drafts += [
         ev.draft(ev.ADJACENCIES_FOUND, session.id, step_number=step_number, from_locus_id=current.id,
                  candidates=[ev.candidate_summary(c, float(p)) for c, p in zip(candidates, probs)]),
         ev.draft(ev.LOCUS_VISITED, session.id, step_number=step_number, locus=ev.locus_summary(target),
                  new=bool(new_loci)),
         ev.draft(ev.STEP_COMPLETED, session.id, step_number=step_number, from_locus=ev.locus_summary(current),
                  to_locus=ev.locus_summary(target), trace_id=trace.id, residue=ev.residue_summary(residue),
-                 selection_reason=trace.selection_reason, resonances_detected=0),
+                 selection_reason=trace.selection_reason, resonances_detected=res.detected),
     ]  # fmt: skip
     budget = session.cloud_budget_cents
     if budget > 0 and session.cloud_spent_cents < 0.8 * budget <= advanced.cloud_spent_cents:
         drafts.append(ev.draft(ev.BUDGET_LOW, session.id, spent_cents=advanced.cloud_spent_cents,
                                budget_cents=budget, share=round(advanced.cloud_spent_cents / budget, 4)))  # fmt: skip
-    if step_number >= session.max_steps:
-        advanced.status = SessionStatus.COMPLETED
-        advanced.completed_at = now
-        advanced.stopped_reason = "max_steps"
-        drafts.append(ev.draft(ev.SESSION_COMPLETED, session.id, reason="max_steps", step_count=step_number))
 
-    residue_id = new_id()
-    committed = await store.commit_step(
-        StepCommit(
-            session=advanced,
-            expected_step_count=session.step_count,
-            usage=usage,
-            new_loci=new_loci,
-            visited_locus=target,
-            trace=trace,
-            residue=residue,
-            residue_id=residue_id,
-            events=drafts,
-        )
-    )
+    tripped = None
+    if step_number >= session.max_steps:
+        advanced.status, advanced.completed_at, advanced.stopped_reason = SessionStatus.COMPLETED, now, "max_steps"
+        drafts.append(ev.draft(ev.SESSION_COMPLETED, session.id, status="completed", reason="max_steps",
+                               step_count=step_number))  # fmt: skip
+    else:
+        targets = [b.id for _, b in walk.relations] + [target.id]
+        concepts = {lo.id: lo.concept for lo in walk.loci} | {target.id: target.concept}
+        for check in (breakers.budget_exhausted(advanced), breakers.loop_detected(targets, concepts),
+                      breakers.drift_exceeded(advanced, target), breakers.checkpoint_due(advanced, step_number)):  # fmt: skip
+            if check:
+                tripped = check[0]
+                advanced.status, advanced.stopped_reason = SessionStatus.PAUSED, check[0]
+                if check[0] != "checkpoint":
+                    drafts.append(ev.draft(ev.CIRCUIT_TRIPPED, session.id, reason=check[0], detail=check[1],
+                                           step_number=step_number))  # fmt: skip
+                drafts.append(ev.draft(ev.SESSION_PAUSED, session.id, status="paused", reason=check[0],
+                                       detail=check[1], step_count=step_number))  # fmt: skip
+                break
+
+    committed = await ctx.store.commit_step(StepCommit(
+        session=advanced, expected_step_count=session.step_count, usage=usage, new_loci=new_loci,
+        visited_locus=target, trace=trace, residue=residue, residue_id=residue_id, events=drafts,
+        resonances=res.changed, warm_new=mem.warm_new, warm_updated=mem.warm_updated,
+        warm_to_compost=mem.warm_to_compost, crystal=crystal,
+        consumed_injection=injected is not None,
+    ))  # fmt: skip
     # Only after the commit does the in-memory walk move on.
     walk.session = advanced
     if new_loci:
         walk.add_locus(target)
     else:
         walk.by_id[target.id].__dict__.update(target.__dict__)
+    walk.relations.append((current, walk.by_id[target.id]))
     walk.recent_themes.extend(residue.themes)
-    return StepResult(step_number, current, target, residue, candidates, chosen, float(probs[chosen_index]), committed)
+    walk.hot = hot_after
+    memory.apply(walk, mem)
+    resonance.apply(walk, res)
+    return StepResult(step_number, current, target, residue, candidates, chosen, float(probs[chosen_index]),
+                      committed, res.detected, crystal, tripped)  # fmt: skip
+
+
+def _themes_vector(residue: Residue, target: Locus) -> np.ndarray:
+    v = residue.themes_embedding if residue.themes_embedding is not None else target.embedding
+    return np.asarray(v, dtype=np.float32)
+
+
+def _preview(walk: Walk, target: Locus, new_loci: list[Locus]) -> Walk:
+    """A shallow view of the walk with this step's new locus in it (nothing is committed)."""
+    view = copy.copy(walk)
+    if new_loci:
+        view.loci = [*walk.loci, target]
+    return view

@@ -6,7 +6,8 @@ from collections import deque
 
 import numpy as np
 
-from wander.domain.models import Locus, Session
+from wander.domain.models import CompostItem, HotItem, Locus, Resonance, Session, WarmMemory
+from wander.engine import fence as fences
 from wander.engine.ports import Knowledge, WalkState
 
 RECENT_THEMES = 20
@@ -14,30 +15,57 @@ RECENT_THEMES = 20
 
 class Walk:
     def __init__(self, state: WalkState, knowledge: Knowledge):
-        self.session: Session = state.session
         self.knowledge = knowledge
         self.loci: list[Locus] = []
         self.by_id: dict[str, Locus] = {}
         self.by_kb_key: dict[str, Locus] = {}
+        self.concepts_seen: set[str] = set()
         self._matrix = np.zeros((0, knowledge.dim), dtype=np.float32)
         for locus in state.loci:
             self.add_locus(locus)
         self.recent_themes: deque[str] = deque(state.recent_themes[-RECENT_THEMES:], maxlen=RECENT_THEMES)
-        s = self.session
-        # Per-session arrays over the whole knowledge base, computed once.
-        self.seed_sims = knowledge.similarities(s.seed_embedding)
+        self.relations: list[tuple[Locus, Locus]] = [
+            (self.by_id[a], self.by_id[b]) for a, b in state.relations if a in self.by_id and b in self.by_id
+        ]
+        self.hot: list[HotItem] = list(state.hot)
+        self.compost: list[CompostItem] = list(state.compost)
+        self.resonances: list[Resonance] = list(state.resonances)
+        self.warm: list[WarmMemory] = list(state.warm)
+        self.last_crystallize_step = 0
+        self.session = state.session  # the setter computes the per-session arrays
+
+    @property
+    def session(self) -> Session:
+        return self._session
+
+    @session.setter
+    def session(self, s: Session) -> None:
+        old = getattr(self, "_session", None)
+        self._session = s
+        if old is not None and _same_scope(old, s):
+            return
+        kb = self.knowledge
+        # Per-session arrays over the whole knowledge base, recomputed only when scope changes.
+        self.seed_sims = kb.similarities(s.seed_embedding)
         pull = s.attractor_embedding if s.attractor_embedding is not None else s.seed_embedding
-        self.pull_sims = knowledge.similarities(pull)
+        self.pull_sims = kb.similarities(pull)
         self.pull_vector = np.asarray(pull, dtype=np.float32)
-        self.scope_mask = knowledge.domain_mask(s.allowed_domains, s.forbidden_domains) & (
-            1.0 - self.seed_sims <= s.max_drift_distance
-        )
+        mask = kb.domain_mask(s.allowed_domains, s.forbidden_domains) & (1.0 - self.seed_sims <= s.max_drift_distance)
+        if s.fence:
+            all_idx = np.flatnonzero(mask)
+            mask[all_idx] = fences.inside_mask(s.fence, kb.vectors(all_idx))
+        self.scope_mask = mask
+
+    @property
+    def fence(self):
+        return self._session.fence
 
     def add_locus(self, locus: Locus) -> None:
         if locus.id in self.by_id:
             return
         self.loci.append(locus)
         self.by_id[locus.id] = locus
+        self.concepts_seen.add(locus.concept)
         if locus.kb_key:
             self.by_kb_key[locus.kb_key] = locus
         self._matrix = np.vstack([self._matrix, np.asarray(locus.embedding, dtype=np.float32)[None, :]])
@@ -59,3 +87,15 @@ class Walk:
             if i is not None:
                 out.append(i)
         return out
+
+    def resonance_matrix(self) -> np.ndarray:
+        if not self.resonances:
+            return np.zeros((0, self.knowledge.dim), dtype=np.float32)
+        return np.stack([r.embedding for r in self.resonances]).astype(np.float32)
+
+
+def _same_scope(a: Session, b: Session) -> bool:
+    return (a.allowed_domains == b.allowed_domains and a.forbidden_domains == b.forbidden_domains
+            and a.max_drift_distance == b.max_drift_distance and len(a.fence) == len(b.fence)
+            and all(x.concept == y.concept and x.action == y.action for x, y in zip(a.fence, b.fence))
+            and a.seed_concept == b.seed_concept and a.attractor == b.attractor)  # fmt: skip

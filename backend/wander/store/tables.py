@@ -97,6 +97,9 @@ class WanderSession(SQLModel, table=True):
     parent_session_id: uuid.UUID | None = _fk("wander_sessions.id", nullable=True, ondelete="SET NULL")
     run_until_step: int | None = None
     parent_locus_id: uuid.UUID | None = Field(default=None, sa_column=Column(UUID(as_uuid=True)))
+    # Fence anchors [{concept, action, embedding}] and a forced visit waiting for the next step.
+    fence: list[dict] = _jsonb()
+    pending_injection: dict | None = Field(default=None, sa_column=Column(JSONB))
     created_at: datetime | None = _ts(default_now=True)
     last_step_at: datetime | None = _ts()
     completed_at: datetime | None = _ts()

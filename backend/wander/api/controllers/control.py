@@ -41,7 +41,7 @@ class ControlController(Controller):
         _require_active(session, "wander")
         if session.step_count >= session.max_steps:
             raise Conflict(f"cannot wander: session {session_id} has taken all {session.max_steps} steps")
-        await svc.runner.start(session_id, data.n_steps)
+        await svc.runner.start(session_id, data.n_steps, data.step_delay_ms / 1000)
         return WanderStarted(session_id=session_id, n_steps=min(data.n_steps, session.max_steps - session.step_count),
                              from_step=session.step_count, status="active", running=True)  # fmt: skip
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from litestar import Controller, get
 from litestar.params import Parameter
 
-from shared_schemas.models import Connection, LocusDetail, LocusOut, TraceStep
+from shared_schemas.models import Connection, CrystalOut, LocusDetail, LocusOut, ResonanceOut, TraceStep
 from wander.api.controllers.sessions import load_session
-from wander.api.convert import locus_out, residue_from_row, trace_step
+from wander.api.convert import crystal_out, locus_out, residue_from_row, resonance_out, trace_step
 from wander.api.deps import Services
 from wander.domain.errors import NotFound
 
@@ -58,11 +58,11 @@ class MemoryController(Controller):
         return [trace_step(r) for r in await svc.app.store.trace(session_id)]
 
     @get("/resonances")
-    async def resonances(self, session_id: str, svc: Services) -> list[dict[str, Any]]:
+    async def resonances(self, session_id: str, svc: Services) -> list[ResonanceOut]:
         await load_session(svc, session_id)
-        return await svc.app.store.rows("resonances", session_id)
+        return [resonance_out(r) for r in await svc.app.store.find_resonances(session_id=session_id)]
 
     @get("/crystals")
-    async def crystals(self, session_id: str, svc: Services) -> list[dict[str, Any]]:
+    async def crystals(self, session_id: str, svc: Services) -> list[CrystalOut]:
         await load_session(svc, session_id)
-        return await svc.app.store.rows("crystals", session_id)
+        return [crystal_out(c) for c in await svc.app.store.find_crystals(session_id=session_id)]

@@ -32,7 +32,7 @@ class SessionController(Controller):
     @post("/", status_code=201)
     async def create_session(self, data: SessionCreate, svc: Services) -> SessionOut:
         session = await svc.app.engine.create(NewWander(**data.model_dump()))
-        return session_out(session, running=False)
+        return session_out(await load_session(svc, session.id), running=False)  # with its event seq
 
     @get("/")
     async def list_sessions(

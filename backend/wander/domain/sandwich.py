@@ -1,0 +1,113 @@
+"""The sandwich (seed 004): two bread concepts bounding a filling (the insight), its validity
+
+    V = 0.25 BreadCompat + 0.35 Containment + 0.20 NonTriviality + 0.20 Novelty
+
+computed from embeddings, and the 10-type structural taxonomy. Pure math, no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wander.domain.geometry import normalize
+
+WEIGHTS = {"bread_compat": 0.25, "containment": 0.35, "non_triviality": 0.20, "novelty": 0.20}
+BREAD_MIN, BREAD_MAX = 0.3, 0.9  # bread related (> 0.3) but not the same idea (< 0.9)
+TRIVIAL = 0.85  # a filling this similar to a bread only restates it
+ACCEPT, REVIEW = 0.7, 0.5
+
+TAXONOMY = {
+    "Bound": "upper and lower limits that bound a quantity between them, like the squeeze theorem",
+    "Dialectic": "a thesis and its antithesis resolved in a synthesis, like the Hegelian triad",
+    "Epistemic": "an assumption and the evidence that together lead to a conclusion, like scientific inference",
+    "Temporal": "what came before and what came after, joined by the transition between them, like a history",
+    "Perspectival": "two viewpoints reconciled by an interdisciplinary synthesis",
+    "Conditional": "a necessary and a sufficient condition characterising a target property",
+    "Stochastic": "a prior belief and a likelihood combined into a posterior, like Bayesian inference",
+    "Optimization": "constraints on either side that determine an optimum, like constrained optimization",
+    "Negotiation": "two positions that meet in a compromise, like a diplomatic agreement",
+    "Definitional": "a genus and a differentia that define a concept, like an Aristotelian definition",
+}
+
+
+@dataclass(frozen=True)
+class Validity:
+    bread_compat: float
+    containment: float
+    non_triviality: float
+    novelty: float
+    bread_similarity: float
+    filling_similarities: tuple[float, float]
+
+    @property
+    def v(self) -> float:
+        return (WEIGHTS["bread_compat"] * self.bread_compat + WEIGHTS["containment"] * self.containment
+                + WEIGHTS["non_triviality"] * self.non_triviality + WEIGHTS["novelty"] * self.novelty)  # fmt: skip
+
+    @property
+    def verdict(self) -> str:
+        return "accepted" if self.v >= ACCEPT else "review" if self.v >= REVIEW else "rejected"
+
+    def reasons(self) -> list[str]:
+        out = []
+        if not BREAD_MIN < self.bread_similarity < BREAD_MAX:
+            out.append(f"bread similarity {self.bread_similarity:.2f} outside ({BREAD_MIN}, {BREAD_MAX})")
+        if self.containment < 0.5:
+            out.append("the filling does not mediate: it is not closer to each bread than the breads are to each other")
+        if max(self.filling_similarities) >= TRIVIAL:
+            out.append(f"trivial: the filling restates a bread (cos {max(self.filling_similarities):.2f})")
+        if self.novelty < 0.3:
+            out.append(f"not novel: {1 - self.novelty:.2f} similar to an existing crystal")
+        return out
+
+    def as_dict(self) -> dict:
+        return {
+            "V": round(self.v, 4), "verdict": self.verdict, "bread_compat": round(self.bread_compat, 4),
+            "containment": round(self.containment, 4), "non_triviality": round(self.non_triviality, 4),
+            "novelty": round(self.novelty, 4), "bread_similarity": round(self.bread_similarity, 4),
+            "filling_similarities": [round(x, 4) for x in self.filling_similarities], "weights": WEIGHTS,
+            "reasons": self.reasons(),
+        }  # fmt: skip
+
+
+def bread_compat(s12: float) -> float:
+    """1 at similarity 0.6, falling to 0 at the band's edges 0.3 and 0.9, 0 outside."""
+    if not BREAD_MIN < s12 < BREAD_MAX:
+        return 0.0
+    return float(1.0 - (abs(s12 - 0.6) / 0.3) ** 2)
+
+
+def containment(s1f: float, sf2: float, s12: float) -> float:
+    """How much closer the filling is to each bread than the breads are to each other:
+    R(B1,F) and R(F,B2) but not R(B1,B2) (004, definition 4.3)."""
+    return float(np.clip(0.5 + (min(s1f, sf2) - s12) / 0.3, 0.0, 1.0))
+
+
+def non_triviality(s1f: float, sf2: float) -> float:
+    """1 while the filling stays clearly distinct from both breads, 0 from TRIVIAL on."""
+    return float(np.clip((TRIVIAL - max(s1f, sf2)) / 0.25, 0.0, 1.0))
+
+
+def novelty(filling: np.ndarray, existing: np.ndarray) -> float:
+    if len(existing) == 0:
+        return 1.0
+    return float(np.clip(1.0 - float(np.max(existing @ normalize(filling))), 0.0, 1.0))
+
+
+def validity(b1: np.ndarray, filling: np.ndarray, b2: np.ndarray, existing: np.ndarray) -> Validity:
+    b1, f, b2 = normalize(b1), normalize(filling), normalize(b2)
+    s12, s1f, sf2 = float(b1 @ b2), float(b1 @ f), float(f @ b2)
+    return Validity(bread_compat(s12), containment(s1f, sf2, s12), non_triviality(s1f, sf2),
+                    novelty(f, existing), s12, (s1f, sf2))  # fmt: skip
+
+
+def structural_type(sandwich: np.ndarray, prototypes: dict[str, np.ndarray], opposites: bool) -> tuple[str, float]:
+    """The taxonomy type whose description is nearest the sandwich; breads that the corpus
+    lists as opposites make a Dialectic sandwich whatever the embedding says."""
+    v = normalize(sandwich)
+    sims = {name: float(normalize(p) @ v) for name, p in prototypes.items()}
+    if opposites:
+        return "Dialectic", sims.get("Dialectic", 0.0)
+    name = max(sims, key=lambda k: sims[k])
+    return name, sims[name]

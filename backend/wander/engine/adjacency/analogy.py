@@ -1,0 +1,45 @@
+"""Analogy, A:B :: C:? : the offsets of relations already walked (A -> B) applied to the
+current locus C, plus corpus relations (broader and narrower concepts of C)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wander.domain.geometry import normalize
+from wander.domain.models import Candidate
+from wander.engine.adjacency.common import in_scope, kb_candidates
+from wander.engine.walk import Walk
+
+NAME = "analogy"
+MIN_OFFSET_ALIGNMENT = 0.25  # cos(candidate - C, B - A) an analogy must reach
+RECENT_RELATIONS = 6
+
+
+def offset_alignment(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> float:
+    """How well C -> D repeats A -> B: cosine of the two offsets."""
+    return float(normalize(normalize(d) - normalize(c)) @ normalize(normalize(b) - normalize(a)))
+
+
+def analogy(walk: Walk, limit: int = 8) -> list[Candidate]:
+    kb = walk.knowledge
+    c_vec = np.asarray(walk.current.embedding, dtype=np.float32)
+    chosen: dict[int, str] = {}
+    for a, b in walk.relations[-RECENT_RELATIONS:]:
+        if a.id == walk.current.id or b.id == walk.current.id:
+            continue
+        target = normalize(c_vec + normalize(b.embedding) - normalize(a.embedding))
+        for i, _ in kb.nearest(target, 6):
+            align = offset_alignment(a.embedding, b.embedding, c_vec, kb.vector(i))
+            if align >= MIN_OFFSET_ALIGNMENT and i not in chosen:
+                chosen[i] = (f"'{a.concept}' is to '{b.concept}' as '{walk.current.concept}' is to "
+                             f"'{kb.concept(i).label}' (offset alignment {align:.2f})")  # fmt: skip
+    own = kb.index_of(walk.current.kb_key) if walk.current.kb_key else None
+    if own is not None:
+        for j in kb.broader(own):
+            chosen.setdefault(j, f"broader concept of '{walk.current.concept}' in the corpus")
+        for j in kb.narrower(own)[:10]:
+            chosen.setdefault(j, f"narrower concept of '{walk.current.concept}' in the corpus")
+    if not chosen:
+        return []
+    idx = in_scope(walk, np.array(list(chosen), dtype=np.int64))
+    return kb_candidates(walk, idx, NAME, [chosen[int(i)] for i in idx], limit)

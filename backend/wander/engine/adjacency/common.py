@@ -1,0 +1,57 @@
+"""Scoring shared by every strategy: the four component scores of 000, computed in one
+vectorised pass over knowledge-base concepts, and the Candidate objects built from them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from wander.domain import scoring
+from wander.domain.models import Candidate, Scores
+from wander.engine.walk import Walk
+
+
+def kb_candidates(
+    walk: Walk, idx: np.ndarray, strategy: str, reasons: Sequence[str], limit: int | None = None
+) -> list[Candidate]:
+    """Candidates for knowledge-base concepts `idx` (already in scope), best composite first."""
+    kb = walk.knowledge
+    idx = np.asarray(idx, dtype=np.int64)
+    if len(idx) == 0:
+        return []
+    current = walk.current
+    vectors = kb.vectors(idx)
+    d = 1.0 - vectors @ np.asarray(current.embedding, dtype=np.float32)
+    current_domains = np.array([kb.domain_id(x) for x in current.domains], dtype=np.int32)
+    crosses = ~np.isin(kb.primary_domain_ids()[idx], current_domains)
+    seen = walk.loci_matrix
+    max_seen = (seen @ vectors.T).max(axis=0) if len(seen) else np.zeros(len(idx))
+    interest = scoring.interestingness(d, walk.pull_sims[idx], crosses)
+    novelty = scoring.novelty(max_seen)
+    bridge = scoring.bridge_potential(crosses.astype(float), kb.domain_counts()[idx])
+    uncert = scoring.uncertainty(np.zeros(len(idx)), 1.0 - walk.seed_sims[idx])
+    comp = scoring.composite(interest, novelty, bridge, uncert)
+    order = np.argsort(-comp, kind="stable")
+    if limit is not None:
+        order = order[:limit]
+    out = []
+    for j in order:
+        c = kb.concept(int(idx[j]))
+        out.append(Candidate(
+            concept=c.label, embedding=vectors[j], domains=list(c.domains), strategy=strategy, reason=reasons[j],
+            distance=float(d[j]), kb_key=c.key, abstraction_level=c.abstraction_level,
+            scores=Scores(float(interest[j]), float(novelty[j]), float(bridge[j]), float(uncert[j]), float(comp[j])),
+        ))  # fmt: skip
+    return out
+
+
+def in_scope(walk: Walk, idx: np.ndarray) -> np.ndarray:
+    """The indices that pass the session's scope (domains, drift, fence) and are not yet loci."""
+    idx = np.asarray(idx, dtype=np.int64)
+    if len(idx) == 0:
+        return idx
+    keep = walk.scope_mask[idx]
+    visited = set(walk.visited_kb_indices())
+    keep &= np.array([int(i) not in visited for i in idx], dtype=bool)
+    return idx[keep]

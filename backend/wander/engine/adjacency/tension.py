@@ -1,0 +1,46 @@
+"""Tension: concepts in productive opposition to the current locus: its opposites in the
+corpus (and its neighbours' opposites), and concepts of contrasting domains that the
+offset from the current locus points away from its own domain."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wander.domain.models import Candidate
+from wander.engine.adjacency.common import in_scope, kb_candidates
+from wander.engine.walk import Walk
+
+NAME = "tension"
+BAND = (0.3, 0.75)
+
+
+def tension(walk: Walk, limit: int = 6) -> list[Candidate]:
+    kb = walk.knowledge
+    current = walk.current
+    chosen: dict[int, str] = {}
+    own = kb.index_of(current.kb_key) if current.kb_key else None
+    anchors = [own] if own is not None else [i for i, _ in kb.nearest(current.embedding, 3)]
+    for a in anchors:
+        for j in kb.opposites(a):
+            chosen.setdefault(j, f"opposite of '{kb.concept(a).label}' in the corpus")
+    for a, _ in kb.nearest(current.embedding, 8):
+        for j in kb.opposites(a):
+            chosen.setdefault(j, f"opposite of '{kb.concept(a).label}', a near neighbour of '{current.concept}'")
+    # Contrasting domains: in band, sharing no domain with the current locus, and pulled
+    # away from the current locus's own domain more than towards it.
+    dist = 1.0 - kb.similarities(current.embedding)
+    cur_domains = np.array([kb.domain_id(d) for d in current.domains], dtype=np.int32)
+    band = np.flatnonzero((dist >= BAND[0]) & (dist <= BAND[1]))
+    band = band[~np.isin(kb.primary_domain_ids()[band], cur_domains)]
+    if len(band) and current.domains:
+        home = kb.domain_mask([current.domains[0]], [])
+        if home.any():
+            centroid = kb.vectors(np.flatnonzero(home)).mean(axis=0)
+            away = kb.vectors(band) @ centroid
+            for i in band[np.argsort(away, kind="stable")][:limit]:
+                chosen.setdefault(int(i), f"contrasting domain: {', '.join(kb.concept(int(i)).domains)} against "
+                                          f"{', '.join(current.domains)}")  # fmt: skip
+    if not chosen:
+        return []
+    idx = in_scope(walk, np.array(list(chosen), dtype=np.int64))
+    return kb_candidates(walk, idx, NAME, [chosen[int(i)] for i in idx], limit)

@@ -1,0 +1,136 @@
+"""Resonance: themes that recur. A residue's themes embedding is matched against the
+project's resonances (this wander's and other wanders'); a match reinforces, no match
+creates a candidate.
+
+Lifecycle: CANDIDATE -> CONFIRMED once it has occurred CONFIRM_OCCURRENCES times with
+strength >= CONFIRM_STRENGTH; -> INVALIDATED when its strength, decaying 10% a day since it
+was last reinforced, falls below INVALID_STRENGTH, or when the wander walks to a corpus
+opposite of one of its themes (contradiction halves the strength)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from wander.domain.geometry import normalize
+from wander.domain.models import EventDraft, Locus, Residue, Resonance, ResonanceStatus, new_id
+from wander.engine import events as ev
+from wander.engine.walk import Walk
+
+MATCH_COS = 0.8
+CONFIRM_OCCURRENCES = 4
+CONFIRM_STRENGTH = 3.0
+INVALID_STRENGTH = 0.25
+MAX_THEMES = 8
+
+
+def decayed_strength(r: Resonance, now: datetime) -> float:
+    if r.last_reinforced_at is None:
+        return r.strength
+    days = max(0.0, (now - r.last_reinforced_at).total_seconds() / 86400)
+    return r.strength * (1.0 - r.decay_rate) ** days
+
+
+@dataclass
+class ResonanceOutcome:
+    changed: list[Resonance] = field(default_factory=list)
+    events: list[EventDraft] = field(default_factory=list)
+    detected: int = 0
+    confirmed: list[Resonance] = field(default_factory=list)
+    matched: Resonance | None = None
+
+
+def proximity(walk: Walk, vector: np.ndarray) -> float:
+    """Highest similarity of a vector to an active resonance (the router's input)."""
+    active = [r for r in walk.resonances if r.status != ResonanceStatus.INVALIDATED]
+    if not active:
+        return 0.0
+    return float(max(float(r.embedding @ vector) for r in active))
+
+
+def _opposite_labels(walk: Walk, r: Resonance) -> set[str]:
+    kb = walk.knowledge
+    out: set[str] = set()
+    for theme in r.themes:
+        i = kb.find_label(theme)
+        if i is not None:
+            out.update(kb.concept(j).label for j in kb.opposites(i))
+    return out
+
+
+def check_resonances(walk: Walk, residue: Residue, residue_id: str, visited: Locus, now: datetime) -> ResonanceOutcome:
+    """Work out what this residue does to the resonances; the walk is not changed here."""
+    out = ResonanceOutcome()
+    sid = walk.session.id
+    touched: dict[str, Resonance] = {}
+
+    def edit(r: Resonance) -> Resonance:
+        if r.id not in touched:
+            touched[r.id] = copy.copy(r)
+        return touched[r.id]
+
+    for r in walk.resonances:
+        if r.status == ResonanceStatus.INVALIDATED:
+            continue
+        strength = decayed_strength(r, now)
+        if visited.concept in _opposite_labels(walk, r):
+            e = edit(r)
+            e.strength, e.last_reinforced_at = strength / 2, now
+            strength = e.strength
+        if strength < INVALID_STRENGTH:
+            e = edit(r)
+            e.status = ResonanceStatus.INVALIDATED
+
+    if residue.themes_embedding is not None and residue.themes and not residue.failed:
+        v = normalize(residue.themes_embedding)
+        best, best_cos = None, -1.0
+        for r in walk.resonances:
+            current = touched.get(r.id, r)
+            if current.status == ResonanceStatus.INVALIDATED:
+                continue
+            c = float(current.embedding @ v)
+            if c > best_cos:
+                best, best_cos = current, c
+        if best is not None and best_cos >= MATCH_COS:
+            e = edit(best)
+            e.strength = decayed_strength(best, now) + 1.0
+            e.occurrences += 1
+            e.last_reinforced_at = now
+            e.supporting_residue_ids = [*best.supporting_residue_ids, residue_id]
+            e.themes = list(dict.fromkeys([*best.themes, *residue.themes]))[:MAX_THEMES]
+            e.embedding = normalize(best.embedding * (e.occurrences - 1) + v)
+            out.matched = e
+            if (e.status == ResonanceStatus.CANDIDATE and e.occurrences >= CONFIRM_OCCURRENCES
+                    and e.strength >= CONFIRM_STRENGTH):  # fmt: skip
+                e.status = ResonanceStatus.CONFIRMED
+                out.confirmed.append(e)
+                out.events.append(ev.draft(ev.RESONANCE_CONFIRMED, sid, resonance=summary(e), similarity=round(best_cos, 4)))
+            else:
+                out.events.append(ev.draft(ev.RESONANCE_STRENGTHENED, sid, resonance=summary(e),
+                                           similarity=round(best_cos, 4)))  # fmt: skip
+        else:
+            r = Resonance(id=new_id(), project_id=walk.session.project_id, session_id=sid, themes=list(residue.themes),
+                          embedding=v, supporting_residue_ids=[residue_id], last_reinforced_at=now, created_at=now)  # fmt: skip
+            touched[r.id] = r
+            out.detected += 1
+            out.events.append(ev.draft(ev.RESONANCE_DETECTED, sid, resonance=summary(r)))
+    out.changed = list(touched.values())
+    return out
+
+
+def apply(walk: Walk, outcome: ResonanceOutcome) -> None:
+    """After the commit: the walk's resonances become what the outcome says."""
+    by_id = {r.id: i for i, r in enumerate(walk.resonances)}
+    for r in outcome.changed:
+        if r.id in by_id:
+            walk.resonances[by_id[r.id]] = r
+        else:
+            walk.resonances.append(r)
+
+
+def summary(r: Resonance) -> dict:
+    return {"id": r.id, "themes": list(r.themes), "occurrences": r.occurrences, "strength": round(r.strength, 4),
+            "status": str(r.status), "session_id": r.session_id}  # fmt: skip

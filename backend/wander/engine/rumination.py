@@ -1,0 +1,143 @@
+"""Gap-driven rumination (seed 003) over the wander's own graph before a crystal forms.
+
+The lenses are the node types the wander has: loci, the five residue facets, resonances,
+crystals, failed paths, constraints (fences and budgets) and compost. Each step explores
+the lens with the widest gap, queries the store for it, records a finding (or a confirmed
+absence) and a monologue, recomputes the composite gap
+
+    gap = 0.4 semantic + 0.3 quality + 0.3 structural
+
+and the ruminator signals [CONTINUE] or [CRYSTALLIZE]. Guard rails: no crystallizing before
+MIN_LENSES lenses are explored (a premature signal is refused), crystallization forced at
+MAX_STEPS, stuck detection (two steps that bring nothing new), and a finding may only cite
+ids that the queries returned (otherwise it is rejected)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from wander.domain.models import Session
+from wander.engine.ports import RuminationModel, RuminationReply, RuminationTurn, Store
+
+LENSES = ("loci", "connection", "tension", "bridge", "surprise", "possibility", "resonances", "crystals",
+          "failed_paths", "constraints", "compost")  # fmt: skip
+MIN_LENSES = 8
+MAX_STEPS = 12
+GAP_CLOSED = 0.45
+EVIDENCE_K = 5
+RELEVANT = 0.3  # evidence at least this similar to the stimulus counts as substantial
+
+
+@dataclass
+class RuminationResult:
+    decision: str  # crystallize | abort
+    reason: str
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)
+    evidence: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> item, all returned
+    coverage: float = 0.0
+    final_gap: float = 1.0
+    insight: str | None = None
+
+
+def composite_gap(explored: dict[str, list[dict[str, Any]]]) -> tuple[float, dict[str, float]]:
+    """0.4 semantic (how far the best evidence is from the stimulus) + 0.3 quality (share of
+    explored lenses with thin evidence) + 0.3 structural (share of lenses not explored)."""
+    structural = 1.0 - len(explored) / len(LENSES)
+    if explored:
+        bests = [max((e.get("sim", 0.0) for e in ev), default=0.0) for ev in explored.values()]
+        semantic = float(np.clip(1.0 - np.mean(bests), 0.0, 1.0))
+        thin = [sum(1 for e in ev if e.get("sim", 0.0) >= RELEVANT) < 2 for ev in explored.values()]
+        quality = float(np.mean(thin))
+    else:
+        semantic, quality = 1.0, 1.0
+    parts = {"semantic": semantic, "quality": quality, "structural": structural}
+    return 0.4 * semantic + 0.3 * quality + 0.3 * structural, parts
+
+
+def _next_lens(explored: dict[str, list[dict[str, Any]]]) -> str:
+    """The widest gap: an unexplored lens first; then the explored lens with the thinnest evidence."""
+    for lens in LENSES:
+        if lens not in explored:
+            return lens
+    return min(explored, key=lambda k: sum(e.get("sim", 0.0) for e in explored[k]))
+
+
+class OfflineRuminator:
+    """A ruminator without a model: findings read off the evidence, honest about absences."""
+
+    async def ruminate(self, seed: str, turn: RuminationTurn) -> RuminationReply:
+        ev = sorted(turn.evidence, key=lambda e: -e.get("sim", 0.0))
+        if ev:
+            top = ev[:2]
+            finding = f"{turn.lens}: " + "; ".join(f"{e['summary']} ({e['type']} {str(e['id'])[:8]}, cos {e.get('sim', 0):.2f})"
+                                                   for e in top)  # fmt: skip
+            cited = [str(e["id"]) for e in top]
+            monologue = (f"Looking at '{seed}' through {turn.lens}: {len(ev)} items answer, the closest at cos "
+                         f"{ev[0].get('sim', 0):.2f}. {turn.gap}.")
+        else:
+            finding = f"{turn.lens}: confirmed absence, nothing of this kind near '{seed}'"
+            cited = []
+            monologue = f"Nothing in {turn.lens} speaks to '{seed}' yet; that absence is itself information."
+        signal = "CRYSTALLIZE" if turn.coverage * len(LENSES) >= MIN_LENSES and turn.step >= MIN_LENSES else "CONTINUE"
+        return RuminationReply(finding=finding, monologue=monologue, cited_ids=cited, signal=signal)
+
+
+async def ruminate(store: Store, session: Session, seed: str, vector: np.ndarray,
+                   model: RuminationModel) -> RuminationResult:  # fmt: skip
+    explored: dict[str, list[dict[str, Any]]] = {}
+    result = RuminationResult(decision="abort", reason="")
+    seen: set[str] = set()
+    dry_steps = 0
+    for step in range(1, MAX_STEPS + 1):
+        gap_before, parts = composite_gap(explored)
+        lens = _next_lens(explored)
+        evidence = await store.lens_evidence(session, lens, vector, EVIDENCE_K)
+        for e in evidence:
+            result.evidence[str(e["id"])] = e
+        coverage_now = len(set(explored) | {lens}) / len(LENSES)
+        gap_text = (f"gap {gap_before:.2f} (semantic {parts['semantic']:.2f}, quality {parts['quality']:.2f}, "
+                    f"structural {parts['structural']:.2f}); exploring {lens}")  # fmt: skip
+        turn = RuminationTurn(step=step, lens=lens, gap=gap_text, evidence=evidence,
+                              findings_so_far=list(result.findings), coverage=coverage_now)  # fmt: skip
+        reply = await model.ruminate(seed, turn)
+        returned = {str(e["id"]) for e in evidence}
+        record: dict[str, Any] = {"step": step, "lens": lens, "gap_before": round(gap_before, 4),
+                                  "evidence_ids": sorted(returned), "finding": reply.finding,
+                                  "monologue": reply.monologue, "signal": reply.signal}  # fmt: skip
+        invented = [i for i in reply.cited_ids if i not in returned]
+        if invented:
+            record["rejected"] = f"cites ids the queries did not return: {invented}"
+        else:
+            result.findings.append(reply.finding)
+        explored[lens] = evidence
+        new = returned - seen
+        seen |= returned
+        dry_steps = dry_steps + 1 if not new and step > len(LENSES) else 0
+        gap_after, _ = composite_gap(explored)
+        record["gap_after"] = round(gap_after, 4)
+        result.steps.append(record)
+        enough = len(explored) >= MIN_LENSES
+        if reply.signal == "CRYSTALLIZE":
+            if not enough:
+                record["guard"] = f"premature [CRYSTALLIZE] refused: {len(explored)} of {MIN_LENSES} lenses explored"
+            else:
+                result.decision, result.reason, result.insight = "crystallize", "signalled", reply.insight
+                break
+        if enough and gap_after < GAP_CLOSED:
+            result.decision, result.reason, result.insight = "crystallize", "gaps closed", reply.insight
+            break
+        if dry_steps >= 2:
+            record["guard"] = "stuck: two steps brought nothing new"
+            result.decision = "crystallize" if enough else "abort"
+            result.reason = "stuck"
+            break
+    else:
+        result.steps[-1]["guard"] = f"forced [CRYSTALLIZE] at {MAX_STEPS} steps"
+        result.decision, result.reason = "crystallize", f"forced at {MAX_STEPS} steps"
+    result.coverage = len(explored) / len(LENSES)
+    result.final_gap = composite_gap(explored)[0]
+    return result
