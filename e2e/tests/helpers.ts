@@ -1,0 +1,47 @@
+import { expect, test as base, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const SHOTS = join(dirname(fileURLToPath(import.meta.url)), "..", "screenshots");
+mkdirSync(SHOTS, { recursive: true });
+
+// global-setup puts the server's URL in the environment the workers inherit.
+export const test = base.extend({
+  baseURL: async ({}, use) => {
+    const url = process.env.WANDER_E2E_URL;
+    if (!url) throw new Error("WANDER_E2E_URL is not set: global-setup did not start the server");
+    await use(url);
+  },
+});
+export { expect };
+
+export const API = "/api/v1/wander";
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+}
+
+/** Data ids of the locus nodes on the map. */
+export async function locusIds(page: Page): Promise<string[]> {
+  return page.locator(".react-flow__node-locus").evaluateAll((els) => els.map((e) => e.getAttribute("data-id") ?? ""));
+}
+
+export async function statusText(page: Page): Promise<string> {
+  return (await page.getByTestId("session-status").textContent())?.trim() ?? "";
+}
+
+export async function createViaApi(
+  page: Page,
+  body: Record<string, unknown>,
+): Promise<{ id: string; max_steps: number; status: string }> {
+  const res = await page.request.post(`${API}/sessions`, { data: body });
+  expect(res.status(), await res.text()).toBe(201);
+  return res.json();
+}
+
+export async function sessionViaApi(page: Page, id: string): Promise<{ status: string; step_count: number; running: boolean; last_event_seq: number }> {
+  const res = await page.request.get(`${API}/sessions/${id}`);
+  expect(res.status()).toBe(200);
+  return res.json();
+}

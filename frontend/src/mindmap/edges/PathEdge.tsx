@@ -1,0 +1,21 @@
+import { memo } from "react";
+import { BaseEdge, type Edge, type EdgeProps } from "@xyflow/react";
+import { rimToRim } from "./geometry";
+
+export type PathEdgeData = { step: number; sr: number; tr: number; latest: boolean };
+export type PathEdgeType = Edge<PathEdgeData, "path">;
+
+/** A step the walk took: solid, with an arrow at the rim of the locus it reached. */
+function PathEdgeView({ id, sourceX, sourceY, targetX, targetY, data }: EdgeProps<PathEdgeType>) {
+  const { x1, y1, x2, y2 } = rimToRim(sourceX, sourceY, data?.sr ?? 0, targetX, targetY, (data?.tr ?? 0) + 3);
+  return (
+    <BaseEdge
+      id={id}
+      path={`M ${x1},${y1} L ${x2},${y2}`}
+      markerEnd={data?.latest ? "url(#wander-arrow-latest)" : "url(#wander-arrow)"}
+      className={data?.latest ? "path-edge is-latest" : "path-edge"}
+      interactionWidth={8}
+    />
+  );
+}
+export const PathEdge = memo(PathEdgeView);

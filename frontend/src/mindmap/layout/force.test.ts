@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { IncrementalLayout, type LayoutLink, type LayoutNode } from "./force";
+
+function chain(n: number): { nodes: LayoutNode[]; links: LayoutLink[] } {
+  const nodes: LayoutNode[] = Array.from({ length: n }, (_, i) => ({ id: `n${i}`, parentId: i ? `n${i - 1}` : null, r: 18, label: `c${i}` }));
+  const links = nodes.slice(1).map((x) => ({ source: x.parentId!, target: x.id }));
+  return { nodes, links };
+}
+const dist = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.hypot(a.x - b.x, a.y - b.y);
+
+describe("IncrementalLayout", () => {
+  it("never moves nodes it has placed; only new nodes move", () => {
+    const lay = new IncrementalLayout();
+    const first = lay.update(chain(4).nodes, chain(4).links);
+    const before = new Map([...first].map(([k, v]) => [k, { ...v }]));
+    for (let n = 5; n <= 12; n++) {
+      const { nodes, links } = chain(n);
+      const pos = lay.update(nodes, links);
+      for (const [id, p] of before) expect(pos.get(id)).toEqual(p);
+      before.set(`n${n - 1}`, { ...pos.get(`n${n - 1}`)! });
+    }
+    expect(lay.runs).toBe(4 + 8); // one settling per new node, none for the placed ones
+  });
+
+  it("places a new node near its parent and away from the others", () => {
+    const lay = new IncrementalLayout();
+    const { nodes, links } = chain(8);
+    const pos = lay.update(nodes, links);
+    for (const n of nodes.slice(1)) {
+      const d = dist(pos.get(n.id)!, pos.get(n.parentId!)!);
+      expect(d).toBeGreaterThan(36); // no overlap with the parent
+      expect(d).toBeLessThan(400); // but next to it
+    }
+    const ids = nodes.map((n) => n.id);
+    for (let i = 0; i < ids.length; i++)
+      for (let j = i + 1; j < ids.length; j++) expect(dist(pos.get(ids[i])!, pos.get(ids[j])!)).toBeGreaterThan(30);
+  });
+
+  it("does not run the simulation when nothing is new, and forgets removed nodes", () => {
+    const lay = new IncrementalLayout();
+    const { nodes, links } = chain(3);
+    lay.update(nodes, links);
+    expect(lay.runs).toBe(3);
+    const again = lay.update(nodes, links);
+    expect(lay.runs).toBe(3);
+    expect(again.size).toBe(3);
+    const fewer = lay.update(nodes.slice(0, 2), links.slice(0, 1));
+    expect(fewer.has("n2")).toBe(false);
+    expect(lay.runs).toBe(3);
+  });
+
+  it("lets a chosen candidate take the place of its ghost", () => {
+    const lay = new IncrementalLayout();
+    const { nodes, links } = chain(3);
+    const ghost: LayoutNode = { id: "ghost:3:0", parentId: "n2", r: 7, label: "river" };
+    const p1 = lay.update([...nodes, ghost], [...links, { source: "n2", target: ghost.id }]);
+    const ghostAt = p1.get(ghost.id)!;
+    const real: LayoutNode = { id: "n3", parentId: "n2", r: 18, label: "river" };
+    const p2 = lay.update([...nodes, real], [...links, { source: "n2", target: "n3" }]);
+    expect(p2.has(ghost.id)).toBe(false);
+    expect(dist(p2.get("n3")!, ghostAt)).toBeLessThan(120);
+  });
+
+  it("lays out a replayed walk the same way as a live one (node by node)", () => {
+    const { nodes, links } = chain(10);
+    const batch = new IncrementalLayout().update(nodes, links);
+    const live = new IncrementalLayout();
+    let last = new Map<string, { x: number; y: number }>();
+    for (let n = 1; n <= 10; n++) last = live.update(nodes.slice(0, n), links.slice(0, n - 1));
+    for (const n of nodes) {
+      expect(batch.get(n.id)!.x).toBeCloseTo(last.get(n.id)!.x, 6);
+      expect(batch.get(n.id)!.y).toBeCloseTo(last.get(n.id)!.y, 6);
+    }
+  });
+
+  it("uses both dimensions: a long walk does not come out as a straight line", () => {
+    const { nodes, links } = chain(12);
+    const pos = new IncrementalLayout().update(nodes, links);
+    const xs = nodes.map((n) => pos.get(n.id)!.x);
+    const ys = nodes.map((n) => pos.get(n.id)!.y);
+    const span = (v: number[]) => Math.max(...v) - Math.min(...v);
+    expect(Math.min(span(xs), span(ys))).toBeGreaterThan(150);
+  });
+
+  it("fans a step's candidates around their parent without overlaps", () => {
+    const lay = new IncrementalLayout();
+    const { nodes, links } = chain(3);
+    const ghosts: LayoutNode[] = Array.from({ length: 8 }, (_, i) => ({ id: `g${i}`, parentId: "n2", r: 7, label: `cand ${i}`, group: "candidates:3" }));
+    const pos = lay.update([...nodes, ...ghosts], [...links, ...ghosts.map((g) => ({ source: "n2", target: g.id }))]);
+    const all = [...nodes, ...ghosts];
+    for (const g of ghosts) {
+      const d = dist(pos.get(g.id)!, pos.get("n2")!);
+      expect(d).toBeGreaterThan(40);
+      expect(d).toBeLessThan(320);
+    }
+    for (let i = 0; i < all.length; i++)
+      for (let j = i + 1; j < all.length; j++) expect(dist(pos.get(all[i].id)!, pos.get(all[j].id)!)).toBeGreaterThan(all[i].r + all[j].r + 10);
+  });
+});

@@ -1,0 +1,43 @@
+import { memo } from "react";
+import { Handle, Position, type Node, type NodeProps } from "@xyflow/react";
+import { domainColour } from "../palette";
+
+export type LocusNodeData = {
+  concept: string;
+  domains: string[];
+  visits: number;
+  r: number;
+  current: boolean;
+  seed: boolean;
+  selected: boolean;
+  step: number;
+};
+export type LocusNodeType = Node<LocusNodeData, "locus">;
+
+const hidden = { opacity: 0, top: "50%", left: "50%", width: 1, height: 1, minWidth: 0, minHeight: 0, border: 0, transform: "translate(-50%, -50%)" };
+
+/** A visited concept: a circle sized by visits, coloured by its first domain. */
+function LocusNodeView({ data }: NodeProps<LocusNodeType>) {
+  const colour = domainColour(data.domains[0]);
+  const d = data.r * 2;
+  const cls = ["locus", data.current ? "is-current" : "", data.selected ? "is-selected" : "", data.seed ? "is-seed" : ""]
+    .filter(Boolean)
+    .join(" ");
+  return (
+    <div
+      className={cls}
+      style={{ width: d, height: d, ["--c" as string]: colour }}
+      title={`${data.concept}\n${data.domains.join(", ") || "no domain"} · visited ${data.visits}×`}
+      data-concept={data.concept}
+      data-testid="locus-node"
+    >
+      <Handle type="target" position={Position.Top} style={hidden} isConnectable={false} />
+      <div className="locus-disc">{data.visits > 1 ? <span className="locus-visits">{data.visits}</span> : null}</div>
+      <div className="locus-label" style={{ top: d + 4 }}>
+        {data.concept}
+      </div>
+      <Handle type="source" position={Position.Bottom} style={hidden} isConnectable={false} />
+    </div>
+  );
+}
+export const LocusNode = memo(LocusNodeView);

@@ -1,0 +1,8 @@
+import type { NodeTypes } from "@xyflow/react";
+import { GhostNode } from "./GhostNode";
+import { LocusNode } from "./LocusNode";
+
+// Defined once at module scope so React Flow never sees a new object between renders.
+export const nodeTypes: NodeTypes = { locus: LocusNode, ghost: GhostNode };
+export type { LocusNodeData, LocusNodeType } from "./LocusNode";
+export type { GhostNodeData, GhostNodeType } from "./GhostNode";

@@ -1,0 +1,142 @@
+import { useEffect, useState } from "react";
+import { api, ApiError } from "../api/client";
+import type { LocusDetail, ResidueOut } from "../api/types.gen";
+import { domainColour } from "../mindmap/palette";
+import { useWander } from "../store";
+
+const SCORES: [keyof LocusDetail, string][] = [
+  ["interestingness", "Interestingness"],
+  ["novelty_score", "Novelty"],
+  ["uncertainty", "Uncertainty"],
+  ["actionability", "Actionability"],
+  ["abstraction_level", "Abstraction"],
+];
+
+const FACETS: [keyof ResidueOut, string][] = [
+  ["connection", "Connection"],
+  ["tension", "Tension"],
+  ["bridge", "Bridge"],
+  ["surprise", "Surprise"],
+  ["possibility", "Possibility"],
+];
+
+function Score({ label, value }: { label: string; value: number }) {
+  const v = Number.isFinite(value) ? value : 0;
+  return (
+    <div className="score">
+      <span className="score-label">{label}</span>
+      <span className="score-bar">
+        <span style={{ width: `${Math.max(0, Math.min(1, v)) * 100}%` }} />
+      </span>
+      <span className="score-val">{v.toFixed(2)}</span>
+    </div>
+  );
+}
+
+/** The clicked locus: its scores and the residue of the encounter that reached it. */
+export function LocusPanel({ sessionId }: { sessionId: string }) {
+  const selectedId = useWander((s) => s.selectedId);
+  const fromEvents = useWander((s) => (s.selectedId ? s.graph.loci[s.selectedId] : undefined));
+  const residueFromEvents = useWander((s) => (s.selectedId ? s.graph.arrivedBy[s.selectedId] : undefined));
+  const isCurrent = useWander((s) => s.selectedId !== null && s.selectedId === s.graph.currentLocusId);
+  const visits = fromEvents?.visit_count;
+  const select = useWander((s) => s.select);
+  const [detail, setDetail] = useState<LocusDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!selectedId) return;
+    let live = true;
+    setError(null);
+    api
+      .locus(sessionId, selectedId)
+      .then((d) => live && setDetail(d))
+      .catch((err) => live && setError(err instanceof ApiError ? err.message : String(err)));
+    return () => {
+      live = false;
+    };
+  }, [sessionId, selectedId, visits]);
+
+  if (!selectedId) return null;
+  const d = detail && detail.id === selectedId ? detail : null;
+  const locus = d ?? fromEvents;
+  if (!locus) return null;
+  const residue: ResidueOut | null | undefined = d ? d.arrived_by : residueFromEvents;
+
+  return (
+    <aside className="side-panel" aria-label="Locus" data-testid="locus-panel">
+      <div className="panel-head">
+        <h2 data-testid="locus-concept">{locus.concept}</h2>
+        <button type="button" className="close" aria-label="Close" onClick={() => select(null)}>
+          ×
+        </button>
+      </div>
+      <div className="chips">
+        {locus.domains.map((dm) => (
+          <span key={dm} className="chip" style={{ ["--c" as string]: domainColour(dm) }}>
+            {dm}
+          </span>
+        ))}
+        <span className="chip plain">{locus.source_type.toLowerCase()}</span>
+        {isCurrent ? <span className="chip current">current</span> : null}
+      </div>
+      <section>
+        <h3>Scores</h3>
+        {SCORES.map(([k, label]) => (
+          <Score key={k} label={label} value={locus[k as keyof typeof locus] as number} />
+        ))}
+        <div className="score">
+          <span className="score-label">Visits</span>
+          <span className="score-val wide" data-testid="locus-visits">
+            {locus.visit_count}
+          </span>
+        </div>
+      </section>
+      <section data-testid="residue">
+        <h3>Arrived by</h3>
+        {residue ? (
+          <>
+            <dl className="facets">
+              {FACETS.map(([k, label]) => (
+                <div key={k} className="facet" data-facet={k}>
+                  <dt>{label}</dt>
+                  <dd>{String(residue[k] ?? "")}</dd>
+                </div>
+              ))}
+            </dl>
+            {residue.themes?.length ? (
+              <div className="chips themes">
+                {residue.themes.map((t) => (
+                  <span key={t} className="chip plain">
+                    {t}
+                  </span>
+                ))}
+              </div>
+            ) : null}
+            <div className="muted small">dwelt on by {residue.model_used}</div>
+          </>
+        ) : (
+          <p className="muted">{locus.source_type === "SEED" ? "The seed: the walk starts here." : "No residue recorded yet."}</p>
+        )}
+      </section>
+      {d && d.connections.length ? (
+        <section>
+          <h3>Connections</h3>
+          <ul className="connections">
+            {d.connections.map((c) => (
+              <li key={`${c.direction}-${c.step_number}-${c.locus_id}`}>
+                <span className="muted small">
+                  step {c.step_number} {c.direction === "from" ? "from" : "to"}
+                </span>{" "}
+                <button type="button" className="linklike" onClick={() => select(c.locus_id)}>
+                  {c.concept}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {error ? <div className="form-error small">Details unavailable: {error}</div> : null}
+    </aside>
+  );
+}

@@ -1,0 +1,69 @@
+import { useEffect, useRef, useState } from "react";
+import type { ConnState } from "../api/ws";
+import { useWander } from "../store";
+
+const CONN_TEXT: Record<ConnState, string> = {
+  idle: "idle",
+  connecting: "connecting",
+  live: "live",
+  reconnecting: "reconnecting",
+  closed: "closed",
+};
+
+/** Events per second over the last few seconds, sampled once a second. */
+function useEventRate(windowS = 3): number {
+  const samples = useRef<{ t: number; n: number }[]>([]);
+  const [rate, setRate] = useState(0);
+  useEffect(() => {
+    const tick = () => {
+      const now = performance.now();
+      const n = useWander.getState().received;
+      const list = samples.current;
+      list.push({ t: now, n });
+      while (list.length > 2 && now - list[0].t > windowS * 1000) list.shift();
+      const first = list[0];
+      const dt = (now - first.t) / 1000;
+      setRate(dt > 0 ? (n - first.n) / dt : 0);
+    };
+    tick();
+    const t = setInterval(tick, 1000);
+    return () => clearInterval(t);
+  }, [windowS]);
+  return rate;
+}
+
+export function StatusBar() {
+  const g = useWander((s) => s.graph);
+  const conn = useWander((s) => s.conn);
+  const running = useWander((s) => s.session?.running ?? false);
+  const rate = useEventRate();
+  return (
+    <footer className="statusbar" data-testid="statusbar">
+      <span data-testid="status-steps">
+        Step <b>{g.stepCount}</b>
+        {g.maxSteps ? <span className="muted"> / {g.maxSteps}</span> : null}
+      </span>
+      <span>
+        Status{" "}
+        <span className={`badge status-${g.status ?? "unknown"}`} data-testid="session-status">
+          {g.status ?? "…"}
+        </span>
+        {g.stepping !== null ? <span className="badge running">stepping {g.stepping}</span> : running && g.status === "active" ? <span className="badge running">running</span> : null}
+      </span>
+      <span data-testid="conn-state" data-state={conn}>
+        <span className={`dot conn-${conn}`} /> {CONN_TEXT[conn]}
+      </span>
+      <span data-testid="event-rate">{rate.toFixed(1)} events/s</span>
+      <span className="muted">
+        {g.order.length} loci · seq {g.lastSeq}
+      </span>
+      {g.tripped ? (
+        <span className="notice" title={g.tripped.detail}>
+          ⚡ {g.tripped.reason}: {g.tripped.detail}
+        </span>
+      ) : g.stoppedReason ? (
+        <span className="notice">stopped: {g.stoppedReason}</span>
+      ) : null}
+    </footer>
+  );
+}

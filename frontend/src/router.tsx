@@ -1,0 +1,43 @@
+// A tiny client-side router: `/` and `/sessions/:id`. Deep links work because the
+// backend serves index.html for unknown paths.
+import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
+
+const listeners = new Set<() => void>();
+function subscribe(fn: () => void) {
+  listeners.add(fn);
+  window.addEventListener("popstate", fn);
+  return () => {
+    listeners.delete(fn);
+    window.removeEventListener("popstate", fn);
+  };
+}
+
+export function navigate(to: string, opts: { replace?: boolean } = {}): void {
+  if (opts.replace) window.history.replaceState(null, "", to);
+  else window.history.pushState(null, "", to);
+  listeners.forEach((fn) => fn());
+}
+
+export function usePath(): string {
+  return useSyncExternalStore(subscribe, () => window.location.pathname, () => "/");
+}
+
+export type Route = { name: "sessions" } | { name: "session"; id: string } | { name: "not-found"; path: string };
+
+export function matchRoute(path: string): Route {
+  const p = path.replace(/\/+$/, "") || "/";
+  if (p === "/" || p === "/sessions") return { name: "sessions" };
+  const m = /^\/sessions\/([^/]+)$/.exec(p);
+  if (m) return { name: "session", id: decodeURIComponent(m[1]) };
+  return { name: "not-found", path };
+}
+
+export function Link({ to, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }) {
+  const handle = (e: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(e);
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(to);
+  };
+  return <a href={to} onClick={handle} {...rest} />;
+}
