@@ -85,8 +85,11 @@ def containment(s1f: float, sf2: float, s12: float) -> float:
 
 
 def non_triviality(s1f: float, sf2: float) -> float:
-    """1 while the filling stays clearly distinct from both breads, 0 from TRIVIAL on."""
-    return float(np.clip((TRIVIAL - max(s1f, sf2)) / 0.25, 0.0, 1.0))
+    """Penalises degenerate sandwiches: 1 while the filling stays clearly distinct from both
+    breads (0 from TRIVIAL on) and is still about them (0 when unrelated to either)."""
+    distinct = np.clip((TRIVIAL - max(s1f, sf2)) / 0.25, 0.0, 1.0)
+    related = np.clip((min(s1f, sf2) - 0.1) / 0.2, 0.0, 1.0)
+    return float(distinct * related)
 
 
 def novelty(filling: np.ndarray, existing: np.ndarray) -> float:

@@ -116,7 +116,7 @@ async def ruminate(store: Store, session: Session, seed: str, vector: np.ndarray
         explored[lens] = evidence
         new = returned - seen
         seen |= returned
-        dry_steps = dry_steps + 1 if not new and step > len(LENSES) else 0
+        dry_steps = dry_steps + 1 if not new else 0  # an empty or repeated answer brings nothing new
         gap_after, _ = composite_gap(explored)
         record["gap_after"] = round(gap_after, 4)
         result.steps.append(record)

@@ -518,7 +518,10 @@ class PostgresStore:
                 "compost": "compost"}.get(lens, f"residue.{lens}")  # fmt: skip
         async with self.engine.connect() as conn:
             rows = (await conn.execute(q)).all()
-        return [{"id": str(r.id), "type": kind, "summary": (r.summary or "")[:200], "sim": float(r.sim)} for r in rows]
+        # A residue's facets are separate nodes of the graph: one id per facet.
+        suffix = f"#{lens}" if lens in facets else ""
+        return [{"id": f"{r.id}{suffix}", "type": kind, "summary": (r.summary or "")[:200], "sim": float(r.sim)}
+                for r in rows]  # fmt: skip
 
     # ---- reading -------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from wander.engine.adjacency.common import in_scope, kb_candidates
 from wander.engine.walk import Walk
 
 NAME = "analogy"
-MIN_OFFSET_ALIGNMENT = 0.25  # cos(candidate - C, B - A) an analogy must reach
+MIN_OFFSET_ALIGNMENT = 0.2  # cos(D - C, B - A) an analogy must reach
 RECENT_RELATIONS = 6
 
 
@@ -24,11 +24,13 @@ def analogy(walk: Walk, limit: int = 8) -> list[Candidate]:
     kb = walk.knowledge
     c_vec = np.asarray(walk.current.embedding, dtype=np.float32)
     chosen: dict[int, str] = {}
+    # 3CosAdd lands on B itself more often than not: leave out everything already walked.
+    walked = walk.visited_kb_indices()
     for a, b in walk.relations[-RECENT_RELATIONS:]:
         if a.id == walk.current.id or b.id == walk.current.id:
             continue
         target = normalize(c_vec + normalize(b.embedding) - normalize(a.embedding))
-        for i, _ in kb.nearest(target, 6):
+        for i, _ in kb.nearest(target, 12, exclude=walked):
             align = offset_alignment(a.embedding, b.embedding, c_vec, kb.vector(i))
             if align >= MIN_OFFSET_ALIGNMENT and i not in chosen:
                 chosen[i] = (f"'{a.concept}' is to '{b.concept}' as '{walk.current.concept}' is to "

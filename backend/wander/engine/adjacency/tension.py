@@ -29,9 +29,8 @@ def tension(walk: Walk, limit: int = 6) -> list[Candidate]:
     # Contrasting domains: in band, sharing no domain with the current locus, and pulled
     # away from the current locus's own domain more than towards it.
     dist = 1.0 - kb.similarities(current.embedding)
-    cur_domains = np.array([kb.domain_id(d) for d in current.domains], dtype=np.int32)
     band = np.flatnonzero((dist >= BAND[0]) & (dist <= BAND[1]))
-    band = band[~np.isin(kb.primary_domain_ids()[band], cur_domains)]
+    band = band[~kb.domain_mask(list(current.domains), [])[band]] if current.domains else band  # no domain shared
     if len(band) and current.domains:
         home = kb.domain_mask([current.domains[0]], [])
         if home.any():

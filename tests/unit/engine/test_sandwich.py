@@ -1,0 +1,49 @@
+import numpy as np
+import pytest
+
+from wander.domain import sandwich as sw
+
+
+def unit(*xs):
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_weights_and_thresholds_are_those_of_004():
+    assert sw.WEIGHTS == {"bread_compat": 0.25, "containment": 0.35, "non_triviality": 0.20, "novelty": 0.20}
+    assert (sw.ACCEPT, sw.REVIEW) == (0.7, 0.5)
+
+
+def test_bread_must_be_related_but_not_identical():
+    assert sw.bread_compat(0.6) == 1.0
+    assert sw.bread_compat(0.95) == 0.0 and sw.bread_compat(0.1) == 0.0
+    assert 0 < sw.bread_compat(0.45) < 1
+
+
+def test_a_mediating_filling_scores_high():
+    b1, b2 = unit(1, 0, 0), unit(0.5, 0.866, 0)  # bread similarity 0.5
+    filling = unit(0.866, 0.5, 0.8)  # between them, closer to each than they are to each other
+    val = sw.validity(b1, filling, b2, np.zeros((0, 3)))
+    assert val.containment > 0.5 and val.non_triviality > 0.5
+    assert val.v >= 0.7 and val.verdict == "accepted" and not val.reasons()
+
+
+def test_trivial_and_non_mediating_fillings_are_rejected_with_reasons():
+    b1, b2 = unit(1, 0, 0), unit(0.5, 0.866, 0)
+    val = sw.validity(b1, b1, b2, np.zeros((0, 3)))  # the filling restates a bread
+    assert val.non_triviality == 0.0 and any("trivial" in r for r in val.reasons())
+    away = sw.validity(b1, unit(0, 0, 1), b2, np.zeros((0, 3)))
+    assert away.containment == 0.0 and away.non_triviality == 0.0 and away.verdict == "rejected"
+
+
+def test_novelty_against_existing_crystals():
+    f = unit(1, 1, 0)
+    assert sw.novelty(f, np.stack([f])) == pytest.approx(0.0, abs=1e-6)
+    assert sw.novelty(f, np.zeros((0, 3))) == 1.0
+
+
+def test_structural_type_is_the_nearest_prototype_unless_opposites():
+    protos = {"Bound": unit(1, 0, 0), "Dialectic": unit(0, 1, 0), "Temporal": unit(0, 0, 1)}
+    assert sw.structural_type(unit(0.1, 0.2, 1), protos, False)[0] == "Temporal"
+    assert sw.structural_type(unit(1, 0, 0), protos, True)[0] == "Dialectic"
+    assert len(sw.TAXONOMY) == 10
