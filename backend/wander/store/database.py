@@ -26,8 +26,27 @@ def embedded_server(pg_dir: Path):
     pg_dir = pg_dir.resolve()
     if pg_dir not in _servers:
         pg_dir.mkdir(parents=True, exist_ok=True)
+        _forget_dead_users(pg_dir)
         _servers[pg_dir] = pgserver.get_server(pg_dir, cleanup_mode="stop")
     return _servers[pg_dir]
+
+
+def _forget_dead_users(pg_dir: Path) -> None:
+    """pgserver stops the server when the last process using it exits, counting users in
+    .handle_pids.json; a process killed with SIGKILL stays listed for ever and the server
+    would never stop again. Drop the pids that no longer run."""
+    import json
+
+    import psutil
+
+    handles = pg_dir / ".handle_pids.json"
+    try:
+        pids = json.loads(handles.read_text())
+    except (OSError, ValueError):
+        return
+    alive = [p for p in pids if isinstance(p, int) and psutil.pid_exists(p)]
+    if alive != pids:
+        handles.write_text(json.dumps(alive))
 
 
 def ensure_embedded_database(pg_dir: Path, name: str = EMBEDDED_DB) -> str:
