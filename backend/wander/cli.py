@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import os
+import signal
 import sys
 import warnings
 from collections.abc import Callable, Coroutine
@@ -21,6 +22,7 @@ from wander.domain.errors import Conflict, InvalidInput, NotFound, WanderError
 from wander.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.domain.models import SessionStatus
 from wander.cli_memory import memory_app
+from wander.cli_doctor import DWELLER_HELP, doctor, dweller_builder_for
 from wander.domain.validation import check_random_seed, check_steps, check_temperature, clean_text
 
 app = typer.Typer(help="Wander: divergent exploration of idea space.", no_args_is_help=True, add_completion=False)
@@ -83,10 +85,18 @@ class RichProgress:
             self._bar = None
 
 
-def _open_app():
+def _open_app(dweller=None):
     from wander.wiring import open_app
 
-    return open_app(progress=RichProgress())
+    return open_app(progress=RichProgress(), dweller=dweller)
+
+
+def _print_fallback_notice(app_) -> None:
+    from wander.cli_doctor import fallback_notice
+
+    notice = fallback_notice(app_.engine)
+    if notice:
+        err.print(f"[bold yellow]note:[/] {notice}", highlight=False)
 
 
 async def _run_steps(app_, session_id: str, total: int, done_before: int, as_json: bool) -> Any:
@@ -139,36 +149,54 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
 
 @app.command()
 def run(
-    seed: str = typer.Argument(..., help="The seed concept the wander starts from."),
+    seed: Optional[str] = typer.Argument(None, help="The seed concept the wander starts from."),
     attractor: Optional[str] = typer.Option(None, help="A vague sense of what we are looking for."),
-    steps: int = typer.Option(50, help="Steps to take (1..10000)."),
+    steps: Optional[int] = typer.Option(None, help="Steps to take (1..10000; default 50, or the preset's)."),
+    preset: Optional[str] = typer.Option(None, help="A ready-made wander: meta-wander (001's first use case)."),
+    checkpoint_every: int = typer.Option(0, help="Pause for a human checkpoint every N steps (0: never)."),
     temperature: float = typer.Option(0.7, help="Softmax temperature (> 0; higher wanders more)."),
     random_seed: int = typer.Option(0, "--seed", help="Random seed: same seed, same path."),
     domains: Optional[list[str]] = typer.Option(None, "--domains", help="Allowed domain (repeatable)."),
     forbid: Optional[list[str]] = typer.Option(None, "--forbid", help="Forbidden domain (repeatable)."),
     name: Optional[str] = typer.Option(None, help="A name for the wander."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    dweller: Optional[str] = typer.Option(None, "--dweller", help=DWELLER_HELP),
 ) -> None:
     """Start a wander from SEED and walk it to the end."""
     _quiet_libraries()
+    from wander.engine.presets import PRESETS
+
+    others: list[str] = []
+    if preset is not None:
+        if preset not in PRESETS:
+            fail(f"preset: unknown preset '{preset}' (known: {', '.join(PRESETS)})")
+        p = PRESETS[preset]
+        seed, attractor, others = seed or p.seed_concept, attractor or p.attractor, list(p.other_seeds)
+        steps = steps or p.max_steps
+    steps = 50 if steps is None else steps
     try:  # cheap checks first: a typo costs no database start
         clean_text("seed", seed)
         check_steps("steps", steps)
+        if checkpoint_every < 0:
+            raise InvalidInput("checkpoint_every", "must not be negative")
         check_temperature(temperature)
         check_random_seed(random_seed)
+        builder = dweller_builder_for(dweller)
     except InvalidInput as exc:
         fail(f"{exc.field}: {exc.reason}")
 
     from wander.engine.service import NewWander
 
     async def main():
-        async with _open_app() as a:
+        async with _open_app(builder) as a:
             session = await a.engine.create(NewWander(
                 seed_concept=seed, attractor=attractor, name=name, allowed_domains=domains or [],
                 forbidden_domains=forbid or [], max_steps=steps, temperature=temperature, random_seed=random_seed,
+                human_checkpoint_frequency=checkpoint_every, other_seeds=others,
             ))  # fmt: skip
             err.print(f"wander {session.id} started", highlight=False)
             await _run_steps(a, session.id, steps, 0, as_json)
+            _print_fallback_notice(a)
             return await _summary(a, session.id)
 
     _print_summary(run_async(main), as_json)
@@ -178,12 +206,17 @@ def run(
 def resume(
     session_id: str = typer.Argument(..., help="The wander to continue."),
     as_json: bool = typer.Option(False, "--json"),
+    dweller: Optional[str] = typer.Option(None, "--dweller", help=DWELLER_HELP),
 ) -> None:
     """Continue a paused or interrupted wander from its last committed step."""
     _quiet_libraries()
+    try:
+        builder = dweller_builder_for(dweller)
+    except InvalidInput as exc:
+        fail(f"{exc.field}: {exc.reason}")
 
     async def main():
-        async with _open_app() as a:
+        async with _open_app(builder) as a:
             session = await a.store.get_session(session_id)
             if session is None:
                 raise NotFound("session", session_id)
@@ -191,6 +224,7 @@ def resume(
                 raise Conflict(f"session {session_id} is {session.status}; nothing to resume")
             await a.engine.set_status(session_id, SessionStatus.ACTIVE)
             await _run_steps(a, session_id, session.max_steps, session.step_count, as_json)
+            _print_fallback_notice(a)
             return await _summary(a, session_id)
 
     _print_summary(run_async(main), as_json)
@@ -245,11 +279,13 @@ def show(session_id: str = typer.Argument(..., help="The wander to show.")) -> N
             session = await store.get_session(session_id)
             if session is None:
                 raise NotFound("session", session_id)
-            return session, await store.trace(session_id)
+            found = (await store.find_resonances(session_id=session_id), await store.find_crystals(session_id=session_id),
+                     {lo.id: lo for lo in await store.loci(session_id)})  # fmt: skip
+            return session, await store.trace(session_id), found
         finally:
             await db.dispose()
 
-    session, steps = run_async(main)
+    session, steps, (resonances, crystals, loci) = run_async(main)
     console.rule(f"[bold]{session.name}")
     console.print(f"seed: {session.seed_concept}    attractor: {session.attractor or '-'}")
     console.print(f"status: {session.status}"
@@ -264,6 +300,63 @@ def show(session_id: str = typer.Argument(..., help="The wander to show.")) -> N
         for facet in ("connection", "tension", "bridge", "surprise", "possibility"):
             console.print(f"    [green]{facet:<11}[/] {s[facet]}", highlight=False)
         console.print(f"    [green]{'themes':<11}[/] {', '.join(s['themes'] or [])}", highlight=False)
+    from wander.cli_show import print_crystals, print_resonances
+
+    print_resonances(console, resonances)
+    print_crystals(console, crystals, loci)
+
+
+@app.command()
+def spawn(
+    session_id: str = typer.Argument(..., help="The parent wander."),
+    locus_id: str = typer.Argument(..., help="The locus to go deeper from (see `wander show`)."),
+    steps: int = typer.Option(50, help="Steps for the sub-wander."),
+    budget_share: float = typer.Option(0.25, help="Share of the parent's remaining cloud budget (0..1)."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Go deeper: a sub-wander seeded at a locus of a wander, inheriting its fences and domains."""
+    _quiet_libraries()
+    try:
+        check_steps("steps", steps)
+    except InvalidInput as exc:
+        fail(f"{exc.field}: {exc.reason}")
+
+    async def main():
+        from wander.engine.service import Interventions
+
+        async with _open_app() as a:
+            child = await Interventions(a.engine).spawn(session_id, locus_id, steps, budget_share)
+            err.print(f"sub-wander {child.id} of {session_id} started at '{child.seed_concept}'", highlight=False)
+            await _run_steps(a, child.id, steps, 0, as_json)
+            return await _summary(a, child.id)
+
+    _print_summary(run_async(main), as_json)
+
+
+@app.command()
+def children(session_id: str = typer.Argument(..., help="The parent wander.")) -> None:
+    """The sub-wanders spawned from a wander."""
+    _quiet_libraries()
+
+    async def main():
+        from wander.config import load_settings
+        from wander.store.repository import PostgresStore
+        from wander.wiring import open_database
+
+        db = await open_database(load_settings())
+        try:
+            store = PostgresStore(db)
+            if await store.get_session(session_id) is None:
+                raise NotFound("session", session_id)
+            return await store.children(session_id)
+        finally:
+            await db.dispose()
+
+    rows = run_async(main)
+    table = Table("id", "seed", "status", "steps")
+    for s in rows:
+        table.add_row(s.id, s.seed_concept[:40], str(s.status), f"{s.step_count}/{s.max_steps}")
+    console.print(table if rows else f"no sub-wanders of {session_id} yet")
 
 
 @kb_app.command("import")
@@ -340,11 +433,44 @@ def serve(
     check_bind(host, api.token)
     shown = f"[{host}]" if ":" in host else host
     err.print(f"Wander on http://{shown}:{port}/  (API docs at /schema; Ctrl+C to stop)", highlight=False)
+    # uvicorn re-raises the signal that stopped it; for SIGTERM the default action would kill
+    # the process before the embedded Postgres is stopped at exit, so exit cleanly instead.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     uvicorn.run(create_app(api=api, progress=RichProgress()), host=host, port=port, log_level="warning",
                 ws_ping_interval=20)  # fmt: skip
 
 
+@app.command()
+def worker(
+    concurrency: Optional[int] = typer.Option(None, help="Runs at a time (default WANDER_WORKER_CONCURRENCY or 1)."),
+    worker_id: Optional[str] = typer.Option(None, "--id", help="Recorded on every step (default host-pid-random)."),
+) -> None:
+    """Run wanders from the NATS JetStream work queue (needs WANDER_NATS_URL); start as many as you like."""
+    _quiet_libraries()
+    from dataclasses import replace
+
+    from wander.bus.nats import NatsSettings
+    from wander.worker import WorkerSettings, run_worker
+
+    if NatsSettings.from_env() is None:
+        fail("WANDER_NATS_URL: not set (a worker pulls its runs from NATS JetStream, e.g. nats://127.0.0.1:4222)")
+    ws = WorkerSettings.from_env()
+    if concurrency is not None:
+        if concurrency < 1:
+            fail(f"concurrency: must be at least 1 (got {concurrency})")
+        ws = replace(ws, concurrency=concurrency)
+    if worker_id:
+        ws = replace(ws, worker_id=worker_id)
+
+    def ready(w) -> None:
+        err.print(f"worker {ws.worker_id} ready (concurrency {ws.concurrency})", highlight=False)
+
+    done = run_async(lambda: run_worker(worker=ws, ready=ready))
+    err.print(f"worker {ws.worker_id} stopped after {done} runs", highlight=False)
+
+
 app.add_typer(memory_app, name="memory", help="Wheeler CA memory: store, recall, temps, scrub, info.")
+app.command("doctor")(doctor)
 
 
 def main() -> None:

@@ -4,10 +4,11 @@ index, dweller, bus) into the engine. The faces (CLI, API, MCP) start from here.
 from __future__ import annotations
 
 import logging
+import os
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -96,7 +97,8 @@ async def import_notes(kb: KbRepository, embedder: Embedder, path: Path, progres
 
 async def load_knowledge(kb: KbRepository) -> KnowledgeIndex:
     rows, matrix = await kb.load_all()
-    concepts = [KnowledgeConcept(r.key, r.label, r.gloss, r.domains, r.path, r.opposites, r.source) for r in rows]
+    concepts = [KnowledgeConcept(r.key, r.label, r.gloss, r.domains, r.path, r.opposites, r.source, r.broader)
+                for r in rows]  # fmt: skip
     return KnowledgeIndex(concepts, matrix)
 
 
@@ -115,27 +117,57 @@ class App:
     knowledge: KnowledgeIndex
     embedder: Embedder
     engine: WanderEngine
-    bus: InProcessBus
+    bus: InProcessBus  # or NatsBus when WANDER_NATS_URL is set (wander.scale)
+    run_queue: Any = None  # the JetStream run queue with NATS; None: runs stay in-process
+    scale: Any = None  # wander.scale.Scale with NATS
+
+
+def make_runner(app: App) -> Any:
+    """In-process runs (embedded default), or run requests on the queue for workers."""
+    if app.run_queue is None:
+        from wander.engine.runner import Runner
+
+        return Runner(app.engine)
+    from wander.engine.queue_runner import QueueRunner
+
+    return QueueRunner(app.engine, app.run_queue)
 
 
 @asynccontextmanager
 async def open_app(settings: Settings | None = None, *, progress: Progress | None = None,
                    embedder: Embedder | None = None, clock: Clock | None = None,
-                   knowledge: KnowledgeIndex | None = None):  # fmt: skip
-    """Everything a face needs, ready to wander; closed on exit."""
+                   knowledge: KnowledgeIndex | None = None, nats: Any = None, role: str = "app",
+                   dweller: Any = None, wrap_store: Any = None):  # fmt: skip
+    """Everything a face needs, ready to wander; closed on exit. `nats` (NatsSettings)
+    overrides WANDER_NATS_URL; with either, events go over NATS and runs to workers.
+    `dweller`: a Dweller, or a builder called with (offline dweller, embedder) such as
+    llm.factory.dweller_builder(name); the offline dweller when None."""
     settings = settings or load_settings()
     db = await open_database(settings)
+    scale = None
     try:
         kb = KbRepository(db)
         embedder = embedder or default_embedder()
         await ensure_corpus(kb, embedder, progress or NoProgress())
         knowledge = knowledge or await load_knowledge(kb)
         store = PostgresStore(db)
-        bus = InProcessBus()
+        if nats is not None or os.environ.get("WANDER_NATS_URL"):
+            from wander.scale import open_scale
+
+            scale = await open_scale(db, nats, role=role)
+        bus = scale.bus if scale is not None else InProcessBus()
+        offline = OfflineDweller(knowledge)
+        if dweller is not None and not hasattr(dweller, "dwell"):
+            dweller = dweller(offline, embedder)  # a builder (llm.factory.dweller_builder)
         engine = WanderEngine(
-            store=store, knowledge=knowledge, embedder=embedder, dweller=OfflineDweller(knowledge), bus=bus,
+            # wrap_store: what the engine writes through (a worker's lease-fenced store, wander.worker)
+            store=wrap_store(store) if wrap_store else store, knowledge=knowledge, embedder=embedder,
+            dweller=dweller or offline, bus=bus,
             clock=clock or SystemClock(), project_id=str(DEFAULT_PROJECT_ID), ca=WheelerSignals(),
         )  # fmt: skip
-        yield App(settings, db, store, kb, knowledge, embedder, engine, bus)
+        yield App(settings, db, store, kb, knowledge, embedder, engine, bus,
+                  run_queue=scale.queue if scale is not None else None, scale=scale)  # fmt: skip
     finally:
+        if scale is not None:
+            await scale.close()
         await db.dispose()

@@ -1,0 +1,9 @@
+"""Default model settings, in one light module (the provider SDKs are imported only when used)."""
+
+OLLAMA_URL = "http://127.0.0.1:11434"
+OLLAMA_MODEL = "llama3.2:3b"
+OLLAMA_TIMEOUT = 120.0
+OLLAMA_EMBED_MODEL = "nomic-embed-text"
+ANTHROPIC_MODEL = "claude-sonnet-4-6"
+ANTHROPIC_HEAVY_MODEL = "claude-opus-4-6"
+ANTHROPIC_TIMEOUT = 60.0

@@ -1,0 +1,124 @@
+"""The factory builds from the environment; `wander doctor`'s report."""
+
+from __future__ import annotations
+
+import pytest
+
+from wander.cli_doctor import diagnose
+from wander.domain.errors import InvalidInput
+from wander.embed.minilm import MiniLMEmbedder
+from wander.embed.ollama import OllamaEmbedder
+from wander.llm.factory import (
+    build_dweller,
+    build_embedder,
+    build_proposer,
+    build_rumination,
+    check_dweller,
+    dweller_builder,
+    model_settings,
+)
+from wander.llm.proposer import ChainProposer, ModelProposer
+from wander.llm.router import RouterDweller
+from wander.llm.rumination import ModelRumination
+
+from .conftest import StubOffline, UnitEmbedder, make_request
+
+NOTHING: dict[str, str] = {"WANDER_OLLAMA_URL": "http://127.0.0.1:9"}
+
+
+def _env(ollama=None, anthropic=None, **extra) -> dict[str, str]:
+    env = {"WANDER_OLLAMA_URL": ollama.url if ollama else "http://127.0.0.1:9"}
+    if anthropic:
+        env.update(ANTHROPIC_API_KEY=anthropic.api_key, WANDER_ANTHROPIC_URL=anthropic.url)
+    env.update(extra)
+    return env
+
+
+def test_defaults():
+    s = model_settings({})
+    assert (s.dweller, s.ollama_url, s.ollama_model, s.anthropic_model, s.anthropic_heavy_model) == (
+        "offline", "http://127.0.0.1:11434", "llama3.2:3b", "claude-sonnet-4-6", "claude-opus-4-6")  # fmt: skip
+    assert (s.retries, s.retry_delay, s.dwell_max_tokens, s.cooldown, s.anthropic_key) == (3, 1.0, 800, 10, None)
+
+
+@pytest.mark.parametrize("env, field", [({"WANDER_DWELLER": "gpt"}, "WANDER_DWELLER"),
+                                        ({"WANDER_MODEL_RETRIES": "x"}, "WANDER_MODEL_RETRIES"),
+                                        ({"WANDER_MODEL_RETRIES": "1.5"}, "WANDER_MODEL_RETRIES"),
+                                        ({"WANDER_OLLAMA_TIMEOUT": "-1"}, "WANDER_OLLAMA_TIMEOUT"),
+                                        ({"WANDER_PRICES": "{oops"}, "WANDER_PRICES"),
+                                        ({"WANDER_EMBEDDER": "bert"}, "WANDER_EMBEDDER")])  # fmt: skip
+def test_bad_settings_name_the_variable(env, field):
+    with pytest.raises(InvalidInput) as e:
+        model_settings(env)
+    assert e.value.field == field
+
+
+def test_dweller_names():
+    offline = StubOffline()
+    assert build_dweller(offline=offline, env={}) is offline
+    assert check_dweller(None, {"WANDER_DWELLER": "AUTO"}) == "auto"
+    with pytest.raises(InvalidInput, match="ANTHROPIC_API_KEY"):
+        check_dweller("anthropic", {})
+    with pytest.raises(InvalidInput, match="must be one of"):
+        dweller_builder("gpt-9", {})
+    ollama = build_dweller("ollama", offline=offline, env={})
+    assert isinstance(ollama, RouterDweller) and ollama.mode == "local" and ollama.cloud is None
+    auto = build_dweller("auto", offline=offline, env={})
+    assert auto.mode == "rule" and auto.local is not None and auto.cloud is None  # no key, no cloud
+    keyed = build_dweller("auto", offline=offline, env={"ANTHROPIC_API_KEY": "k", "WANDER_ROUTER_COOLDOWN": "4"})
+    assert keyed.cloud.model == "claude-sonnet-4-6" and keyed.cloud.heavy_model == "claude-opus-4-6"
+    assert keyed.cooldown == 4
+
+
+async def test_built_dwellers_work_against_the_servers(ollama_server, anthropic_server, sleeps):
+    env = _env(ollama_server, anthropic_server, WANDER_ANTHROPIC_MODEL="claude-opus-4-6")
+    build = dweller_builder("auto", env)
+    router = build(StubOffline(), UnitEmbedder())
+    cloud = await router.dwell(make_request(bridge=0.99))
+    local = await router.dwell(make_request())
+    assert (cloud.route, cloud.model_used) == ("cloud", "claude-opus-4-6")
+    assert (local.route, local.model_used) == ("local", "llama3.2:3b")
+    assert cloud.themes_embedding is not None and local.themes_embedding is not None
+
+
+def test_proposer_and_rumination_builders():
+    assert build_proposer(env={}) is None and build_rumination(env={}) is None
+    assert isinstance(build_proposer("ollama", env={}), ModelProposer)
+    assert isinstance(build_proposer("auto", env={"ANTHROPIC_API_KEY": "k"}), ChainProposer)
+    r = build_rumination("auto", env={"ANTHROPIC_API_KEY": "k"})
+    assert isinstance(r, ModelRumination) and r.model == "claude-opus-4-6" and r.route == "cloud"
+    assert build_rumination("auto", env={}).model == "llama3.2:3b"
+
+
+def test_embedder_builder(ollama_server):
+    assert isinstance(build_embedder(env={}), MiniLMEmbedder)
+    e = build_embedder(env={"WANDER_EMBEDDER": "ollama", "WANDER_OLLAMA_URL": ollama_server.url,
+                            "WANDER_OLLAMA_EMBED_DIM": "384"})  # fmt: skip
+    assert isinstance(e, OllamaEmbedder) and e.dim == 384 and e.embed(["x"]).shape == (1, 384)
+
+
+def test_doctor_with_nothing_configured():
+    report = diagnose(NOTHING)
+    ok = {d["name"]: d["ok"] for d in report["dwellers"]}
+    assert ok == {"offline": True, "ollama": False, "anthropic": False, "anthropic (heavy)": False}
+    assert report["dweller"] == "offline" and report["proposer"] is None
+    auto = diagnose(NOTHING, dweller="auto")
+    assert "cloud: none (ANTHROPIC_API_KEY is not set)" in auto["router"]
+    assert "local: none (nothing answers" in auto["router"] and "offline when neither" in auto["router"]
+
+
+def test_doctor_with_servers(ollama_server, anthropic_server):
+    report = diagnose(_env(ollama_server, anthropic_server, WANDER_DWELLER="auto"))
+    assert all(d["ok"] for d in report["dwellers"]) and all(e["ok"] for e in report["embedders"])
+    assert report["router"].startswith("cloud: anthropic claude-sonnet-4-6 when bridge_score > 0.7")
+    assert "local: ollama llama3.2:3b for the other steps" in report["router"]
+    assert report["rumination"] == "anthropic claude-opus-4-6"
+    assert ollama_server.calls("/api/tags") and anthropic_server.calls("/v1/models/claude-sonnet-4-6")
+    assert anthropic_server.calls("/v1/messages") == []  # no tokens spent
+    missing = diagnose(_env(ollama_server, anthropic_server, WANDER_OLLAMA_MODEL="qwen2.5:7b",
+                            WANDER_ANTHROPIC_MODEL="claude-nope"), dweller="auto")  # fmt: skip
+    status = {d["name"]: d["status"] for d in missing["dwellers"]}
+    assert status["ollama"] == "server up, model not pulled (ollama pull qwen2.5:7b)"
+    assert status["anthropic"] == "key accepted, model 'claude-nope' unknown"
+    bad_key = diagnose({**_env(None, anthropic_server), "ANTHROPIC_API_KEY": "sk-wrong"})
+    assert "refused the key" in {d["name"]: d["status"] for d in bad_key["dwellers"]}["anthropic"]
