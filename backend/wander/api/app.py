@@ -17,6 +17,7 @@ from litestar.openapi import OpenAPIConfig
 from wander.api import problems, static
 from wander.api.controllers.control import ControlController
 from wander.api.controllers.crystals import CrystalController
+from wander.api.controllers.interventions import InterventionController
 from wander.api.controllers.memory import MemoryController
 from wander.api.controllers.meta import domains, health
 from wander.api.controllers.sessions import SessionController
@@ -25,7 +26,7 @@ from wander.api.security import make_token_guard
 from wander.api.ws import session_socket
 from wander.config import Settings, load_settings
 from wander.engine.runner import Runner
-from wander.wiring import App, open_app
+from wander.wiring import App, make_runner, open_app
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         async def start(a: App) -> Runner:
-            runner = Runner(a.engine)
+            runner = make_runner(a)  # in-process tasks, or the NATS run queue for workers
             app.state.services = Services(app=a, runner=runner)
             app.state.api_settings = api
             if api.resume_interrupted:
@@ -72,7 +73,8 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
                     await runner.shutdown()
 
     return Litestar(
-        route_handlers=[SessionController, ControlController, MemoryController, CrystalController, health, domains, session_socket,
+        route_handlers=[SessionController, ControlController, MemoryController, CrystalController,
+                        InterventionController, health, domains, session_socket,
                         static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
         exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},

@@ -72,6 +72,11 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             try:
                 event = await asyncio.wait_for(queue.get(), timeout=settings.heartbeat_s)
             except TimeoutError:
+                # A quiet spell: send any tail the bus did not deliver (e.g. events the relay
+                # published while this process was reconnecting to NATS) from the outbox.
+                for missed in await svc.app.store.events_after(session_id, last):
+                    await socket.send_text(event_frame(missed))
+                    last = missed.seq
                 await socket.send_text(json.dumps({"type": "heartbeat", "ts": datetime.now(UTC).isoformat(),
                                                    "last_seq": last}))  # fmt: skip
                 continue

@@ -23,17 +23,20 @@ class Runner:
         task = self._tasks.get(session_id)
         return task is not None and not task.done()
 
-    async def start(self, session_id: str, n_steps: int | None) -> asyncio.Task[RunOutcome]:
+    async def start(self, session_id: str, n_steps: int | None, step_delay_s: float = 0.0) -> asyncio.Task[RunOutcome]:
         async with self._lock:
             if self.is_running(session_id):
                 raise Conflict(f"session {session_id} is already running")
-            task = asyncio.create_task(self._run(session_id, n_steps), name=f"wander-{session_id}")
+            task = asyncio.create_task(self._run(session_id, n_steps, step_delay_s), name=f"wander-{session_id}")
             self._tasks[session_id] = task
             return task
 
-    async def _run(self, session_id: str, n_steps: int | None) -> RunOutcome:
+    async def _run(self, session_id: str, n_steps: int | None, step_delay_s: float = 0.0) -> RunOutcome:
+        async def pace(_result) -> None:
+            await asyncio.sleep(step_delay_s)
+
         try:
-            return await self.engine.run(session_id, n_steps)
+            return await self.engine.run(session_id, n_steps, on_step=pace if step_delay_s > 0 else None)
         except Conflict as exc:
             log.info("run of %s ended: %s", session_id, exc)
             return RunOutcome(0, str(exc), "unknown")

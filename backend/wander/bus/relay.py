@@ -1,0 +1,193 @@
+"""The outbox relay: the only thing that publishes events to NATS.
+
+The engine writes every event to wander_events in the transaction of the change it
+reports, then calls ``bus.publish(events)``; with NATS that call only wakes this relay
+(``notify``). The relay claims a session's unpublished events in seq order (one relay per
+session at a time, under a transaction-level advisory lock), publishes them one after
+another to JetStream with the message id ``<session>:<seq>``, and marks what was
+acknowledged as published in the same transaction. So:
+
+- an event committed is an event published, sooner or later: nothing is lost between the
+  commit and the publish, and with NATS down the events wait in the outbox;
+- a crash between the publish and the mark re-publishes, which JetStream drops as a
+  duplicate (and any core subscriber, like the WebSocket bridge, drops by seq);
+- per session the order on the bus is seq order.
+
+Each process that writes events (API, workers, a CLI run) runs one relay for the sessions
+it touches; a periodic sweep also picks up what a crashed process left unpublished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable
+from contextlib import AbstractAsyncContextManager
+from typing import Protocol
+
+from wander.domain.models import Event
+
+log = logging.getLogger(__name__)
+
+
+class Batch(Protocol):
+    events: list[Event]
+    full: bool
+
+    def published(self, seq: int) -> None: ...
+
+
+class Outbox(Protocol):
+    async def pending_sessions(self, limit: int = 1000) -> list[str]: ...
+
+    def claim(self, session_id: str, after_seq: int = 0,
+              limit: int = 500) -> AbstractAsyncContextManager[Batch | None]: ...  # fmt: skip
+
+
+Publish = Callable[[Event], Awaitable[None]]
+
+
+class OutboxRelay:
+    def __init__(self, outbox: Outbox, publish: Publish, *, connected: Callable[[], bool],
+                 sweep_s: float = 10.0, busy_retry_s: float = 0.05, fail_backoff_s: float = 1.0) -> None:  # fmt: skip
+        self.outbox = outbox
+        self._publish = publish
+        self._connected = connected
+        self.sweep_s = sweep_s
+        self.busy_retry_s = busy_retry_s
+        self.fail_backoff_s = fail_backoff_s
+        self._pending: set[str] = set()
+        self._wake = asyncio.Event()
+        self._sweep_now = True
+        self._last: OrderedDict[str, int] = OrderedDict()  # last seq this relay saw marked, per session
+        self._task: asyncio.Task[None] | None = None
+        self._idle = asyncio.Event()
+        self.published = 0  # events published (counting re-publishes)
+        self.failures = 0
+
+    # ---- control ---------------------------------------------------------------------
+
+    def notify(self, session_ids: Iterable[str]) -> None:
+        """Sessions with new committed events: publish them soon."""
+        self._pending.update(session_ids)
+        self._idle.clear()
+        self._wake.set()
+
+    def kick(self, sweep: bool = True) -> None:
+        """Look again now (NATS is back): retry what is pending and sweep the outbox."""
+        self._sweep_now = self._sweep_now or sweep
+        self._wake.set()
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._loop(), name="wander-outbox-relay")
+
+    async def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until nothing this relay knows of is left unpublished (or the timeout)."""
+        try:
+            async with asyncio.timeout(timeout):
+                while self._pending:
+                    self._wake.set()
+                    self._idle.clear()
+                    await self._idle.wait()
+            return True
+        except TimeoutError:
+            return False
+
+    async def stop(self, flush_timeout: float = 3.0) -> None:
+        if self._task is None:
+            return
+        if self._connected() and self._pending:
+            await self.flush(flush_timeout)
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+        self._task = None
+
+    # ---- the loop --------------------------------------------------------------------
+
+    async def _loop(self) -> None:
+        next_sweep = 0.0
+        delay: float | None = None
+        while True:
+            now = time.monotonic()
+            wait = max(0.0, next_sweep - now)
+            if delay is not None:
+                wait = min(wait, delay)
+            if not self._wake.is_set():
+                self._idle.set()
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                except TimeoutError:
+                    pass
+            self._wake.clear()
+            delay = None
+            if not self._connected():
+                delay = self.fail_backoff_s  # the reconnect callback kicks us sooner
+                continue
+            if self._sweep_now or time.monotonic() >= next_sweep:
+                self._sweep_now = False
+                next_sweep = time.monotonic() + self.sweep_s
+                try:
+                    found = await self.outbox.pending_sessions()
+                    for sid in found:  # look at these from their first unpublished event
+                        self._last.pop(sid, None)
+                    self._pending.update(found)
+                except Exception as exc:  # the database is away: try again later
+                    log.warning("outbox sweep failed: %s", _short(exc))
+                    next_sweep = time.monotonic() + self.fail_backoff_s
+            delay = await self._drain()
+
+    async def _drain(self) -> float | None:
+        """Publish what is pending; the delay before the next try, or None when all done."""
+        retry: float | None = None
+        for sid in list(self._pending):
+            try:
+                state = await self._publish_session(sid)
+            except Exception as exc:  # database trouble while claiming: keep it pending
+                log.warning("outbox relay: session %s: %s", sid, _short(exc))
+                self.failures += 1
+                return self.fail_backoff_s
+            if state == "done":
+                self._pending.discard(sid)
+            elif state == "more":
+                retry = 0.0
+            elif state == "busy":  # another relay is on it; look again shortly
+                retry = self.busy_retry_s if retry is None else min(retry, self.busy_retry_s)
+            else:  # "failed": NATS refused or timed out; everything waits
+                self.failures += 1
+                return self.fail_backoff_s
+        return retry
+
+    async def _publish_session(self, sid: str) -> str:
+        after = self._last.get(sid, 0)
+        failed = False
+        async with self.outbox.claim(sid, after_seq=after) as batch:
+            if batch is None:
+                return "busy"
+            last = None
+            for event in batch.events:
+                try:
+                    await self._publish(event)
+                except Exception as exc:
+                    log.info("publish of %s:%s failed (%s); it waits in the outbox", sid, event.seq, _short(exc))
+                    failed = True
+                    break
+                batch.published(event.seq)
+                last = event.seq
+                self.published += 1
+            full = batch.full
+        if last is not None:  # committed: remember where this session's unpublished events start
+            self._last[sid] = last
+            self._last.move_to_end(sid)
+            while len(self._last) > 10_000:
+                self._last.popitem(last=False)
+        if failed:
+            return "failed"
+        return "more" if full else "done"
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"
