@@ -68,7 +68,8 @@ def nats_binary() -> str:
     for p in (shutil.which("nats-server"), "/usr/sbin/nats-server", "/usr/bin/nats-server"):
         if p and os.access(p, os.X_OK):
             return p
-    raise SystemExit("nats-server not found: apt-get install -y nats-server")
+    print("bench_scale: skipped (nats-server not installed: apt-get install -y nats-server)")
+    raise SystemExit(0)
 
 
 class Nats:
@@ -303,6 +304,7 @@ async def main() -> None:
     from wander.embed.minilm import MiniLMEmbedder
     from wander.wiring import load_knowledge
 
+    nats_binary()
     HOME.mkdir(parents=True, exist_ok=True)
     print(f"cpu_cores: {os.cpu_count()} cores")
     t = time.perf_counter()

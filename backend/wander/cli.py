@@ -453,7 +453,7 @@ def worker(
     from wander.worker import WorkerSettings, run_worker
 
     if NatsSettings.from_env() is None:
-        fail("WANDER_NATS_URL: not set (a worker pulls its runs from NATS JetStream, e.g. nats://127.0.0.1:4222)")
+        fail("WANDER_NATS_URL: not set (the NATS server to pull runs from, e.g. nats://127.0.0.1:4222)")
     ws = WorkerSettings.from_env()
     if concurrency is not None:
         if concurrency < 1:

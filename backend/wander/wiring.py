@@ -157,13 +157,18 @@ async def open_app(settings: Settings | None = None, *, progress: Progress | Non
             scale = await open_scale(db, nats, role=role)
         bus = scale.bus if scale is not None else InProcessBus()
         offline = OfflineDweller(knowledge)
+        proposer = ruminator = None
         if dweller is not None and not hasattr(dweller, "dwell"):
+            from wander.llm.factory import local_helpers
+
+            proposer, ruminator = local_helpers(getattr(dweller, "name", None))
             dweller = dweller(offline, embedder)  # a builder (llm.factory.dweller_builder)
         engine = WanderEngine(
             # wrap_store: what the engine writes through (a worker's lease-fenced store, wander.worker)
             store=wrap_store(store) if wrap_store else store, knowledge=knowledge, embedder=embedder,
             dweller=dweller or offline, bus=bus,
             clock=clock or SystemClock(), project_id=str(DEFAULT_PROJECT_ID), ca=WheelerSignals(),
+            proposer=proposer, ruminator=ruminator,
         )  # fmt: skip
         yield App(settings, db, store, kb, knowledge, embedder, engine, bus,
                   run_queue=scale.queue if scale is not None else None, scale=scale)  # fmt: skip

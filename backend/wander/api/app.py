@@ -65,7 +65,9 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
             finally:
                 await runner.shutdown()
         else:
-            async with open_app(settings or load_settings(), progress=progress) as a:
+            from wander.cli_doctor import dweller_builder_for  # WANDER_DWELLER; offline imports no SDK
+
+            async with open_app(settings or load_settings(), progress=progress, dweller=dweller_builder_for(None)) as a:
                 runner = await start(a)
                 try:
                     yield

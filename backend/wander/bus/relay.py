@@ -58,7 +58,9 @@ class OutboxRelay:
         self.sweep_s = sweep_s
         self.busy_retry_s = busy_retry_s
         self.fail_backoff_s = fail_backoff_s
-        self._pending: set[str] = set()
+        # Sessions to publish, each with a counter bumped by every notify: a session is done
+        # only if nothing was notified for it while its batch was being published.
+        self._pending: dict[str, int] = {}
         self._wake = asyncio.Event()
         self._sweep_now = True
         self._last: OrderedDict[str, int] = OrderedDict()  # last seq this relay saw marked, per session
@@ -71,9 +73,13 @@ class OutboxRelay:
 
     def notify(self, session_ids: Iterable[str]) -> None:
         """Sessions with new committed events: publish them soon."""
-        self._pending.update(session_ids)
+        self._mark(session_ids)
         self._idle.clear()
         self._wake.set()
+
+    def _mark(self, session_ids: Iterable[str]) -> None:
+        for sid in session_ids:
+            self._pending[sid] = self._pending.get(sid, 0) + 1
 
     def kick(self, sweep: bool = True) -> None:
         """Look again now (NATS is back): retry what is pending and sweep the outbox."""
@@ -133,7 +139,7 @@ class OutboxRelay:
                     found = await self.outbox.pending_sessions()
                     for sid in found:  # look at these from their first unpublished event
                         self._last.pop(sid, None)
-                    self._pending.update(found)
+                    self._mark(found)
                 except Exception as exc:  # the database is away: try again later
                     log.warning("outbox sweep failed: %s", _short(exc))
                     next_sweep = time.monotonic() + self.fail_backoff_s
@@ -142,7 +148,7 @@ class OutboxRelay:
     async def _drain(self) -> float | None:
         """Publish what is pending; the delay before the next try, or None when all done."""
         retry: float | None = None
-        for sid in list(self._pending):
+        for sid, generation in list(self._pending.items()):
             try:
                 state = await self._publish_session(sid)
             except Exception as exc:  # database trouble while claiming: keep it pending
@@ -150,7 +156,10 @@ class OutboxRelay:
                 self.failures += 1
                 return self.fail_backoff_s
             if state == "done":
-                self._pending.discard(sid)
+                if self._pending.get(sid) == generation:  # else: new events came meanwhile
+                    del self._pending[sid]
+                else:
+                    retry = 0.0
             elif state == "more":
                 retry = 0.0
             elif state == "busy":  # another relay is on it; look again shortly

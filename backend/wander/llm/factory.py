@@ -179,7 +179,16 @@ def dweller_builder(name: str | None = None, env: Mapping[str, str] | None = Non
     def build(offline: Dweller, embedder: Embedder) -> Dweller:
         return build_dweller(chosen, offline=offline, env=env, embedder=embedder)
 
+    build.name = chosen  # type: ignore[attr-defined]
     return build
+
+
+def local_helpers(name: str | None, env: Mapping[str, str] | None = None):
+    """(proposer, rumination model) for the engine when every call stays local (ollama),
+    else (None, None): their cloud calls would not yet be charged to a session's budget."""
+    if name != "ollama":
+        return None, None
+    return build_proposer("ollama", env=env), build_rumination("ollama", env=env)
 
 
 def _ollama_chat(s: ModelSettings):

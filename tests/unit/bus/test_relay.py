@@ -171,3 +171,25 @@ async def test_flush_waits_for_what_is_pending():
         assert outbox.unpublished() == 0
     finally:
         await relay.stop()
+
+
+async def test_events_notified_while_a_batch_is_published_are_not_left_behind():
+    outbox, sink = MemoryOutbox(), Sink()
+    relay = OutboxRelay(outbox, None, connected=lambda: True, sweep_s=3600)  # no sweep to rescue it
+
+    async def publish(e):
+        await sink.publish(e)
+        if e.seq == 1:  # the next step commits while this batch is being published
+            outbox.add("a", 2)
+            relay.notify({"a"})
+
+    relay._publish = publish
+    relay.start()
+    try:
+        outbox.add("a", 1)
+        relay.notify({"a"})
+        await until(lambda: outbox.unpublished() == 0 and len(sink.received) == 3)
+        assert await relay.flush(2)
+    finally:
+        await relay.stop()
+    assert per_session(sink.received, "a") == [1, 2, 3]
