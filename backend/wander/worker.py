@@ -24,6 +24,7 @@ import logging
 import os
 import signal
 import socket
+import sys
 import time
 import uuid
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ class WorkerSettings:
     max_attempts: int = 5
     busy_retry_s: float = 2.0
     health_file: Path | None = None
+    threads: int = 1  # math threads (BLAS, torch) per worker: scale with processes, one per core
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> WorkerSettings:
@@ -50,7 +52,25 @@ class WorkerSettings:
         health = env.get("WANDER_WORKER_HEALTH_FILE")
         return cls(worker_id=wid, concurrency=max(1, int(env.get("WANDER_WORKER_CONCURRENCY", "1"))),
                    max_attempts=max(1, int(env.get("WANDER_RUN_MAX_ATTEMPTS", "5"))),
-                   health_file=Path(health) if health else None)  # fmt: skip
+                   health_file=Path(health) if health else None,
+                   threads=max(1, int(env.get("WANDER_WORKER_THREADS", "1"))))  # fmt: skip
+
+
+def limit_threads(n: int) -> None:
+    """Cap the math libraries' thread pools. A step is CPU-bound NumPy (and torch for
+    embeddings); their default pools (one thread per core, spinning while they wait) make
+    several workers on one machine fight for the cores and burn CPU for nothing."""
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, str(n))  # for libraries not loaded yet
+    try:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(n)  # for those already loaded (NumPy's BLAS)
+    except ImportError:
+        pass
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(n)
 
 
 class Worker:
@@ -209,9 +229,11 @@ async def run_worker(settings: Settings | None = None, worker: WorkerSettings | 
     if nats is None:
         raise SystemExit("wander worker needs WANDER_NATS_URL (the NATS server with JetStream to pull runs from)")
     t0 = time.monotonic()
+    limit_threads(worker.threads)
     leases = LeaseManager(database_url(settings), name=f"wander-worker {worker.worker_id}")
     async with open_app(settings, nats=nats, role="worker", dweller=dweller_builder_for(None),
                         wrap_store=lambda store: FencedStore(store, leases)) as app:  # fmt: skip
+        limit_threads(worker.threads)  # again: the embedder has loaded torch by now
         w = Worker(app, leases, worker, nats.ack_wait_s)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

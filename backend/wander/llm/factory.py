@@ -184,9 +184,10 @@ def dweller_builder(name: str | None = None, env: Mapping[str, str] | None = Non
 
 
 def local_helpers(name: str | None, env: Mapping[str, str] | None = None):
-    """(proposer, rumination model) for the engine when every call stays local (ollama),
-    else (None, None): their cloud calls would not yet be charged to a session's budget."""
-    if name != "ollama":
+    """(proposer, rumination model) for the engine when every call stays local (ollama) and
+    WANDER_MODEL_HELPERS is not "0", else (None, None): cloud calls of these would not yet
+    be charged to a session's budget."""
+    if name != "ollama" or (env if env is not None else os.environ).get("WANDER_MODEL_HELPERS", "1") == "0":
         return None, None
     return build_proposer("ollama", env=env), build_rumination("ollama", env=env)
 

@@ -39,7 +39,8 @@ def model_env(base: dict[str, str], ollama=None, claude=None, **extra: str) -> d
     env["WANDER_OLLAMA_URL"] = ollama.url if ollama else "http://127.0.0.1:9"
     if claude:
         env.update(ANTHROPIC_API_KEY=claude.api_key, WANDER_ANTHROPIC_URL=claude.url)
-    env.update(WANDER_MODEL_RETRY_DELAY="0.01", WANDER_LOG_LEVEL="WARNING", **extra)
+    # Dwelling calls only: the model proposer and ruminator would share the scripted replies.
+    env.update(WANDER_MODEL_RETRY_DELAY="0.01", WANDER_LOG_LEVEL="WARNING", WANDER_MODEL_HELPERS="0", **extra)
     return env
 
 
