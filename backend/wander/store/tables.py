@@ -271,6 +271,9 @@ class WanderEvent(SQLModel, table=True):
     """The outbox: every event, written in the transaction of the change it reports."""
 
     __tablename__ = "wander_events"
+    __table_args__ = (
+        Index("ix_wander_events_unpublished", "session_id", "seq", postgresql_where=text("published_at IS NULL")),
+    )
     session_id: uuid.UUID = Field(sa_column=Column(UUID(as_uuid=True), ForeignKey("wander_sessions.id",
                                   ondelete="CASCADE"), primary_key=True))  # fmt: skip
     seq: int = Field(sa_column=Column(BigInteger, primary_key=True))
