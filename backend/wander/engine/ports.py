@@ -108,6 +108,8 @@ class Knowledge(Protocol):
 
     def domain_neighbours(self, index: int, threshold: float) -> list[tuple[str, int, float]]: ...
 
+    def domain_centroid(self, name: str) -> np.ndarray | None: ...
+
 
 class CASignal(Protocol):
     state: str  # CONVERGED | OSCILLATING | CHAOTIC

@@ -44,6 +44,7 @@ class KnowledgeIndex:
                 j = self._by_key.get(key)
                 if j is not None:
                     self._narrower.setdefault(j, []).append(i)
+        self._centroids: dict[str, np.ndarray | None] = {}
         self._reach: np.ndarray | None = None  # per concept x primary domain: best similarity
         self._reach_domains: np.ndarray | None = None
 
@@ -137,6 +138,14 @@ class KnowledgeIndex:
 
     def domain_id(self, name: str) -> int:
         return self._domain_ids.get(name, -2)
+
+    def domain_centroid(self, name: str) -> np.ndarray | None:
+        """Mean embedding of a domain's concepts (cached: the tension strategy asks every step)."""
+        if name not in self._centroids:
+            d = self._domain_ids.get(name)
+            members = np.flatnonzero(self._membership[d]) if d is not None else np.zeros(0, dtype=int)
+            self._centroids[name] = self._matrix[members].mean(axis=0) if len(members) else None
+        return self._centroids[name]
 
     def domain_mask(self, allowed: Sequence[str], forbidden: Sequence[str]) -> np.ndarray:
         mask = np.ones(len(self._concepts), dtype=bool)

@@ -24,8 +24,9 @@ def bridging(walk: Walk, limit: int = 8) -> list[Candidate]:
     idx = in_scope(walk, idx)
     if len(idx) == 0:
         return []
-    # Keep the most far-reaching first, then let the common scores order them.
-    idx = idx[np.argsort(-reach[idx], kind="stable")][: limit * 3]
+    # Keep the most far-reaching first (naming a bridge's neighbours costs a pass over the
+    # corpus each, so only `limit` are named), then let the common scores order them.
+    idx = idx[np.argsort(-reach[idx], kind="stable")][:limit]
     reasons = []
     for i in idx:
         spans = kb.domain_neighbours(int(i), REACH)[:3]

@@ -32,9 +32,8 @@ def tension(walk: Walk, limit: int = 6) -> list[Candidate]:
     band = np.flatnonzero((dist >= BAND[0]) & (dist <= BAND[1]))
     band = band[~kb.domain_mask(list(current.domains), [])[band]] if current.domains else band  # no domain shared
     if len(band) and current.domains:
-        home = kb.domain_mask([current.domains[0]], [])
-        if home.any():
-            centroid = kb.vectors(np.flatnonzero(home)).mean(axis=0)
+        centroid = kb.domain_centroid(current.domains[0])
+        if centroid is not None:
             away = kb.vectors(band) @ centroid
             for i in band[np.argsort(away, kind="stable")][:limit]:
                 chosen.setdefault(int(i), f"contrasting domain: {', '.join(kb.concept(int(i)).domains)} against "
