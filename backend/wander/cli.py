@@ -10,6 +10,7 @@ import signal
 import sys
 import warnings
 from collections.abc import Callable, Coroutine
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Optional
 
@@ -83,6 +84,20 @@ class RichProgress:
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
+
+
+@asynccontextmanager
+async def _store():
+    """The store alone (no model, no knowledge index): for commands that only read."""
+    from wander.config import load_settings
+    from wander.store.repository import PostgresStore
+    from wander.wiring import open_database
+
+    db = await open_database(load_settings())
+    try:
+        yield PostgresStore(db)
+    finally:
+        await db.dispose()
 
 
 def _open_app(dweller=None):
@@ -241,15 +256,8 @@ def sessions(
         fail(f"status: must be one of {', '.join(s.value for s in SessionStatus)} (got '{status}')")
 
     async def main():
-        from wander.wiring import open_database
-        from wander.config import load_settings
-        from wander.store.repository import PostgresStore
-
-        db = await open_database(load_settings())
-        try:
-            return await PostgresStore(db).list_sessions(status=status, limit=200)
-        finally:
-            await db.dispose()
+        async with _store() as store:
+            return await store.list_sessions(status=status, limit=200)
 
     rows = run_async(main)
     if as_json:
@@ -269,21 +277,13 @@ def show(session_id: str = typer.Argument(..., help="The wander to show.")) -> N
     _quiet_libraries()
 
     async def main():
-        from wander.wiring import open_database
-        from wander.config import load_settings
-        from wander.store.repository import PostgresStore
-
-        db = await open_database(load_settings())
-        try:
-            store = PostgresStore(db)
+        async with _store() as store:
             session = await store.get_session(session_id)
             if session is None:
                 raise NotFound("session", session_id)
             found = (await store.find_resonances(session_id=session_id), await store.find_crystals(session_id=session_id),
                      {lo.id: lo for lo in await store.loci(session_id)})  # fmt: skip
             return session, await store.trace(session_id), found
-        finally:
-            await db.dispose()
 
     session, steps, (resonances, crystals, loci) = run_async(main)
     console.rule(f"[bold]{session.name}")
@@ -339,18 +339,10 @@ def children(session_id: str = typer.Argument(..., help="The parent wander.")) -
     _quiet_libraries()
 
     async def main():
-        from wander.config import load_settings
-        from wander.store.repository import PostgresStore
-        from wander.wiring import open_database
-
-        db = await open_database(load_settings())
-        try:
-            store = PostgresStore(db)
+        async with _store() as store:
             if await store.get_session(session_id) is None:
                 raise NotFound("session", session_id)
             return await store.children(session_id)
-        finally:
-            await db.dispose()
 
     rows = run_async(main)
     table = Table("id", "seed", "status", "steps")
@@ -405,11 +397,8 @@ def db_upgrade() -> None:
     _quiet_libraries()
 
     async def main():
-        from wander.wiring import open_database
-        from wander.config import load_settings
-
-        db = await open_database(load_settings())
-        await db.dispose()
+        async with _store():
+            pass  # opening the database migrates it to head
 
     run_async(main)
     console.print("database at head")
