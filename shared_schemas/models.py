@@ -358,10 +358,37 @@ WsFrame = Union[EventFrame, HeartbeatFrame, CaughtUpFrame]
 
 LocusDetail.model_rebuild()
 
+# ---- recall (the Wheeler memory: crystals and episodic memories; the Open WebUI pipeline) ----
+
+
+class RecallRequest(Strict):
+    query: str = Field(min_length=1, max_length=4000, description="What to recall memories for (a chat message).")
+    top_k: int = Field(default=5, ge=1, le=50, description="Maximum memories to return.")
+    alpha: float = Field(default=0.3, ge=0, le=1, description="Reconstruction blend: 0 pure stored, 1 pure query.")
+    min_similarity: float = Field(default=0.1, ge=-1, le=1, description="Pearson threshold below which memories are dropped.")
+    max_context_length: int = Field(default=2000, ge=100, le=20000, description="Soft cap on the context block's characters.")
+
+
+class RecallHitOut(BaseModel):
+    id: str
+    text: str
+    chunk: str
+    similarity: float
+    temperature: float
+    tier: str
+    hits: int
+
+
+class RecallOut(BaseModel):
+    hits: list[RecallHitOut]
+    context: str = Field(description="The formatted block to prepend to a system message ('' when nothing passed).")
+
+
 EXPORTED: tuple[type[BaseModel], ...] = (
     SessionCreate, SessionPatch, WanderRequest, InjectRequest, FenceRequest, SearchRequest, SubwanderRequest,
     CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
     ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, SessionCreatedPayload,
     SessionStatusPayload, StepStartedPayload, AdjacenciesFoundPayload, LocusVisitedPayload, StepCompletedPayload,
-    CircuitTrippedPayload, EventOut, EventFrame, HeartbeatFrame, CaughtUpFrame,
+    CircuitTrippedPayload, EventOut, EventFrame, HeartbeatFrame, CaughtUpFrame, RecallRequest, RecallHitOut,
+    RecallOut,
 )  # fmt: skip

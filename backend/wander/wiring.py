@@ -120,6 +120,7 @@ class App:
     bus: InProcessBus  # or NatsBus when WANDER_NATS_URL is set (wander.scale)
     run_queue: Any = None  # the JetStream run queue with NATS; None: runs stay in-process
     scale: Any = None  # wander.scale.Scale with NATS
+    crystal_memory: Any = None  # wander.crystal_memory.CrystalMemory: crystals in the Wheeler memory
 
 
 def make_runner(app: App) -> Any:
@@ -170,8 +171,13 @@ async def open_app(settings: Settings | None = None, *, progress: Progress | Non
             clock=clock or SystemClock(), project_id=str(DEFAULT_PROJECT_ID), ca=WheelerSignals(),
             proposer=proposer, ruminator=ruminator,
         )  # fmt: skip
+        from wander.crystal_memory import CrystalMemory
+
+        crystal_memory = CrystalMemory.open(settings.memory_dir, embedder)
+        crystal_memory.attach(bus)  # every crystal is stored in the Wheeler memory as it forms
         yield App(settings, db, store, kb, knowledge, embedder, engine, bus,
-                  run_queue=scale.queue if scale is not None else None, scale=scale)  # fmt: skip
+                  run_queue=scale.queue if scale is not None else None, scale=scale,
+                  crystal_memory=crystal_memory)  # fmt: skip
     finally:
         if scale is not None:
             await scale.close()

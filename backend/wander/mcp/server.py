@@ -8,6 +8,7 @@ at fault (``session_id: session not found: ...``); the SDK turns anything unexpe
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
@@ -129,14 +130,27 @@ class WanderTools:
             await self.app.store.find_resonances(session_id=session_id),
             key=lambda r: -r.strength,
         )
+        warmth = await asyncio.to_thread(self._recall_crystals, [c["insight"] for c in crystals[:10]])
+        for c in crystals:
+            c["memory"] = warmth.get(c["insight"])
         return {
             "session_id": session_id, "status": str(session.status), "step_count": session.step_count,
             "min_confidence": min_confidence,
             "crystals": [{k: c[k] for k in ("id", "insight", "confidence", "actionability", "status",
-                                             "structural_type", "domains", "validity")} for c in crystals],
+                                             "structural_type", "domains", "validity", "memory")} for c in crystals],
             "resonances": [{k: r[k] for k in ("id", "themes", "occurrences", "strength", "status")}
                            for r in (resonance_out(x).model_dump(mode="json") for x in resonances)],
         }  # fmt: skip
+
+    def _recall_crystals(self, insights: list[str]) -> dict[str, dict[str, Any]]:
+        """Recall each crystal from the Wheeler memory (which warms it): its tier and temperature."""
+        memory = self.app.crystal_memory
+        out: dict[str, dict[str, Any]] = {}
+        for text in insights if memory is not None else []:
+            hit = next(iter(memory.recall(text, top_k=1, alpha=0.0, min_similarity=-1.0)), None)
+            if hit is not None and hit.text == text:
+                out[text] = {"tier": hit.tier, "temperature": hit.temperature, "hits": hit.hits}
+        return out
 
     async def inject(self, session_id: str, concept: str) -> dict[str, Any]:
         session = await Interventions(self.app.engine).inject(session_id, concept, True)

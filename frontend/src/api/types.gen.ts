@@ -145,6 +145,35 @@ export interface Problem {
   field?: string | null;
 }
 
+export interface RecallHitOut {
+  id: string;
+  text: string;
+  chunk: string;
+  similarity: number;
+  temperature: number;
+  tier: string;
+  hits: number;
+}
+
+export interface RecallOut {
+  hits: RecallHitOut[];
+  /** The formatted block to prepend to a system message ('' when nothing passed). */
+  context: string;
+}
+
+export interface RecallRequest {
+  /** What to recall memories for (a chat message). */
+  query: string;
+  /** Maximum memories to return. */
+  top_k?: number;
+  /** Reconstruction blend: 0 pure stored, 1 pure query. */
+  alpha?: number;
+  /** Pearson threshold below which memories are dropped. */
+  min_similarity?: number;
+  /** Soft cap on the context block's characters. */
+  max_context_length?: number;
+}
+
 export interface ResidueOut {
   connection: string;
   tension: string;
