@@ -24,6 +24,7 @@ from wander.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.domain.models import SessionStatus
 from wander.cli_memory import memory_app
 from wander.cli_mcp import mcp
+from wander.cli_sandwich import corpus_app, forage, sandwich_app
 from wander.cli_doctor import DWELLER_HELP, doctor, dweller_builder_for
 from wander.domain.validation import check_random_seed, check_steps, check_temperature, clean_text
 
@@ -462,6 +463,9 @@ def worker(
 app.add_typer(memory_app, name="memory", help="Wheeler CA memory: store, recall, temps, scrub, info.")
 app.command("doctor")(doctor)
 app.command("mcp")(mcp)
+app.command("forage")(forage)
+app.add_typer(corpus_app, name="corpus")
+app.add_typer(sandwich_app, name="sandwich")
 
 
 def main() -> None:

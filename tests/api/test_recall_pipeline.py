@@ -7,15 +7,16 @@ import importlib.util
 import json
 import logging
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import ClassVar
 
 import pytest
+from wander.domain.models import Event
+from wander.engine.events import CRYSTAL_FORMED
 
 from tests.api.conftest import API, create, free_port, wait_idle
 from tests.conftest import REPO
-from wander.domain.models import Event
-from wander.engine.events import CRYSTAL_FORMED
 
 RECALL = "/api/v1/wander/recall"
 INSIGHTS = [
@@ -34,7 +35,7 @@ def load_pipeline_module():
 
 async def form_crystals(app, texts):
     """What the crystallizer publishes when a crystal forms, on the app's real bus."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     await app.bus.publish([Event("00000000-0000-0000-0000-000000000001", i + 1, CRYSTAL_FORMED, now,
                                  {"crystal": {"id": f"c{i}", "insight": t}}) for i, t in enumerate(texts)])  # fmt: skip
 
@@ -113,9 +114,9 @@ async def test_pipeline_with_wander_down_chats_on_with_one_warning(caplog):
 class _Upstream(BaseHTTPRequestHandler):
     """An OpenAI-compatible chat endpoint that answers with the system message it got."""
 
-    seen: list[dict] = []
+    seen: ClassVar[list[dict]] = []
 
-    def do_POST(self):  # noqa: N802
+    def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         _Upstream.seen.append(body)
         system = next((m["content"] for m in body["messages"] if m["role"] == "system"), "")

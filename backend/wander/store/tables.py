@@ -312,3 +312,5 @@ class KbSource(SQLModel, table=True):
     concepts: int = 0
     embedder: str = Field(sa_column=Column(Text, nullable=False))
     loaded_at: datetime | None = _ts(default_now=True)
+
+from wander.store import sandwich_tables as _sandwich_tables  # noqa: E402,F401  (SANDWICH tables, same metadata)

@@ -38,6 +38,12 @@ export interface Connection {
   step_number: number;
 }
 
+export interface CrossDomainBread {
+  bread_concept: string;
+  domain_count: number;
+  domains: string[];
+}
+
 export interface CrystalOut {
   id: string;
   session_id: string | null;
@@ -83,10 +89,28 @@ export interface FenceRequest {
   action: "include" | "exclude";
 }
 
+/** POST /api/v1/sandwich/forage: autonomous without source/topic; directed with one. */
+export interface ForageRequest {
+  /** Failures in a row before the forager rests. */
+  patience?: number;
+  /** A file or folder path, or a URL. */
+  source?: string | null;
+  topic?: string | null;
+  max_attempts?: number;
+  /** Random seed of the autonomous forager. */
+  seed?: number | null;
+}
+
 export interface HeartbeatFrame {
   type: "heartbeat";
   ts: string;
   last_seq: number;
+}
+
+export interface IngredientCount {
+  text: string;
+  ingredient_type: "bread" | "filling";
+  usage_count: number;
 }
 
 export interface InjectRequest {
@@ -134,6 +158,14 @@ export interface LocusVisitedPayload {
   step_number: number;
   locus: LocusOut;
   new: boolean;
+}
+
+export interface MetricValue {
+  /** None while the corpus has too little to say. */
+  value: number | null;
+  /** 004 8.1's target, e.g. '> 0.3'. */
+  target: string;
+  met: boolean | null;
 }
 
 /** RFC 9457 problem details; `field` names the offending input when there is one. */
@@ -196,6 +228,26 @@ export interface ResonanceOut {
   supporting_residue_ids: string[];
   last_reinforced_at: string | null;
   created_at: string | null;
+}
+
+export interface RunEfficiency {
+  run_id: string;
+  mode: string;
+  started_at: string;
+  foraging_attempts: number;
+  sandwiches_made: number;
+  success_rate: number;
+}
+
+export interface SandwichMetrics {
+  metrics: Record<string, MetricValue>;
+  counts: Record<string, number>;
+  outcomes: Record<string, number>;
+  type_distribution: TypeCount[];
+  ingredient_frequency: IngredientCount[];
+  validity_over_time: ValidityPoint[];
+  foraging_efficiency: RunEfficiency[];
+  cross_domain_breads: CrossDomainBread[];
 }
 
 export interface SearchHit {
@@ -332,6 +384,21 @@ export interface TraceStep {
   model_used: string | null;
   created_at: string | null;
   residue: ResidueOut | null;
+}
+
+export interface TypeCount {
+  structural_type: string;
+  sandwich_count: number;
+  avg_validity: number;
+  min_validity: number;
+  max_validity: number;
+}
+
+export interface ValidityPoint {
+  day: string;
+  sandwiches: number;
+  avg_validity: number;
+  avg_novelty: number;
 }
 
 export interface WanderRequest {
