@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from wander.ca.kernel import evolve_batch
-from wander.ca.memory import (
+from wander.ca.store import (
     MemoryInputError,
     WheelerMemory,
     default_capacity,

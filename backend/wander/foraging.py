@@ -59,3 +59,14 @@ def attach_crystal_sandwiches(bus: Any, repo: SandwichRepository, embedder: Any)
     subscribe = getattr(bus, "subscribe", None)
     if subscribe is not None:
         subscribe(on_event)
+
+
+async def corpus_report(app: Any) -> dict[str, Any]:
+    from wander.sandwich.analysis import metrics
+
+    repo = app.sandwiches
+    await sync_crystals(repo, app.embedder)
+    return {**metrics(await repo.metric_inputs()), "type_distribution": await repo.type_distribution(),
+            "ingredient_frequency": await repo.ingredient_frequency(), "validity_over_time": await repo.validity_over_time(),
+            "foraging_efficiency": await repo.foraging_efficiency(), "outcomes": await repo.outcome_counts(),
+            "cross_domain_breads": await repo.cross_domain_breads()}  # fmt: skip

@@ -65,7 +65,7 @@ class SandwichController(Controller):
     @get("/metrics")
     async def metrics(self, svc: Services) -> SandwichMetrics:
         """004 8.1's metrics with their targets, and the analysis queries (the dashboard's data)."""
-        from wander.cli_sandwich import corpus_report
+        from wander.foraging import corpus_report
 
         return SandwichMetrics.model_validate(await corpus_report(svc.app))
 

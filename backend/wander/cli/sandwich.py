@@ -38,11 +38,10 @@ def _run(factory) -> Any:
 
 
 def _open():
-    from wander.cli import RichProgress, _quiet_libraries
-    from wander.wiring import open_app
+    from wander.cli.common import open_app, quiet_libraries
 
-    _quiet_libraries()
-    return open_app(progress=RichProgress())
+    quiet_libraries()
+    return open_app()
 
 
 def forage(
@@ -90,23 +89,13 @@ def forage(
         raise typer.Exit(2)
 
 
-async def corpus_report(app: Any) -> dict[str, Any]:
-    from wander.foraging import sync_crystals
-    from wander.sandwich.analysis import metrics
-
-    repo = app.sandwiches
-    await sync_crystals(repo, app.embedder)
-    return {**metrics(await repo.metric_inputs()), "type_distribution": await repo.type_distribution(),
-            "ingredient_frequency": await repo.ingredient_frequency(), "validity_over_time": await repo.validity_over_time(),
-            "foraging_efficiency": await repo.foraging_efficiency(), "outcomes": await repo.outcome_counts(),
-            "cross_domain_breads": await repo.cross_domain_breads()}  # fmt: skip
-
-
 @corpus_app.command("stats")
 def stats(as_json: bool = typer.Option(False, "--json")) -> None:
     """8.1's metrics against their targets, and the analysis queries of 004."""
 
     async def main():
+        from wander.foraging import corpus_report
+
         async with _open() as app:
             return await corpus_report(app)
 
@@ -135,6 +124,7 @@ def ask(question: str = typer.Argument(..., help="A question about the corpus.")
         _fail("question: must not be empty")
 
     async def main():
+        from wander.foraging import corpus_report
         from wander.sandwich.analysis import route
 
         async with _open() as app:
