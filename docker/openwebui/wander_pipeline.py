@@ -20,6 +20,7 @@ When Wander cannot be reached, the chat goes on without context and one warning 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -114,7 +115,8 @@ class Pipeline:
         query = self.last_user_message(messages)
         if not query.strip():
             return body
-        return {**body, "messages": self.with_context(messages, self.recall(query))}
+        context = await asyncio.to_thread(self.recall, query)  # urllib blocks: keep the server's loop free
+        return {**body, "messages": self.with_context(messages, context)}
 
     def pipe(self, user_message: str, model_id: str, messages: list[dict], body: dict) -> str:
         """Recall, prepend, and forward to the OpenAI-compatible upstream; its answer."""
