@@ -12,6 +12,7 @@ from wander.domain.geometry import normalize
 from wander.sandwich import validator
 from wander.sandwich.model import Ingredient, Sandwich
 
+TOP_CONFIGURATIONS = 1
 CLASSIC = {  # a classic sandwich per structural type, for the name (004: "occasionally punny")
     "Bound": "Squeeze", "Dialectic": "Club", "Epistemic": "Reuben", "Temporal": "Wrap", "Perspectival": "Panini",
     "Conditional": "Sub", "Stochastic": "BLT", "Optimization": "Melt", "Negotiation": "Dagwood",
@@ -26,7 +27,10 @@ class Assembler:
 
     def best(self, triples: list[tuple[Ingredient, Ingredient, Ingredient]], existing: np.ndarray
              ) -> tuple[tuple[Ingredient, Ingredient, Ingredient], sw.Validity]:  # fmt: skip
-        scored = [(validator.score(b1, f, b2, existing), (b1, f, b2)) for b1, f, b2 in triples]
+        # Only the few most natural configurations (the identifier's order: the filling most
+        # clearly between its breads) are judged. Taking the best V over every triple a text
+        # offers would pass nearly anything: the validator must be able to say no.
+        scored = [(validator.score(b1, f, b2, existing), (b1, f, b2)) for b1, f, b2 in triples[:TOP_CONFIGURATIONS]]
         v, triple = max(scored, key=lambda x: x[0].v)
         return triple, v
 
