@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_cache import load_index
-from wander.bus.memory import InProcessBus
+from wander.bus.inprocess import InProcessBus
 from wander.domain.themes import degenerate_labels
 from wander.engine.clock import ManualClock
 from wander.engine.inmemory_store import InMemoryStore

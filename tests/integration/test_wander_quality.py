@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from wander.bus.memory import InProcessBus
+from wander.bus.inprocess import InProcessBus
 from wander.domain import sandwich
 from wander.domain.geometry import midpoint
 from wander.domain.themes import degenerate_labels
