@@ -12,23 +12,22 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from wander.cli.common import console, quiet_libraries, run_async
 from wander.domain.errors import Refused
-
-console = Console()
 
 
 @asynccontextmanager
 async def _service():
     """The action service over the database alone (no model, no knowledge index)."""
     from wander.action.factory import action_service
-    from wander.bus.memory import InProcessBus
+    from wander.bus.inprocess import InProcessBus
     from wander.config import load_settings
     from wander.store.repository import PostgresStore
     from wander.wiring import open_database
 
+    quiet_libraries()
     settings = load_settings()
     db = await open_database(settings)
     try:
@@ -65,7 +64,7 @@ def _print(p, as_json: bool) -> None:
                       f"{_money(p.execution['balance_after_cents'])}", highlight=False)  # fmt: skip
 
 
-def register(app: typer.Typer, run_async) -> None:
+def register(app: typer.Typer) -> None:
     @app.command()
     def propose(crystal_id: str = typer.Argument(..., help="An accepted crystal (see `wander show`)."),
                 as_json: bool = typer.Option(False, "--json")) -> None:  # fmt: skip
