@@ -31,13 +31,14 @@ def write_assets(app, **wallet) -> None:
 
 
 async def accepted_crystal(app, client, verdict: str = "accepted") -> tuple[str, str]:
+    vector = app.embedder.embed([INSIGHT])[0]  # loads the model here, not inside the server's first request
     session = await create(client, max_steps=5)
     loci = (await client.get(f"{API}/{session['id']}/loci")).json()
     crystal_id = uuid.uuid4()
     async with app.db.begin() as conn:
         await conn.execute(insert(WanderCrystal.__table__).values(
             id=crystal_id, project_id=DEFAULT_PROJECT_ID, session_id=uuid.UUID(session["id"]), insight=INSIGHT,
-            embedding=app.embedder.embed([INSIGHT])[0], confidence=0.8, actionability=0.6, domains=["possession"],
+            embedding=vector, confidence=0.8, actionability=0.6, domains=["possession"],
             bread_a_locus_id=uuid.UUID(loci[0]["id"]), structural_type="bridge",
             validity={"V": 0.78, "verdict": verdict, "novelty": 0.5, "filling": "price signal"}))  # fmt: skip
     return session["id"], str(crystal_id)

@@ -11,7 +11,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, func, insert, select, text, update
+from sqlalchemy import and_, func, insert, literal_column, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -24,7 +24,7 @@ from wander.store.tables import WanderEvent, WanderSession
 S = WanderSession.__table__
 E = WanderEvent.__table__
 P, D = PROPOSALS, DECISIONS
-UTC_TODAY = text("(now() AT TIME ZONE 'UTC')::date")
+UTC_TODAY = literal_column("(now() AT TIME ZONE 'UTC')::date")
 
 
 async def append_events(conn: AsyncConnection, session_id: str | None, drafts: list[EventDraft]) -> list[Event]:
