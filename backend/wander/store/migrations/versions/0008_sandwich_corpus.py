@@ -2,14 +2,14 @@
 the foraging log and the runs' outbox (wander.store.sandwich_tables).
 
 Revision ID: 0008
-Revises: 0005
+Revises: 0007
 """
 from alembic import op
 
 from wander.store import sandwich_tables as t
 
 revision = "0008"
-down_revision = "0005"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
