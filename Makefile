@@ -53,7 +53,7 @@ bench: setup
 	@for f in bench/bench_*.py; do echo "# $$f"; $(PY) $$f || exit 1; done
 
 # Regenerate shared_schemas/schema.json and frontend/src/api/types.gen.ts from the models.
-schemas: $(PY_STAMP)
+schemas: $(PY_STAMP) $(NODE_STAMP)
 	$(PY) -m shared_schemas.generate
 
 # Rebuild the shipped concept corpus from WordNet (developers only; needs wordnet-base).
