@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from wander.config import load_section, load_settings
 from wander.domain.errors import Conflict, InvalidInput, NotFound, WanderError
 from wander.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.domain.models import SessionStatus
@@ -39,7 +40,7 @@ def _quiet_libraries() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    logging.basicConfig(level=os.environ.get("WANDER_LOG_LEVEL", "WARNING").upper())
+    logging.basicConfig(level=load_section("core").log_level)
     # pgserver asks platformdirs for a runtime dir; its fallback warning is noise here.
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
     for noisy in ("pgserver", "alembic", "sentence_transformers", "httpx", "transformers"):
@@ -89,7 +90,6 @@ class RichProgress:
 @asynccontextmanager
 async def _store():
     """The store alone (no model, no knowledge index): for commands that only read."""
-    from wander.config import load_settings
     from wander.store.repository import PostgresStore
     from wander.wiring import open_database
 

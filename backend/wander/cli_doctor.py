@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
-import os
 from typing import Any, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from wander.config import load_section
 from wander.domain.errors import InvalidInput
 
 DWELLER_HELP = "offline | ollama | anthropic | auto (default: WANDER_DWELLER, else offline)."
@@ -25,7 +25,7 @@ DWELLER_HELP = "offline | ollama | anthropic | auto (default: WANDER_DWELLER, el
 def dweller_builder_for(name: str | None):
     """The builder open_app(dweller=...) takes (None for the offline dweller, without
     importing any model SDK); raises InvalidInput (field 'dweller')."""
-    if (name or os.environ.get("WANDER_DWELLER") or "offline").strip().lower() == "offline":
+    if (name or load_section("models").dweller).strip().lower() == "offline":
         return None
     from wander.llm.factory import dweller_builder
 

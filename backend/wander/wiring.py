@@ -4,7 +4,6 @@ index, dweller, bus) into the engine. The faces (CLI, API, MCP) start from here.
 from __future__ import annotations
 
 import logging
-import os
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from wander.bus.memory import InProcessBus
 from wander.ca.adapter import WheelerSignals
 from wander.config import Settings, load_settings
+from wander.domain.errors import InvalidInput
 from wander.engine.clock import SystemClock
 from wander.engine.ports import Clock, Embedder, KnowledgeConcept
 from wander.engine.service import WanderEngine
@@ -102,10 +102,17 @@ async def load_knowledge(kb: KbRepository) -> KnowledgeIndex:
     return KnowledgeIndex(concepts, matrix)
 
 
-def default_embedder() -> Embedder:
-    from wander.embed.minilm import MiniLMEmbedder
+def default_embedder(settings: Settings | None = None) -> Embedder:
+    """The embedder WANDER_EMBEDDER names (minilm | ollama), checked against the vector
+    columns' size (WANDER_EMBED_DIM)."""
+    from wander.llm.factory import build_embedder
 
-    return MiniLMEmbedder()
+    settings = settings or load_settings()
+    embedder = build_embedder(settings.models.embedder, dim=settings.embed_dim)
+    if embedder.dim != settings.embed_dim:
+        raise InvalidInput("WANDER_EMBED_DIM", f"is {settings.embed_dim} but the {settings.models.embedder} embedder "
+                                               f"makes {embedder.dim}-d vectors")  # fmt: skip
+    return embedder
 
 
 @dataclass
@@ -147,11 +154,11 @@ async def open_app(settings: Settings | None = None, *, progress: Progress | Non
     scale = None
     try:
         kb = KbRepository(db)
-        embedder = embedder or default_embedder()
+        embedder = embedder or default_embedder(settings)
         await ensure_corpus(kb, embedder, progress or NoProgress())
         knowledge = knowledge or await load_knowledge(kb)
         store = PostgresStore(db)
-        if nats is not None or os.environ.get("WANDER_NATS_URL"):
+        if nats is not None or settings.nats.url:
             from wander.scale import open_scale
 
             scale = await open_scale(db, nats, role=role)

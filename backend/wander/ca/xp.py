@@ -53,9 +53,9 @@ def cupy_available() -> bool:
 def requested_backend(backend: str | None = None) -> str:
     """The backend asked for: the argument, else WANDER_CA_BACKEND, else 'auto'."""
     if backend is None:
-        from wander.config import load_settings
+        from wander.config import load_section
 
-        backend = load_settings().ca_backend
+        backend = load_section("ca").backend
     name = backend.strip().lower() or "auto"
     if name not in BACKENDS:
         raise CABackendError(
