@@ -77,6 +77,19 @@ def get_xp(backend: str | None = None) -> ModuleType:
     return np
 
 
+def active_backend(backend: str | None = None) -> tuple[str, str]:
+    """(the backend the CA kernel runs on here: 'numpy' or 'cupy', why) for `wander doctor`."""
+    name = requested_backend(backend)
+    if name == "numpy":
+        return "numpy", "WANDER_CA_BACKEND=numpy"
+    cupy, why = _probe_cupy()
+    if cupy is not None:
+        return "cupy", "CuPy on a CUDA device"
+    if name == "cupy":
+        return "none", f"'cupy' was asked for but {why}"
+    return "numpy", f"NumPy fallback: {why}"
+
+
 def backend_name(xp: ModuleType) -> str:
     return "cupy" if xp.__name__.startswith("cupy") else "numpy"
 
