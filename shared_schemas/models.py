@@ -7,9 +7,9 @@ Defined once here; JSON Schema (schema.json) and the frontend's TypeScript types
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 # Re-exported: the shapes and the event contract live in common.py and events.py.
 from shared_schemas.common import CandidateOut as CandidateOut
@@ -170,8 +170,8 @@ class LocusDetail(LocusOut):
     first_encountered: datetime | None
     last_visited: datetime | None
     adjacent_to: list[dict[str, Any]]
-    connections: list["Connection"]
-    arrived_by: "ResidueOut | None" = Field(description="The residue of the encounter that first reached it.")
+    connections: list[Connection]
+    arrived_by: ResidueOut | None = Field(description="The residue of the encounter that first reached it.")
 
 
 class Connection(BaseModel):

@@ -140,7 +140,7 @@ def doctor(
         report = diagnose(dweller=dweller)
     except InvalidInput as exc:
         err.print(f"[bold red]error:[/] {exc.field}: {exc.reason}", highlight=False)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     if as_json:
         console.print_json(json.dumps(report))
         return

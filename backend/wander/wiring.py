@@ -58,7 +58,7 @@ async def open_database(settings: Settings) -> AsyncEngine:
 async def _embed_rows(embedder: Embedder, texts: list[str], progress: Progress, what: str):
     progress.start(what, len(texts))
     try:
-        embed = getattr(embedder, "embed")
+        embed = embedder.embed
         try:
             return embed(texts, progress=progress.advance)
         except TypeError:  # an embedder without progress reporting

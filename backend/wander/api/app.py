@@ -36,7 +36,7 @@ class ApiSettings:
     resume_interrupted: bool = True
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "ApiSettings":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> ApiSettings:
         a = load_settings(env).api
         return cls(token=a.token or None, heartbeat_s=a.ws_heartbeat_s, allowed_origins=a.allowed_origins)
 
