@@ -136,7 +136,7 @@ class CaSettings(Section):
     backend: str = _var("WANDER_CA_BACKEND", "auto", "CA kernel array module: `auto` (CuPy on a CUDA device, else "
                         "NumPy), `numpy`, `cupy` (checked by wander.ca.xp)")
     memory_capacity: str = _var("WANDER_MEMORY_CAPACITY", "", "Wheeler CA memories kept before the coldest 10% are "
-                                "evicted (checked by wander.ca.memory)", shown="`1000`")
+                                "evicted (checked by wander.ca.store)", shown="`1000`")
 
     @field_validator("backend")
     @classmethod

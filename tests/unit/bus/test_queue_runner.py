@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shared_schemas.events import Subject
-from wander.bus.memory import InProcessBus
+from wander.bus.inprocess import InProcessBus
 from wander.domain.errors import Conflict, NotFound
 from wander.domain.models import Event, SessionStatus
 from wander.engine.queue_runner import QueueRunner
