@@ -217,7 +217,7 @@ def _envelope(subject: Subject, payload: type[EventPayload]) -> type[EventBase]:
     name = payload.__name__.removesuffix("Payload") + "Event"
     model: type[EventBase] = create_model(  # type: ignore[call-overload]
         name, __base__=EventBase, __module__=__name__,
-        subject=(Literal[subject.value], ...), payload=(payload, ...),  # type: ignore[valid-type]
+        subject=(Literal[subject.value], ...), payload=(payload, ...),  # type: ignore[valid-type, arg-type]
     )
     return model
 

@@ -68,7 +68,7 @@ class FenceRequest(Strict):
 
 class SearchRequest(Strict):
     query: str = Field(min_length=1, max_length=2000)
-    types: list[Literal["locus", "crystal", "resonance"]] = Field(default_factory=lambda: ["locus", "crystal", "resonance"],
+    types: list[Literal["locus", "crystal", "resonance"]] = Field(default_factory=lambda: ["locus", "crystal", "resonance"],  # type: ignore[arg-type]
                                                                   min_length=1)
     limit: int = Field(default=10, ge=1, le=100)
 

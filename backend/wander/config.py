@@ -31,7 +31,7 @@ EMBEDDERS = ("minilm", "ollama")
 
 def _var(name: str, default: Any, doc: str, *, shown: str | None = None, **kw: Any) -> Any:
     """A field read from the environment variable `name`; `shown` is the README's default."""
-    extra = {"shown": shown} if shown is not None else None
+    extra: Any = {"shown": shown} if shown is not None else None
     return Field(default, validation_alias=name, description=doc, json_schema_extra=extra, **kw)
 
 
@@ -280,9 +280,9 @@ def load_section(section: str, env: Mapping[str, str] | None = None) -> Any:
 
 def _invalid(e: ValidationError, section: str | None = None) -> InvalidInput:
     err = e.errors()[0]
-    loc = [section, *err["loc"]] if section else list(err["loc"])
-    section, name = (loc + ["", ""])[:2]
-    model = _section_model(Settings.model_fields[str(section)])
+    loc = [str(x) for x in ([section, *err["loc"]] if section else err["loc"])]
+    where, name = (loc + ["", ""])[:2]
+    model = _section_model(Settings.model_fields[where])
     var = str(model.model_fields[str(name)].validation_alias)
     got = err.get("input")
     ctx = err.get("ctx") or {}
@@ -304,9 +304,7 @@ def _shown(f: FieldInfo) -> str:
     if "shown" in extra:
         return str(extra["shown"])
     d = f.default
-    if isinstance(d, float) and d == int(d):
-        d = int(d)
-    return f"`{d}`"
+    return f"`{int(d)}`" if isinstance(d, float) and d == int(d) else f"`{d}`"
 
 
 def settings_table(sections: list[str]) -> str:

@@ -16,7 +16,7 @@ from wander.ca.adapter import WheelerSignals
 from wander.config import Settings, load_section, load_settings
 from wander.domain.errors import InvalidInput
 from wander.engine.clock import SystemClock
-from wander.engine.ports import Clock, Embedder, KnowledgeConcept
+from wander.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
 from wander.engine.service import WanderEngine
 from wander.kb import corpus, importer
 from wander.kb.index import KnowledgeIndex
@@ -60,7 +60,7 @@ async def _embed_rows(embedder: Embedder, texts: list[str], progress: Progress, 
     try:
         embed = embedder.embed
         try:
-            return embed(texts, progress=progress.advance)
+            return embed(texts, progress=progress.advance)  # type: ignore[call-arg]
         except TypeError:  # an embedder without progress reporting
             out = embed(texts)
             progress.advance(len(texts))
@@ -135,7 +135,7 @@ class App:
     knowledge: KnowledgeIndex
     embedder: Embedder
     engine: WanderEngine
-    bus: InProcessBus  # or NatsBus when WANDER_NATS_URL is set (wander.scale)
+    bus: EventBus  # InProcessBus, or NatsBus when WANDER_NATS_URL is set (wander.scale)
     run_queue: Any = None  # the JetStream run queue with NATS; None: runs stay in-process
     scale: Any = None  # wander.scale.Scale with NATS
 

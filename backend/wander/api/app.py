@@ -75,7 +75,7 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
                         InterventionController, health, domains, session_socket,
                         static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
-        exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},
+        exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},  # type: ignore[dict-item]
         guards=[make_token_guard(api.token)],
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path="/schema"),

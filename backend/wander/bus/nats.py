@@ -224,7 +224,7 @@ class NatsBus:
         self.client = client
         self._notify = notify
         self._handlers: list[tuple[str | None, Handler]] = []
-        self._sub = None
+        self._sub: Any = None
         self._want = False
         self._sub_lock = asyncio.Lock()
         self._subscribing: asyncio.Task[None] | None = None
@@ -264,7 +264,7 @@ class NatsBus:
             self._sub = await nc.subscribe(subjects.EVENTS_ALL, cb=self._on_msg, pending_msgs_limit=1_000_000,
                                            pending_bytes_limit=512 * 1024 * 1024)  # fmt: skip
             try:
-                await nc.flush(timeout=self.client.settings.publish_timeout_s)
+                await nc.flush(timeout=self.client.settings.publish_timeout_s)  # type: ignore[arg-type]  # float works
             except Exception:
                 pass
 

@@ -155,7 +155,7 @@ class Trace:
     from_locus_id: str | None
     to_locus_id: str
     adjacencies_considered: int
-    selection_scores: dict[str, float]
+    selection_scores: dict[str, Any]
     selection_reason: str
     model_used: str
     tokens_used: int = 0

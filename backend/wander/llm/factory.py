@@ -18,7 +18,7 @@ from wander.engine.ports import ConceptProposer, Dweller, Embedder, RuminationMo
 from wander.llm.base import RetryPolicy, Sleep
 from wander.llm.pricing import PriceTable
 from wander.llm.proposer import ChainProposer, ModelProposer
-from wander.llm.router import RouterDweller
+from wander.llm.router import ModelMember, RouterDweller
 from wander.llm.rumination import ModelRumination
 
 # The provider modules (and their SDKs) are imported where they are first needed.
@@ -82,14 +82,14 @@ def check_dweller(name: str | None, env: Mapping[str, str] | None = None) -> str
     return chosen
 
 
-def _ollama_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> Dweller:
+def _ollama_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
     from wander.llm import ollama as ollama_llm
 
     return ollama_llm.OllamaDweller(s.ollama_url, s.ollama_model, timeout=s.ollama_timeout, embedder=embedder,
                                     max_tokens=s.dwell_max_tokens, retry=s.retry_policy(sleep))  # fmt: skip
 
 
-def _anthropic_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> Dweller:
+def _anthropic_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
     from wander.llm import anthropic as anthropic_llm
 
     return anthropic_llm.AnthropicDweller(
