@@ -89,3 +89,15 @@ def test_engine_payloads_validate_against_the_contract():
         out = events.EventOut.model_validate(
             {"session_id": "s", "seq": seq, "ts": "2026-01-01T00:00:00Z", "subject": d.subject, "payload": d.payload})
         assert out.root.payload.model_dump(mode="json") == d.payload
+
+
+def test_the_websocket_frame_parses_as_the_contract():
+    from datetime import UTC, datetime
+
+    from wander.api.ws import event_frame
+    from wander.domain.models import Event
+
+    payload = {"session_id": "s", "step_number": 1, "from_locus_id": "l"}
+    frame = events.EventFrame.model_validate_json(
+        event_frame(Event(session_id="s", seq=1, subject="wander.step.started", ts=datetime.now(UTC), payload=payload)))
+    assert isinstance(frame.event.root.payload, events.StepStartedPayload)
