@@ -37,6 +37,13 @@ class Subject(StrEnum):
     FENCE_APPROACHED = "wander.fence.approached"
     CIRCUIT_TRIPPED = "wander.circuit.tripped"
     BUDGET_LOW = "wander.budget.low"
+    # The economic action layer (wander.action.service)
+    PROPOSAL_PROPOSED = "wander.proposal.proposed"
+    PROPOSAL_ENCODED = "wander.proposal.encoded"
+    PROPOSAL_APPROVED = "wander.proposal.approved"
+    PROPOSAL_REJECTED = "wander.proposal.rejected"
+    PROPOSAL_EXECUTED = "wander.proposal.executed"
+    PROPOSAL_REFUSED = "wander.proposal.refused"
 
 
 PAYLOADS: dict[Subject, type[EventPayload]] = {}
@@ -200,6 +207,64 @@ class BudgetLowPayload(EventPayload):
     share: float
 
 
+# ---- the action layer's payloads (wander.action.service) ---------------------------------
+
+
+class ProposalPayload(EventPayload):
+    """What every proposal event carries; a proposal's crystal may have no session."""
+
+    proposal_id: str
+    session_id: str | None  # type: ignore[assignment]
+
+
+class ProposalProposedPayload(ProposalPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_PROPOSED
+    crystal_id: str
+    status: Literal["pending"]
+    action: str
+    expected_value_cents: int
+    cost_cents: int
+    evaluator: str
+
+
+class ProposalEncodedPayload(ProposalPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_ENCODED
+    crystal_id: str
+    image_sha256: str
+    image_url: str
+    bytes: int
+    side: int
+
+
+class ProposalDecisionPayload(ProposalPayload):
+    reviewer: str
+    image_sha256: str
+    via: str
+    token_verified: bool
+
+
+class ProposalApprovedPayload(ProposalDecisionPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_APPROVED
+    status: Literal["approved"]
+
+
+class ProposalRejectedPayload(ProposalDecisionPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_REJECTED
+    status: Literal["rejected"]
+
+
+class ProposalExecutedPayload(ProposalPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_EXECUTED
+    status: Literal["executed"]
+    execution: dict[str, Any]
+
+
+class ProposalRefusedPayload(ProposalPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_REFUSED
+    status: Literal["refused"]
+    reason: str
+
+
 # ---- the envelope: a union discriminated on `subject` -------------------------------------
 
 EventSubject = Literal[tuple(s.value for s in Subject)]  # type: ignore[valid-type]
@@ -257,6 +322,6 @@ def payload_json(payload: EventPayload) -> dict[str, Any]:
 
 
 EXPORTED: tuple[type[BaseModel], ...] = (
-    *PAYLOADS.values(), SessionStatusPayload, ResonanceSummary, CrystalSummary, EventOut, EventFrame, HeartbeatFrame,
+    *PAYLOADS.values(), SessionStatusPayload, ProposalPayload, ProposalDecisionPayload, ResonanceSummary, CrystalSummary, EventOut, EventFrame, HeartbeatFrame,
     CaughtUpFrame, WsFrame,
 )

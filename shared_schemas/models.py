@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from shared_schemas.action import ACTION_MODELS
+
 # Re-exported: the shapes and the event contract live in common.py and events.py.
 from shared_schemas.common import CandidateOut as CandidateOut
 from shared_schemas.common import LocusOut as LocusOut
@@ -227,5 +229,5 @@ LocusDetail.model_rebuild()
 EXPORTED: tuple[type[BaseModel], ...] = (
     SessionCreate, SessionPatch, WanderRequest, InjectRequest, FenceRequest, SearchRequest, SubwanderRequest,
     CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
-    ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut,
+    ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, *ACTION_MODELS,
 )

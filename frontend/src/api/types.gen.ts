@@ -19,7 +19,13 @@ export type EventOut =
   | CrystalValidatedEvent
   | FenceApproachedEvent
   | CircuitTrippedEvent
-  | BudgetLowEvent;
+  | BudgetLowEvent
+  | ProposalProposedEvent
+  | ProposalEncodedEvent
+  | ProposalApprovedEvent
+  | ProposalRejectedEvent
+  | ProposalExecutedEvent
+  | ProposalRefusedEvent;
 /**
  * What the WebSocket sends.
  */
@@ -40,7 +46,13 @@ export type EventSubject =
   | "wander.crystal.validated"
   | "wander.fence.approached"
   | "wander.circuit.tripped"
-  | "wander.budget.low";
+  | "wander.budget.low"
+  | "wander.proposal.proposed"
+  | "wander.proposal.encoded"
+  | "wander.proposal.approved"
+  | "wander.proposal.rejected"
+  | "wander.proposal.executed"
+  | "wander.proposal.refused";
 export type SessionStatusName = "active" | "paused" | "completed" | "abandoned";
 
 export interface AdjacenciesFoundEvent {
@@ -178,6 +190,27 @@ export interface CrystallizeOut {
   crystal: CrystalOut | null;
   outcome: string;
   rumination_steps: number;
+}
+export interface DecisionOut {
+  id: string;
+  decision: "approved" | "rejected";
+  reviewer: string;
+  image_sha256: string;
+  token_verified: boolean;
+  via: string;
+  note: string | null;
+  decided_at: string;
+}
+export interface DecisionRequest {
+  /**
+   * Who decides (recorded with the decision).
+   */
+  reviewer: string;
+  /**
+   * sha256 of the proposal image you reviewed.
+   */
+  image_sha256: string;
+  note?: string | null;
 }
 export interface EventFrame {
   type: "event";
@@ -367,6 +400,99 @@ export interface FenceApproachedPayload {
   boundary: "include" | "exclude";
   cosine: number;
 }
+export interface ProposalProposedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.proposal.proposed";
+  payload: ProposalProposedPayload;
+}
+export interface ProposalProposedPayload {
+  session_id: string | null;
+  proposal_id: string;
+  crystal_id: string;
+  status: "pending";
+  action: string;
+  expected_value_cents: number;
+  cost_cents: number;
+  evaluator: string;
+}
+export interface ProposalEncodedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.proposal.encoded";
+  payload: ProposalEncodedPayload;
+}
+export interface ProposalEncodedPayload {
+  session_id: string | null;
+  proposal_id: string;
+  crystal_id: string;
+  image_sha256: string;
+  image_url: string;
+  bytes: number;
+  side: number;
+}
+export interface ProposalApprovedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.proposal.approved";
+  payload: ProposalApprovedPayload;
+}
+export interface ProposalApprovedPayload {
+  session_id: string | null;
+  proposal_id: string;
+  reviewer: string;
+  image_sha256: string;
+  via: string;
+  token_verified: boolean;
+  status: "approved";
+}
+export interface ProposalRejectedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.proposal.rejected";
+  payload: ProposalRejectedPayload;
+}
+export interface ProposalRejectedPayload {
+  session_id: string | null;
+  proposal_id: string;
+  reviewer: string;
+  image_sha256: string;
+  via: string;
+  token_verified: boolean;
+  status: "rejected";
+}
+export interface ProposalExecutedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.proposal.executed";
+  payload: ProposalExecutedPayload;
+}
+export interface ProposalExecutedPayload {
+  session_id: string | null;
+  proposal_id: string;
+  status: "executed";
+  execution: {
+    [k: string]: unknown | undefined;
+  };
+}
+export interface ProposalRefusedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.proposal.refused";
+  payload: ProposalRefusedPayload;
+}
+export interface ProposalRefusedPayload {
+  session_id: string | null;
+  proposal_id: string;
+  status: "refused";
+  reason: string;
+}
 export interface FenceRequest {
   concept: string;
   action: "include" | "exclude";
@@ -413,6 +539,44 @@ export interface Problem {
   status: number;
   detail: string;
   field?: string | null;
+}
+export interface ProposalDecisionPayload {
+  session_id: string | null;
+  proposal_id: string;
+  reviewer: string;
+  image_sha256: string;
+  via: string;
+  token_verified: boolean;
+}
+/**
+ * An action proposal: its evaluation, its fractal image (the audit record) and the gate.
+ */
+export interface ProposalOut {
+  id: string;
+  crystal_id: string;
+  session_id: string | null;
+  status: "pending" | "approved" | "rejected" | "executed";
+  evaluator: string;
+  evaluation: {
+    [k: string]: unknown | undefined;
+  };
+  image_sha256: string;
+  image_url: string;
+  params: {
+    [k: string]: unknown | undefined;
+  };
+  created_at: string;
+  decision: DecisionOut | null;
+  execution: {
+    [k: string]: unknown | undefined;
+  } | null;
+}
+/**
+ * What every proposal event carries; a proposal's crystal may have no session.
+ */
+export interface ProposalPayload {
+  session_id: string | null;
+  proposal_id: string;
 }
 export interface ResonanceOut {
   id: string;
@@ -540,6 +704,23 @@ export interface TraceStep {
   model_used: string | null;
   created_at: string | null;
   residue: ResidueOut | null;
+}
+export interface WalletOut {
+  wallet: string;
+  balance_cents: number;
+  /**
+   * Why the breaker is tripped today (UTC), or null.
+   */
+  breaker: string | null;
+  limits: {
+    [k: string]: number | undefined;
+  };
+  positions: {
+    [k: string]: unknown | undefined;
+  }[];
+  ledger: {
+    [k: string]: unknown | undefined;
+  }[];
 }
 export interface WanderRequest {
   n_steps?: number;
