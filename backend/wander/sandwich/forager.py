@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import logging
+
 import numpy as np
 
 from wander.domain.errors import InvalidInput
@@ -36,6 +38,7 @@ from wander.sandwich.model import (
 )  # fmt: skip
 from wander.sandwich.ports import SandwichStore, SourceError, SourceReader
 
+log = logging.getLogger(__name__)
 NOVELTY_COS = 0.93  # this close to recently foraged content: already seen
 RECENT = 200  # how many recent contents the novelty threshold looks at
 NEIGHBOURS = 7  # corpus foraging: a concept and this many neighbours in the wander band
@@ -67,6 +70,14 @@ class Forager:
         self.assembler = assembler
         self.rng = np.random.default_rng(seed)
         self._notes = [i for i in range(len(knowledge)) if knowledge.concept(i).source.startswith("import:")]
+
+    async def _publish(self, events: list) -> None:
+        """The events are stored (forage_events) before this; a bus that cannot carry them
+        (NATS takes wander.* subjects only) must not stop the foraging."""
+        try:
+            await self.bus.publish(events)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("forage events not published on the bus: %s", exc)
 
     # ---- sources ------------------------------------------------------------------------
 
@@ -138,7 +149,7 @@ class Forager:
                 "run_id": run_id, "name": s.name, "bread_top": s.bread_top.label, "filling": s.filling.label,
                 "bread_bottom": s.bread_bottom.label, "structural_type": s.structural_type, "V": s.validity["V"]}})
         sandwich_id, events = await self.store.record_attempt(run_id, attempt, vector, drafts)
-        await self.bus.publish(events)
+        await self._publish(events)
         summary.attempts += 1
         summary.outcomes[attempt.outcome] = summary.outcomes.get(attempt.outcome, 0) + 1
         if sandwich_id:
@@ -170,7 +181,7 @@ class Forager:
             except SourceError as exc:
                 error = str(exc)
         run_id, events = await self.store.start_run(mode, target, patience)
-        await self.bus.publish(events)
+        await self._publish(events)
         summary = RunSummary(run_id, mode)
         if error is not None:
             await self._record(run_id, Attempt(f"Make me a sandwich from {target}", SOURCE_ERROR, error), None, summary)
@@ -196,5 +207,5 @@ class Forager:
         events = await self.store.finish_run(run_id, summary.status, {
             "attempts": summary.attempts, "made": summary.made, "outcomes": summary.outcomes,
             "farewell": summary.farewell})  # fmt: skip
-        await self.bus.publish(events)
+        await self._publish(events)
         return summary
