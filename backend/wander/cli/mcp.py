@@ -7,8 +7,6 @@ only: logs and progress go to stderr."""
 from __future__ import annotations
 
 import asyncio
-import logging
-import os
 import sys
 
 import typer
@@ -27,19 +25,19 @@ def mcp(
     port: int = typer.Option(8766, help="Port for --http."),
 ) -> None:
     """Serve the five Wander tools and the trace/crystal resources to MCP clients."""
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    logging.basicConfig(
-        stream=sys.stderr, level=os.environ.get("WANDER_LOG_LEVEL", "WARNING").upper()
-    )
+    from wander.cli.common import quiet_libraries
+    from wander.config import load_settings
+
+    quiet_libraries()  # logs go to stderr: on stdio, stdout carries the protocol only
+    token = load_settings().api.token
     if http:
         if not 0 < port < 65536:
             _fail(f"port: must be between 1 and 65535 (got {port})")
         from wander.api.security import is_loopback
 
-        if not is_loopback(host) and not os.environ.get("WANDER_API_TOKEN"):
+        if not is_loopback(host) and not token:
             _fail(f"host: set WANDER_API_TOKEN to bind beyond loopback (got {host})")
-    asyncio.run(_serve(http, host, port))
+    asyncio.run(_serve(http, host, port, token))
 
 
 def _fail(message: str) -> None:
@@ -47,7 +45,7 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-async def _serve(http: bool, host: str, port: int) -> None:
+async def _serve(http: bool, host: str, port: int, token: str | None) -> None:
     from wander.mcp.server import build_server
     from wander.wiring import open_app
 
@@ -60,7 +58,7 @@ async def _serve(http: bool, host: str, port: int) -> None:
 
             asgi = with_token(
                 server.streamable_http_app(host=host),
-                os.environ.get("WANDER_API_TOKEN") or None,
+                token,
             )
             print(f"Wander MCP on http://{host}:{port}/mcp", file=sys.stderr)
             await uvicorn.Server(
