@@ -28,10 +28,11 @@ from wander.ca.store import (
 from wander.ca.xp import get_xp
 from wander.domain.errors import InvalidInput
 from wander.domain.models import Event
-from wander.engine.events import CRYSTAL_FORMED
+from shared_schemas.events import Subject
 from wander.engine.ports import Embedder
 
 log = logging.getLogger(__name__)
+CRYSTAL_FORMED = str(Subject.CRYSTAL_FORMED)
 CHUNK = "crystals"
 HEADER = "[Wander Memory - Crystals and Episodic Context]"
 FOOTER = "Use this context to inform your response. Cold memories are uncertain."

@@ -10,7 +10,7 @@ from typing import Any
 
 from wander.domain.models import Event
 from wander.domain.sandwich import TAXONOMY
-from wander.engine.events import CRYSTAL_FORMED
+from shared_schemas.events import Subject
 from wander.kb.forage_sources import FileAndUrlReader
 from wander.sandwich.assembler import Assembler
 from wander.sandwich.crystals import crystal_sandwich
@@ -18,6 +18,7 @@ from wander.sandwich.forager import Forager
 from wander.store.sandwich_repository import SandwichRepository
 
 log = logging.getLogger(__name__)
+CRYSTAL_FORMED = str(Subject.CRYSTAL_FORMED)
 _PROTOTYPES: dict[str, Any] = {}
 
 

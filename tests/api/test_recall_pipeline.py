@@ -13,12 +13,13 @@ from typing import ClassVar
 
 import pytest
 from wander.domain.models import Event
-from wander.engine.events import CRYSTAL_FORMED
+from shared_schemas.events import Subject
 
 from tests.api.conftest import API, create, free_port, wait_idle
 from tests.conftest import REPO
 
 RECALL = "/api/v1/wander/recall"
+CRYSTAL_FORMED = str(Subject.CRYSTAL_FORMED)
 INSIGHTS = [
     "trust is the bridge that lets markets work despite information asymmetry",
     "a river delta spreads sediment the way a branching network spreads load",

@@ -87,7 +87,7 @@ class Forager:
         c = self.knowledge.concept(index)
         sims = self.knowledge.similarities(self.knowledge.vector(index))
         band = np.flatnonzero((sims > 0.3) & (sims < 0.7))
-        picks = self.rng.choice(band, size=min(NEIGHBOURS, len(band)), replace=False) if len(band) else []
+        picks: list[int] = [int(j) for j in self.rng.choice(band, size=min(NEIGHBOURS, len(band)), replace=False)] if len(band) else []
         lines = [f"{c.label}: {c.gloss}"] + [f"{self.knowledge.concept(int(j)).label}: "
                                               f"{self.knowledge.concept(int(j)).gloss}" for j in picks]  # fmt: skip
         kind = "notes" if c.source.startswith("import:") else "corpus"
