@@ -67,9 +67,9 @@ export function AnalysisPage() {
                 {Object.entries(data.metrics).map(([name, m]) => (
                   <tr key={name} data-metric={name}>
                     <td>{name.replace(/_/g, " ")}</td>
-                    <td>{fmt(m.value)}</td>
-                    <td>{m.target}</td>
-                    <td>{m.met === null ? "–" : m.met ? "yes" : "no"}</td>
+                    <td>{fmt(m?.value)}</td>
+                    <td>{m?.target}</td>
+                    <td>{m?.met == null ? "–" : m.met ? "yes" : "no"}</td>
                   </tr>
                 ))}
               </tbody>
