@@ -41,6 +41,7 @@ class Crystallizer:
         self.ruminator = ruminator
         self.clock = clock
         self._prototypes: dict[str, np.ndarray] | None = None
+        self._said: dict[str, set[str]] = {}  # per session, every insight formed (stored ones come from the store)
 
     def prototypes(self) -> dict[str, np.ndarray]:
         if self._prototypes is None:
@@ -68,7 +69,7 @@ class Crystallizer:
         # frames it best, and the corpus concept nearest their midpoint), never by its V:
         # the gate then judges it, so V says something. A sandwich already crystallized in
         # the same words is passed over for the next best pair.
-        said = {c.insight for c in crystals}
+        said = {c.insight for c in crystals} | self._said.setdefault(session.id, set())
         pairs = sorted(itertools.combinations(pool[:BREAD_CHOICE], 2),
                        key=lambda p: -float(midpoint(p[0].embedding, p[1].embedding) @ vector))  # fmt: skip
         for b1, b2 in pairs:
@@ -77,6 +78,7 @@ class Crystallizer:
             insight = rum.insight or plain_insight(kb, b1, b2, a1, a2, f_i, resonance)
             if insight not in said:
                 break
+        self._said[session.id].add(insight)  # rejected ones too: the same sandwich is not formed twice
         filling = kb.concept(f_i)
         lineage = in_lineage(kb, f_i, a1) or in_lineage(kb, f_i, a2)
         val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, existing_m, lineage)
