@@ -45,7 +45,7 @@ def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> li
         return []
     reasons = _Reasons(walk, dist, low, high)
     idx = in_field(walk, idx)
-    out = kb_candidates(walk, idx, NAME, reasons.of(idx), limit)
+    out = kb_candidates(walk, idx, NAME, reasons.of(idx), limit)  # type: ignore[arg-type]  # a lazy Sequence[str]
     taken = {c.kb_key for c in out}
     toward = idx[np.argsort(-_toward(walk, sims, idx), kind="stable")[:TOWARD_K]]
     if walk.session.attractor_embedding is None:
