@@ -144,6 +144,7 @@ class SessionOut(BaseModel):
     current_locus_id: str | None
     stopped_reason: str | None
     parent_session_id: str | None
+    parent_locus_id: str | None = Field(default=None, description="The parent's locus a sub-wander went deeper from.")
     running: bool = Field(description="A background run is stepping this wander now.")
     last_event_seq: int
     created_at: datetime | None
@@ -288,6 +289,7 @@ class LocusVisitedPayload(BaseModel):
     step_number: int
     locus: LocusOut
     new: bool
+    injected: bool | None = Field(default=None, description="Planted by a person (a hint), not reached by a step.")
 
 
 class StepCompletedPayload(BaseModel):
@@ -311,7 +313,7 @@ EventSubject = Literal[
     "wander.session.created", "wander.session.paused", "wander.session.resumed", "wander.session.completed",
     "wander.step.started", "wander.step.completed", "wander.adjacencies.found", "wander.locus.visited",
     "wander.resonance.detected", "wander.resonance.strengthened", "wander.resonance.confirmed",
-    "wander.crystal.formed", "wander.crystal.validated", "wander.fence.approached", "wander.circuit.tripped",
+    "wander.crystal.formed", "wander.crystal.validated", "wander.crystal.reviewed", "wander.fence.approached", "wander.circuit.tripped",
     "wander.budget.low",
 ]  # fmt: skip
 
@@ -327,6 +329,88 @@ PAYLOADS: dict[str, type[BaseModel]] = {
     "wander.circuit.tripped": CircuitTrippedPayload,
 }
 
+
+
+# ---- the mind map as a workbench: crystal review, fences, compare ----------------------
+
+
+class CrystalSummary(BaseModel):
+    id: str
+    insight: str
+    confidence: float
+    structural_type: str | None
+    status: str
+    bread: list[str | None]
+    domains: list[str]
+    V: float | None = None
+    verdict: str | None = None
+
+
+class CrystalFormedPayload(BaseModel):
+    session_id: str
+    crystal: CrystalSummary
+
+
+class CrystalValidatedPayload(BaseModel):
+    session_id: str
+    crystal_id: str
+    V: float
+
+
+class CrystalReviewedPayload(BaseModel):
+    session_id: str
+    crystal_id: str
+    verdict: Literal["accept", "reject"]
+    status: str
+    note: str | None = None
+
+
+class ResonanceSummary(BaseModel):
+    id: str
+    themes: list[str]
+    occurrences: int
+    strength: float
+    status: Literal["candidate", "confirmed", "invalidated"]
+
+
+class ResonancePayload(BaseModel):
+    """wander.resonance.detected / strengthened / confirmed."""
+
+    session_id: str
+    resonance: ResonanceSummary
+    similarity: float | None = None
+
+
+class CrystalReview(Strict):
+    verdict: Literal["accept", "reject"]
+    note: str | None = Field(default=None, max_length=2000)
+
+
+class FenceOut(BaseModel):
+    concept: str
+    action: Literal["include", "exclude"]
+
+
+class CompareOut(BaseModel):
+    a: LocusOut
+    b: LocusOut
+    cosine_distance: float
+    shared_domains: list[str]
+    only_a_domains: list[str]
+    only_b_domains: list[str]
+    midpoint_concept: str | None = Field(description="The corpus concept nearest the midpoint of the two loci.")
+    midpoint_gloss: str | None
+    path: list[str] = Field(description="Locus ids of the walk from a to b (empty when it never went from one to the other).")
+
+
+PAYLOADS.update({
+    "wander.crystal.formed": CrystalFormedPayload,
+    "wander.crystal.validated": CrystalValidatedPayload,
+    "wander.crystal.reviewed": CrystalReviewedPayload,
+    "wander.resonance.detected": ResonancePayload,
+    "wander.resonance.strengthened": ResonancePayload,
+    "wander.resonance.confirmed": ResonancePayload,
+})
 
 class EventOut(BaseModel):
     session_id: str
@@ -364,4 +448,8 @@ EXPORTED: tuple[type[BaseModel], ...] = (
     ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, SessionCreatedPayload,
     SessionStatusPayload, StepStartedPayload, AdjacenciesFoundPayload, LocusVisitedPayload, StepCompletedPayload,
     CircuitTrippedPayload, EventOut, EventFrame, HeartbeatFrame, CaughtUpFrame,
+)  # fmt: skip
+EXPORTED += (
+    CrystalSummary, CrystalFormedPayload, CrystalValidatedPayload, CrystalReviewedPayload, ResonanceSummary,
+    ResonancePayload, CrystalReview, FenceOut, CompareOut,
 )  # fmt: skip

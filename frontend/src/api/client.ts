@@ -38,7 +38,7 @@ function isProblem(body: unknown): body is Problem {
   );
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, headers: { Accept: "application/json, application/problem+json" } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -65,7 +65,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   return parsed as T;
 }
 
-const s = (id: string) => `${API_BASE}/sessions/${encodeURIComponent(id)}`;
+export const s = (id: string) => `${API_BASE}/sessions/${encodeURIComponent(id)}`;
 
 export const api = {
   listSessions(params: { limit?: number; offset?: number; status?: SessionStatusName | "" } = {}) {

@@ -31,11 +31,30 @@ export interface CircuitTrippedPayload {
   detail: string;
 }
 
+export interface CompareOut {
+  a: LocusOut;
+  b: LocusOut;
+  cosine_distance: number;
+  shared_domains: string[];
+  only_a_domains: string[];
+  only_b_domains: string[];
+  /** The corpus concept nearest the midpoint of the two loci. */
+  midpoint_concept: string | null;
+  midpoint_gloss: string | null;
+  /** Locus ids of the walk from a to b (empty when it never went from one to the other). */
+  path: string[];
+}
+
 export interface Connection {
   locus_id: string;
   concept: string;
   direction: "from" | "to";
   step_number: number;
+}
+
+export interface CrystalFormedPayload {
+  session_id: string;
+  crystal: CrystalSummary;
 }
 
 export interface CrystalOut {
@@ -59,6 +78,37 @@ export interface CrystalOut {
   created_at: string | null;
 }
 
+export interface CrystalReview {
+  verdict: "accept" | "reject";
+  note?: string | null;
+}
+
+export interface CrystalReviewedPayload {
+  session_id: string;
+  crystal_id: string;
+  verdict: "accept" | "reject";
+  status: string;
+  note?: string | null;
+}
+
+export interface CrystalSummary {
+  id: string;
+  insight: string;
+  confidence: number;
+  structural_type: string | null;
+  status: string;
+  bread: (string | null)[];
+  domains: string[];
+  V?: number | null;
+  verdict?: string | null;
+}
+
+export interface CrystalValidatedPayload {
+  session_id: string;
+  crystal_id: string;
+  V: number;
+}
+
 export interface CrystallizeOut {
   crystal: CrystalOut | null;
   outcome: string;
@@ -73,9 +123,14 @@ export interface EventFrame {
 export interface EventOut {
   session_id: string;
   seq: number;
-  subject: "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
+  subject: "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.crystal.reviewed" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
   ts: string;
   payload: Record<string, unknown>;
+}
+
+export interface FenceOut {
+  concept: string;
+  action: "include" | "exclude";
 }
 
 export interface FenceRequest {
@@ -134,6 +189,8 @@ export interface LocusVisitedPayload {
   step_number: number;
   locus: LocusOut;
   new: boolean;
+  /** Planted by a person (a hint), not reached by a step. */
+  injected?: boolean | null;
 }
 
 /** RFC 9457 problem details; `field` names the offending input when there is one. */
@@ -167,6 +224,21 @@ export interface ResonanceOut {
   supporting_residue_ids: string[];
   last_reinforced_at: string | null;
   created_at: string | null;
+}
+
+/** wander.resonance.detected / strengthened / confirmed. */
+export interface ResonancePayload {
+  session_id: string;
+  resonance: ResonanceSummary;
+  similarity?: number | null;
+}
+
+export interface ResonanceSummary {
+  id: string;
+  themes: string[];
+  occurrences: number;
+  strength: number;
+  status: "candidate" | "confirmed" | "invalidated";
 }
 
 export interface SearchHit {
@@ -236,6 +308,8 @@ export interface SessionOut {
   current_locus_id: string | null;
   stopped_reason: string | null;
   parent_session_id: string | null;
+  /** The parent's locus a sub-wander went deeper from. */
+  parent_locus_id?: string | null;
   /** A background run is stepping this wander now. */
   running: boolean;
   last_event_seq: number;
@@ -319,7 +393,7 @@ export interface WanderStarted {
   running: boolean;
 }
 
-export type EventSubject = "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
+export type EventSubject = "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.crystal.reviewed" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
 
 export type WsFrame = EventFrame | HeartbeatFrame | CaughtUpFrame;
 

@@ -50,6 +50,8 @@ export class IncrementalLayout {
   private readonly labels = new Map<string, string>();
   private readonly radii = new Map<string, number>();
   private readonly opts: LayoutOptions;
+  /** Where a person put a node: it stays there, and new nodes settle around it. */
+  readonly pins = new Map<string, Point>();
   /** How many batches the simulation has settled (an update with nothing new runs none). */
   runs = 0;
 
@@ -70,7 +72,11 @@ export class IncrementalLayout {
         this.radii.delete(id);
       }
     }
-    for (const n of nodes) if (this.positions.has(n.id)) this.radii.set(n.id, n.r);
+    for (const n of nodes) {
+      const pinned = this.pins.get(n.id);
+      if (pinned) this.positions.set(n.id, { ...pinned });
+      if (this.positions.has(n.id)) this.radii.set(n.id, n.r);
+    }
     const fresh = nodes.filter((n) => !this.positions.has(n.id));
     if (fresh.length === 0) return new Map(this.positions);
 
@@ -86,6 +92,12 @@ export class IncrementalLayout {
     const ordered = orderBatches([...batches.values()], byId, this.positions);
     for (const batch of ordered) this.placeBatch(batch, byId, links, freed);
     return new Map(this.positions);
+  }
+
+  /** Pins a node at `p` (its position from now on, also when it is laid out again). */
+  pin(id: string, p: Point): void {
+    this.pins.set(id, { ...p });
+    if (this.positions.has(id)) this.positions.set(id, { ...p });
   }
 
   reset(): void {

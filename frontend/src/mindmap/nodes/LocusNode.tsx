@@ -11,6 +11,11 @@ export type LocusNodeData = {
   seed: boolean;
   selected: boolean;
   step: number;
+  /** Planted by a person as a hint, not visited yet. */
+  hint?: boolean;
+  /** A fence anchor sits here: a halo, green for include, red for exclude. */
+  fence?: "include" | "exclude" | null;
+  highlighted?: boolean;
 };
 export type LocusNodeType = Node<LocusNodeData, "locus">;
 
@@ -20,7 +25,8 @@ const hidden = { opacity: 0, top: "50%", left: "50%", width: 1, height: 1, minWi
 function LocusNodeView({ data }: NodeProps<LocusNodeType>) {
   const colour = domainColour(data.domains[0]);
   const d = data.r * 2;
-  const cls = ["locus", data.current ? "is-current" : "", data.selected ? "is-selected" : "", data.seed ? "is-seed" : ""]
+  const cls = ["locus", data.current ? "is-current" : "", data.selected ? "is-selected" : "", data.seed ? "is-seed" : "",
+    data.hint ? "is-hint" : "", data.highlighted ? "is-highlighted" : ""]
     .filter(Boolean)
     .join(" ");
   return (
@@ -32,6 +38,8 @@ function LocusNodeView({ data }: NodeProps<LocusNodeType>) {
       data-testid="locus-node"
     >
       <Handle type="target" position={Position.Top} style={hidden} isConnectable={false} />
+      {data.fence ? <div className={`fence-halo is-${data.fence}`} data-testid={`fence-halo-${data.fence}`} /> : null}
+      {data.hint ? <div className="hint-marker" title="hint: the next steps may go here" data-testid="hint-marker">✦</div> : null}
       <div className="locus-disc">{data.visits > 1 ? <span className="locus-visits">{data.visits}</span> : null}</div>
       <div className="locus-label" style={{ top: d + 4 }}>
         {data.concept}
