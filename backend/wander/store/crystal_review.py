@@ -21,11 +21,15 @@ async def review_crystal(store: PostgresStore, crystal_id: str, verdict: str,
         raise NotFound("crystal", crystal_id)
     c = found[0]
     if c.validity.get("verdict") != "review":
-        raise Conflict(f"crystal {crystal_id} was not kept for review (gate verdict: {c.validity.get('verdict')})")
+        raise Conflict(
+            f"crystal {crystal_id} was not kept for review (gate verdict: {c.validity.get('verdict')})"
+        )
     if c.human_approved or c.status != "active":
         raise Conflict(f"crystal {crystal_id} was already reviewed (status {c.status})")
     status = "active" if verdict == "accept" else "invalidated"
-    notes = f"{'accepted' if verdict == 'accept' else 'rejected'} by a person" + (f": {note}" if note else "")
+    notes = f"{'accepted' if verdict == 'accept' else 'rejected'} by a person" + (
+        f": {note}" if note else ""
+    )
     events: list[Event] = []
     async with store.engine.begin() as conn:
         await conn.execute(
@@ -37,7 +41,8 @@ async def review_crystal(store: PostgresStore, crystal_id: str, verdict: str,
             row = await store._lock_session(conn, c.session_id)
             draft = EventDraft(subject=REVIEW_SUBJECT, payload={"session_id": c.session_id, "crystal_id": c.id,
                                                                 "verdict": verdict, "status": status, "note": note})  # fmt: skip
-            events = await store._append_events(conn, c.session_id, row.event_seq + 1, [draft], None)
+            events = await store._append_events(
+                conn, c.session_id, row.event_seq + 1, [draft], None
+            )
     c.status, c.human_approved, c.validation_notes = status, verdict == "accept", notes
     return c, events
-

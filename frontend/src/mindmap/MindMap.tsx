@@ -143,7 +143,9 @@ export function MindMap() {
     const p = positions.get(focus.id);
     if (!p) return;
     setFollow(false);
-    void rf.setCenter(p.x, p.y, { zoom: Math.max(rf.getZoom(), 0.9), duration: 350 });
+    // after a side panel that opens with it has resized the map
+    const t = setTimeout(() => void rf.setCenter(p.x, p.y, { zoom: Math.max(rf.getZoom(), 0.9), duration: 300 }), 80);
+    return () => clearTimeout(t);
   }, [focus]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onNodeClick: NodeMouseHandler<Node> = useCallback(

@@ -22,9 +22,13 @@ class WorkbenchController(Controller):
     tags = ["mind map"]
 
     @post("/crystals/{crystal_id:str}/review", status_code=200)
-    async def review(self, crystal_id: str, data: CrystalReview, svc: Services) -> CrystalOut:
+    async def review(
+        self, crystal_id: str, data: CrystalReview, svc: Services
+    ) -> CrystalOut:
         """accept or reject a crystal the sandwich gate kept for human review (0.5 <= V < 0.7)."""
-        crystal, events = await review_crystal(svc.app.store, crystal_id, data.verdict, data.note)
+        crystal, events = await review_crystal(
+            svc.app.store, crystal_id, data.verdict, data.note
+        )
         await svc.app.engine.bus.publish(events)
         return crystal_out(crystal)
 
@@ -34,7 +38,9 @@ class WorkbenchController(Controller):
         return [FenceOut(concept=a.concept, action=a.action) for a in s.fence]
 
     @delete("/sessions/{session_id:str}/fences", status_code=200)
-    async def remove_fence(self, session_id: str, concept: str, svc: Services) -> list[FenceOut]:
+    async def remove_fence(
+        self, session_id: str, concept: str, svc: Services
+    ) -> list[FenceOut]:
         """Remove the anchor named `concept` from the fence."""
         s = await load_session(svc, session_id)
         kept = [a for a in s.fence if a.concept != concept]
@@ -44,19 +50,28 @@ class WorkbenchController(Controller):
         return [FenceOut(concept=a.concept, action=a.action) for a in kept]
 
     @get("/sessions/{session_id:str}/compare")
-    async def compare(self, session_id: str, a: str, b: str, svc: Services) -> CompareOut:
+    async def compare(
+        self, session_id: str, a: str, b: str, svc: Services
+    ) -> CompareOut:
         """Two loci side by side: distance, domains, the corpus concept between them and the
         shortest way the walk went from one to the other."""
         await load_session(svc, session_id)
         if a == b:
             raise InvalidInput("b", "must be another locus than a")
-        la, lb = await svc.app.store.locus(session_id, a), await svc.app.store.locus(session_id, b)
+        la, lb = (
+            await svc.app.store.locus(session_id, a),
+            await svc.app.store.locus(session_id, b),
+        )
         if la is None:
             raise NotFound("locus", a)
         if lb is None:
             raise NotFound("locus", b)
         kb = svc.app.engine.knowledge
-        exclude = [i for i in (kb.index_of(la.kb_key or ""), kb.index_of(lb.kb_key or "")) if i is not None]
+        exclude = [
+            i
+            for i in (kb.index_of(la.kb_key or ""), kb.index_of(lb.kb_key or ""))
+            if i is not None
+        ]
         near = kb.nearest(midpoint(la.embedding, lb.embedding), 1, exclude=exclude)
         mid = kb.concept(near[0][0]) if near else None
         steps = await svc.app.store.trace(session_id)
