@@ -73,19 +73,13 @@ async def main() -> None:
                                                     human_checkpoint_frequency=0))  # fmt: skip
         sid = session.id
         rng = np.random.default_rng(0)
-        walk = (
-            [await app.store.locus(sid, session.current_locus_id)]
-            if session.current_locus_id
-            else []
-        )
-        if not walk or walk[0] is None:
-            walk = [(await app.store.loci(sid))[0]]
+        walk: list[Locus] = [(await app.store.loci(sid))[0]]
         for i in range(1, N + 1 + LIVE):
-            # mostly onward, sometimes back to an earlier locus: a tree, like a real walk
             walk.append(fake_locus(sid, i, rng))
         prev = walk[0]
         chain: list[tuple[Locus, Locus]] = []
         for i in range(1, len(walk)):
+            # mostly onward, sometimes on from an earlier locus: a tree, like a real walk
             src = prev if rng.random() < 0.8 else walk[int(rng.integers(0, i))]
             chain.append((src, walk[i]))
             prev = walk[i]
