@@ -231,18 +231,20 @@ test("resonances: wavy edges between loci of a confirmed theme, the panel highli
   // what this wander itself emitted (resonances are project-wide; the map draws its own)
   const evs = await page.evaluate(async (id) => {
     const ws = new WebSocket(`${location.origin.replace("http", "ws")}/ws/sessions/${id}?after_seq=0`);
-    const subjects: string[] = [];
+    const statuses: string[] = [];
     await new Promise<void>((res) => {
       ws.onmessage = (m) => {
         const f = JSON.parse(m.data as string);
-        if (f.type === "event") subjects.push(f.event.subject);
+        // resonances are project-wide: a theme this wander reinforces may have been confirmed
+        // by another one, so look at the status each resonance event carries
+        if (f.type === "event" && f.event.subject.startsWith("wander.resonance.")) statuses.push(f.event.payload.resonance.status);
         if (f.type === "caught_up") res();
       };
     });
     ws.close();
-    return subjects;
+    return statuses;
   }, s.id);
-  expect(evs).toContain("wander.resonance.confirmed");
+  expect(evs).toContain("confirmed");
   await expect(page.locator(".react-flow__edge-path.resonance-edge").first()).toBeAttached();
   await page.getByRole("button", { name: /^Resonances/ }).click();
   const row = page.getByTestId("resonance-row").filter({ hasText: "confirmed" }).first();
