@@ -23,12 +23,16 @@ CRYSTAL_REVIEWED = "wander.crystal.reviewed"
 FENCE_APPROACHED = "wander.fence.approached"
 CIRCUIT_TRIPPED = "wander.circuit.tripped"
 BUDGET_LOW = "wander.budget.low"
+# The economic action layer (wander.action.service)
+PROPOSAL_SUBJECTS = tuple(f"wander.proposal.{s}" for s in ("proposed", "encoded", "approved", "rejected", "executed",
+                                                           "refused"))  # fmt: skip
 
 ALL_SUBJECTS = (
     SESSION_CREATED, SESSION_PAUSED, SESSION_RESUMED, SESSION_COMPLETED,
     STEP_STARTED, STEP_COMPLETED, ADJACENCIES_FOUND, LOCUS_VISITED,
     RESONANCE_DETECTED, RESONANCE_STRENGTHENED, RESONANCE_CONFIRMED,
     CRYSTAL_FORMED, CRYSTAL_VALIDATED, CRYSTAL_REVIEWED, FENCE_APPROACHED, CIRCUIT_TRIPPED, BUDGET_LOW,
+    *PROPOSAL_SUBJECTS,
 )  # fmt: skip
 
 

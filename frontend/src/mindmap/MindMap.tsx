@@ -18,6 +18,7 @@ import { navigate } from "../router";
 import { adjacencyView, useWander } from "../store";
 import { edgeTypes } from "./edges";
 import { flowEdges, flowNodes, layoutInput, type FlowCache, type MapExtras } from "./flow";
+import { fractalEdges, fractalNodes, useProposalList } from "./fractals";
 import { IncrementalLayout, type Point } from "./layout/force";
 import { nodeTypes } from "./nodes";
 import { LocusMenu } from "./ContextMenu";
@@ -80,9 +81,11 @@ export function MindMap() {
   );
   const nodeCache = useRef<FlowCache>(new Map());
   const edgeCache = useRef<FlowCache>(new Map());
+  const proposals = useProposalList((s) => s.list);
+  const fractals = useMemo(() => fractalNodes(proposals, positions), [proposals, positions]);
   const laidOut = useMemo(
-    () => flowNodes(graph, adj.ghosts, positions, selectedId, nodeCache.current, extras),
-    [graph, adj, positions, selectedId, extras],
+    () => [...flowNodes(graph, adj.ghosts, positions, selectedId, nodeCache.current, extras), ...fractals],
+    [graph, adj, positions, selectedId, extras, fractals],
   );
   const nodes = useMemo(() => {
     const ids = Object.keys(dragging);
@@ -92,7 +95,10 @@ export function MindMap() {
       return p ? { ...n, position: p, dragging: true } : n;
     });
   }, [laidOut, dragging]);
-  const edges = useMemo(() => flowEdges(graph, adj.edges, edgeCache.current, extras), [graph, adj, extras]);
+  const edges = useMemo(
+    () => [...flowEdges(graph, adj.edges, edgeCache.current, extras), ...fractalEdges(fractals, proposals)],
+    [graph, adj, extras, fractals, proposals],
+  );
 
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep
   // the current locus in the middle at a readable zoom. A person panning or zooming turns

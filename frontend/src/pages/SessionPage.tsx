@@ -6,6 +6,7 @@ import { Brand } from "../panels/Brand";
 import { Controls } from "../panels/Controls";
 import { CrystalPanel } from "../panels/CrystalPanel";
 import { LocusPanel } from "../panels/LocusPanel";
+import { ProposalsPanel } from "../panels/ProposalsPanel";
 import { StatusBar } from "../panels/StatusBar";
 import { ComparePanel, FencesPanel, PanelTabs, ResonancesPanel, TracePanel } from "../panels/WorkbenchPanels";
 import { Link } from "../router";
@@ -62,6 +63,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         {panel === "fences" ? <FencesPanel sessionId={sessionId} /> : null}
         {panel === "resonances" ? <ResonancesPanel /> : null}
         {panel === "trace" ? <TracePanel sessionId={sessionId} /> : null}
+        <ProposalsPanel sessionId={sessionId} />
       </div>
       <StatusBar />
     </div>
