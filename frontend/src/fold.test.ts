@@ -11,7 +11,7 @@ function richLog(): EventOut[] {
   let seq = 0;
   const push = (e: EventOut) => out.push({ ...e, seq: ++seq });
   const res = (status: ResonanceSummary["status"], occurrences: number): ResonanceSummary => ({
-    id: "R1", themes: ["trust", "signal"], occurrences, strength: occurrences, status,
+    id: "R1", themes: ["trust", "signal"], occurrences, strength: occurrences, status, session_id: SID,
   });
   // the walk reaches the hint "harbour" (another domain) at step 5 instead of "concept 5"
   const toHarbour = (e: EventOut): EventOut =>

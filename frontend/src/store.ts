@@ -3,26 +3,15 @@
 import { create } from "zustand";
 import type { ConnState } from "./api/ws";
 import type {
-  AdjacenciesFoundPayload,
   CandidateOut,
-  CircuitTrippedPayload,
-  CrystalFormedPayload,
-  CrystalReviewedPayload,
   CrystalSummary,
-  CrystalValidatedPayload,
   EventOut,
   FenceOut,
   LocusOut,
-  LocusVisitedPayload,
   ResidueOut,
-  ResonancePayload,
   ResonanceSummary,
-  SessionCreatedPayload,
   SessionOut,
   SessionStatusName,
-  SessionStatusPayload,
-  StepCompletedPayload,
-  StepStartedPayload,
 } from "./api/types.gen";
 
 export interface MapLocus extends LocusOut {
@@ -141,10 +130,10 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
   if (g.sessionId && ev.session_id && ev.session_id !== g.sessionId) return g;
   if (ev.seq <= g.lastSeq) return g; // replayed twice or stale: no duplicates
   let next: GraphState = { ...g, lastSeq: ev.seq, applied: g.applied + 1 };
-  const p = ev.payload as unknown;
+  // `subject` discriminates the union: in each case `ev.payload` is that subject's payload.
   switch (ev.subject) {
     case "wander.session.created": {
-      const c = p as SessionCreatedPayload;
+      const c = ev.payload;
       next = {
         ...next,
         status: "active",
@@ -156,17 +145,17 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       break;
     }
     case "wander.step.started": {
-      const c = p as StepStartedPayload;
+      const c = ev.payload;
       next = { ...next, stepping: c.step_number };
       break;
     }
     case "wander.adjacencies.found": {
-      const c = p as AdjacenciesFoundPayload;
+      const c = ev.payload;
       next = { ...next, adjacency: { step: c.step_number, fromId: c.from_locus_id, candidates: c.candidates ?? [] } };
       break;
     }
     case "wander.locus.visited": {
-      const c = p as LocusVisitedPayload;
+      const c = ev.payload;
       if (c.injected) {
         // a hint planted from outside: a locus the next steps may choose, not where the walk is
         next = upsertLocus(next, c.locus, next.currentLocusId, c.step_number);
@@ -179,7 +168,7 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       break;
     }
     case "wander.step.completed": {
-      const c = p as StepCompletedPayload;
+      const c = ev.payload;
       next = upsertLocus(next, c.from_locus, null, Math.max(0, c.step_number - 1));
       next = upsertLocus(next, c.to_locus, c.from_locus.id, c.step_number);
       const id = `path:${c.step_number}`;
@@ -224,7 +213,7 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
     case "wander.resonance.detected":
     case "wander.resonance.strengthened":
     case "wander.resonance.confirmed": {
-      const r = (p as ResonancePayload).resonance;
+      const r = ev.payload.resonance;
       const prev = next.resonances[r.id];
       next = {
         ...next,
@@ -234,7 +223,7 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       break;
     }
     case "wander.crystal.formed": {
-      const c = (p as CrystalFormedPayload).crystal;
+      const c = ev.payload.crystal;
       if (next.crystals[c.id]) break;
       next = {
         ...next,
@@ -244,19 +233,19 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       break;
     }
     case "wander.crystal.validated": {
-      const c = p as CrystalValidatedPayload;
+      const c = ev.payload;
       const prev = next.crystals[c.crystal_id];
       if (prev) next = { ...next, crystals: { ...next.crystals, [c.crystal_id]: { ...prev, validated: true } } };
       break;
     }
     case "wander.crystal.reviewed": {
-      const c = p as CrystalReviewedPayload;
+      const c = ev.payload;
       const prev = next.crystals[c.crystal_id];
       if (prev) next = { ...next, crystals: { ...next.crystals, [c.crystal_id]: { ...prev, review: c.verdict, status: c.status } } };
       break;
     }
     case "wander.session.paused": {
-      const c = p as SessionStatusPayload;
+      const c = ev.payload;
       next = { ...next, status: "paused", stoppedReason: c.reason ?? null, stepping: null };
       break;
     }
@@ -264,12 +253,12 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       next = { ...next, status: "active", stoppedReason: null };
       break;
     case "wander.session.completed": {
-      const c = p as SessionStatusPayload;
+      const c = ev.payload;
       next = { ...next, status: "completed", stoppedReason: c.reason ?? null, stepping: null };
       break;
     }
     case "wander.circuit.tripped": {
-      const c = p as CircuitTrippedPayload;
+      const c = ev.payload;
       next = { ...next, tripped: { reason: c.reason, detail: c.detail }, stoppedReason: c.reason };
       break;
     }

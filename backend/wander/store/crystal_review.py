@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from sqlalchemy import func, select, update
 
+from collections.abc import Callable
+
 from wander.domain.errors import Conflict, NotFound
 from wander.domain.models import Crystal, Event, EventDraft
 from wander.store.repository import C, PostgresStore, _uuid
 
-REVIEW_SUBJECT = "wander.crystal.reviewed"
 
-
-async def review_crystal(store: PostgresStore, crystal_id: str, verdict: str,
-                         note: str | None) -> tuple[Crystal, list[Event]]:  # fmt: skip
+async def review_crystal(
+    store: PostgresStore, crystal_id: str, verdict: str, note: str | None,
+    event: Callable[[Crystal, str], EventDraft],
+) -> tuple[Crystal, list[Event]]:  # fmt: skip
     """accept: the crystal stays active, approved by a person; reject: it is invalidated.
     Only a crystal the gate kept for review, and not yet reviewed, takes a verdict."""
     found = await store.find_crystals(status=None, crystal_id=crystal_id)
@@ -21,15 +23,11 @@ async def review_crystal(store: PostgresStore, crystal_id: str, verdict: str,
         raise NotFound("crystal", crystal_id)
     c = found[0]
     if c.validity.get("verdict") != "review":
-        raise Conflict(
-            f"crystal {crystal_id} was not kept for review (gate verdict: {c.validity.get('verdict')})"
-        )
+        raise Conflict(f"crystal {crystal_id} was not kept for review (gate verdict: {c.validity.get('verdict')})")
     if c.human_approved or c.status != "active":
         raise Conflict(f"crystal {crystal_id} was already reviewed (status {c.status})")
     status = "active" if verdict == "accept" else "invalidated"
-    notes = f"{'accepted' if verdict == 'accept' else 'rejected'} by a person" + (
-        f": {note}" if note else ""
-    )
+    notes = f"{'accepted' if verdict == 'accept' else 'rejected'} by a person" + (f": {note}" if note else "")
     events: list[Event] = []
     async with store.engine.begin() as conn:
         await conn.execute(
@@ -39,10 +37,7 @@ async def review_crystal(store: PostgresStore, crystal_id: str, verdict: str,
         )  # fmt: skip
         if c.session_id is not None:
             row = await store._lock_session(conn, c.session_id)
-            draft = EventDraft(subject=REVIEW_SUBJECT, payload={"session_id": c.session_id, "crystal_id": c.id,
-                                                                "verdict": verdict, "status": status, "note": note})  # fmt: skip
-            events = await store._append_events(
-                conn, c.session_id, row.event_seq + 1, [draft], None
-            )
+            draft = event(c, status)
+            events = await store._append_events(conn, c.session_id, row.event_seq + 1, [draft], None)
     c.status, c.human_approved, c.validation_notes = status, verdict == "accept", notes
     return c, events

@@ -8,12 +8,15 @@ from typing import Any
 
 from litestar import Controller, delete, get, post
 
+from shared_schemas.events import CrystalReviewedPayload
 from shared_schemas.models import CompareOut, CrystalOut, CrystalReview, FenceOut
 from wander.api.controllers.sessions import load_session
 from wander.api.convert import crystal_out, locus_out
 from wander.api.deps import Services
 from wander.domain.errors import InvalidInput, NotFound
 from wander.domain.geometry import cosine_distance, midpoint
+from wander.domain.models import Crystal, EventDraft
+from wander.engine import events as ev
 from wander.store.crystal_review import review_crystal
 
 
@@ -22,13 +25,16 @@ class WorkbenchController(Controller):
     tags = ["mind map"]
 
     @post("/crystals/{crystal_id:str}/review", status_code=200)
-    async def review(
-        self, crystal_id: str, data: CrystalReview, svc: Services
-    ) -> CrystalOut:
+    async def review(self, crystal_id: str, data: CrystalReview, svc: Services) -> CrystalOut:
         """accept or reject a crystal the sandwich gate kept for human review (0.5 <= V < 0.7)."""
-        crystal, events = await review_crystal(
-            svc.app.store, crystal_id, data.verdict, data.note
-        )
+
+        def event(c: Crystal, status: str) -> EventDraft:
+            payload = CrystalReviewedPayload(
+                session_id=c.session_id or "", crystal_id=c.id, verdict=data.verdict, status=status, note=data.note
+            )
+            return ev.draft(payload)
+
+        crystal, events = await review_crystal(svc.app.store, crystal_id, data.verdict, data.note, event)
         await svc.app.engine.bus.publish(events)
         return crystal_out(crystal)
 
@@ -38,9 +44,7 @@ class WorkbenchController(Controller):
         return [FenceOut(concept=a.concept, action=a.action) for a in s.fence]
 
     @delete("/sessions/{session_id:str}/fences", status_code=200)
-    async def remove_fence(
-        self, session_id: str, concept: str, svc: Services
-    ) -> list[FenceOut]:
+    async def remove_fence(self, session_id: str, concept: str, svc: Services) -> list[FenceOut]:
         """Remove the anchor named `concept` from the fence."""
         s = await load_session(svc, session_id)
         kept = [a for a in s.fence if a.concept != concept]
@@ -50,9 +54,7 @@ class WorkbenchController(Controller):
         return [FenceOut(concept=a.concept, action=a.action) for a in kept]
 
     @get("/sessions/{session_id:str}/compare")
-    async def compare(
-        self, session_id: str, a: str, b: str, svc: Services
-    ) -> CompareOut:
+    async def compare(self, session_id: str, a: str, b: str, svc: Services) -> CompareOut:
         """Two loci side by side: distance, domains, the corpus concept between them and the
         shortest way the walk went from one to the other."""
         await load_session(svc, session_id)
@@ -67,11 +69,7 @@ class WorkbenchController(Controller):
         if lb is None:
             raise NotFound("locus", b)
         kb = svc.app.engine.knowledge
-        exclude = [
-            i
-            for i in (kb.index_of(la.kb_key or ""), kb.index_of(lb.kb_key or ""))
-            if i is not None
-        ]
+        exclude = [i for i in (kb.index_of(la.kb_key or ""), kb.index_of(lb.kb_key or "")) if i is not None]
         near = kb.nearest(midpoint(la.embedding, lb.embedding), 1, exclude=exclude)
         mid = kb.concept(near[0][0]) if near else None
         steps = await svc.app.store.trace(session_id)
