@@ -42,10 +42,13 @@ class SessionPatch(Strict):
     forbidden_domains: list[str] | None = None
     max_steps: int | None = Field(default=None, ge=1, le=10000)
     temperature: float | None = Field(default=None, gt=0, le=10)
+    cloud_budget_cents: int | None = Field(default=None, ge=0, description="Raise it to unstick a budget-tripped wander.")
+    max_drift_distance: float | None = Field(default=None, gt=0, le=2)
+    human_checkpoint_frequency: int | None = Field(default=None, ge=0, description="Pause every N steps; 0: never.")
 
 
 class WanderRequest(Strict):
-    n_steps: int = Field(default=10, ge=1, le=1000)
+    n_steps: int = Field(default=10, ge=1, le=10000, description="At most max_steps (10,000), like a wander's own cap.")
     step_delay_ms: int = Field(default=0, ge=0, le=10000, description="Pause between steps, to watch a wander grow.")
 
 
@@ -122,6 +125,11 @@ class CrystallizeOut(BaseModel):
     rumination_steps: int
 
 
+class FenceAnchorOut(BaseModel):
+    concept: str
+    action: Literal["include", "exclude"]
+
+
 class SessionOut(BaseModel):
     id: str
     project_id: str
@@ -144,6 +152,7 @@ class SessionOut(BaseModel):
     current_locus_id: str | None
     stopped_reason: str | None
     parent_session_id: str | None
+    fence: list[FenceAnchorOut] = Field(default_factory=list)
     running: bool = Field(description="A background run is stepping this wander now.")
     last_event_seq: int
     created_at: datetime | None
@@ -307,10 +316,27 @@ class CircuitTrippedPayload(BaseModel):
     detail: str
 
 
+class LocusPlantedPayload(BaseModel):
+    """A locus added to the map without the walk going there (a preset's other seeds, an
+    inject without force_visit): it never becomes "current"."""
+
+    session_id: str
+    step_number: int
+    locus: LocusOut
+    source: Literal["preset", "inject"]
+
+
+class FenceChangedPayload(BaseModel):
+    session_id: str
+    concept: str
+    action: Literal["include", "exclude"] | None = None
+    fence: list[FenceAnchorOut]
+
+
 EventSubject = Literal[
     "wander.session.created", "wander.session.paused", "wander.session.resumed", "wander.session.completed",
     "wander.step.started", "wander.step.completed", "wander.adjacencies.found", "wander.locus.visited",
-    "wander.resonance.detected", "wander.resonance.strengthened", "wander.resonance.confirmed",
+    "wander.locus.planted", "wander.fence.added", "wander.fence.removed", "wander.resonance.detected", "wander.resonance.strengthened", "wander.resonance.confirmed",
     "wander.crystal.formed", "wander.crystal.validated", "wander.fence.approached", "wander.circuit.tripped",
     "wander.budget.low",
 ]  # fmt: skip
@@ -325,6 +351,9 @@ PAYLOADS: dict[str, type[BaseModel]] = {
     "wander.adjacencies.found": AdjacenciesFoundPayload,
     "wander.locus.visited": LocusVisitedPayload,
     "wander.circuit.tripped": CircuitTrippedPayload,
+    "wander.locus.planted": LocusPlantedPayload,
+    "wander.fence.added": FenceChangedPayload,
+    "wander.fence.removed": FenceChangedPayload,
 }
 
 
@@ -363,5 +392,5 @@ EXPORTED: tuple[type[BaseModel], ...] = (
     CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
     ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, SessionCreatedPayload,
     SessionStatusPayload, StepStartedPayload, AdjacenciesFoundPayload, LocusVisitedPayload, StepCompletedPayload,
-    CircuitTrippedPayload, EventOut, EventFrame, HeartbeatFrame, CaughtUpFrame,
+    CircuitTrippedPayload, LocusPlantedPayload, FenceChangedPayload, FenceAnchorOut, EventOut, EventFrame, HeartbeatFrame, CaughtUpFrame,
 )  # fmt: skip

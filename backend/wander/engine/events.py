@@ -14,20 +14,23 @@ STEP_STARTED = "wander.step.started"
 STEP_COMPLETED = "wander.step.completed"
 ADJACENCIES_FOUND = "wander.adjacencies.found"
 LOCUS_VISITED = "wander.locus.visited"
+LOCUS_PLANTED = "wander.locus.planted"  # a locus added without the walk going there
 RESONANCE_DETECTED = "wander.resonance.detected"
 RESONANCE_STRENGTHENED = "wander.resonance.strengthened"
 RESONANCE_CONFIRMED = "wander.resonance.confirmed"
 CRYSTAL_FORMED = "wander.crystal.formed"
 CRYSTAL_VALIDATED = "wander.crystal.validated"
 FENCE_APPROACHED = "wander.fence.approached"
+FENCE_ADDED = "wander.fence.added"
+FENCE_REMOVED = "wander.fence.removed"
 CIRCUIT_TRIPPED = "wander.circuit.tripped"
 BUDGET_LOW = "wander.budget.low"
 
 ALL_SUBJECTS = (
     SESSION_CREATED, SESSION_PAUSED, SESSION_RESUMED, SESSION_COMPLETED,
-    STEP_STARTED, STEP_COMPLETED, ADJACENCIES_FOUND, LOCUS_VISITED,
+    STEP_STARTED, STEP_COMPLETED, ADJACENCIES_FOUND, LOCUS_VISITED, LOCUS_PLANTED,
     RESONANCE_DETECTED, RESONANCE_STRENGTHENED, RESONANCE_CONFIRMED,
-    CRYSTAL_FORMED, CRYSTAL_VALIDATED, FENCE_APPROACHED, CIRCUIT_TRIPPED, BUDGET_LOW,
+    CRYSTAL_FORMED, CRYSTAL_VALIDATED, FENCE_APPROACHED, FENCE_ADDED, FENCE_REMOVED, CIRCUIT_TRIPPED, BUDGET_LOW,
 )  # fmt: skip
 
 
