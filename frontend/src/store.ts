@@ -8,6 +8,7 @@ import type {
   CircuitTrippedPayload,
   EventOut,
   LocusOut,
+  LocusPlantedPayload,
   LocusVisitedPayload,
   ResidueOut,
   SessionCreatedPayload,
@@ -23,6 +24,8 @@ export interface MapLocus extends LocusOut {
   parentId: string | null;
   /** Step at which it first appeared (0 for the seed). */
   firstStep: number;
+  /** Planted (a preset's other seed, an inject without a visit): on the map, never walked to yet. */
+  planted?: boolean;
 }
 
 export interface PathEdge {
@@ -131,6 +134,13 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       next = { ...next, adjacency: { step: c.step_number, fromId: c.from_locus_id, candidates: c.candidates ?? [] } };
       break;
     }
+    case "wander.locus.planted": {
+      // A hint on the map, not a move: "current" stays where the walk is.
+      const c = p as LocusPlantedPayload;
+      next = upsertLocus(next, c.locus, null, c.step_number);
+      next = { ...next, loci: { ...next.loci, [c.locus.id]: { ...next.loci[c.locus.id], planted: true } } };
+      break;
+    }
     case "wander.locus.visited": {
       const c = p as LocusVisitedPayload;
       const parent = c.step_number > 0 && next.currentLocusId !== c.locus.id ? next.currentLocusId : null;
@@ -142,6 +152,9 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       const c = p as StepCompletedPayload;
       next = upsertLocus(next, c.from_locus, null, Math.max(0, c.step_number - 1));
       next = upsertLocus(next, c.to_locus, c.from_locus.id, c.step_number);
+      if (next.loci[c.to_locus.id].planted) {
+        next = { ...next, loci: { ...next.loci, [c.to_locus.id]: { ...next.loci[c.to_locus.id], planted: false } } };
+      }
       const id = `path:${c.step_number}`;
       const path = next.path.some((e) => e.id === id)
         ? next.path
@@ -167,11 +180,12 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       break;
     }
     case "wander.session.resumed":
-      next = { ...next, status: "active", stoppedReason: null };
+      next = { ...next, status: "active", stoppedReason: null, tripped: null };
       break;
     case "wander.session.completed": {
+      // Also how an abandoned wander ends: the payload says which.
       const c = p as SessionStatusPayload;
-      next = { ...next, status: "completed", stoppedReason: c.reason ?? null, stepping: null };
+      next = { ...next, status: c.status ?? "completed", stoppedReason: c.reason ?? null, stepping: null };
       break;
     }
     case "wander.circuit.tripped": {

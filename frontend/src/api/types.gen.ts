@@ -73,9 +73,21 @@ export interface EventFrame {
 export interface EventOut {
   session_id: string;
   seq: number;
-  subject: "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
+  subject: "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.locus.planted" | "wander.fence.added" | "wander.fence.removed" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
   ts: string;
   payload: Record<string, unknown>;
+}
+
+export interface FenceAnchorOut {
+  concept: string;
+  action: "include" | "exclude";
+}
+
+export interface FenceChangedPayload {
+  session_id: string;
+  concept: string;
+  action?: "include" | "exclude" | null;
+  fence: FenceAnchorOut[];
 }
 
 export interface FenceRequest {
@@ -127,6 +139,14 @@ export interface LocusOut {
   interestingness: number;
   actionability: number;
   uncertainty: number;
+}
+
+/** A locus added to the map without the walk going there (a preset's other seeds, an inject without force_visit): it never becomes "current". */
+export interface LocusPlantedPayload {
+  session_id: string;
+  step_number: number;
+  locus: LocusOut;
+  source: "preset" | "inject";
 }
 
 export interface LocusVisitedPayload {
@@ -236,6 +256,7 @@ export interface SessionOut {
   current_locus_id: string | null;
   stopped_reason: string | null;
   parent_session_id: string | null;
+  fence?: FenceAnchorOut[];
   /** A background run is stepping this wander now. */
   running: boolean;
   last_event_seq: number;
@@ -251,6 +272,11 @@ export interface SessionPatch {
   forbidden_domains?: string[] | null;
   max_steps?: number | null;
   temperature?: number | null;
+  /** Raise it to unstick a budget-tripped wander. */
+  cloud_budget_cents?: number | null;
+  max_drift_distance?: number | null;
+  /** Pause every N steps; 0: never. */
+  human_checkpoint_frequency?: number | null;
 }
 
 export interface SessionStatusPayload {
@@ -306,6 +332,7 @@ export interface TraceStep {
 }
 
 export interface WanderRequest {
+  /** At most max_steps (10,000), like a wander's own cap. */
   n_steps?: number;
   /** Pause between steps, to watch a wander grow. */
   step_delay_ms?: number;
@@ -319,7 +346,7 @@ export interface WanderStarted {
   running: boolean;
 }
 
-export type EventSubject = "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
+export type EventSubject = "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.locus.planted" | "wander.fence.added" | "wander.fence.removed" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
 
 export type WsFrame = EventFrame | HeartbeatFrame | CaughtUpFrame;
 
