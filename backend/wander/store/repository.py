@@ -194,7 +194,8 @@ class PostgresStore(InterventionWrites):
         self, conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft], ts: datetime | None
     ) -> list[Event]:
         events = []
-        now = ts or (await conn.execute(select(func.now()))).scalar_one()
+        # The time the event is written (not the start of its transaction or of the step).
+        now = ts or (await conn.execute(select(func.clock_timestamp()))).scalar_one()
         for i, d in enumerate(drafts):
             events.append(Event(session_id=session_id, seq=first_seq + i, subject=d.subject, ts=now, payload=d.payload))
         if events:
@@ -353,7 +354,8 @@ class PostgresStore(InterventionWrites):
                     status=str(s.status), stopped_reason=s.stopped_reason, completed_at=s.completed_at,
                     **({"pending_injection": None} if commit.consumed_injection else {}),
                 ))  # fmt: skip
-                return await self._append_events(conn, s.id, row.event_seq + 1, commit.events, t.created_at)
+                # Stamped at the commit, not when the step began: `ts` is when the map could know.
+                return await self._append_events(conn, s.id, row.event_seq + 1, commit.events, None)
         except IntegrityError as exc:
             if "uq_traces_session_step" in str(exc.orig):
                 raise StepAlreadyCommitted(str(exc.orig)) from exc
