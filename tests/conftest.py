@@ -47,7 +47,9 @@ def pg_server(test_home):
 def embedder():
     from wander.embed.minilm import MiniLMEmbedder
 
-    return MiniLMEmbedder()
+    e = MiniLMEmbedder()
+    e.embed(["warm up"])  # load the model here, not inside a test's first HTTP request (30 s timeout)
+    return e
 
 
 @pytest.fixture(scope="session")
