@@ -48,7 +48,9 @@ def embedder():
     from wander.embed.minilm import MiniLMEmbedder
 
     e = MiniLMEmbedder()
-    e.embed(["warm up"])  # load the model here, not inside a test's first HTTP request (30 s timeout)
+    # Load the weights now, in setup: a first request that loads them can outlast a client
+    # timeout on a busy machine.
+    e.embed(["warm up"])
     return e
 
 

@@ -25,12 +25,16 @@ FENCE_ADDED = "wander.fence.added"
 FENCE_REMOVED = "wander.fence.removed"
 CIRCUIT_TRIPPED = "wander.circuit.tripped"
 BUDGET_LOW = "wander.budget.low"
+# The economic action layer (wander.action.service)
+PROPOSAL_SUBJECTS = tuple(f"wander.proposal.{s}" for s in ("proposed", "encoded", "approved", "rejected", "executed",
+                                                           "refused"))  # fmt: skip
 
 ALL_SUBJECTS = (
     SESSION_CREATED, SESSION_PAUSED, SESSION_RESUMED, SESSION_COMPLETED,
     STEP_STARTED, STEP_COMPLETED, ADJACENCIES_FOUND, LOCUS_VISITED, LOCUS_PLANTED,
     RESONANCE_DETECTED, RESONANCE_STRENGTHENED, RESONANCE_CONFIRMED,
     CRYSTAL_FORMED, CRYSTAL_VALIDATED, FENCE_APPROACHED, FENCE_ADDED, FENCE_REMOVED, CIRCUIT_TRIPPED, BUDGET_LOW,
+    *PROPOSAL_SUBJECTS,
 )  # fmt: skip
 
 

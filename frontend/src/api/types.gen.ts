@@ -65,6 +65,25 @@ export interface CrystallizeOut {
   rumination_steps: number;
 }
 
+export interface DecisionOut {
+  id: string;
+  decision: "approved" | "rejected";
+  reviewer: string;
+  image_sha256: string;
+  token_verified: boolean;
+  via: string;
+  note: string | null;
+  decided_at: string;
+}
+
+export interface DecisionRequest {
+  /** Who decides (recorded with the decision). */
+  reviewer: string;
+  /** sha256 of the proposal image you reviewed. */
+  image_sha256: string;
+  note?: string | null;
+}
+
 export interface EventFrame {
   type: "event";
   event: EventOut;
@@ -73,7 +92,7 @@ export interface EventFrame {
 export interface EventOut {
   session_id: string;
   seq: number;
-  subject: "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.locus.planted" | "wander.fence.added" | "wander.fence.removed" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
+  subject: "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.locus.planted" | "wander.fence.added" | "wander.fence.removed" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low" | "wander.proposal.proposed" | "wander.proposal.encoded" | "wander.proposal.approved" | "wander.proposal.rejected" | "wander.proposal.executed" | "wander.proposal.refused";
   ts: string;
   payload: Record<string, unknown>;
 }
@@ -163,6 +182,22 @@ export interface Problem {
   status: number;
   detail: string;
   field?: string | null;
+}
+
+/** An action proposal: its evaluation, its fractal image (the audit record) and the gate. */
+export interface ProposalOut {
+  id: string;
+  crystal_id: string;
+  session_id: string | null;
+  status: "pending" | "approved" | "rejected" | "executed";
+  evaluator: string;
+  evaluation: Record<string, unknown>;
+  image_sha256: string;
+  image_url: string;
+  params: Record<string, unknown>;
+  created_at: string;
+  decision: DecisionOut | null;
+  execution: Record<string, unknown> | null;
 }
 
 export interface ResidueOut {
@@ -331,6 +366,16 @@ export interface TraceStep {
   residue: ResidueOut | null;
 }
 
+export interface WalletOut {
+  wallet: string;
+  balance_cents: number;
+  /** Why the breaker is tripped today (UTC), or null. */
+  breaker: string | null;
+  limits: Record<string, number>;
+  positions: Record<string, unknown>[];
+  ledger: Record<string, unknown>[];
+}
+
 export interface WanderRequest {
   /** At most max_steps (10,000), like a wander's own cap. */
   n_steps?: number;
@@ -346,7 +391,7 @@ export interface WanderStarted {
   running: boolean;
 }
 
-export type EventSubject = "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.locus.planted" | "wander.fence.added" | "wander.fence.removed" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
+export type EventSubject = "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.locus.planted" | "wander.fence.added" | "wander.fence.removed" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low" | "wander.proposal.proposed" | "wander.proposal.encoded" | "wander.proposal.approved" | "wander.proposal.rejected" | "wander.proposal.executed" | "wander.proposal.refused";
 
 export type WsFrame = EventFrame | HeartbeatFrame | CaughtUpFrame;
 

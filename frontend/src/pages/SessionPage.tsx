@@ -5,6 +5,7 @@ import { Brand } from "../panels/Brand";
 import { Controls } from "../panels/Controls";
 import { Lineage } from "../panels/Lineage";
 import { LocusPanel } from "../panels/LocusPanel";
+import { ProposalsPanel } from "../panels/ProposalsPanel";
 import { StatusBar } from "../panels/StatusBar";
 import { Link } from "../router";
 import { useWander } from "../store";
@@ -43,6 +44,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           <MindMap />
         </ReactFlowProvider>
         <LocusPanel sessionId={sessionId} />
+        <ProposalsPanel sessionId={sessionId} />
       </div>
       <StatusBar />
     </div>

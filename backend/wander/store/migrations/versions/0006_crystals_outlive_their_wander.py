@@ -2,13 +2,13 @@
 locus and resonance become NULL, as session_id already does) instead of failing.
 
 Revision ID: 0006
-Revises: 0005
+Revises: 0007
 """
 
 from alembic import op
 
 revision = "0006"
-down_revision = "0005"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
