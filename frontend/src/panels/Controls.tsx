@@ -41,7 +41,15 @@ export function Controls({ sessionId }: { sessionId: string }) {
   // Whether a background run is still going is only in the REST view: poll it while it is.
   useEffect(() => {
     if (!running) return;
-    const t = setInterval(() => api.getSession(sessionId).then(setSession).catch(() => undefined), 1500);
+    const poll = () =>
+      api
+        .getSession(sessionId)
+        .then((s) => {
+          const cur = useWander.getState().session;
+          if (!cur || s.running !== cur.running || s.status !== cur.status) setSession(s); // redraw only on news
+        })
+        .catch(() => undefined);
+    const t = setInterval(poll, 1500);
     return () => clearInterval(t);
   }, [running, sessionId, setSession, stepCount]);
 
