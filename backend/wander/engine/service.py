@@ -18,6 +18,18 @@ from wander.domain.validation import (
     check_temperature,
     clean_text,
 )
+from shared_schemas.common import FenceAnchorOut
+from shared_schemas.events import (
+    CircuitTrippedPayload,
+    FenceAddedPayload,
+    FenceRemovedPayload,
+    LocusPlantedPayload,
+    LocusVisitedPayload,
+    SessionCompletedPayload,
+    SessionCreatedPayload,
+    SessionPausedPayload,
+    SessionResumedPayload,
+)
 from wander.engine import events as ev
 from wander.engine import tiers
 from wander.engine.crystallizer import Crystallizer
@@ -161,12 +173,12 @@ class WanderEngine:
                                  source_type=SourceType.SEED, domains=domains, abstraction_level=abstraction,
                                  novelty_score=1.0, visit_count=0, kb_key=kb_key, first_encountered=now))  # fmt: skip
         drafts = [
-            ev.draft(ev.SESSION_CREATED, session.id, name=session.name, seed_concept=session.seed_concept,
-                     attractor=session.attractor, max_steps=session.max_steps),
-            ev.draft(ev.LOCUS_VISITED, session.id, step_number=0, locus=ev.locus_summary(seed), new=True),
+            ev.draft(SessionCreatedPayload(session_id=session.id, name=session.name, seed_concept=session.seed_concept,
+                                           attractor=session.attractor, max_steps=session.max_steps)),
+            ev.draft(LocusVisitedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(seed), new=True)),
         ]  # fmt: skip
-        drafts += [ev.draft(ev.LOCUS_PLANTED, session.id, step_number=0, locus=ev.locus_summary(p), source="preset")
-                   for p in planted]  # fmt: skip
+        drafts += [ev.draft(LocusPlantedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(p),
+                                                source="preset")) for p in planted]  # fmt: skip
         events = await self.store.create_session(session, [seed, *planted], drafts)
         await self.bus.publish(events)
         return session
@@ -226,8 +238,8 @@ class WanderEngine:
     async def trip(self, session_id: str, reason: str, detail: str) -> None:
         """A circuit breaker: stop the wander, say why, and emit wander.circuit.tripped."""
         drafts = [
-            ev.draft(ev.CIRCUIT_TRIPPED, session_id, reason=reason, detail=detail),
-            ev.draft(ev.SESSION_COMPLETED, session_id, reason=reason),
+            ev.draft(CircuitTrippedPayload(session_id=session_id, reason=reason, detail=detail)),
+            ev.draft(SessionCompletedPayload(session_id=session_id, reason=reason)),
         ]
         events = await self.store.set_status(session_id, str(SessionStatus.COMPLETED), reason, drafts,
                                              allowed_from=[str(SessionStatus.ACTIVE)])  # fmt: skip
@@ -248,12 +260,13 @@ class WanderEngine:
             allowed = {SessionStatus.COMPLETED}  # extended: max_steps was raised past the steps taken
         if session.status not in allowed:
             raise Conflict(f"session {session_id} is {session.status}; cannot become {status}")
-        subject = {SessionStatus.PAUSED: ev.SESSION_PAUSED, SessionStatus.ACTIVE: ev.SESSION_RESUMED,
-                   SessionStatus.COMPLETED: ev.SESSION_COMPLETED, SessionStatus.ABANDONED: ev.SESSION_COMPLETED,
+        payload = {SessionStatus.PAUSED: SessionPausedPayload, SessionStatus.ACTIVE: SessionResumedPayload,
+                   SessionStatus.COMPLETED: SessionCompletedPayload, SessionStatus.ABANDONED: SessionCompletedPayload,
                    }[status]  # fmt: skip
         if status == SessionStatus.ABANDONED:
             reason = reason or "abandoned"
-        drafts = [ev.draft(subject, session_id, status=str(status), reason=reason, step_count=session.step_count)]
+        drafts = [ev.draft(payload(session_id=session_id, status=str(status), reason=reason,  # type: ignore[arg-type]
+                                   step_count=session.step_count))]
         if status == SessionStatus.ACTIVE and session.status == SessionStatus.ACTIVE:
             drafts = []  # resuming a run that crashed while active: nothing changes
         events = await self.store.set_status(session_id, str(status), reason, drafts,
@@ -293,8 +306,8 @@ class Interventions:
                           source_type=SourceType.SERENDIPITOUS, domains=domains, abstraction_level=abstraction,
                           kb_key=kb_key, first_encountered=self.engine.clock.now())  # fmt: skip
             events = await self.engine.store.add_locus(session_id, locus, [
-                ev.draft(ev.LOCUS_PLANTED, session_id, step_number=session.step_count, locus=ev.locus_summary(locus),
-                         source="inject")])  # fmt: skip
+                ev.draft(LocusPlantedPayload(session_id=session_id, step_number=session.step_count,
+                                             locus=ev.locus_summary(locus), source="inject"))])  # fmt: skip
             await self.engine.bus.publish(events)
         return await self._session(session_id)
 
@@ -308,7 +321,8 @@ class Interventions:
         v = self.engine.embedder.embed([concept])[0]
         anchors = [a for a in session.fence if a.concept != concept] + [FenceAnchor(concept, action, v)]
         events = await self.engine.store.set_fence(session_id, anchors, [
-            ev.draft(ev.FENCE_ADDED, session_id, concept=concept, action=action, fence=_fence_summary(anchors))])
+            ev.draft(FenceAddedPayload(session_id=session_id, concept=concept, action=action,  # type: ignore[arg-type]
+                                       fence=_fence_summary(anchors)))])  # fmt: skip
         await self.engine.bus.publish(events)
         return await self._session(session_id)
 
@@ -321,7 +335,7 @@ class Interventions:
             raise InvalidInput("concept", f"'{concept}' is not in the fence")
         anchors = [a for a in session.fence if a.concept != concept]
         events = await self.engine.store.set_fence(session_id, anchors, [
-            ev.draft(ev.FENCE_REMOVED, session_id, concept=concept, fence=_fence_summary(anchors))])
+            ev.draft(FenceRemovedPayload(session_id=session_id, concept=concept, fence=_fence_summary(anchors)))])
         await self.engine.bus.publish(events)
         return await self._session(session_id)
 
@@ -363,5 +377,5 @@ def _require_unfinished(session: Session) -> None:
         raise Conflict(f"session {session.id} is {session.status}; its fence can no longer change")
 
 
-def _fence_summary(anchors: list[FenceAnchor]) -> list[dict[str, str]]:
-    return [{"concept": a.concept, "action": a.action} for a in anchors]
+def _fence_summary(anchors: list[FenceAnchor]) -> list[FenceAnchorOut]:
+    return [FenceAnchorOut(concept=a.concept, action=a.action) for a in anchors]  # type: ignore[arg-type]
