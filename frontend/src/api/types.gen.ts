@@ -12,6 +12,7 @@ export type EventOut =
   | StepCompletedEvent
   | AdjacenciesFoundEvent
   | LocusVisitedEvent
+  | LocusPlantedEvent
   | ResonanceDetectedEvent
   | ResonanceStrengthenedEvent
   | ResonanceConfirmedEvent
@@ -19,6 +20,8 @@ export type EventOut =
   | CrystalValidatedEvent
   | CrystalReviewedEvent
   | FenceApproachedEvent
+  | FenceAddedEvent
+  | FenceRemovedEvent
   | CircuitTrippedEvent
   | BudgetLowEvent
   | ProposalProposedEvent
@@ -40,6 +43,7 @@ export type EventSubject =
   | "wander.step.completed"
   | "wander.adjacencies.found"
   | "wander.locus.visited"
+  | "wander.locus.planted"
   | "wander.resonance.detected"
   | "wander.resonance.strengthened"
   | "wander.resonance.confirmed"
@@ -47,6 +51,8 @@ export type EventSubject =
   | "wander.crystal.validated"
   | "wander.crystal.reviewed"
   | "wander.fence.approached"
+  | "wander.fence.added"
+  | "wander.fence.removed"
   | "wander.circuit.tripped"
   | "wander.budget.low"
   | "wander.proposal.proposed"
@@ -382,6 +388,23 @@ export interface LocusVisitedPayload {
    */
   injected?: boolean;
 }
+export interface LocusPlantedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.locus.planted";
+  payload: LocusPlantedPayload;
+}
+/**
+ * A locus added to the map without the walk going there (a preset's other seeds, an
+ * inject without force_visit): it never becomes "current".
+ */
+export interface LocusPlantedPayload {
+  session_id: string;
+  step_number: number;
+  locus: LocusOut;
+  source: "preset" | "inject";
+}
 export interface ResonanceDetectedEvent {
   session_id: string;
   seq: number;
@@ -439,6 +462,38 @@ export interface FenceApproachedPayload {
   anchor: string;
   boundary: "include" | "exclude";
   cosine: number;
+}
+export interface FenceAddedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.fence.added";
+  payload: FenceAddedPayload;
+}
+export interface FenceAddedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
+  action: "include" | "exclude";
+}
+/**
+ * One anchor of a wander's fence (its embedding stays on the server).
+ */
+export interface FenceAnchorOut {
+  concept: string;
+  action: "include" | "exclude";
+}
+export interface FenceRemovedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.fence.removed";
+  payload: FenceRemovedPayload;
+}
+export interface FenceRemovedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
 }
 export interface ProposalProposedEvent {
   session_id: string;
@@ -532,6 +587,14 @@ export interface ProposalRefusedPayload {
   proposal_id: string;
   status: "refused";
   reason: string;
+}
+/**
+ * What both fence changes carry: the anchor changed and the whole fence after it.
+ */
+export interface FenceChangedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
 }
 export interface FenceOut {
   concept: string;
@@ -699,6 +762,7 @@ export interface SessionOut {
    * The parent's locus a sub-wander went deeper from.
    */
   parent_locus_id?: string | null;
+  fence?: FenceAnchorOut[];
   /**
    * A background run is stepping this wander now.
    */
@@ -715,6 +779,15 @@ export interface SessionPatch {
   forbidden_domains?: string[] | null;
   max_steps?: number | null;
   temperature?: number | null;
+  /**
+   * Raise it to unstick a budget-tripped wander.
+   */
+  cloud_budget_cents?: number | null;
+  max_drift_distance?: number | null;
+  /**
+   * Pause every N steps; 0: never.
+   */
+  human_checkpoint_frequency?: number | null;
 }
 /**
  * What the session-status subjects share.
@@ -771,6 +844,9 @@ export interface WalletOut {
   }[];
 }
 export interface WanderRequest {
+  /**
+   * At most max_steps (10,000), like a wander's own cap.
+   */
   n_steps?: number;
   /**
    * Pause between steps, to watch a wander grow.

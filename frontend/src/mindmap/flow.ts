@@ -74,7 +74,7 @@ export function flowNodes(
     const current = id === g.currentLocusId;
     const marks: LocusMarks = {
       selected: id === selectedId || id === extras.compareId,
-      hint: !!g.hints[id],
+      hint: !!g.hints[id] || !!l.planted,
       fence: fenceBy.get(l.concept.toLowerCase()) ?? null,
       highlighted: extras.highlight.has(id),
     };
@@ -137,6 +137,7 @@ function locusNode(id: string, l: GraphState["loci"][string], p: Point, r: numbe
     r,
     current,
     seed: l.source_type === "SEED",
+    planted: !!l.planted,
     selected: m.selected,
     step: l.firstStep,
     hint: m.hint,

@@ -5,6 +5,7 @@ import { MindMap } from "../mindmap/MindMap";
 import { Brand } from "../panels/Brand";
 import { Controls } from "../panels/Controls";
 import { CrystalPanel } from "../panels/CrystalPanel";
+import { Lineage } from "../panels/Lineage";
 import { LocusPanel } from "../panels/LocusPanel";
 import { ProposalsPanel } from "../panels/ProposalsPanel";
 import { StatusBar } from "../panels/StatusBar";
@@ -48,6 +49,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           ) : null}
           <h1 title={name ?? ""}>{name ?? "…"}</h1>
           {attractor ? <span className="muted attractor">→ {attractor}</span> : seed && seed !== name ? <span className="muted">from {seed}</span> : null}
+          <Lineage sessionId={sessionId} />
         </div>
         <PanelTabs />
         <Controls sessionId={sessionId} />

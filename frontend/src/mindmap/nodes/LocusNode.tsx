@@ -9,6 +9,8 @@ export type LocusNodeData = {
   r: number;
   current: boolean;
   seed: boolean;
+  /** Planted, not walked to: a hint (dashed ring), never "current". */
+  planted?: boolean;
   selected: boolean;
   step: number;
   /** Planted by a person as a hint, not visited yet. */
@@ -26,16 +28,17 @@ function LocusNodeView({ data }: NodeProps<LocusNodeType>) {
   const colour = domainColour(data.domains[0]);
   const d = data.r * 2;
   const cls = ["locus", data.current ? "is-current" : "", data.selected ? "is-selected" : "", data.seed ? "is-seed" : "",
-    data.hint ? "is-hint" : "", data.highlighted ? "is-highlighted" : ""]
+    data.planted ? "is-planted" : "", data.hint ? "is-hint" : "", data.highlighted ? "is-highlighted" : ""]
     .filter(Boolean)
     .join(" ");
   return (
     <div
       className={cls}
       style={{ width: d, height: d, ["--c" as string]: colour }}
-      title={`${data.concept}\n${data.domains.join(", ") || "no domain"} · visited ${data.visits}×`}
+      title={`${data.concept}\n${data.domains.join(", ") || "no domain"} · ${data.planted ? "planted, not visited yet" : `visited ${data.visits}×`}`}
       data-concept={data.concept}
       data-testid="locus-node"
+      data-planted={data.planted ? "true" : undefined}
     >
       <Handle type="target" position={Position.Top} style={hidden} isConnectable={false} />
       {data.fence ? <div className={`fence-halo is-${data.fence}`} data-testid={`fence-halo-${data.fence}`} /> : null}
