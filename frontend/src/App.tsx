@@ -1,12 +1,22 @@
 import { matchRoute, usePath, Link } from "./router";
 import { SessionsPage } from "./pages/SessionsPage";
 import { SessionPage } from "./pages/SessionPage";
+import { TokenPrompt } from "./panels/TokenPrompt";
 import { lazy, Suspense } from "react";
 
 // recharts is big: the analysis page loads on demand.
 const AnalysisPage = lazy(() => import("./analysis/AnalysisPage").then((m) => ({ default: m.AnalysisPage })));
 
 export function App() {
+  return (
+    <>
+      <Routes />
+      <TokenPrompt />
+    </>
+  );
+}
+
+function Routes() {
   const route = matchRoute(usePath());
   switch (route.name) {
     case "sessions":

@@ -2,14 +2,14 @@
 the foraging log and the runs' outbox (wander.store.sandwich_tables).
 
 Revision ID: 0008
-Revises: 0007
+Revises: 0006
 """
 from alembic import op
 
 from wander.store import sandwich_tables as t
 
 revision = "0008"
-down_revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
