@@ -50,8 +50,8 @@ export function MindMap() {
     [graph, adj, positions, selectedId, fractals],
   );
   const edges = useMemo(
-    () => [...flowEdges(graph, adj.edges, edgeCache.current), ...fractalEdges(fractals, proposals)],
-    [graph, adj, fractals, proposals],
+    () => [...flowEdges(graph, adj.edges, edgeCache.current), ...fractalEdges(fractals)],
+    [graph, adj, fractals],
   );
 
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep
