@@ -281,8 +281,11 @@ class EventBase(BaseModel):
 def _envelope(subject: Subject, payload: type[EventPayload]) -> type[EventBase]:
     name = payload.__name__.removesuffix("Payload") + "Event"
     model: type[EventBase] = create_model(  # type: ignore[call-overload]
-        name, __base__=EventBase, __module__=__name__,
-        subject=(Literal[subject.value], ...), payload=(payload, ...),  # type: ignore[valid-type, arg-type]
+        name,
+        __base__=EventBase,
+        __module__=__name__,
+        subject=(Literal[subject.value], ...),
+        payload=(payload, ...),  # type: ignore[valid-type, arg-type]
     )
     return model
 
@@ -322,6 +325,15 @@ def payload_json(payload: EventPayload) -> dict[str, Any]:
 
 
 EXPORTED: tuple[type[BaseModel], ...] = (
-    *PAYLOADS.values(), SessionStatusPayload, ProposalPayload, ProposalDecisionPayload, ResonanceSummary, CrystalSummary, EventOut, EventFrame, HeartbeatFrame,
-    CaughtUpFrame, WsFrame,
+    *PAYLOADS.values(),
+    SessionStatusPayload,
+    ProposalPayload,
+    ProposalDecisionPayload,
+    ResonanceSummary,
+    CrystalSummary,
+    EventOut,
+    EventFrame,
+    HeartbeatFrame,
+    CaughtUpFrame,
+    WsFrame,
 )
