@@ -280,12 +280,9 @@ class EventBase(BaseModel):
 
 def _envelope(subject: Subject, payload: type[EventPayload]) -> type[EventBase]:
     name = payload.__name__.removesuffix("Payload") + "Event"
-    model: type[EventBase] = create_model(  # type: ignore[call-overload]
-        name,
-        __base__=EventBase,
-        __module__=__name__,
-        subject=(Literal[subject.value], ...),
-        payload=(payload, ...),  # type: ignore[valid-type, arg-type]
+    literal: Any = Literal[subject.value]  # type: ignore[valid-type]  # a Literal made at run time
+    model: type[EventBase] = create_model(
+        name, __base__=EventBase, __module__=__name__, subject=(literal, ...), payload=(payload, ...)
     )
     return model
 
