@@ -99,7 +99,9 @@ class ModelsSettings(Section):
     anthropic_url: str | None = _var("WANDER_ANTHROPIC_URL", None, "another Anthropic endpoint", shown="SDK default")
     anthropic_model: str = _var("WANDER_ANTHROPIC_MODEL", defaults.ANTHROPIC_MODEL, "cloud dwelling model")
     anthropic_heavy_model: str = _var(
-        "WANDER_ANTHROPIC_HEAVY_MODEL", defaults.ANTHROPIC_HEAVY_MODEL, "used only for rumination and crystallization"
+        "WANDER_ANTHROPIC_HEAVY_MODEL",
+        defaults.ANTHROPIC_HEAVY_MODEL,
+        "reserved for rumination; not wired yet: with `anthropic` or `auto`, rumination runs offline",
     )
     anthropic_timeout: float = _var(
         "WANDER_ANTHROPIC_TIMEOUT", defaults.ANTHROPIC_TIMEOUT, "seconds per Anthropic call", ge=0.01
@@ -122,7 +124,9 @@ class ModelsSettings(Section):
     helpers: bool = _var(
         "WANDER_MODEL_HELPERS",
         True,
-        "with `--dweller ollama`, the model also proposes analogies/tensions and ruminates (`0`: off)",
+        "with `--dweller ollama` only, the model also proposes "
+        "analogies/tensions and ruminates (`0`: off); with `anthropic` or `auto` the proposals "
+        "and rumination stay offline",
         shown="`1`",
     )
 

@@ -9,6 +9,8 @@ export interface MapLocus extends LocusOut {
   parentId: string | null;
   /** Step at which it first appeared (0 for the seed). */
   firstStep: number;
+  /** Planted (a preset's other seed, an inject without a visit): on the map, never walked to yet. */
+  planted?: boolean;
 }
 
 export interface PathEdge {
@@ -117,6 +119,13 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       next = { ...next, adjacency: { step: c.step_number, fromId: c.from_locus_id, candidates: c.candidates ?? [] } };
       break;
     }
+    case "wander.locus.planted": {
+      // A hint on the map, not a move: "current" stays where the walk is.
+      const c = ev.payload;
+      next = upsertLocus(next, c.locus, null, c.step_number);
+      next = { ...next, loci: { ...next.loci, [c.locus.id]: { ...next.loci[c.locus.id], planted: true } } };
+      break;
+    }
     case "wander.locus.visited": {
       const c = ev.payload;
       const parent = c.step_number > 0 && next.currentLocusId !== c.locus.id ? next.currentLocusId : null;
@@ -128,6 +137,9 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       const c = ev.payload;
       next = upsertLocus(next, c.from_locus, null, Math.max(0, c.step_number - 1));
       next = upsertLocus(next, c.to_locus, c.from_locus.id, c.step_number);
+      if (next.loci[c.to_locus.id].planted) {
+        next = { ...next, loci: { ...next.loci, [c.to_locus.id]: { ...next.loci[c.to_locus.id], planted: false } } };
+      }
       const id = `path:${c.step_number}`;
       const path = next.path.some((e) => e.id === id)
         ? next.path
@@ -153,11 +165,12 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       break;
     }
     case "wander.session.resumed":
-      next = { ...next, status: "active", stoppedReason: null };
+      next = { ...next, status: "active", stoppedReason: null, tripped: null };
       break;
     case "wander.session.completed": {
+      // Also how an abandoned wander ends: the payload says which.
       const c = ev.payload;
-      next = { ...next, status: "completed", stoppedReason: c.reason ?? null, stepping: null };
+      next = { ...next, status: c.status ?? "completed", stoppedReason: c.reason ?? null, stepping: null };
       break;
     }
     case "wander.circuit.tripped": {

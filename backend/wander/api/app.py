@@ -13,7 +13,7 @@ from litestar.di import Provide
 from litestar.exceptions import NotFoundException
 from litestar.openapi import OpenAPIConfig
 
-from wander.api import problems, static
+from wander.api import auth, problems, static
 from wander.api.controllers.control import ControlController
 from wander.api.controllers.crystals import CrystalController
 from wander.api.controllers.interventions import InterventionController
@@ -74,7 +74,7 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
     return Litestar(
         route_handlers=[SessionController, ControlController, MemoryController, CrystalController,
                         InterventionController, ProposalController, health, domains, session_socket,
-                        static.index_page, *static.static_routes()],  # fmt: skip
+                        auth.sign_in, static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
         exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},  # type: ignore[dict-item]
         guards=[make_token_guard(api.token)],

@@ -1,5 +1,6 @@
 // Wires one session's REST view and WebSocket feed into the store.
 import { useEffect, useState } from "react";
+import { whenSignedIn } from "./auth";
 import { api, ApiError, sessionSocketUrl } from "./client";
 import type { EventOut } from "./types.gen";
 import { WanderSocket } from "./ws";
@@ -46,7 +47,8 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
         onCaughtUp: flush,
         onState: (c) => store().setConn(c),
         onFatal: (code, reason) => {
-          if (code === 4404) setNotFound(true);
+          if (code === 4401) void whenSignedIn().then(open); // the cookie rides on the new socket
+          else if (code === 4404) setNotFound(true);
           else setError(`live feed refused (${code}): ${reason}`);
         },
       });

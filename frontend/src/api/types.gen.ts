@@ -12,12 +12,15 @@ export type EventOut =
   | StepCompletedEvent
   | AdjacenciesFoundEvent
   | LocusVisitedEvent
+  | LocusPlantedEvent
   | ResonanceDetectedEvent
   | ResonanceStrengthenedEvent
   | ResonanceConfirmedEvent
   | CrystalFormedEvent
   | CrystalValidatedEvent
   | FenceApproachedEvent
+  | FenceAddedEvent
+  | FenceRemovedEvent
   | CircuitTrippedEvent
   | BudgetLowEvent
   | ProposalProposedEvent
@@ -39,12 +42,15 @@ export type EventSubject =
   | "wander.step.completed"
   | "wander.adjacencies.found"
   | "wander.locus.visited"
+  | "wander.locus.planted"
   | "wander.resonance.detected"
   | "wander.resonance.strengthened"
   | "wander.resonance.confirmed"
   | "wander.crystal.formed"
   | "wander.crystal.validated"
   | "wander.fence.approached"
+  | "wander.fence.added"
+  | "wander.fence.removed"
   | "wander.circuit.tripped"
   | "wander.budget.low"
   | "wander.proposal.proposed"
@@ -342,6 +348,23 @@ export interface LocusVisitedPayload {
    */
   injected?: boolean;
 }
+export interface LocusPlantedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.locus.planted";
+  payload: LocusPlantedPayload;
+}
+/**
+ * A locus added to the map without the walk going there (a preset's other seeds, an
+ * inject without force_visit): it never becomes "current".
+ */
+export interface LocusPlantedPayload {
+  session_id: string;
+  step_number: number;
+  locus: LocusOut;
+  source: "preset" | "inject";
+}
 export interface ResonanceDetectedEvent {
   session_id: string;
   seq: number;
@@ -399,6 +422,38 @@ export interface FenceApproachedPayload {
   anchor: string;
   boundary: "include" | "exclude";
   cosine: number;
+}
+export interface FenceAddedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.fence.added";
+  payload: FenceAddedPayload;
+}
+export interface FenceAddedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
+  action: "include" | "exclude";
+}
+/**
+ * One anchor of a wander's fence (its embedding stays on the server).
+ */
+export interface FenceAnchorOut {
+  concept: string;
+  action: "include" | "exclude";
+}
+export interface FenceRemovedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.fence.removed";
+  payload: FenceRemovedPayload;
+}
+export interface FenceRemovedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
 }
 export interface ProposalProposedEvent {
   session_id: string;
@@ -492,6 +547,14 @@ export interface ProposalRefusedPayload {
   proposal_id: string;
   status: "refused";
   reason: string;
+}
+/**
+ * What both fence changes carry: the anchor changed and the whole fence after it.
+ */
+export interface FenceChangedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
 }
 export interface FenceRequest {
   concept: string;
@@ -651,6 +714,7 @@ export interface SessionOut {
   current_locus_id: string | null;
   stopped_reason: string | null;
   parent_session_id: string | null;
+  fence?: FenceAnchorOut[];
   /**
    * A background run is stepping this wander now.
    */
@@ -667,6 +731,15 @@ export interface SessionPatch {
   forbidden_domains?: string[] | null;
   max_steps?: number | null;
   temperature?: number | null;
+  /**
+   * Raise it to unstick a budget-tripped wander.
+   */
+  cloud_budget_cents?: number | null;
+  max_drift_distance?: number | null;
+  /**
+   * Pause every N steps; 0: never.
+   */
+  human_checkpoint_frequency?: number | null;
 }
 /**
  * What the session-status subjects share.
@@ -723,6 +796,9 @@ export interface WalletOut {
   }[];
 }
 export interface WanderRequest {
+  /**
+   * At most max_steps (10,000), like a wander's own cap.
+   */
   n_steps?: number;
   /**
    * Pause between steps, to watch a wander grow.

@@ -68,6 +68,7 @@ function locusNode(id: string, l: GraphState["loci"][string], p: Point, r: numbe
     r,
     current,
     seed: l.source_type === "SEED",
+    planted: !!l.planted,
     selected,
     step: l.firstStep,
   };

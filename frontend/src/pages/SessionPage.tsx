@@ -3,6 +3,7 @@ import { useSessionFeed } from "../api/feed";
 import { MindMap } from "../mindmap/MindMap";
 import { Brand } from "../panels/Brand";
 import { Controls } from "../panels/Controls";
+import { Lineage } from "../panels/Lineage";
 import { LocusPanel } from "../panels/LocusPanel";
 import { ProposalsPanel } from "../panels/ProposalsPanel";
 import { StatusBar } from "../panels/StatusBar";
@@ -33,6 +34,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         <div className="session-title">
           <h1 title={name ?? ""}>{name ?? "…"}</h1>
           {attractor ? <span className="muted attractor">→ {attractor}</span> : seed && seed !== name ? <span className="muted">from {seed}</span> : null}
+          <Lineage sessionId={sessionId} />
         </div>
         <Controls sessionId={sessionId} />
       </header>
