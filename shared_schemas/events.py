@@ -35,6 +35,7 @@ class Subject(StrEnum):
     RESONANCE_CONFIRMED = "wander.resonance.confirmed"
     CRYSTAL_FORMED = "wander.crystal.formed"
     CRYSTAL_VALIDATED = "wander.crystal.validated"
+    CRYSTAL_REVIEWED = "wander.crystal.reviewed"
     FENCE_APPROACHED = "wander.fence.approached"
     FENCE_ADDED = "wander.fence.added"
     FENCE_REMOVED = "wander.fence.removed"
@@ -195,6 +196,16 @@ class CrystalValidatedPayload(EventPayload):
     subject: ClassVar[Subject] = Subject.CRYSTAL_VALIDATED
     crystal_id: str
     V: float
+
+
+class CrystalReviewedPayload(EventPayload):
+    """A person's verdict on a crystal the gate kept for review (0.5 <= V < 0.7)."""
+
+    subject: ClassVar[Subject] = Subject.CRYSTAL_REVIEWED
+    crystal_id: str
+    verdict: Literal["accept", "reject"]
+    status: str
+    note: str | None = None
 
 
 class FenceApproachedPayload(EventPayload):

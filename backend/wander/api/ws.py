@@ -23,6 +23,7 @@ CLOSE_UNKNOWN_SESSION = 4404
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_BAD_ORIGIN = 4403
 CLOSE_BAD_REQUEST = 4400
+CATCH_UP_PAGE = 10_000  # events_after's default page size
 _CLOSED = object()  # the client went away
 
 
@@ -69,9 +70,13 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
     loop = asyncio.get_running_loop()
     sent_at = loop.time()
     try:
-        for e in await svc.app.store.events_after(session_id, last):
-            await socket.send_text(event_frame(e))
-            last = e.seq
+        while True:  # the whole backlog, page by page (a 5,000-step walk has ~20,000 events)
+            page = await svc.app.store.events_after(session_id, last, limit=CATCH_UP_PAGE)
+            for e in page:
+                await socket.send_text(event_frame(e))
+                last = e.seq
+            if len(page) < CATCH_UP_PAGE:
+                break
         await socket.send_text(json.dumps({"type": "caught_up", "last_seq": last}))
         receiver = asyncio.create_task(_drain_client(socket, queue))
         ticker = asyncio.create_task(_tick(queue, settings.heartbeat_s))

@@ -40,7 +40,7 @@ function isProblem(body: unknown): body is Problem {
   );
 }
 
-async function request<T>(method: string, path: string, body?: unknown, retried = false): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown, retried = false): Promise<T> {
   const init: RequestInit = { method, headers: { Accept: "application/json, application/problem+json" } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -71,7 +71,7 @@ async function request<T>(method: string, path: string, body?: unknown, retried 
   return parsed as T;
 }
 
-const s = (id: string) => `${API_BASE}/sessions/${encodeURIComponent(id)}`;
+export const s = (id: string) => `${API_BASE}/sessions/${encodeURIComponent(id)}`;
 
 export const api = {
   listSessions(params: { limit?: number; offset?: number; status?: SessionStatusName | "" } = {}) {

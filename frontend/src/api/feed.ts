@@ -10,6 +10,8 @@ declare global {
   interface Window {
     /** Test hook: the live socket client of the open map (drop(), lastSeq, urls, state). */
     __wanderWs?: WanderSocket;
+    /** Bench hook: how many loci the open map's graph holds. */
+    __wanderGraphSize?: () => number;
   }
 }
 
@@ -53,6 +55,7 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
         },
       });
       window.__wanderWs = sock;
+      window.__wanderGraphSize = () => useWander.getState().graph.order.length;
       sock.start();
     };
 

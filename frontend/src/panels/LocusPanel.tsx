@@ -73,6 +73,18 @@ export function LocusPanel({ sessionId }: { sessionId: string }) {
     <aside className="side-panel" aria-label="Locus" data-testid="locus-panel" ref={panel}>
       <div className="panel-head">
         <h2 data-testid="locus-concept">{locus.concept}</h2>
+        <button
+          type="button"
+          className="tool"
+          aria-label="Actions"
+          onClick={(e) => {
+            const r = (e.currentTarget.closest(".workspace") as HTMLElement | null)?.getBoundingClientRect();
+            const b = e.currentTarget.getBoundingClientRect();
+            useWander.getState().openMenu({ locusId: locus.id, x: Math.max(8, b.left - (r?.left ?? 0) - 230), y: b.bottom - (r?.top ?? 0) + 4 });
+          }}
+        >
+          Actions ▾
+        </button>
         <button type="button" className="close" aria-label="Close" onClick={() => select(null)}>
           ×
         </button>
