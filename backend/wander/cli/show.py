@@ -96,13 +96,13 @@ def show(session_id: str = typer.Argument(..., help="The wander to show.")) -> N
                   + f"    steps: {session.step_count}/{session.max_steps}    temperature: {session.temperature}"
                   + f"    random seed: {session.random_seed}")  # fmt: skip
     for s in steps:
-        sc = s["selection_scores"] or {}
-        console.print(f"\n[bold cyan]{s['step_number']:>3}[/] {s['from_concept']} [dim]->[/] [bold]{s['to_concept']}[/]"
-                      f"  [dim]({', '.join(s['to_domains'])}; distance {sc.get('distance', 0):.2f}, "
+        sc = s.selection_scores
+        console.print(f"\n[bold cyan]{s.step_number:>3}[/] {s.from_concept} [dim]->[/] [bold]{s.to_concept}[/]"
+                      f"  [dim]({', '.join(s.to_domains)}; distance {sc.get('distance', 0):.2f}, "
                       f"score {sc.get('composite', 0):.2f}, p {sc.get('probability', 0):.2f})[/]", highlight=False)  # fmt: skip
-        for facet in ("connection", "tension", "bridge", "surprise", "possibility"):
-            console.print(f"    [green]{facet:<11}[/] {s[facet]}", highlight=False)
-        console.print(f"    [green]{'themes':<11}[/] {', '.join(s['themes'] or [])}", highlight=False)
+        for facet, text in s.facets().items():
+            console.print(f"    [green]{facet:<11}[/] {text}", highlight=False)
+        console.print(f"    [green]{'themes':<11}[/] {', '.join(s.themes)}", highlight=False)
     print_resonances(console, resonances)
     print_crystals(console, crystals, loci)
 

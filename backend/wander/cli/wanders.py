@@ -46,7 +46,7 @@ async def _run_steps(app_, session_id: str, total: int, done_before: int, as_jso
 async def _summary(app_, session_id: str) -> dict[str, Any]:
     session = await app_.store.get_session(session_id)
     steps = await app_.store.trace(session_id)
-    distances = [s["selection_scores"].get("distance") for s in steps if s["selection_scores"]]
+    distances = [s.selection_scores.get("distance") for s in steps if s.selection_scores]
     in_band = sum(1 for d in distances if d is not None and BAND_LOW <= d <= BAND_HIGH)
     return {
         "session_id": session_id,
@@ -55,13 +55,12 @@ async def _summary(app_, session_id: str) -> dict[str, Any]:
         "steps": len(steps),
         "in_band": in_band,
         "in_band_share": round(in_band / len(steps), 4) if steps else None,
-        "path": [session.seed_concept] + [s["to_concept"] for s in steps],
+        "path": [session.seed_concept] + [s.to_concept for s in steps],
         "residues": [
-            {"step": s["step_number"], "from": s["from_concept"], "to": s["to_concept"],
-             **{k: s[k] for k in ("connection", "tension", "bridge", "surprise", "possibility", "themes")}}
+            {"step": s.step_number, "from": s.from_concept, "to": s.to_concept, **s.facets(), "themes": s.themes}
             for s in steps
         ],
-    }  # fmt: skip
+    }
 
 
 def _print_summary(summary: dict[str, Any], as_json: bool) -> None:

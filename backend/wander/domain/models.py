@@ -206,6 +206,13 @@ class ResonanceStatus(StrEnum):
     INVALIDATED = "invalidated"
 
 
+class CrystalStatus(StrEnum):
+    ACTIVE = "active"
+    ACTED_UPON = "acted_upon"
+    INVALIDATED = "invalidated"
+    ARCHIVED = "archived"
+
+
 @dataclass
 class Resonance:
     id: str

@@ -56,7 +56,8 @@ class CrystalController(Controller):
     async def search(self, data: SearchRequest, svc: Services) -> list[SearchHit]:
         vector = svc.app.embedder.embed([data.query])[0]
         hits = await svc.app.store.search(svc.app.engine.project_id, vector, list(data.types), data.limit)
-        return [SearchHit(**h) for h in hits]
+        return [SearchHit(type=h.type, id=h.id, session_id=h.session_id, text=h.text, similarity=h.similarity)
+                for h in hits]  # fmt: skip
 
     @get("/crystals/{crystal_id:str}/attractor.png", media_type="image/png")
     async def attractor(self, crystal_id: str, svc: Services) -> Response[bytes]:

@@ -9,7 +9,7 @@ from litestar.params import Parameter
 
 from shared_schemas.models import Connection, CrystalOut, LocusDetail, LocusOut, ResonanceOut, TraceStep
 from wander.api.controllers.sessions import load_session
-from wander.api.convert import crystal_out, locus_out, residue_from_row, resonance_out, trace_step
+from wander.api.convert import crystal_out, locus_out, resonance_out, step_residue_out, trace_step
 from wander.api.deps import Services
 from wander.domain.errors import NotFound
 
@@ -39,17 +39,17 @@ class MemoryController(Controller):
         steps = await svc.app.store.locus_steps(locus_id)
         connections = []
         for s in steps:
-            if str(s["to_locus_id"]) == lo.id and s["from_locus_id"]:
-                connections.append(Connection(locus_id=str(s["from_locus_id"]), concept=s["from_concept"],
-                                              direction="from", step_number=s["step_number"]))  # fmt: skip
-            elif str(s["from_locus_id"]) == lo.id:
-                connections.append(Connection(locus_id=str(s["to_locus_id"]), concept=s["to_concept"],
-                                              direction="to", step_number=s["step_number"]))  # fmt: skip
-        arrival = next((s for s in steps if str(s["to_locus_id"]) == lo.id), None)
+            if s.to_locus_id == lo.id and s.from_locus_id:
+                connections.append(Connection(locus_id=s.from_locus_id, concept=s.from_concept,
+                                              direction="from", step_number=s.step_number))  # fmt: skip
+            elif s.from_locus_id == lo.id:
+                connections.append(Connection(locus_id=s.to_locus_id, concept=s.to_concept,
+                                              direction="to", step_number=s.step_number))  # fmt: skip
+        arrival = next((s for s in steps if s.to_locus_id == lo.id), None)
         return LocusDetail(
             **locus_out(lo).model_dump(), session_id=lo.session_id, first_encountered=lo.first_encountered,
             last_visited=lo.last_visited, adjacent_to=lo.adjacent_to, connections=connections,
-            arrived_by=residue_from_row(arrival) if arrival else None,
+            arrived_by=step_residue_out(arrival) if arrival else None,
         )  # fmt: skip
 
     @get("/trace")
