@@ -17,6 +17,7 @@ from wander.ca.adapter import WheelerSignals
 from wander.config import Settings, load_settings
 from wander.engine.clock import SystemClock
 from wander.engine.ports import Clock, Embedder, KnowledgeConcept
+from wander.engine.queries import Queries
 from wander.engine.service import WanderEngine
 from wander.kb import corpus, importer
 from wander.kb.index import KnowledgeIndex
@@ -131,6 +132,21 @@ class App:
     bus: InProcessBus  # or NatsBus when WANDER_NATS_URL is set (wander.scale)
     run_queue: Any = None  # the JetStream run queue with NATS; None: runs stay in-process
     scale: Any = None  # wander.scale.Scale with NATS
+
+    @property
+    def queries(self) -> Queries:
+        """What the faces read and the settings they change (engine.queries)."""
+        return Queries(self.store, self.embedder, self.knowledge, self.engine.project_id)
+
+
+@asynccontextmanager
+async def open_queries(settings: Settings | None = None):
+    """The read side over the store alone (no model, no knowledge index, no engine)."""
+    db = await open_database(settings or load_settings())
+    try:
+        yield Queries(PostgresStore(db))
+    finally:
+        await db.dispose()
 
 
 def make_runner(app: App) -> Any:

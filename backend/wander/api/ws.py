@@ -16,6 +16,7 @@ from litestar.exceptions import WebSocketDisconnect
 from shared_schemas.models import EventOut
 from wander.api.deps import Services
 from wander.api.security import origin_ok, token_ok
+from wander.domain.errors import NotFound
 from wander.domain.models import Event
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,10 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             raise ValueError
     except ValueError:
         return await _refuse(socket, CLOSE_BAD_REQUEST, "after_seq: must be a non-negative integer")
-    if await svc.app.store.get_session(session_id) is None:
+    queries = svc.app.queries
+    try:
+        await queries.session(session_id)
+    except NotFound:
         return await _refuse(socket, CLOSE_UNKNOWN_SESSION, f"session not found: {session_id}")
 
     await socket.accept()
@@ -63,7 +67,7 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
     unsubscribe = svc.app.bus.subscribe(on_event, session_id=session_id)
     last = after_seq
     try:
-        for e in await svc.app.store.events_after(session_id, last):
+        for e in await queries.events_after(session_id, last):
             await socket.send_text(event_frame(e))
             last = e.seq
         await socket.send_text(json.dumps({"type": "caught_up", "last_seq": last}))
@@ -74,7 +78,7 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             except TimeoutError:
                 # A quiet spell: send any tail the bus did not deliver (e.g. events the relay
                 # published while this process was reconnecting to NATS) from the outbox.
-                for missed in await svc.app.store.events_after(session_id, last):
+                for missed in await queries.events_after(session_id, last):
                     await socket.send_text(event_frame(missed))
                     last = missed.seq
                 await socket.send_text(json.dumps({"type": "heartbeat", "ts": datetime.now(UTC).isoformat(),
@@ -83,7 +87,7 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             if event.seq <= last:
                 continue  # already sent from the backlog
             if event.seq > last + 1:  # a hole: fetch what we missed from the outbox
-                for missed in await svc.app.store.events_after(session_id, last, limit=event.seq - last - 1):
+                for missed in await queries.events_after(session_id, last, limit=event.seq - last - 1):
                     await socket.send_text(event_frame(missed))
                     last = missed.seq
             await socket.send_text(event_frame(event))

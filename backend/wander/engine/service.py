@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wander.domain.errors import Conflict, InvalidInput, NoCandidates, NotFound, StepAlreadyCommitted
-from wander.domain.models import FenceAnchor, Locus, Session, SessionStatus, SourceType, new_id
+from wander.domain.models import FINISHED, FenceAnchor, Locus, Session, SessionStatus, SourceType, new_id
 from wander.domain.validation import (
     check_domains,
     check_random_seed,
@@ -54,6 +54,13 @@ class NewWander:
     parent_session_id: str | None = None
     parent_locus_id: str | None = None
     fence: list[FenceAnchor] | None = None
+
+
+def require_active(session: Session, action: str) -> None:
+    """Stepping or running needs an active wander (a paused one is resumed first)."""
+    if session.status != SessionStatus.ACTIVE:
+        hint = "; resume it first" if session.status == SessionStatus.PAUSED else ""
+        raise Conflict(f"cannot {action}: session {session.id} is {session.status}{hint}")
 
 
 @dataclass
@@ -233,6 +240,18 @@ class WanderEngine:
                                              allowed_from=[str(SessionStatus.ACTIVE)])  # fmt: skip
         await self.bus.publish(events)
 
+    async def resume(self, session_id: str, paused_only: bool = False) -> Session:
+        """Make a wander active again: a paused one, or (unless paused_only) one a crash left
+        active, to continue its run."""
+        session = await self.store.get_session(session_id)
+        if session is None:
+            raise NotFound("session", session_id)
+        if paused_only and session.status != SessionStatus.PAUSED:
+            raise Conflict(f"cannot resume: session {session_id} is {session.status}, not paused")
+        if session.status in FINISHED:
+            raise Conflict(f"session {session_id} is {session.status}; nothing to resume")
+        return await self.set_status(session_id, SessionStatus.ACTIVE)
+
     async def set_status(self, session_id: str, status: SessionStatus, reason: str | None = None) -> Session:
         session = await self.store.get_session(session_id)
         if session is None:
@@ -279,7 +298,7 @@ class Interventions:
         concept is planted as a locus that the distance band can reach."""
         session = await self._session(session_id)
         concept = clean_text("concept", concept)
-        if session.status in (SessionStatus.COMPLETED, SessionStatus.ABANDONED):
+        if session.status in FINISHED:
             raise Conflict(f"session {session_id} is {session.status}")
         if force_visit:
             await self.engine.store.set_controls(session_id, pending_injection={"concept": concept})

@@ -70,7 +70,7 @@ def crystal_values(c: Crystal) -> dict[str, Any]:
     return dict(
         id=as_uuid(c.id), project_id=as_uuid(c.project_id), session_id=as_uuid(c.session_id), insight=c.insight,
         embedding=c.embedding, confidence=c.confidence, actionability=c.actionability, domains=c.domains,
-        status=c.status, source_resonance_id=as_uuid(c.source_resonance_id), source_locus_id=as_uuid(c.source_locus_id),
+        status=str(c.status), source_resonance_id=as_uuid(c.source_resonance_id), source_locus_id=as_uuid(c.source_locus_id),
         supporting_evidence=c.supporting_evidence, bread_a_locus_id=as_uuid(c.bread_a_locus_id),
         bread_b_locus_id=as_uuid(c.bread_b_locus_id), validity=c.validity, structural_type=c.structural_type,
         rumination=c.rumination, validated_by=c.validated_by, validation_notes=c.validation_notes,
