@@ -12,7 +12,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
@@ -94,8 +94,11 @@ class ChatModel(Protocol):
     where: str
 
     async def complete(self, messages: Sequence[dict[str, str]], *, system: str | None = None,
-                       max_tokens: int = 800, json_mode: bool = False, model: str | None = None) -> Completion:
-        """The reply text and usage; raises TransientModelError, ModelUnreachable or PermanentModelError."""
+                       max_tokens: int = 800, json_mode: bool = False, model: str | None = None,
+                       schema: dict[str, Any] | None = None) -> Completion:
+        """The reply text and usage; raises TransientModelError, ModelUnreachable or PermanentModelError.
+        With `schema` the provider is held to that JSON schema where it offers structured
+        output (the reply text is then the JSON)."""
         ...
 
     def estimate_cents(self, messages: Sequence[dict[str, str]], *, system: str | None = None,

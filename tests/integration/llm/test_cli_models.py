@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from tests.unit.llm.servers import AnthropicServer, OllamaServer, Reply, anthropic_error, ollama_error, truncated
+from wander.llm.dwelling_answer import DWELLING_JSON_SCHEMA
 
 WANDER = [sys.executable, "-m", "wander.cli"]
 SEED = "information asymmetry"
@@ -78,7 +79,7 @@ async def test_run_with_ollama(cli_env, db_url, ollama):
     assert "both turn on who knows what" in steps[5].connection
     calls = ollama.calls("/api/chat")
     assert len(calls) == 21 and {c.body["model"] for c in calls} == {"llama3.2:3b"}
-    assert all(c.body["format"] == "json" for c in calls)
+    assert all(c.body["format"] == DWELLING_JSON_SCHEMA for c in calls)  # structured output
     first, later = calls[0].body["messages"][-1]["content"], calls[-1].body["messages"][-1]["content"]
     assert f"CURRENT LOCUS:\n{SEED}" in first and "RECENT THEMES FROM THIS SESSION:\n(none yet)" in first
     assert "RECENT THEMES FROM THIS SESSION:\n" in later and "signalling" in later.split("ACTIVE RESONANCES")[0]
