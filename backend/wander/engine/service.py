@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -96,6 +97,10 @@ class WanderEngine:
     def worker_id(self, value: str | None) -> None:
         self.ctx.worker_id = value
 
+    async def embed(self, texts: list[str]) -> np.ndarray:
+        """The embedder is synchronous (MiniLM runs torch): off the event loop, in a thread."""
+        return await asyncio.to_thread(self.embedder.embed, texts)
+
     # ---- creation -------------------------------------------------------------------
 
     def validate(self, req: NewWander) -> NewWander:
@@ -141,7 +146,7 @@ class WanderEngine:
         req = self.validate(req)
         texts = [req.seed_concept] + ([req.attractor] if req.attractor else [])
         others = list(req.other_seeds or [])
-        vectors = self.embedder.embed(texts + others)
+        vectors = await self.embed(texts + others)
         now = self.clock.now()
         session = Session(
             id=new_id(), project_id=self.project_id, name=req.name or req.seed_concept,
@@ -303,7 +308,7 @@ class Interventions:
         if force_visit:
             await self.engine.store.set_controls(session_id, pending_injection={"concept": concept})
         else:
-            v = self.engine.embedder.embed([concept])[0]
+            v = (await self.engine.embed([concept]))[0]
             domains, kb_key, abstraction = self.engine._seed_domains(concept, v)
             locus = Locus(id=new_id(), session_id=session_id, concept=concept, embedding=v,
                           source_type=SourceType.SERENDIPITOUS, domains=domains, abstraction_level=abstraction,
@@ -319,7 +324,7 @@ class Interventions:
         concept = clean_text("concept", concept)
         if action not in ("include", "exclude"):
             raise InvalidInput("action", f"must be 'include' or 'exclude' (got '{action}')")
-        v = self.engine.embedder.embed([concept])[0]
+        v = (await self.engine.embed([concept]))[0]
         anchors = [a for a in session.fence if a.concept != concept] + [FenceAnchor(concept, action, v)]
         await self.engine.store.set_controls(session_id, fence=anchors)
         return await self._session(session_id)
