@@ -101,6 +101,10 @@ class WanderEngine:
         """The embedder is synchronous (MiniLM runs torch): off the event loop, in a thread."""
         return await asyncio.to_thread(self.embedder.embed, texts)
 
+    async def warm_up(self) -> None:
+        """Load the embedding model now rather than in the first request that needs it."""
+        await self.embed(["warm up"])
+
     # ---- creation -------------------------------------------------------------------
 
     def validate(self, req: NewWander) -> NewWander:
