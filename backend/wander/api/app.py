@@ -3,8 +3,7 @@ built mind map, over the same wiring as the CLI."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -19,6 +18,7 @@ from wander.api.controllers.control import ControlController
 from wander.api.controllers.crystals import CrystalController
 from wander.api.controllers.interventions import InterventionController
 from wander.api.controllers.memory import MemoryController
+from wander.api.controllers.proposals import ProposalController
 from wander.api.controllers.meta import domains, health
 from wander.api.controllers.sessions import SessionController
 from wander.api.deps import Services, provide_services
@@ -37,10 +37,9 @@ class ApiSettings:
     resume_interrupted: bool = True
 
     @classmethod
-    def from_env(cls) -> "ApiSettings":
-        origins = tuple(o.strip() for o in os.environ.get("WANDER_ALLOWED_ORIGINS", "").split(",") if o.strip())
-        return cls(token=os.environ.get("WANDER_API_TOKEN") or None,
-                   heartbeat_s=float(os.environ.get("WANDER_WS_HEARTBEAT_S", "15")), allowed_origins=origins)  # fmt: skip
+    def from_env(cls, env: Mapping[str, str] | None = None) -> ApiSettings:
+        a = load_settings(env).api
+        return cls(token=a.token or None, heartbeat_s=a.ws_heartbeat_s, allowed_origins=a.allowed_origins)
 
 
 def create_app(settings: Settings | None = None, api: ApiSettings | None = None, *,
@@ -77,10 +76,10 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
 
     return Litestar(
         route_handlers=[SessionController, ControlController, MemoryController, CrystalController,
-                        InterventionController, health, domains, session_socket,
+                        InterventionController, ProposalController, health, domains, session_socket,
                         static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
-        exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},
+        exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},  # type: ignore[dict-item]
         guards=[make_token_guard(api.token)],
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path="/schema"),

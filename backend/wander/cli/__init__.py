@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import typer
 
+from wander.cli.action import register as register_action_commands
 from wander.cli.db import db_app
 from wander.cli.doctor import doctor
 from wander.cli.kb import kb_app
@@ -22,6 +23,7 @@ app.command()(serve)
 app.command()(worker)
 app.add_typer(memory_app, name="memory", help="Wheeler CA memory: store, recall, temps, scrub, info.")
 app.command("doctor")(doctor)
+register_action_commands(app)  # propose, proposals, approve, reject, execute, wallet
 
 
 def main() -> None:

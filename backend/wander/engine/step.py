@@ -26,12 +26,24 @@ from wander.domain.models import (
     Trace,
     new_id,
 )
+from shared_schemas.events import (
+    AdjacenciesFoundPayload,
+    BudgetLowPayload,
+    CircuitTrippedPayload,
+    FenceApproachedPayload,
+    LocusVisitedPayload,
+    SessionCompletedPayload,
+    SessionPausedPayload,
+    StepCompletedPayload,
+    StepStartedPayload,
+)
+from wander.domain.themes import keep_themes
 from wander.engine import breakers, resonance, tiers
 from wander.engine import events as ev
 from wander.engine import fence as fences
 from wander.engine.adjacency.analogy import analogy
 from wander.engine.adjacency.bridging import bridging
-from wander.engine.adjacency.distance_band import distance_band
+from wander.engine.adjacency.distance_band import SAMPLED, TOWARD, distance_band
 from wander.engine.adjacency.tension import tension
 from wander.engine.crystallizer import Crystallizer
 from wander.engine.ports import (
@@ -45,11 +57,12 @@ from wander.engine.ports import (
     Store,
 )
 from wander.engine.scope import passes_scope
+from wander.engine.themes import degenerate_themes
 from wander.engine.walk import Walk
 
 TOP_K = 24  # candidates kept for the softmax draw and shown as dashed edges
 STRONG_LOCUS = 0.8  # a residue this interesting calls for crystallization...
-CRYSTALLIZE_EVERY = 20  # ...at most once in this many steps
+CRYSTALLIZE_EVERY = 30  # ...and so does a confirmed resonance, at most once in this many steps (<= 10 per 300)
 
 
 @dataclass
@@ -91,8 +104,13 @@ async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[
         key = c.locus_id or c.kb_key or c.concept
         if key not in best or c.scores.composite > best[key].scores.composite:
             best[key] = c
-    ranked = sorted(best.values(), key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
-    return ranked[:TOP_K]
+    # The band's draws toward the attractor and at random always stay in the running: the
+    # softmax decides among them and the best-scored, not a cut before it.
+    reserved = [c for c in best.values() if c.reason.endswith((TOWARD, SAMPLED))]
+    rest = [c for c in best.values() if not c.reason.endswith((TOWARD, SAMPLED))]
+    rest.sort(key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
+    kept = rest[: max(0, TOP_K - len(reserved))] + reserved
+    return sorted(kept, key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
 
 
 async def _model_candidates(walk: Walk, ctx: StepContext) -> list[Candidate]:
@@ -122,7 +140,7 @@ async def _model_candidates(walk: Walk, ctx: StepContext) -> list[Candidate]:
         seen = walk.loci_matrix
         nov = float(scoring.novelty(float((seen @ v).max()) if len(seen) else 0.0))
         crosses = not set(domains) & set(current.domains)
-        interest = float(scoring.interestingness(dist, float(v @ walk.pull_vector), crosses))
+        interest = float(scoring.interestingness(dist, float(v @ walk.pull_vector), crosses, walk.pull_baseline))
         bridge = float(scoring.bridge_potential(float(crosses), len(domains)))
         unc = float(scoring.uncertainty(0, 1.0 - float(v @ walk.session.seed_embedding)))
         strategy = "analogy" if reason.startswith("model: '") else "tension"
@@ -168,7 +186,7 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         raise Conflict(f"session {session.id} is {session.status}")
     step_number = session.step_count + 1
     current = walk.current
-    drafts = [ev.draft(ev.STEP_STARTED, session.id, step_number=step_number, from_locus_id=current.id)]
+    drafts = [ev.draft(StepStartedPayload(session_id=session.id, step_number=step_number, from_locus_id=current.id))]
 
     injected = await _injected(walk, ctx)
     if injected is not None:
@@ -185,8 +203,9 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         for c in candidates:
             near = fences.approaching(session.fence, c.embedding)
             if near:
-                drafts.append(ev.draft(ev.FENCE_APPROACHED, session.id, step_number=step_number, concept=c.concept,
-                                       anchor=near[0], boundary=near[1], cosine=round(near[2], 4)))  # fmt: skip
+                drafts.append(ev.draft(FenceApproachedPayload(
+                    session_id=session.id, step_number=step_number, concept=c.concept, anchor=near[0],
+                    boundary=near[1], cosine=round(near[2], 4))))  # type: ignore[arg-type]  # include | exclude
                 break
     now = ctx.clock.now()
 
@@ -221,6 +240,8 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         bridge_score=chosen.scores.bridge_potential, resonance_proximity=proximity,
         crystallization_candidate=proximity > 0.8,
     ))  # fmt: skip
+    # A theme every concept shares is not a theme, whichever dweller named it.
+    residue.themes = keep_themes(residue.themes, degenerate_themes(walk.knowledge))
     target.interestingness = residue.interestingness
     target.actionability = residue.actionability
     residue_id = new_id()
@@ -263,10 +284,15 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
 
     crystal = None
     trigger = None
-    if res.confirmed:
-        trigger = ("resonance", res.confirmed[0])
-    elif residue.interestingness >= STRONG_LOCUS and step_number - walk.last_crystallize_step >= CRYSTALLIZE_EVERY:
-        trigger = ("locus", None)
+    # A crystal only from a confirmed resonance (just confirmed, or reinforced again once
+    # confirmed) or a strong locus, and at most one in CRYSTALLIZE_EVERY steps.
+    if step_number - walk.last_crystallize_step >= CRYSTALLIZE_EVERY:
+        confirmed = res.confirmed[0] if res.confirmed else (
+            res.matched if res.matched is not None and res.matched.status == "confirmed" else None)  # fmt: skip
+        if confirmed is not None:
+            trigger = ("resonance", confirmed)
+        elif residue.interestingness >= STRONG_LOCUS:
+            trigger = ("locus", None)
     if trigger is not None:
         walk.last_crystallize_step = step_number
         outcome = await ctx.crystallizer.crystallize(_preview(walk, target, new_loci), trigger[0], target, trigger[1])
@@ -274,24 +300,26 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         drafts += outcome.events
 
     drafts += [
-        ev.draft(ev.ADJACENCIES_FOUND, session.id, step_number=step_number, from_locus_id=current.id,
-                 candidates=[ev.candidate_summary(c, float(p)) for c, p in zip(candidates, probs)]),
-        ev.draft(ev.LOCUS_VISITED, session.id, step_number=step_number, locus=ev.locus_summary(target),
-                 new=bool(new_loci)),
-        ev.draft(ev.STEP_COMPLETED, session.id, step_number=step_number, from_locus=ev.locus_summary(current),
-                 to_locus=ev.locus_summary(target), trace_id=trace.id, residue=ev.residue_summary(residue),
-                 selection_reason=trace.selection_reason, resonances_detected=res.detected),
+        ev.draft(AdjacenciesFoundPayload(
+            session_id=session.id, step_number=step_number, from_locus_id=current.id,
+            candidates=[ev.candidate_summary(c, float(p)) for c, p in zip(candidates, probs)])),
+        ev.draft(LocusVisitedPayload(session_id=session.id, step_number=step_number, locus=ev.locus_summary(target),
+                                     new=bool(new_loci))),
+        ev.draft(StepCompletedPayload(
+            session_id=session.id, step_number=step_number, from_locus=ev.locus_summary(current),
+            to_locus=ev.locus_summary(target), trace_id=trace.id, residue=ev.residue_summary(residue),
+            selection_reason=trace.selection_reason, resonances_detected=res.detected)),
     ]  # fmt: skip
     budget = session.cloud_budget_cents
     if budget > 0 and session.cloud_spent_cents < 0.8 * budget <= advanced.cloud_spent_cents:
-        drafts.append(ev.draft(ev.BUDGET_LOW, session.id, spent_cents=advanced.cloud_spent_cents,
-                               budget_cents=budget, share=round(advanced.cloud_spent_cents / budget, 4)))  # fmt: skip
+        drafts.append(ev.draft(BudgetLowPayload(session_id=session.id, spent_cents=advanced.cloud_spent_cents,
+                                                budget_cents=budget, share=round(advanced.cloud_spent_cents / budget, 4))))
 
     tripped = None
     if step_number >= session.max_steps:
         advanced.status, advanced.completed_at, advanced.stopped_reason = SessionStatus.COMPLETED, now, "max_steps"
-        drafts.append(ev.draft(ev.SESSION_COMPLETED, session.id, status="completed", reason="max_steps",
-                               step_count=step_number))  # fmt: skip
+        drafts.append(ev.draft(SessionCompletedPayload(session_id=session.id, status="completed", reason="max_steps",
+                                                       step_count=step_number)))
     else:
         targets = [b.id for _, b in walk.relations] + [target.id]
         concepts = {lo.id: lo.concept for lo in walk.loci} | {target.id: target.concept}
@@ -301,10 +329,10 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
                 tripped = check[0]
                 advanced.status, advanced.stopped_reason = SessionStatus.PAUSED, check[0]
                 if check[0] != "checkpoint":
-                    drafts.append(ev.draft(ev.CIRCUIT_TRIPPED, session.id, reason=check[0], detail=check[1],
-                                           step_number=step_number))  # fmt: skip
-                drafts.append(ev.draft(ev.SESSION_PAUSED, session.id, status="paused", reason=check[0],
-                                       detail=check[1], step_count=step_number))  # fmt: skip
+                    drafts.append(ev.draft(CircuitTrippedPayload(session_id=session.id, reason=check[0],
+                                                                 detail=check[1], step_number=step_number)))
+                drafts.append(ev.draft(SessionPausedPayload(session_id=session.id, status="paused", reason=check[0],
+                                                            detail=check[1], step_count=step_number)))
                 break
 
     committed = await ctx.store.commit_step(StepCommit(

@@ -4,6 +4,7 @@ import { MindMap } from "../mindmap/MindMap";
 import { Brand } from "../panels/Brand";
 import { Controls } from "../panels/Controls";
 import { LocusPanel } from "../panels/LocusPanel";
+import { ProposalsPanel } from "../panels/ProposalsPanel";
 import { StatusBar } from "../panels/StatusBar";
 import { Link } from "../router";
 import { useWander } from "../store";
@@ -41,6 +42,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           <MindMap />
         </ReactFlowProvider>
         <LocusPanel sessionId={sessionId} />
+        <ProposalsPanel sessionId={sessionId} />
       </div>
       <StatusBar />
     </div>
