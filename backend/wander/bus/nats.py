@@ -149,7 +149,7 @@ class NatsClient:
         retrying = AsyncRetrying(retry=retry_if_not_exception_type(_Closed), before_sleep=unreachable,
                                  wait=wait_exponential(multiplier=0.2, max=2.0), reraise=True)  # fmt: skip
         try:
-            nc = await retrying(self._connect)
+            nc: Any = await retrying(self._connect)
         except _Closed:
             return  # closed while NATS was away
         self.nc = nc
