@@ -15,6 +15,7 @@ from shared_schemas.action import ACTION_MODELS
 
 # Re-exported: the shapes and the event contract live in common.py and events.py.
 from shared_schemas.common import CandidateOut as CandidateOut
+from shared_schemas.common import FenceAnchorOut as FenceAnchorOut
 from shared_schemas.common import LocusOut as LocusOut
 from shared_schemas.common import ResidueOut as ResidueOut
 from shared_schemas.common import SessionStatusName as SessionStatusName
@@ -51,10 +52,13 @@ class SessionPatch(Strict):
     forbidden_domains: list[str] | None = None
     max_steps: int | None = Field(default=None, ge=1, le=10000)
     temperature: float | None = Field(default=None, gt=0, le=10)
+    cloud_budget_cents: int | None = Field(default=None, ge=0, description="Raise it to unstick a budget-tripped wander.")
+    max_drift_distance: float | None = Field(default=None, gt=0, le=2)
+    human_checkpoint_frequency: int | None = Field(default=None, ge=0, description="Pause every N steps; 0: never.")
 
 
 class WanderRequest(Strict):
-    n_steps: int = Field(default=10, ge=1, le=1000)
+    n_steps: int = Field(default=10, ge=1, le=10000, description="At most max_steps (10,000), like a wander's own cap.")
     step_delay_ms: int = Field(default=0, ge=0, le=10000, description="Pause between steps, to watch a wander grow.")
 
 
@@ -153,6 +157,8 @@ class SessionOut(BaseModel):
     current_locus_id: str | None
     stopped_reason: str | None
     parent_session_id: str | None
+    parent_locus_id: str | None = Field(default=None, description="The parent's locus a sub-wander went deeper from.")
+    fence: list[FenceAnchorOut] = Field(default_factory=list)
     running: bool = Field(description="A background run is stepping this wander now.")
     last_event_seq: int
     created_at: datetime | None
@@ -223,11 +229,37 @@ class Problem(BaseModel):
     field: str | None = None
 
 
+# ---- the mind map as a workbench: crystal review, fences, compare ----------------------
+
+
+class CrystalReview(Strict):
+    verdict: Literal["accept", "reject"]
+    note: str | None = Field(default=None, max_length=2000)
+
+
+class FenceOut(BaseModel):
+    concept: str
+    action: Literal["include", "exclude"]
+
+
+class CompareOut(BaseModel):
+    a: LocusOut
+    b: LocusOut
+    cosine_distance: float
+    shared_domains: list[str]
+    only_a_domains: list[str]
+    only_b_domains: list[str]
+    midpoint_concept: str | None = Field(description="The corpus concept nearest the midpoint of the two loci.")
+    midpoint_gloss: str | None
+    path: list[str] = Field(description="Locus ids of the walk from a to b (empty when it never went from one to the other).")
+
+
 LocusDetail.model_rebuild()
 
 # The API's models in the generated files; the event contract adds its own (events.EXPORTED).
 EXPORTED: tuple[type[BaseModel], ...] = (
     SessionCreate, SessionPatch, WanderRequest, InjectRequest, FenceRequest, SearchRequest, SubwanderRequest,
     CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
-    ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, *ACTION_MODELS,
+    ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, FenceAnchorOut, *ACTION_MODELS,
+    CrystalReview, FenceOut, CompareOut,
 )

@@ -1,8 +1,18 @@
 import { matchRoute, usePath, Link } from "./router";
 import { SessionsPage } from "./pages/SessionsPage";
 import { SessionPage } from "./pages/SessionPage";
+import { TokenPrompt } from "./panels/TokenPrompt";
 
 export function App() {
+  return (
+    <>
+      <Routes />
+      <TokenPrompt />
+    </>
+  );
+}
+
+function Routes() {
   const route = matchRoute(usePath());
   switch (route.name) {
     case "sessions":

@@ -86,9 +86,7 @@ class Crystallizer:
             val = sandwich.validity(b1.embedding, embedding, b2.embedding, existing_m, lineage)
         else:  # novelty is the insight's distance from the insights already crystallized
             val = dataclasses.replace(val, novelty=sandwich.novelty(embedding, existing_m))
-        opposite = bool(
-            b1.kb_key and b2.kb_key and kb.index_of(b2.kb_key) in kb.opposites(kb.index_of(b1.kb_key) or 0)
-        )
+        opposite = are_opposites(kb, b1.kb_key, b2.kb_key)
         stype, _ = sandwich.structural_type(embedding, self.prototypes(), opposite)
         verdict = val.verdict
         now = self.clock.now()
@@ -114,6 +112,12 @@ class Crystallizer:
             events.append(ev.draft(CrystalValidatedPayload(session_id=session.id, crystal_id=crystal.id,
                                                            V=round(float(val.v), 4))))
         return CrystallizeOutcome(crystal, events, rum, verdict)
+
+
+def are_opposites(kb: Knowledge, key_a: str | None, key_b: str | None) -> bool:
+    """Corpus antonyms; a key missing from the corpus is never concept 0 (index 0 is falsy)."""
+    i, j = kb.index_of(key_a or ""), kb.index_of(key_b or "")
+    return i is not None and j is not None and j in kb.opposites(i)
 
 
 def _bread_pool(walk: Walk, vector: np.ndarray) -> list[Locus]:

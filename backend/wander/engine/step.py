@@ -16,6 +16,7 @@ from wander.domain.models import (
     Candidate,
     Crystal,
     Event,
+    EventDraft,
     HotItem,
     Locus,
     Residue,
@@ -53,6 +54,7 @@ from wander.engine.ports import (
     Dweller,
     DwellRequest,
     Embedder,
+    EventBus,
     StepCommit,
     Store,
 )
@@ -76,6 +78,7 @@ class StepContext:
     proposer: ConceptProposer | None = None
     worker_id: str | None = None
     hot_limit: int = tiers.HOT_LIMIT
+    bus: EventBus | None = None  # publishes wander.step.started before the step's work
 
 
 @dataclass
@@ -186,7 +189,12 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         raise Conflict(f"session {session.id} is {session.status}")
     step_number = session.step_count + 1
     current = walk.current
-    drafts = [ev.draft(StepStartedPayload(session_id=session.id, step_number=step_number, from_locus_id=current.id))]
+    # Live, before the step's work: its own small transaction, published at once.
+    started = await ctx.store.record_events(session.id, [ev.draft(StepStartedPayload(
+        session_id=session.id, step_number=step_number, from_locus_id=current.id))], require_status="active")
+    if ctx.bus is not None:
+        await ctx.bus.publish(started)
+    drafts: list[EventDraft] = []
 
     injected = await _injected(walk, ctx)
     if injected is not None:

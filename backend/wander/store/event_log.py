@@ -32,7 +32,8 @@ async def lock_session(conn: AsyncConnection, session_id: str) -> Any:
 async def append_events(
     conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft], ts: datetime | None
 ) -> list[Event]:
-    now = ts or (await conn.execute(select(func.now()))).scalar_one()
+    # The time the event is written (not the start of its transaction or of the step).
+    now = ts or (await conn.execute(select(func.clock_timestamp()))).scalar_one()
     events = [Event(session_id=session_id, seq=first_seq + i, subject=d.subject, ts=now, payload=d.payload)
               for i, d in enumerate(drafts)]  # fmt: skip
     if events:

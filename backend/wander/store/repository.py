@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.store.event_log import EventLogRepository
 from wander.store.findings_repository import FindingsRepository
+from wander.store.intervention_repository import InterventionWrites
 from wander.store.loci_repository import LociRepository
 from wander.store.mappers import (  # noqa: F401  (compatibility re-exports)
     crystal_from_row,
@@ -28,6 +29,6 @@ from wander.store.steps_repository import StepsRepository
 
 
 class PostgresStore(SessionsRepository, StepsRepository, LociRepository, FindingsRepository, EventLogRepository,
-                    ReadModels):  # fmt: skip
+                    ReadModels, InterventionWrites):  # fmt: skip
     def __init__(self, engine: AsyncEngine):
         self.engine = engine

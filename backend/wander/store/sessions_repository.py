@@ -25,7 +25,8 @@ from wander.store.tables import WanderLocus, WanderSession
 
 S = WanderSession.__table__
 L = WanderLocus.__table__
-UPDATABLE = frozenset({"name", "allowed_domains", "forbidden_domains", "max_steps", "temperature"})
+UPDATABLE = frozenset({"name", "allowed_domains", "forbidden_domains", "max_steps", "temperature", "cloud_budget_cents",
+                       "max_drift_distance", "human_checkpoint_frequency"})
 
 
 class SessionsRepository:
@@ -80,6 +81,8 @@ class SessionsRepository:
             values: dict[str, Any] = {"status": status, "stopped_reason": reason}
             if status == SessionStatus.COMPLETED:
                 values["completed_at"] = func.now()
+            elif status == SessionStatus.ACTIVE:
+                values["completed_at"] = None  # a completed wander extended by raising max_steps
             await conn.execute(update(S).where(S.c.id == as_uuid(session_id)).values(**values))
             return await append_events(conn, session_id, row.event_seq + 1, events, None)
 
@@ -113,7 +116,7 @@ class SessionsRepository:
             return [session_from_row(r) for r in (await conn.execute(q)).all()]
 
     async def update_session(self, session_id: str, **values: Any) -> None:
-        """Settings a person may change (name, domains, max_steps, temperature)."""
+        """Settings a person may change (name, domains, max_steps, temperature, budget, drift, checkpoints)."""
         bad = set(values) - UPDATABLE
         if bad:
             raise ValueError(f"not updatable: {sorted(bad)}")

@@ -4,7 +4,7 @@ transaction."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -66,6 +66,11 @@ class StepsRepository:
                                                        RS.c.status != ResonanceStatus.INVALIDATED.value))).all()  # fmt: skip
             warm = (await conn.execute(select(W).where(W.c.session_id == sid).order_by(W.c.created_at))).all()
             compost = (await conn.execute(select(CP).where(CP.c.session_id == sid).order_by(CP.c.created_at))).all()
+            # The crystallization throttle survives reloads: the step of the wander's last crystal
+            # (a step's crystal carries the step's own timestamp).
+            last_crystal = select(func.max(C.c.created_at)).where(C.c.session_id == sid).scalar_subquery()
+            last_crystal_step = (await conn.execute(select(func.max(T.c.step_number)).where(
+                T.c.session_id == sid, T.c.created_at <= last_crystal))).scalar_one()  # fmt: skip
         loci = [locus_from_row(r) for r in lrows]
         by_id = {lo.id: lo for lo in loci}
         themes = [t for r in steps[-recent:] for t in (r.themes or [])]
@@ -83,6 +88,7 @@ class StepsRepository:
             hot=hot_items, resonances=[resonance_from_row(r) for r in res], warm=[warm_from_row(r) for r in warm],
             compost=[CompostItem(str(r.id), r.kind, r.text, list((r.content or {}).get("domains", [])), as_vec(r.embedding))
                      for r in compost],
+            last_crystal_step=last_crystal_step or 0,
         )  # fmt: skip
 
     async def commit_step(self, commit: StepCommit) -> list[Event]:
@@ -130,7 +136,8 @@ class StepsRepository:
                     status=str(s.status), stopped_reason=s.stopped_reason, completed_at=s.completed_at,
                     **({"pending_injection": None} if commit.consumed_injection else {}),
                 ))  # fmt: skip
-                return await append_events(conn, s.id, row.event_seq + 1, commit.events, t.created_at)
+                # Stamped at the commit, not when the step began: `ts` is when the map could know.
+                return await append_events(conn, s.id, row.event_seq + 1, commit.events, None)
         except IntegrityError as exc:
             if "uq_traces_session_step" in str(exc.orig):
                 raise StepAlreadyCommitted(str(exc.orig)) from exc

@@ -12,12 +12,16 @@ export type EventOut =
   | StepCompletedEvent
   | AdjacenciesFoundEvent
   | LocusVisitedEvent
+  | LocusPlantedEvent
   | ResonanceDetectedEvent
   | ResonanceStrengthenedEvent
   | ResonanceConfirmedEvent
   | CrystalFormedEvent
   | CrystalValidatedEvent
+  | CrystalReviewedEvent
   | FenceApproachedEvent
+  | FenceAddedEvent
+  | FenceRemovedEvent
   | CircuitTrippedEvent
   | BudgetLowEvent
   | ProposalProposedEvent
@@ -39,12 +43,16 @@ export type EventSubject =
   | "wander.step.completed"
   | "wander.adjacencies.found"
   | "wander.locus.visited"
+  | "wander.locus.planted"
   | "wander.resonance.detected"
   | "wander.resonance.strengthened"
   | "wander.resonance.confirmed"
   | "wander.crystal.formed"
   | "wander.crystal.validated"
+  | "wander.crystal.reviewed"
   | "wander.fence.approached"
+  | "wander.fence.added"
+  | "wander.fence.removed"
   | "wander.circuit.tripped"
   | "wander.budget.low"
   | "wander.proposal.proposed"
@@ -114,6 +122,36 @@ export interface CircuitTrippedPayload {
   detail: string;
   step_number?: number | null;
 }
+export interface CompareOut {
+  a: LocusOut;
+  b: LocusOut;
+  cosine_distance: number;
+  shared_domains: string[];
+  only_a_domains: string[];
+  only_b_domains: string[];
+  /**
+   * The corpus concept nearest the midpoint of the two loci.
+   */
+  midpoint_concept: string | null;
+  midpoint_gloss: string | null;
+  /**
+   * Locus ids of the walk from a to b (empty when it never went from one to the other).
+   */
+  path: string[];
+}
+export interface LocusOut {
+  id: string;
+  concept: string;
+  domains: string[];
+  source_type: "SEED" | "ADJACENT" | "BRIDGED" | "SERENDIPITOUS";
+  kb_key: string | null;
+  visit_count: number;
+  abstraction_level: number;
+  novelty_score: number;
+  interestingness: number;
+  actionability: number;
+  uncertainty: number;
+}
 export interface Connection {
   locus_id: string;
   concept: string;
@@ -173,6 +211,27 @@ export interface CrystalOut {
   human_approved: boolean;
   validation_notes: string | null;
   created_at: string | null;
+}
+export interface CrystalReview {
+  verdict: "accept" | "reject";
+  note?: string | null;
+}
+export interface CrystalReviewedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.crystal.reviewed";
+  payload: CrystalReviewedPayload;
+}
+/**
+ * A person's verdict on a crystal the gate kept for review (0.5 <= V < 0.7).
+ */
+export interface CrystalReviewedPayload {
+  session_id: string;
+  crystal_id: string;
+  verdict: "accept" | "reject";
+  status: string;
+  note?: string | null;
 }
 export interface CrystalValidatedEvent {
   session_id: string;
@@ -301,19 +360,6 @@ export interface StepCompletedPayload {
   selection_reason: string;
   resonances_detected: number;
 }
-export interface LocusOut {
-  id: string;
-  concept: string;
-  domains: string[];
-  source_type: "SEED" | "ADJACENT" | "BRIDGED" | "SERENDIPITOUS";
-  kb_key: string | null;
-  visit_count: number;
-  abstraction_level: number;
-  novelty_score: number;
-  interestingness: number;
-  actionability: number;
-  uncertainty: number;
-}
 export interface ResidueOut {
   connection: string;
   tension: string;
@@ -341,6 +387,23 @@ export interface LocusVisitedPayload {
    * Planted by a person, not reached by the walk.
    */
   injected?: boolean;
+}
+export interface LocusPlantedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.locus.planted";
+  payload: LocusPlantedPayload;
+}
+/**
+ * A locus added to the map without the walk going there (a preset's other seeds, an
+ * inject without force_visit): it never becomes "current".
+ */
+export interface LocusPlantedPayload {
+  session_id: string;
+  step_number: number;
+  locus: LocusOut;
+  source: "preset" | "inject";
 }
 export interface ResonanceDetectedEvent {
   session_id: string;
@@ -399,6 +462,38 @@ export interface FenceApproachedPayload {
   anchor: string;
   boundary: "include" | "exclude";
   cosine: number;
+}
+export interface FenceAddedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.fence.added";
+  payload: FenceAddedPayload;
+}
+export interface FenceAddedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
+  action: "include" | "exclude";
+}
+/**
+ * One anchor of a wander's fence (its embedding stays on the server).
+ */
+export interface FenceAnchorOut {
+  concept: string;
+  action: "include" | "exclude";
+}
+export interface FenceRemovedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.fence.removed";
+  payload: FenceRemovedPayload;
+}
+export interface FenceRemovedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
 }
 export interface ProposalProposedEvent {
   session_id: string;
@@ -492,6 +587,18 @@ export interface ProposalRefusedPayload {
   proposal_id: string;
   status: "refused";
   reason: string;
+}
+/**
+ * What both fence changes carry: the anchor changed and the whole fence after it.
+ */
+export interface FenceChangedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
+}
+export interface FenceOut {
+  concept: string;
+  action: "include" | "exclude";
 }
 export interface FenceRequest {
   concept: string;
@@ -652,6 +759,11 @@ export interface SessionOut {
   stopped_reason: string | null;
   parent_session_id: string | null;
   /**
+   * The parent's locus a sub-wander went deeper from.
+   */
+  parent_locus_id?: string | null;
+  fence?: FenceAnchorOut[];
+  /**
    * A background run is stepping this wander now.
    */
   running: boolean;
@@ -667,6 +779,15 @@ export interface SessionPatch {
   forbidden_domains?: string[] | null;
   max_steps?: number | null;
   temperature?: number | null;
+  /**
+   * Raise it to unstick a budget-tripped wander.
+   */
+  cloud_budget_cents?: number | null;
+  max_drift_distance?: number | null;
+  /**
+   * Pause every N steps; 0: never.
+   */
+  human_checkpoint_frequency?: number | null;
 }
 /**
  * What the session-status subjects share.
@@ -723,6 +844,9 @@ export interface WalletOut {
   }[];
 }
 export interface WanderRequest {
+  /**
+   * At most max_steps (10,000), like a wander's own cap.
+   */
   n_steps?: number;
   /**
    * Pause between steps, to watch a wander grow.
