@@ -20,6 +20,8 @@ from wander.api.controllers.interventions import InterventionController
 from wander.api.controllers.memory import MemoryController
 from wander.api.controllers.proposals import ProposalController
 from wander.api.controllers.meta import domains, health
+from wander.api.controllers.recall import recall
+from wander.api.controllers.sandwich import SandwichController
 from wander.api.controllers.sessions import SessionController
 from wander.api.controllers.workbench import WorkbenchController
 from wander.api.deps import Services, provide_services
@@ -77,8 +79,8 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
 
     return Litestar(
         route_handlers=[SessionController, ControlController, MemoryController, CrystalController,
-                        InterventionController, WorkbenchController, ProposalController, health, domains,
-                        session_socket, auth.sign_in, static.index_page, *static.static_routes()],  # fmt: skip
+                        InterventionController, WorkbenchController, ProposalController, SandwichController, health,
+                        domains, recall, session_socket, auth.sign_in, static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
         exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},  # type: ignore[dict-item]
         guards=[make_token_guard(api.token)],
