@@ -307,12 +307,19 @@ class CircuitTrippedPayload(BaseModel):
     detail: str
 
 
+class ProjectionUpdatedPayload(BaseModel):
+    session_id: str
+    fit_id: str
+    method: Literal["umap", "pca"]
+    n_loci: int
+
+
 EventSubject = Literal[
     "wander.session.created", "wander.session.paused", "wander.session.resumed", "wander.session.completed",
     "wander.step.started", "wander.step.completed", "wander.adjacencies.found", "wander.locus.visited",
     "wander.resonance.detected", "wander.resonance.strengthened", "wander.resonance.confirmed",
     "wander.crystal.formed", "wander.crystal.validated", "wander.fence.approached", "wander.circuit.tripped",
-    "wander.budget.low",
+    "wander.budget.low", "wander.projection.updated",
 ]  # fmt: skip
 
 PAYLOADS: dict[str, type[BaseModel]] = {
@@ -325,6 +332,7 @@ PAYLOADS: dict[str, type[BaseModel]] = {
     "wander.adjacencies.found": AdjacenciesFoundPayload,
     "wander.locus.visited": LocusVisitedPayload,
     "wander.circuit.tripped": CircuitTrippedPayload,
+    "wander.projection.updated": ProjectionUpdatedPayload,
 }
 
 
@@ -356,6 +364,48 @@ class CaughtUpFrame(BaseModel):
 
 WsFrame = Union[EventFrame, HeartbeatFrame, CaughtUpFrame]
 
+
+
+# ---- archives and projections (issue 11) ---------------------------------------------
+
+
+class ArchiveOut(BaseModel):
+    session_id: str
+    name: str
+    seed_concept: str
+    attractor: str | None
+    status: SessionStatusName
+    step_count: int
+    loci_count: int
+    crystal_count: int
+    fingerprint: str = Field(description="Which state of the wander the artefacts show.")
+    fit_id: str | None = Field(description="The projection fit the UMAP plot was drawn from.")
+    archived_at: datetime | None
+    created_at: datetime | None = Field(description="When the wander was created.")
+    similarity: float | None = Field(default=None, description="Cosine similarity to the search query, if any.")
+    written: bool | None = Field(default=None, description="POST .../archive: written now (false: already current).")
+
+
+class ArchiveList(BaseModel):
+    items: list[ArchiveOut]
+
+
+class ProjectionPoint(BaseModel):
+    locus_id: str
+    x: float
+    y: float
+    fitted: bool = Field(description="Placed by the fit itself; false: placed by transform since.")
+    session_id: str | None = None
+
+
+class ProjectionOut(BaseModel):
+    session_id: str | None = None
+    sessions: list[str] | None = None
+    fit_id: str
+    method: Literal["umap", "pca"]
+    points: list[ProjectionPoint]
+
+
 LocusDetail.model_rebuild()
 
 EXPORTED: tuple[type[BaseModel], ...] = (
@@ -363,5 +413,6 @@ EXPORTED: tuple[type[BaseModel], ...] = (
     CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
     ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, SessionCreatedPayload,
     SessionStatusPayload, StepStartedPayload, AdjacenciesFoundPayload, LocusVisitedPayload, StepCompletedPayload,
-    CircuitTrippedPayload, EventOut, EventFrame, HeartbeatFrame, CaughtUpFrame,
+    CircuitTrippedPayload, EventOut, EventFrame, HeartbeatFrame, CaughtUpFrame, ProjectionUpdatedPayload,
+    ArchiveOut, ArchiveList, ProjectionPoint, ProjectionOut,
 )  # fmt: skip

@@ -23,6 +23,7 @@ from wander.domain.errors import Conflict, InvalidInput, NotFound, WanderError
 from wander.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.domain.models import SessionStatus
 from wander.cli_memory import memory_app
+from wander.cli_archive import register as register_archive
 from wander.cli_doctor import DWELLER_HELP, doctor, dweller_builder_for
 from wander.domain.validation import check_random_seed, check_steps, check_temperature, clean_text
 
@@ -460,6 +461,7 @@ def worker(
 
 app.add_typer(memory_app, name="memory", help="Wheeler CA memory: store, recall, temps, scrub, info.")
 app.command("doctor")(doctor)
+register_archive(app)
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ from litestar.exceptions import NotFoundException
 from litestar.openapi import OpenAPIConfig
 
 from wander.api import problems, static
+from wander.api.controllers.archive import ArchiveController
 from wander.api.controllers.control import ControlController
 from wander.api.controllers.crystals import CrystalController
 from wander.api.controllers.interventions import InterventionController
@@ -23,9 +24,11 @@ from wander.api.controllers.meta import domains, health
 from wander.api.controllers.sessions import SessionController
 from wander.api.deps import Services, provide_services
 from wander.api.security import make_token_guard
+from wander.archive.service import Archivist
 from wander.api.ws import session_socket
 from wander.config import Settings, load_settings
 from wander.engine.runner import Runner
+from wander.store.archive_repository import ArchiveRepository
 from wander.wiring import App, make_runner, open_app
 
 
@@ -35,12 +38,14 @@ class ApiSettings:
     heartbeat_s: float = 15.0
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)
     resume_interrupted: bool = True
+    umap_warm_up: bool = False  # compile UMAP in the background at start (`wander serve`: on; WANDER_UMAP_WARMUP=0)
 
     @classmethod
     def from_env(cls) -> "ApiSettings":
         origins = tuple(o.strip() for o in os.environ.get("WANDER_ALLOWED_ORIGINS", "").split(",") if o.strip())
         return cls(token=os.environ.get("WANDER_API_TOKEN") or None,
-                   heartbeat_s=float(os.environ.get("WANDER_WS_HEARTBEAT_S", "15")), allowed_origins=origins)  # fmt: skip
+                   heartbeat_s=float(os.environ.get("WANDER_WS_HEARTBEAT_S", "15")), allowed_origins=origins,
+                   umap_warm_up=os.environ.get("WANDER_UMAP_WARMUP", "1") != "0")  # fmt: skip
 
 
 def create_app(settings: Settings | None = None, api: ApiSettings | None = None, *,
@@ -52,18 +57,25 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         async def start(a: App) -> Runner:
             runner = make_runner(a)  # in-process tasks, or the NATS run queue for workers
-            app.state.services = Services(app=a, runner=runner)
+            archivist = Archivist(ArchiveRepository(a.db), a.bus)
+            archivist.attach(warm_up=api.umap_warm_up)
+            archivist.spawn("catch-up", archivist.catch_up)  # finished while no archivist listened
+            app.state.services = Services(app=a, runner=runner, archivist=archivist)
             app.state.api_settings = api
             if api.resume_interrupted:
                 await runner.resume_interrupted()
             return runner
+
+        async def stop(runner: Runner) -> None:
+            await runner.shutdown()
+            await app.state.services.archivist.close()
 
         if wired is not None:
             runner = await start(wired)
             try:
                 yield
             finally:
-                await runner.shutdown()
+                await stop(runner)
         else:
             from wander.cli_doctor import dweller_builder_for  # WANDER_DWELLER; offline imports no SDK
 
@@ -72,10 +84,10 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
                 try:
                     yield
                 finally:
-                    await runner.shutdown()
+                    await stop(runner)
 
     return Litestar(
-        route_handlers=[SessionController, ControlController, MemoryController, CrystalController,
+        route_handlers=[SessionController, ControlController, ArchiveController, MemoryController, CrystalController,
                         InterventionController, health, domains, session_socket,
                         static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},

@@ -312,3 +312,6 @@ class KbSource(SQLModel, table=True):
     concepts: int = 0
     embedder: str = Field(sa_column=Column(Text, nullable=False))
     loaded_at: datetime | None = _ts(default_now=True)
+
+
+from wander.store import archive_tables  # noqa: E402,F401  (registers the archive tables)

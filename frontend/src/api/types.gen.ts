@@ -7,6 +7,32 @@ export interface AdjacenciesFoundPayload {
   candidates: CandidateOut[];
 }
 
+export interface ArchiveList {
+  items: ArchiveOut[];
+}
+
+export interface ArchiveOut {
+  session_id: string;
+  name: string;
+  seed_concept: string;
+  attractor: string | null;
+  status: "active" | "paused" | "completed" | "abandoned";
+  step_count: number;
+  loci_count: number;
+  crystal_count: number;
+  /** Which state of the wander the artefacts show. */
+  fingerprint: string;
+  /** The projection fit the UMAP plot was drawn from. */
+  fit_id: string | null;
+  archived_at: string | null;
+  /** When the wander was created. */
+  created_at: string | null;
+  /** Cosine similarity to the search query, if any. */
+  similarity?: number | null;
+  /** POST .../archive: written now (false: already current). */
+  written?: boolean | null;
+}
+
 export interface CandidateOut {
   concept: string;
   kb_key: string | null;
@@ -73,7 +99,7 @@ export interface EventFrame {
 export interface EventOut {
   session_id: string;
   seq: number;
-  subject: "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
+  subject: "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low" | "wander.projection.updated";
   ts: string;
   payload: Record<string, unknown>;
 }
@@ -143,6 +169,30 @@ export interface Problem {
   status: number;
   detail: string;
   field?: string | null;
+}
+
+export interface ProjectionOut {
+  session_id?: string | null;
+  sessions?: string[] | null;
+  fit_id: string;
+  method: "umap" | "pca";
+  points: ProjectionPoint[];
+}
+
+export interface ProjectionPoint {
+  locus_id: string;
+  x: number;
+  y: number;
+  /** Placed by the fit itself; false: placed by transform since. */
+  fitted: boolean;
+  session_id?: string | null;
+}
+
+export interface ProjectionUpdatedPayload {
+  session_id: string;
+  fit_id: string;
+  method: "umap" | "pca";
+  n_loci: number;
 }
 
 export interface ResidueOut {
@@ -319,7 +369,7 @@ export interface WanderStarted {
   running: boolean;
 }
 
-export type EventSubject = "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low";
+export type EventSubject = "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low" | "wander.projection.updated";
 
 export type WsFrame = EventFrame | HeartbeatFrame | CaughtUpFrame;
 
