@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from wander.bus.memory import InProcessBus
+from wander.bus.inprocess import InProcessBus
 from wander.ca.adapter import WheelerSignals
 from wander.config import Settings, load_settings
 from wander.engine.clock import SystemClock
@@ -100,6 +100,17 @@ async def load_knowledge(kb: KbRepository) -> KnowledgeIndex:
     concepts = [KnowledgeConcept(r.key, r.label, r.gloss, r.domains, r.path, r.opposites, r.source, r.broader)
                 for r in rows]  # fmt: skip
     return KnowledgeIndex(concepts, matrix)
+
+
+def dweller_builder_for(name: str | None) -> Any:
+    """The builder open_app(dweller=...) takes for NAME (else WANDER_DWELLER, else offline):
+    None for the offline dweller, without importing any model SDK; raises InvalidInput
+    (field 'dweller')."""
+    if (name or os.environ.get("WANDER_DWELLER") or "offline").strip().lower() == "offline":
+        return None
+    from wander.llm.factory import dweller_builder
+
+    return dweller_builder(name)
 
 
 def default_embedder() -> Embedder:

@@ -218,10 +218,9 @@ async def run_worker(settings: Settings | None = None, worker: WorkerSettings | 
                      nats=None, ready=None) -> int:  # fmt: skip
     """The `wander worker` process: until SIGTERM/SIGINT. Returns the runs completed."""
     from wander.bus.nats import NatsSettings
-    from wander.cli_doctor import dweller_builder_for
     from wander.store.database import database_url
     from wander.store.leases import FencedStore, LeaseManager
-    from wander.wiring import open_app
+    from wander.wiring import dweller_builder_for, open_app
 
     settings = settings or load_settings()
     worker = worker or WorkerSettings.from_env()

@@ -29,7 +29,7 @@ from wander.api.ws import session_socket
 from wander.config import Settings, load_settings
 from wander.engine.runner import Runner
 from wander.store.archive_repository import ArchiveRepository
-from wander.wiring import App, make_runner, open_app
+from wander.wiring import App, dweller_builder_for, make_runner, open_app
 
 
 @dataclass(frozen=True)
@@ -77,8 +77,6 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
             finally:
                 await stop(runner)
         else:
-            from wander.cli_doctor import dweller_builder_for  # WANDER_DWELLER; offline imports no SDK
-
             async with open_app(settings or load_settings(), progress=progress, dweller=dweller_builder_for(None)) as a:
                 runner = await start(a)
                 try:

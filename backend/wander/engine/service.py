@@ -19,7 +19,7 @@ from wander.domain.validation import (
     clean_text,
 )
 from wander.engine import events as ev
-from wander.engine import memory
+from wander.engine import tiers
 from wander.engine.crystallizer import Crystallizer
 from wander.engine.ports import (
     CAKernel,
@@ -67,7 +67,7 @@ class WanderEngine:
     def __init__(self, *, store: Store, knowledge: Knowledge, embedder: Embedder, dweller: Dweller,
                  bus: EventBus, clock: Clock, project_id: str, ca: CAKernel | None = None,
                  worker_id: str | None = None, proposer: ConceptProposer | None = None,
-                 ruminator: RuminationModel | None = None, hot_limit: int = memory.HOT_LIMIT):  # fmt: skip
+                 ruminator: RuminationModel | None = None, hot_limit: int = tiers.HOT_LIMIT):  # fmt: skip
         self.store = store
         self.knowledge = knowledge
         self.embedder = embedder
@@ -177,7 +177,7 @@ class WanderEngine:
         session = await self.store.get_session(session_id)
         if session is None:
             raise NotFound("session", session_id)
-        hot = memory.hot_size_after(session.step_count, self.ctx.hot_limit)
+        hot = tiers.hot_size_after(session.step_count, self.ctx.hot_limit)
         return Walk(await self.store.load_walk(session_id, hot=hot), self.knowledge)
 
     async def step(self, walk: Walk) -> StepResult:

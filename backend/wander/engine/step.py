@@ -25,7 +25,7 @@ from wander.domain.models import (
     Trace,
     new_id,
 )
-from wander.engine import breakers, memory, resonance
+from wander.engine import breakers, resonance, tiers
 from wander.engine import events as ev
 from wander.engine import fence as fences
 from wander.engine.adjacency.analogy import analogy
@@ -61,7 +61,7 @@ class StepContext:
     ca: CAKernel | None = None
     proposer: ConceptProposer | None = None
     worker_id: str | None = None
-    hot_limit: int = memory.HOT_LIMIT
+    hot_limit: int = tiers.HOT_LIMIT
 
 
 @dataclass
@@ -244,8 +244,8 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
     hot_before = list(walk.hot)
     walk.hot = hot_before + [HotItem(step_number, residue_id, current.concept, target.concept, list(target.domains),
                                      list(residue.themes), _themes_vector(residue, target), residue.interestingness)]  # fmt: skip
-    mem = memory.compress(walk, ctx.hot_limit, now)
-    mem = memory.decay(walk, now, mem)
+    mem = tiers.compress(walk, ctx.hot_limit, now)
+    mem = tiers.decay(walk, now, mem)
     hot_after, walk.hot = walk.hot, hot_before
 
     # The walk as it will be once this step is in, for crystallization to ruminate over.
@@ -322,7 +322,7 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
     walk.relations.append((current, walk.by_id[target.id]))
     walk.recent_themes.extend(residue.themes)
     walk.hot = hot_after
-    memory.apply(walk, mem)
+    tiers.apply(walk, mem)
     resonance.apply(walk, res)
     return StepResult(step_number, current, target, residue, candidates, chosen, float(probs[chosen_index]),
                       committed, res.detected, crystal, tripped)  # fmt: skip

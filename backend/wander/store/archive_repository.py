@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import ARRAY, DateTime, Table, func, insert, select, update
-from sqlalchemy.dialects.postgresql import UUID, insert as pg_insert
+from sqlalchemy.dialects.postgresql import UUID
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -181,7 +182,9 @@ class ArchiveRepository:
                 if (await conn.execute(select(S.c.id).where(S.c.id == session["id"]))).first():
                     raise Conflict(f"session {session['id']} already exists in this database")
                 project = plan[0][2][0]
-                if not (await conn.execute(select(TABLES["project"].c.id).where(TABLES["project"].c.id == project["id"]))).first():
+                if not (
+                    await conn.execute(select(TABLES["project"].c.id).where(TABLES["project"].c.id == project["id"]))
+                ).first():
                     project = {**project, "name": f"{project['name']} ({str(project['id'])[:8]})"}
                     await conn.execute(pg_insert(TABLES["project"]).values(**project).on_conflict_do_nothing())
                 parent = session.get("parent_session_id")

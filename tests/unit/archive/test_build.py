@@ -6,7 +6,6 @@ import io
 
 import numpy as np
 from PIL import Image
-
 from wander.archive.build import PROJECTION_SUBJECT, build, document, fingerprint, session_embedding
 
 
@@ -27,17 +26,48 @@ def rows() -> dict:
                  "possibility": "p", "themes": ["trust"], "interestingness": i / 10} for i in range(1, 6)]  # fmt: skip
     return {
         "project": {"id": "p", "name": "default"},
-        "session": {"id": sid, "name": "asymmetry walk", "seed_concept": "information asymmetry",
-                    "attractor": "opportunity", "status": "completed", "stopped_reason": None, "step_count": 5,
-                    "max_steps": 5, "temperature": 0.7, "random_seed": 1, "event_seq": 20},  # fmt: skip
-        "loci": loci, "traces": traces, "residues": residues,
-        "resonances": [{"id": "RS1", "themes": ["trust", "signal"], "status": "confirmed", "occurrences": 4,
-                        "strength": 3.2, "supporting_residue_ids": ["R2", "R3"]}],  # fmt: skip
-        "crystals": [{"id": "C1", "insight": "signals bridge the gap", "embedding": _vec(99), "confidence": 0.8,
-                      "actionability": 0.5, "domains": ["economics"], "structural_type": "bridge",
-                      "bread_a_locus_id": "L1", "bread_b_locus_id": "L4",
-                      "validity": {"V": 0.74, "verdict": "accepted", "filling": "screening"}}],  # fmt: skip
-        "warm_memory": [], "compost": [],
+        "session": {
+            "id": sid,
+            "name": "asymmetry walk",
+            "seed_concept": "information asymmetry",
+            "attractor": "opportunity",
+            "status": "completed",
+            "stopped_reason": None,
+            "step_count": 5,
+            "max_steps": 5,
+            "temperature": 0.7,
+            "random_seed": 1,
+            "event_seq": 20,
+        },  # fmt: skip
+        "loci": loci,
+        "traces": traces,
+        "residues": residues,
+        "resonances": [
+            {
+                "id": "RS1",
+                "themes": ["trust", "signal"],
+                "status": "confirmed",
+                "occurrences": 4,
+                "strength": 3.2,
+                "supporting_residue_ids": ["R2", "R3"],
+            }
+        ],  # fmt: skip
+        "crystals": [
+            {
+                "id": "C1",
+                "insight": "signals bridge the gap",
+                "embedding": _vec(99),
+                "confidence": 0.8,
+                "actionability": 0.5,
+                "domains": ["economics"],
+                "structural_type": "bridge",
+                "bread_a_locus_id": "L1",
+                "bread_b_locus_id": "L4",
+                "validity": {"V": 0.74, "verdict": "accepted", "filling": "screening"},
+            }
+        ],  # fmt: skip
+        "warm_memory": [],
+        "compost": [],
         "events": [{"seq": i, "subject": "wander.step.completed", "payload": {}} for i in range(1, 21)],
         "projection": [],
     }

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from wander.archive import projection as proj
 from wander.archive.pca_projector import PcaProjector
 

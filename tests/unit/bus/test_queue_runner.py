@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from wander.bus.memory import InProcessBus
+from wander.bus.inprocess import InProcessBus
 from wander.domain.errors import Conflict, NotFound
 from wander.domain.models import Event, SessionStatus
 from wander.engine import events as ev

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from wander.cli_memory import memory_app
+from wander.cli.memory import memory_app
 
 
 @pytest.fixture

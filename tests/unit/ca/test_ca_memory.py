@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from wander.ca.kernel import CONVERGED
-from wander.ca.memory import (
+from wander.ca.store import (
     GENERAL,
     MemoryInputError,
     WheelerMemory,

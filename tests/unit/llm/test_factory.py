@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wander.cli_doctor import diagnose
+from wander.cli.doctor import diagnose
 from wander.domain.errors import InvalidInput
 from wander.embed.minilm import MiniLMEmbedder
 from wander.embed.ollama import OllamaEmbedder

@@ -3,6 +3,7 @@
 Revision ID: 0009
 Revises: 0005
 """
+
 import os
 
 import sqlalchemy as sa

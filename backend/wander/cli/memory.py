@@ -32,7 +32,7 @@ def _fail(field: str, reason: str) -> NoReturn:
 
 
 def _memory():
-    from wander.ca.memory import MemoryInputError, WheelerMemory, default_capacity
+    from wander.ca.store import MemoryInputError, WheelerMemory, default_capacity
     from wander.ca.xp import CABackendError, get_xp
     from wander.config import load_settings
 

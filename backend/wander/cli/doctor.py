@@ -1,5 +1,5 @@
 """`wander doctor`: which dwellers and embedders are reachable, and what the router will
-use; plus the small helpers `wander run` / `wander resume` use for --dweller.
+use; plus the fallback notice `wander run` / `wander resume` print.
 
 Ollama is asked GET /api/tags (is the server up, are the models pulled); Anthropic is
 asked GET /v1/models/{id} for the configured models (is the key set and accepted; no
@@ -10,27 +10,14 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
-import os
 from typing import Any, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from wander.cli.common import DWELLER_HELP
 from wander.domain.errors import InvalidInput
-
-DWELLER_HELP = "offline | ollama | anthropic | auto (default: WANDER_DWELLER, else offline)."
-
-
-def dweller_builder_for(name: str | None):
-    """The builder open_app(dweller=...) takes (None for the offline dweller, without
-    importing any model SDK); raises InvalidInput (field 'dweller')."""
-    if (name or os.environ.get("WANDER_DWELLER") or "offline").strip().lower() == "offline":
-        return None
-    from wander.llm.factory import dweller_builder
-
-    return dweller_builder(name)
-
 
 def fallback_notice(engine: Any) -> str | None:
     """The router's one-time notice of what it fell back from, if it did."""

@@ -1,0 +1,32 @@
+"""The `wander` command: a face over the engine (wire, call, print; nothing more).
+One module per command group; this one only assembles them."""
+
+from __future__ import annotations
+
+import typer
+
+from wander.cli.archive import archive, export, import_
+from wander.cli.db import db_app
+from wander.cli.doctor import doctor
+from wander.cli.kb import kb_app
+from wander.cli.memory import memory_app
+from wander.cli.serve import serve, worker
+from wander.cli.show import children, sessions, show
+from wander.cli.wanders import resume, run, spawn
+
+app = typer.Typer(help="Wander: divergent exploration of idea space.", no_args_is_help=True, add_completion=False)
+for command in (run, resume, sessions, show, spawn, children):
+    app.command()(command)
+app.add_typer(kb_app, name="kb")
+app.add_typer(db_app, name="db")
+app.command()(serve)
+app.command()(worker)
+app.add_typer(memory_app, name="memory", help="Wheeler CA memory: store, recall, temps, scrub, info.")
+app.command("doctor")(doctor)
+app.command()(archive)
+app.command()(export)
+app.command("import")(import_)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,7 @@
+"""`python -m wander.cli`."""
+
+import sys
+
+from wander.cli import main
+
+sys.exit(main())

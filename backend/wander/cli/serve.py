@@ -1,0 +1,64 @@
+"""`wander serve` (the API, the live WebSocket and the mind map) and `wander worker`
+(runs from the NATS work queue)."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from typing import Optional
+
+import typer
+
+from wander.cli.common import RichProgress, err, fail, quiet_libraries, run_async
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (non-loopback needs WANDER_API_TOKEN)."),
+    port: int = typer.Option(8765, help="Port to listen on."),
+) -> None:
+    """Serve the API, the live WebSocket and the VISLZR mind map."""
+    quiet_libraries()
+    import uvicorn
+
+    from wander.api.app import ApiSettings, create_app
+    from wander.api.security import check_bind
+
+    if not 0 < port < 65536:
+        fail(f"port: must be between 1 and 65535 (got {port})")
+    api = ApiSettings.from_env()
+    check_bind(host, api.token)
+    shown = f"[{host}]" if ":" in host else host
+    err.print(f"Wander on http://{shown}:{port}/  (API docs at /schema; Ctrl+C to stop)", highlight=False)
+    # uvicorn re-raises the signal that stopped it; for SIGTERM the default action would kill
+    # the process before the embedded Postgres is stopped at exit, so exit cleanly instead.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    uvicorn.run(create_app(api=api, progress=RichProgress()), host=host, port=port, log_level="warning",
+                ws_ping_interval=20)  # fmt: skip
+
+
+def worker(
+    concurrency: Optional[int] = typer.Option(None, help="Runs at a time (default WANDER_WORKER_CONCURRENCY or 1)."),
+    worker_id: Optional[str] = typer.Option(None, "--id", help="Recorded on every step (default host-pid-random)."),
+) -> None:
+    """Run wanders from the NATS JetStream work queue (needs WANDER_NATS_URL); start as many as you like."""
+    quiet_libraries()
+    from dataclasses import replace
+
+    from wander.bus.nats import NatsSettings
+    from wander.worker import WorkerSettings, run_worker
+
+    if NatsSettings.from_env() is None:
+        fail("WANDER_NATS_URL: not set (the NATS server to pull runs from, e.g. nats://127.0.0.1:4222)")
+    ws = WorkerSettings.from_env()
+    if concurrency is not None:
+        if concurrency < 1:
+            fail(f"concurrency: must be at least 1 (got {concurrency})")
+        ws = replace(ws, concurrency=concurrency)
+    if worker_id:
+        ws = replace(ws, worker_id=worker_id)
+
+    def ready(w) -> None:
+        err.print(f"worker {ws.worker_id} ready (concurrency {ws.concurrency})", highlight=False)
+
+    done = run_async(lambda: run_worker(worker=ws, ready=ready))
+    err.print(f"worker {ws.worker_id} stopped after {done} runs", highlight=False)
