@@ -1,6 +1,7 @@
 import { matchRoute, usePath, Link } from "./router";
 import { SessionsPage } from "./pages/SessionsPage";
 import { SessionPage } from "./pages/SessionPage";
+import { ArchivePage } from "./pages/ArchivePage";
 
 export function App() {
   const route = matchRoute(usePath());
@@ -9,6 +10,8 @@ export function App() {
       return <SessionsPage />;
     case "session":
       return <SessionPage key={route.id} sessionId={route.id} />;
+    case "archive":
+      return <ArchivePage key={route.id} sessionId={route.id} />;
     default:
       return (
         <div className="page page-center">

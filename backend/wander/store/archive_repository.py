@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 from pgvector.sqlalchemy import Vector
-from sqlalchemy import ARRAY, DateTime, Table, func, insert, select, update
+from sqlalchemy import ARRAY, Boolean, DateTime, Float, Integer, String, Table, Text, func, insert, select, update
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -82,6 +82,18 @@ def _in(table: str, col: Any, v: Any) -> Any:
             return uuid.UUID(str(v))
         if isinstance(t, DateTime):
             return datetime.fromisoformat(str(v))
+        if isinstance(t, Boolean):
+            if not isinstance(v, bool):
+                raise ValueError("expected true or false")
+        elif isinstance(t, Integer):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError("expected an integer")
+        elif isinstance(t, Float):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ValueError("expected a number")
+        elif isinstance(t, (Text, String)):
+            if not isinstance(v, str):
+                raise ValueError("expected text")
         if isinstance(t, Vector):
             arr = np.asarray(v, dtype=np.float32)
             if arr.ndim != 1 or arr.shape[0] != t.dim:

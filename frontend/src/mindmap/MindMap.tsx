@@ -12,14 +12,16 @@ import {
 import { adjacencyView, useWander } from "../store";
 import { edgeTypes } from "./edges";
 import { flowEdges, flowNodes, layoutInput, type FlowCache } from "./flow";
-import { IncrementalLayout } from "./layout/force";
+import { IncrementalLayout, type Point } from "./layout/force";
+import { semanticTargets, useAnimatedPositions } from "./layout/semantic";
 import { nodeTypes } from "./nodes";
 
 /** Below this zoom labels are too small to read: follow the current locus instead of fitting all. */
 const READABLE_ZOOM = 0.75;
 
-/** The live mind map of the open session. Must be inside a <ReactFlowProvider>. */
-export function MindMap() {
+/** The live mind map of the open session. Must be inside a <ReactFlowProvider>.
+ * `semantic`: the projection to lay loci out by (the "Semantic (UMAP)" layout); else flow. */
+export function MindMap({ semantic = null }: { semantic?: Map<string, Point> | null } = {}) {
   const graph = useWander((s) => s.graph);
   const selectedId = useWander((s) => s.selectedId);
   const select = useWander((s) => s.select);
@@ -35,10 +37,19 @@ export function MindMap() {
   const pathKey = graph.path.length;
 
   // The layout runs only when the set of nodes changes (new locus, new candidates).
-  const positions = useMemo(() => {
+  const flowPositions = useMemo(() => {
     const { nodes, links } = layoutInput(graph, adj.ghosts);
     return layout.current!.update(nodes, links);
   }, [graph.order, ghostKey, pathKey, graph.sessionId]); // eslint-disable-line react-hooks/exhaustive-deps
+  const mode = semantic ? "semantic" : "flow";
+  const target = useMemo(() => {
+    if (!semantic) return flowPositions;
+    const parents: Record<string, string | null> = {};
+    for (const id of graph.order) parents[id] = graph.loci[id].parentId;
+    for (const gh of adj.ghosts) parents[gh.id] = gh.parentId;
+    return semanticTargets(flowPositions, semantic, parents);
+  }, [flowPositions, semantic]); // eslint-disable-line react-hooks/exhaustive-deps
+  const positions = useAnimatedPositions(target, mode);
 
   const nodeCache = useRef<FlowCache>(new Map());
   const edgeCache = useRef<FlowCache>(new Map());
@@ -100,7 +111,7 @@ export function MindMap() {
   );
 
   return (
-    <div className="mindmap" data-testid="mindmap" ref={box}>
+    <div className="mindmap" data-testid="mindmap" data-layout={mode} ref={box}>
       <svg width="0" height="0" style={{ position: "absolute" }} aria-hidden>
         <defs>
           <marker id="wander-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">

@@ -1,4 +1,7 @@
 import { ReactFlowProvider } from "@xyflow/react";
+import { useState } from "react";
+import { useProjection, type LayoutMode } from "../mindmap/layout/semantic";
+import { LayoutSwitch } from "../panels/LayoutSwitch";
 import { useSessionFeed } from "../api/feed";
 import { MindMap } from "../mindmap/MindMap";
 import { Brand } from "../panels/Brand";
@@ -14,6 +17,10 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const seed = useWander((s) => s.graph.seedConcept);
   const attractor = useWander((s) => s.graph.attractor);
   const panelOpen = useWander((s) => s.selectedId !== null);
+  const [layoutMode, setLayoutMode] = useState<LayoutMode>("flow");
+  const lociCount = useWander((s) => s.graph.order.length);
+  const finished = useWander((s) => s.graph.status === "completed" || s.graph.status === "abandoned");
+  const projection = useProjection(sessionId, layoutMode === "semantic", lociCount);
 
   if (notFound) {
     return (
@@ -33,12 +40,14 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           <h1 title={name ?? ""}>{name ?? "…"}</h1>
           {attractor ? <span className="muted attractor">→ {attractor}</span> : seed && seed !== name ? <span className="muted">from {seed}</span> : null}
         </div>
+        <LayoutSwitch mode={layoutMode} onChange={setLayoutMode} busy={layoutMode === "semantic" && !projection} />
+        {finished ? <Link to={`/sessions/${encodeURIComponent(sessionId)}/archive`}>Archive</Link> : null}
         <Controls sessionId={sessionId} />
       </header>
       {error ? <div className="banner">Could not load the session: {error}</div> : null}
       <div className={panelOpen ? "workspace with-panel" : "workspace"}>
         <ReactFlowProvider>
-          <MindMap />
+          <MindMap semantic={projection} />
         </ReactFlowProvider>
         <LocusPanel sessionId={sessionId} />
       </div>
