@@ -45,7 +45,7 @@ class Archivist:
     async def archive(self, session_id: str, force: bool = False) -> tuple[Any, bool]:
         """(archive row, whether it was written now). A running wander is not final: 409."""
         async with self._lock(f"archive:{session_id}"):
-            rows = await self._rows(session_id)
+            rows = await self.rows(session_id)
             if rows["session"]["status"] == "active":
                 raise Conflict(f"session {session_id} is active; pause or stop it before archiving it as final")
             existing = await self.repo.archive(session_id)
@@ -59,7 +59,7 @@ class Archivist:
                 fit_id=art.fit_id))  # fmt: skip
             return await self.repo.archive(session_id), True
 
-    async def _rows(self, session_id: str) -> dict[str, Any]:
+    async def rows(self, session_id: str) -> dict[str, Any]:
         rows = await self.repo.dump(session_id) if _is_uuid(session_id) else None
         if rows is None:
             raise NotFound("session", session_id)

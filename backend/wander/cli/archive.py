@@ -61,7 +61,7 @@ def export(session_id: str = typer.Argument(..., help="The wander to export."),
 
         async with _archivist() as a:
             if fmt == "json":
-                rows = await a._rows(session_id)
+                rows = await a.rows(session_id)
                 if rows["session"]["status"] == "active" and not snapshot:
                     raise Conflict(f"session {session_id} is active and may still change; stop or pause it to "
                                    "export it as final (or --snapshot)")  # fmt: skip

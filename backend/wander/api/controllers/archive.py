@@ -53,7 +53,7 @@ class ArchiveController(Controller):
 
     @get("/sessions/{session_id:str}/archive.json")
     async def archive_json(self, session_id: str, svc: Services, final: bool = True) -> Response[bytes]:
-        rows = await svc.archivist._rows(session_id)
+        rows = await svc.archivist.rows(session_id)
         status = rows["session"]["status"]
         if final and (status == "active" or svc.runner.is_running(session_id)):
             raise Conflict(f"session {session_id} is {status} and may still change; stop or pause it to export it "
