@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import pytest
-
 from wander.archive.service import Archivist
 from wander.engine.service import NewWander
 from wander.store.archive_repository import ArchiveRepository

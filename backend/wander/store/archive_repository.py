@@ -244,7 +244,6 @@ class ArchiveRepository:
     async def list_archives(self, *, vector: np.ndarray | None = None, status: str | None = None,
                             has_crystals: bool | None = None, since: datetime | None = None,
                             limit: int = 50) -> list[ArchiveRow]:  # fmt: skip
-        extra = []
         q = self._archive_select()
         if vector is not None:
             d = A.c.embedding.cosine_distance(np.asarray(vector, dtype=np.float32))
@@ -257,7 +256,6 @@ class ArchiveRepository:
             q = q.where(A.c.crystal_count > 0 if has_crystals else A.c.crystal_count == 0)
         if since is not None:
             q = q.where(S.c.created_at >= since)
-        del extra
         async with self.engine.connect() as conn:
             return [_archive_row(r) for r in (await conn.execute(q.limit(limit))).all()]
 

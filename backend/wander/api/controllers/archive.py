@@ -27,8 +27,10 @@ def archive_out(a: Any, written: bool | None = None) -> ArchiveOut:
 
 
 async def _current(svc: Services, session_id: str) -> None:
-    """Archive now if the stored archive is missing or stale (409 while it runs)."""
-    await svc.archivist.archive(session_id)
+    """Archive now if there is no archive yet (409 while it runs); a stored one is served as
+    it is (the archivist rewrites it whenever the wander finishes again)."""
+    if not _is_uuid(session_id) or await svc.archivist.repo.archive(session_id) is None:
+        await svc.archivist.archive(session_id)
 
 
 class ArchiveController(Controller):
