@@ -14,8 +14,9 @@ BASE = "/api/v1/wander"
 
 
 @pytest.fixture(autouse=True)
-def cheap_projection(monkeypatch):
+def cheap_projection(monkeypatch, app):
     monkeypatch.setenv("WANDER_PROJECTION", "pca")  # UMAP has its own test; this one is about the API
+    app.embedder.embed(["warm up"])  # load the model before the first request (slow on a busy machine)
 
 
 async def archived(client, sid: str) -> dict:
