@@ -10,6 +10,8 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from shared_schemas.action import ACTION_MODELS
+
 SessionStatusName = Literal["active", "paused", "completed", "abandoned"]
 SourceTypeName = Literal["SEED", "ADJACENT", "BRIDGED", "SERENDIPITOUS"]
 
@@ -320,6 +322,8 @@ EventSubject = Literal[
     "wander.resonance.detected", "wander.resonance.strengthened", "wander.resonance.confirmed",
     "wander.crystal.formed", "wander.crystal.validated", "wander.fence.approached", "wander.circuit.tripped",
     "wander.budget.low", "wander.projection.updated",
+    "wander.proposal.proposed", "wander.proposal.encoded", "wander.proposal.approved", "wander.proposal.rejected",
+    "wander.proposal.executed", "wander.proposal.refused",
 ]  # fmt: skip
 
 PAYLOADS: dict[str, type[BaseModel]] = {
@@ -413,6 +417,6 @@ EXPORTED: tuple[type[BaseModel], ...] = (
     CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
     ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, SessionCreatedPayload,
     SessionStatusPayload, StepStartedPayload, AdjacenciesFoundPayload, LocusVisitedPayload, StepCompletedPayload,
-    CircuitTrippedPayload, EventOut, EventFrame, HeartbeatFrame, CaughtUpFrame, ProjectionUpdatedPayload,
-    ArchiveOut, ArchiveList, ProjectionPoint, ProjectionOut,
+    CircuitTrippedPayload, EventOut, EventFrame, HeartbeatFrame, CaughtUpFrame, *ACTION_MODELS,
+    ProjectionUpdatedPayload, ArchiveOut, ArchiveList, ProjectionPoint, ProjectionOut,
 )  # fmt: skip

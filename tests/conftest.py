@@ -47,7 +47,11 @@ def pg_server(test_home):
 def embedder():
     from wander.embed.minilm import MiniLMEmbedder
 
-    return MiniLMEmbedder()
+    e = MiniLMEmbedder()
+    # Load the weights now, in setup: a first request that loads them can outlast a client
+    # timeout on a busy machine.
+    e.embed(["warm up"])
+    return e
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,7 @@ from wander.api.controllers.control import ControlController
 from wander.api.controllers.crystals import CrystalController
 from wander.api.controllers.interventions import InterventionController
 from wander.api.controllers.memory import MemoryController
+from wander.api.controllers.proposals import ProposalController
 from wander.api.controllers.meta import domains, health
 from wander.api.controllers.sessions import SessionController
 from wander.api.deps import Services, provide_services
@@ -85,8 +86,13 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
                     await stop(runner)
 
     return Litestar(
+<<<<<<< HEAD
         route_handlers=[SessionController, ControlController, ArchiveController, MemoryController, CrystalController,
                         InterventionController, health, domains, session_socket,
+=======
+        route_handlers=[SessionController, ControlController, MemoryController, CrystalController,
+                        InterventionController, ProposalController, health, domains, session_socket,
+>>>>>>> main
                         static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
         exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},

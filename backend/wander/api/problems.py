@@ -9,7 +9,7 @@ from typing import Any
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 
-from wander.domain.errors import Conflict, InvalidInput, NotFound, WanderError
+from wander.domain.errors import Conflict, InvalidInput, NotFound, Refused, WanderError
 
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
@@ -63,6 +63,8 @@ def on_wander_error(_: Request, exc: WanderError) -> Response:
         return problem(404, f"{exc.what} not found: {exc.ident}", exc.what + "_id")
     if isinstance(exc, Conflict):
         return problem(409, str(exc))
+    if isinstance(exc, Refused):
+        return problem(exc.status, exc.reason)
     return problem(400, str(exc))
 
 

@@ -33,3 +33,13 @@ class StepAlreadyCommitted(Conflict):
 
 class NoCandidates(WanderError):
     """No concept in scope is reachable from the current locus: the wander cannot go on."""
+
+
+class Refused(WanderError):
+    """An action the human gate or a limit refuses: 403 (no valid approval) or 409 (state,
+    replay, a changed image, a limit); the message is the reason."""
+
+    def __init__(self, reason: str, status: int = 409):
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status

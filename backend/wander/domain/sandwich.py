@@ -2,7 +2,13 @@
 
     V = 0.25 BreadCompat + 0.35 Containment + 0.20 NonTriviality + 0.20 Novelty
 
-computed from embeddings, and the 10-type structural taxonomy. Pure math, no I/O."""
+computed from embeddings, and the 10-type structural taxonomy. Pure math, no I/O.
+
+The gate has two layers. Hard failures reject a sandwich whatever V says: breads that are
+unrelated (nonsense) or the same idea, a filling that restates a bread or is one of its
+broader concepts in the corpus (trivial: "animal" between "dog" and "cat" explains nothing),
+a filling that does not mediate at all, or a repeat of an existing crystal. The four parts
+are graded (none saturates for ordinary sandwiches), so V ranks what passes."""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from wander.domain.geometry import normalize
 WEIGHTS = {"bread_compat": 0.25, "containment": 0.35, "non_triviality": 0.20, "novelty": 0.20}
 BREAD_MIN, BREAD_MAX = 0.3, 0.9  # bread related (> 0.3) but not the same idea (< 0.9)
 TRIVIAL = 0.85  # a filling this similar to a bread only restates it
+DUPLICATE = 0.1  # novelty below this: the crystal repeats an existing one
 ACCEPT, REVIEW = 0.7, 0.5
 
 TAXONOMY = {
@@ -39,23 +46,42 @@ class Validity:
     novelty: float
     bread_similarity: float
     filling_similarities: tuple[float, float]
+    filling_in_lineage: bool = False  # the filling is a broader concept of a bread in the corpus
 
     @property
     def v(self) -> float:
         return (WEIGHTS["bread_compat"] * self.bread_compat + WEIGHTS["containment"] * self.containment
                 + WEIGHTS["non_triviality"] * self.non_triviality + WEIGHTS["novelty"] * self.novelty)  # fmt: skip
 
+    def hard_failures(self) -> list[str]:
+        out = []
+        if self.bread_similarity <= BREAD_MIN:
+            out.append("nonsense: the breads are unrelated")
+        elif self.bread_similarity >= BREAD_MAX:
+            out.append("the breads are the same idea")
+        if self.filling_in_lineage:
+            out.append("trivial: the filling is a broader concept of a bread")
+        elif max(self.filling_similarities) >= TRIVIAL:
+            out.append("trivial: the filling restates a bread")
+        if self.containment <= 0.0:
+            out.append("the filling does not mediate between the breads")
+        if self.novelty < DUPLICATE:
+            out.append("a repeat of an existing crystal")
+        return out
+
     @property
     def verdict(self) -> str:
+        if self.hard_failures():
+            return "rejected"
         return "accepted" if self.v >= ACCEPT else "review" if self.v >= REVIEW else "rejected"
 
     def reasons(self) -> list[str]:
-        out = []
+        out = self.hard_failures()
         if not BREAD_MIN < self.bread_similarity < BREAD_MAX:
             out.append(f"bread similarity {self.bread_similarity:.2f} outside ({BREAD_MIN}, {BREAD_MAX})")
         if self.containment < 0.5:
             out.append("the filling does not mediate: it is not closer to each bread than the breads are to each other")
-        if max(self.filling_similarities) >= TRIVIAL:
+        if max(self.filling_similarities) >= TRIVIAL and not any("restates" in r for r in out):
             out.append(f"trivial: the filling restates a bread (cos {max(self.filling_similarities):.2f})")
         if self.novelty < 0.3:
             out.append(f"not novel: {1 - self.novelty:.2f} similar to an existing crystal")
@@ -67,6 +93,7 @@ class Validity:
             "containment": round(self.containment, 4), "non_triviality": round(self.non_triviality, 4),
             "novelty": round(self.novelty, 4), "bread_similarity": round(self.bread_similarity, 4),
             "filling_similarities": [round(x, 4) for x in self.filling_similarities], "weights": WEIGHTS,
+            "filling_in_lineage": self.filling_in_lineage, "hard_failures": self.hard_failures(),
             "reasons": self.reasons(),
         }  # fmt: skip
 
@@ -84,11 +111,14 @@ def containment(s1f: float, sf2: float, s12: float) -> float:
     return float(np.clip(0.5 + (min(s1f, sf2) - s12) / 0.3, 0.0, 1.0))
 
 
-def non_triviality(s1f: float, sf2: float) -> float:
-    """Penalises degenerate sandwiches: 1 while the filling stays clearly distinct from both
-    breads (0 from TRIVIAL on) and is still about them (0 when unrelated to either)."""
-    distinct = np.clip((TRIVIAL - max(s1f, sf2)) / 0.25, 0.0, 1.0)
-    related = np.clip((min(s1f, sf2) - 0.1) / 0.2, 0.0, 1.0)
+def non_triviality(s1f: float, sf2: float, in_lineage: bool = False) -> float:
+    """Penalises degenerate sandwiches, graded: how clearly the filling stands apart from the
+    bread it is nearest (1 at similarity 0.45 or less, 0 from TRIVIAL on), times how much it
+    is still about the farther bread (0 when unrelated); 0 when it is a bread's broader concept."""
+    if in_lineage:
+        return 0.0
+    distinct = np.clip((TRIVIAL - max(s1f, sf2)) / 0.4, 0.0, 1.0)
+    related = np.clip((min(s1f, sf2) - 0.1) / 0.3, 0.0, 1.0)
     return float(distinct * related)
 
 
@@ -98,11 +128,12 @@ def novelty(filling: np.ndarray, existing: np.ndarray) -> float:
     return float(np.clip(1.0 - float(np.max(existing @ normalize(filling))), 0.0, 1.0))
 
 
-def validity(b1: np.ndarray, filling: np.ndarray, b2: np.ndarray, existing: np.ndarray) -> Validity:
+def validity(b1: np.ndarray, filling: np.ndarray, b2: np.ndarray, existing: np.ndarray,
+             filling_in_lineage: bool = False) -> Validity:  # fmt: skip
     b1, f, b2 = normalize(b1), normalize(filling), normalize(b2)
     s12, s1f, sf2 = float(b1 @ b2), float(b1 @ f), float(f @ b2)
-    return Validity(bread_compat(s12), containment(s1f, sf2, s12), non_triviality(s1f, sf2),
-                    novelty(f, existing), s12, (s1f, sf2))  # fmt: skip
+    return Validity(bread_compat(s12), containment(s1f, sf2, s12), non_triviality(s1f, sf2, filling_in_lineage),
+                    novelty(f, existing), s12, (s1f, sf2), filling_in_lineage)  # fmt: skip
 
 
 def structural_type(sandwich: np.ndarray, prototypes: dict[str, np.ndarray], opposites: bool) -> tuple[str, float]:

@@ -24,15 +24,25 @@ def composite(interestingness, novelty, bridge_potential, uncertainty):
     )
 
 
-def interestingness(distance, pull, crosses_domain):
+def interestingness(distance, pull, crosses_domain, baseline=None):
     """How interesting a step is: mid-band distance, pull towards the attractor, and
-    leaving the current domain. `pull` is cosine similarity to the attractor (or seed)."""
-    pull01 = np.clip((np.asarray(pull) + 0.1) / 0.7, 0.0, 1.0)
+    leaving the current domain. `pull` is cosine similarity to the attractor (or seed).
+
+    With a `baseline` (the seed's own similarity to the attractor) the pull counts against
+    it: a concept 0.1 farther from the attractor than the seed scores 0, as near as the seed
+    0.29, 0.25 nearer 1; gaining on the seed is what counts, whatever the pair's level."""
+    if baseline is None:
+        pull01 = np.clip((np.asarray(pull) + 0.1) / 0.7, 0.0, 1.0)
+        weights = (0.4, 0.4, 0.2)
+    else:
+        pull01 = np.clip((np.asarray(pull) - baseline + 0.1) / 0.35, 0.0, 1.0)
+        weights = (0.25, 0.6, 0.15)
     return np.clip(
-        0.4 * band_centrality(distance) + 0.4 * pull01 + 0.2 * np.asarray(crosses_domain, dtype=float),
+        weights[0] * band_centrality(distance) + weights[1] * pull01
+        + weights[2] * np.asarray(crosses_domain, dtype=float),
         0.0,
         1.0,
-    )
+    )  # fmt: skip
 
 
 def novelty(max_sim_to_seen):

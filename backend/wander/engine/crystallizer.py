@@ -17,11 +17,13 @@ from wander.domain import sandwich
 from wander.domain.geometry import midpoint, normalize
 from wander.domain.models import Crystal, EventDraft, Locus, Resonance, new_id
 from wander.engine import events as ev
-from wander.engine.ports import Clock, Embedder, RuminationModel, Store
+from wander.engine.ports import Clock, Embedder, Knowledge, RuminationModel, Store
 from wander.engine.rumination import RuminationResult, ruminate
+from wander.engine.themes import degenerate_themes
 from wander.engine.walk import Walk
 
 MAX_BREAD_POOL = 12
+BREAD_CHOICE = 6  # the breads are a pair among the loci this near the stimulus
 
 
 @dataclass
@@ -58,25 +60,29 @@ class Crystallizer:
         pool = _bread_pool(walk, vector)
         if len(pool) < 2:
             return CrystallizeOutcome(None, [], rum, "fewer than two loci to make bread of")
-        existing = [c.embedding for c in await self.store.crystals(session.project_id)]
+        crystals = await self.store.crystals(session.project_id)
+        existing = [c.embedding for c in crystals]
         existing_m = np.stack(existing) if existing else np.zeros((0, len(vector)), dtype=np.float32)
-        best = None
         kb = walk.knowledge
-        for b1, b2 in itertools.combinations(pool, 2):
-            exclude = [i for i in (kb.index_of(b1.kb_key or ""), kb.index_of(b2.kb_key or "")) if i is not None]
-            for f_i, _ in kb.nearest(midpoint(b1.embedding, b2.embedding), 3, exclude=exclude):
-                val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, existing_m)
-                if best is None or val.v > best[3].v:
-                    best = (b1, b2, f_i, val)
-        b1, b2, f_i, val = best  # type: ignore[misc]
+        # The sandwich is chosen by what it is about (the pair of loci near the stimulus that
+        # frames it best, and the corpus concept nearest their midpoint), never by its V:
+        # the gate then judges it, so V says something. A sandwich already crystallized in
+        # the same words is passed over for the next best pair.
+        said = {c.insight for c in crystals}
+        pairs = sorted(itertools.combinations(pool[:BREAD_CHOICE], 2),
+                       key=lambda p: -float(midpoint(p[0].embedding, p[1].embedding) @ vector))  # fmt: skip
+        for b1, b2 in pairs:
+            a1, a2 = _anchor(kb, b1), _anchor(kb, b2)
+            f_i = _filling(kb, walk, b1, b2, a1, a2)
+            insight = rum.insight or plain_insight(kb, b1, b2, a1, a2, f_i, resonance)
+            if insight not in said:
+                break
         filling = kb.concept(f_i)
-        insight = rum.insight or (
-            f"'{filling.label}' mediates between '{b1.concept}' and '{b2.concept}': "
-            f"{filling.gloss.rstrip('.')}. It resonates with {stimulus}."
-        )
+        lineage = in_lineage(kb, f_i, a1) or in_lineage(kb, f_i, a2)
+        val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, existing_m, lineage)
         embedding = self.embedder.embed([insight])[0]
         if rum.insight:  # a model's own words are the filling
-            val = sandwich.validity(b1.embedding, embedding, b2.embedding, existing_m)
+            val = sandwich.validity(b1.embedding, embedding, b2.embedding, existing_m, lineage)
         else:  # novelty is the insight's distance from the insights already crystallized
             val = dataclasses.replace(val, novelty=sandwich.novelty(embedding, existing_m))
         opposite = bool(
@@ -113,6 +119,70 @@ def _bread_pool(walk: Walk, vector: np.ndarray) -> list[Locus]:
     loci = [lo for lo in walk.loci if str(lo.source_type) != "SEED"]
     loci.sort(key=lambda lo: -float(normalize(lo.embedding) @ vector))
     return loci[:MAX_BREAD_POOL]
+
+
+def _filling(kb: Knowledge, walk: Walk, b1: Locus, b2: Locus, a1: int, a2: int) -> int:
+    """The corpus concept nearest the breads' midpoint: not another sense of a bread's word,
+    nor a bread's broader concept, and one the walk has not met, where there is a choice."""
+    near = kb.nearest(midpoint(b1.embedding, b2.embedding), 8, exclude=[a1, a2])
+    bread_words = {_lemma(kb, a1).lower(), _lemma(kb, a2).lower(), b1.concept.lower(), b2.concept.lower()}
+    fresh = [i for i, _ in near if _lemma(kb, i).lower() not in bread_words]
+    apt = [i for i in fresh if not (in_lineage(kb, i, a1) or in_lineage(kb, i, a2))]
+    seen = set(walk.visited_kb_indices())
+    return next((i for i in apt if i not in seen), (apt or fresh or [near[0][0]])[0])
+
+
+def _anchor(kb: Knowledge, locus: Locus) -> int:
+    """The corpus concept a locus is (or the nearest one)."""
+    i = kb.index_of(locus.kb_key) if locus.kb_key else None
+    return i if i is not None else kb.nearest(locus.embedding, 1)[0][0]
+
+
+def _lemma(kb: Knowledge, i: int) -> str:
+    return kb.concept(i).label.split(" (")[0]
+
+
+def in_lineage(kb: Knowledge, filling: int, bread: int) -> bool:
+    """The filling is one of the bread's broader concepts (or the bread one of its own)."""
+    f, b = kb.concept(filling), kb.concept(bread)
+    return (_lemma(kb, filling) in b.path or _lemma(kb, bread) in f.path
+            or _lemma(kb, filling).lower() == _lemma(kb, bread).lower())  # fmt: skip
+
+
+def _shared_lineage(kb: Knowledge, a: int, b: int) -> str | None:
+    """The deepest broader concept the two share that is not degenerate (an ancestor of most
+    of the corpus says nothing)."""
+    path_b = set(kb.concept(b).path)
+    degenerate = degenerate_themes(kb)
+    return next((x for x in kb.concept(a).path if x in path_b and x.lower() not in degenerate), None)
+
+
+def plain_insight(kb: Knowledge, b1: Locus, b2: Locus, a1: int, a2: int, f_i: int,
+                  resonance: Resonance | None) -> str:  # fmt: skip
+    """What the filling explains about the two breads, in plain words from the corpus: the
+    gloss, the shared lineage or its absence, and where the breads pull apart. The figures
+    are in the crystal's validity, not in the sentences."""
+    f = kb.concept(f_i)
+    gloss = f.gloss.rstrip(". ")
+    name = _lemma(kb, f_i)
+    out = [f"'{name}' ({gloss}) is what joins '{b1.concept}' and '{b2.concept}'."]
+    shared = _shared_lineage(kb, a1, a2)
+    v1, v2 = normalize(b1.embedding), normalize(b2.embedding)
+    lean1 = _lemma(kb, kb.nearest(normalize(v1 - v2), 1, exclude=[a1, a2, f_i])[0][0])
+    lean2 = _lemma(kb, kb.nearest(normalize(v2 - v1), 1, exclude=[a1, a2, f_i])[0][0])
+    if shared:
+        out.append(f"Both are kinds of {shared}, yet '{b1.concept}' leans toward {lean1} and '{b2.concept}' "
+                   f"toward {lean2}; {name} holds the two sides together.")  # fmt: skip
+    else:
+        p1 = kb.concept(a1).path[0] if kb.concept(a1).path else "its own kind"
+        p2 = kb.concept(a2).path[0] if kb.concept(a2).path else "its own kind"
+        out.append(f"They come from different lineages ('{b1.concept}' is a kind of {p1}, '{b2.concept}' a kind "
+                   f"of {p2}), so {name} is where the side of {lean1} meets the side of {lean2}.")  # fmt: skip
+    if resonance is not None and resonance.themes:
+        themes = [t for t in resonance.themes[:3] if t != name]
+        if themes:
+            out.append(f"Through {name} the walk keeps returning to {', '.join(themes)}.")
+    return " ".join(out)
 
 
 def crystal_summary(c: Crystal) -> dict:

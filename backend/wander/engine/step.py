@@ -25,12 +25,13 @@ from wander.domain.models import (
     Trace,
     new_id,
 )
+from wander.domain.themes import keep_themes
 from wander.engine import breakers, resonance, tiers
 from wander.engine import events as ev
 from wander.engine import fence as fences
 from wander.engine.adjacency.analogy import analogy
 from wander.engine.adjacency.bridging import bridging
-from wander.engine.adjacency.distance_band import distance_band
+from wander.engine.adjacency.distance_band import SAMPLED, TOWARD, distance_band
 from wander.engine.adjacency.tension import tension
 from wander.engine.crystallizer import Crystallizer
 from wander.engine.ports import (
@@ -44,11 +45,12 @@ from wander.engine.ports import (
     Store,
 )
 from wander.engine.scope import passes_scope
+from wander.engine.themes import degenerate_themes
 from wander.engine.walk import Walk
 
 TOP_K = 24  # candidates kept for the softmax draw and shown as dashed edges
 STRONG_LOCUS = 0.8  # a residue this interesting calls for crystallization...
-CRYSTALLIZE_EVERY = 20  # ...at most once in this many steps
+CRYSTALLIZE_EVERY = 30  # ...and so does a confirmed resonance, at most once in this many steps (<= 10 per 300)
 
 
 @dataclass
@@ -90,8 +92,13 @@ async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[
         key = c.locus_id or c.kb_key or c.concept
         if key not in best or c.scores.composite > best[key].scores.composite:
             best[key] = c
-    ranked = sorted(best.values(), key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
-    return ranked[:TOP_K]
+    # The band's draws toward the attractor and at random always stay in the running: the
+    # softmax decides among them and the best-scored, not a cut before it.
+    reserved = [c for c in best.values() if c.reason.endswith((TOWARD, SAMPLED))]
+    rest = [c for c in best.values() if not c.reason.endswith((TOWARD, SAMPLED))]
+    rest.sort(key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
+    kept = rest[: max(0, TOP_K - len(reserved))] + reserved
+    return sorted(kept, key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
 
 
 async def _model_candidates(walk: Walk, ctx: StepContext) -> list[Candidate]:
@@ -121,7 +128,7 @@ async def _model_candidates(walk: Walk, ctx: StepContext) -> list[Candidate]:
         seen = walk.loci_matrix
         nov = float(scoring.novelty(float((seen @ v).max()) if len(seen) else 0.0))
         crosses = not set(domains) & set(current.domains)
-        interest = float(scoring.interestingness(dist, float(v @ walk.pull_vector), crosses))
+        interest = float(scoring.interestingness(dist, float(v @ walk.pull_vector), crosses, walk.pull_baseline))
         bridge = float(scoring.bridge_potential(float(crosses), len(domains)))
         unc = float(scoring.uncertainty(0, 1.0 - float(v @ walk.session.seed_embedding)))
         strategy = "analogy" if reason.startswith("model: '") else "tension"
@@ -220,6 +227,8 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         bridge_score=chosen.scores.bridge_potential, resonance_proximity=proximity,
         crystallization_candidate=proximity > 0.8,
     ))  # fmt: skip
+    # A theme every concept shares is not a theme, whichever dweller named it.
+    residue.themes = keep_themes(residue.themes, degenerate_themes(walk.knowledge))
     target.interestingness = residue.interestingness
     target.actionability = residue.actionability
     residue_id = new_id()
@@ -262,10 +271,15 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
 
     crystal = None
     trigger = None
-    if res.confirmed:
-        trigger = ("resonance", res.confirmed[0])
-    elif residue.interestingness >= STRONG_LOCUS and step_number - walk.last_crystallize_step >= CRYSTALLIZE_EVERY:
-        trigger = ("locus", None)
+    # A crystal only from a confirmed resonance (just confirmed, or reinforced again once
+    # confirmed) or a strong locus, and at most one in CRYSTALLIZE_EVERY steps.
+    if step_number - walk.last_crystallize_step >= CRYSTALLIZE_EVERY:
+        confirmed = res.confirmed[0] if res.confirmed else (
+            res.matched if res.matched is not None and res.matched.status == "confirmed" else None)  # fmt: skip
+        if confirmed is not None:
+            trigger = ("resonance", confirmed)
+        elif residue.interestingness >= STRONG_LOCUS:
+            trigger = ("locus", None)
     if trigger is not None:
         walk.last_crystallize_step = step_number
         outcome = await ctx.crystallizer.crystallize(_preview(walk, target, new_loci), trigger[0], target, trigger[1])

@@ -50,6 +50,9 @@ class Walk:
         pull = s.attractor_embedding if s.attractor_embedding is not None else s.seed_embedding
         self.pull_sims = kb.similarities(pull)
         self.pull_vector = np.asarray(pull, dtype=np.float32)
+        # The seed's own similarity to the attractor: what a step toward it must beat.
+        self.pull_baseline = (float(np.asarray(s.seed_embedding, dtype=np.float32) @ self.pull_vector)
+                              if s.attractor_embedding is not None else None)  # fmt: skip
         mask = kb.domain_mask(s.allowed_domains, s.forbidden_domains) & (1.0 - self.seed_sims <= s.max_drift_distance)
         if s.fence:
             all_idx = np.flatnonzero(mask)

@@ -8,6 +8,7 @@ serves the search endpoints.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -45,6 +46,10 @@ class KnowledgeIndex:
                 if j is not None:
                     self._narrower.setdefault(j, []).append(i)
         self._centroids: dict[str, np.ndarray | None] = {}
+        # The last few vectors' similarity rows: one step asks for the current locus's row
+        # from several strategies; each row is computed once (read-only, shared).
+        self._recent: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._neighbours: dict[tuple[int, float], tuple[tuple[str, int, float], ...]] = {}
         self._reach: np.ndarray | None = None  # per concept x primary domain: best similarity
         self._reach_domains: np.ndarray | None = None
 
@@ -91,19 +96,24 @@ class KnowledgeIndex:
 
     def domain_neighbours(self, index: int, threshold: float) -> list[tuple[str, int, float]]:
         """(domain, nearest concept of that domain, similarity) for each other domain reached."""
+        cached = self._neighbours.get((index, threshold))
+        if cached is not None:
+            return list(cached)
         reach, doms = self._domain_reach()
         names = {v: k for k, v in self._domain_ids.items()}
         out = []
-        sims = self.similarities(self._matrix[index])
-        sims[index] = -1.0
+        v = self._matrix[index]
         for col in np.flatnonzero(reach[index] >= threshold):
             d = int(doms[col])
             if d == self._primary[index]:
                 continue
             members = np.flatnonzero(self._primary == d)
-            best = int(members[np.argmax(sims[members])])
-            out.append((names[d], best, float(sims[best])))
+            members = members[members != index]
+            sims = self._matrix[members] @ v  # only this domain's members, not the whole corpus
+            best = int(members[np.argmax(sims)])
+            out.append((names[d], best, float(sims.max())))
         out.sort(key=lambda t: -t[2])
+        self._neighbours[(index, threshold)] = tuple(out)  # fixed for the index's lifetime
         return out
 
     def __len__(self) -> int:
@@ -128,7 +138,23 @@ class KnowledgeIndex:
         return self._by_label.get(" ".join(text.lower().split()))
 
     def similarities(self, v: np.ndarray) -> np.ndarray:
-        return self._matrix @ np.asarray(v, dtype=np.float32)
+        """Cosine similarity of v to every concept (read-only; copy before changing it). A
+        matrix of column vectors gives one column per vector."""
+        v = np.asarray(v, dtype=np.float32)
+        if v.ndim != 1:
+            return self._matrix @ v
+        key = v.tobytes()
+        row = self._recent.get(key)
+        if row is None:
+            row = self._matrix @ v
+            row.flags.writeable = False
+            self._recent[key] = row
+            while len(self._recent) > 8:
+                try:
+                    self._recent.popitem(last=False)
+                except KeyError:
+                    break
+        return row
 
     def primary_domain_ids(self) -> np.ndarray:
         return self._primary

@@ -2,8 +2,10 @@
 
 No sentence is canned or drawn at random. Every facet is computed from the two loci's
 embeddings and their places in the corpus (hypernym paths, domains, opposites, the
-concepts nearest their midpoint and their offsets) and names the concepts and the
-figures it came from, so a reader can check it (DESIGN.md section 6)."""
+concepts nearest their midpoint and their offsets) and names the concepts it came from in
+plain words; the figures behind each statement live in the residue's details, so a reader
+can check it (DESIGN.md section 6). Corpus labels that are ancestors of more than 5% of
+the concepts never become themes."""
 
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from wander.domain import scoring
-from wander.domain.geometry import band_centrality, cosine, midpoint, normalize, offset
+from wander.domain.geometry import band_centrality, midpoint, normalize, offset
 from wander.domain.models import Locus, Residue
+from wander.domain.themes import degenerate_labels
 from wander.engine.ports import DwellRequest, Knowledge, KnowledgeConcept
 
 
@@ -26,13 +29,14 @@ class _Anchor:
     own: bool  # True when the locus is this corpus concept itself
 
 
-# Hypernyms so high in the tree that sharing them says little.
-GENERIC = frozenset({"entity", "abstract entity", "physical entity", "abstraction", "object", "whole", "thing"})
-
-
-def _short(text: str, words: int = 8) -> str:
-    parts = text.split()
+def _gloss(c: KnowledgeConcept, words: int = 14) -> str:
+    parts = c.gloss.rstrip(". ").split()
     return " ".join(parts[:words]) + ("..." if len(parts) > words else "")
+
+
+def _words(domains: list[str]) -> str:
+    names = [d.replace("_", " ") for d in domains] or ["no named domain"]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class OfflineDweller:
@@ -40,6 +44,13 @@ class OfflineDweller:
 
     def __init__(self, knowledge: Knowledge):
         self.kb = knowledge
+        self._degenerate: frozenset[str] | None = None
+
+    def degenerate(self) -> frozenset[str]:
+        """Corpus labels that are ancestors of more than 5% of the concepts: never themes."""
+        if self._degenerate is None:
+            self._degenerate = degenerate_labels(self.kb.concept(i).path for i in range(len(self.kb)))
+        return self._degenerate
 
     def _anchor(self, locus: Locus) -> _Anchor:
         if locus.kb_key:
@@ -63,35 +74,26 @@ class OfflineDweller:
         anchor_a, anchor_b = self._anchor(a), self._anchor(b)
         exclude = {anchor_a.index, anchor_b.index}
 
-        # Connection: the deepest broader concept both lineages share, and the midpoint.
+        # Connection: the deepest broader concept both lineages share (a degenerate one, that
+        # nearly every concept shares, does not count), and the concept nearest the midpoint.
+        degenerate = self.degenerate()
         line_a, line_b = self._lineage(anchor_a), self._lineage(anchor_b)
         shared = next((x for x in line_a[1:] if x in line_b[1:]), None)
         depth_a = line_a.index(shared) if shared else None
         depth_b = line_b.index(shared) if shared else None
+        meaningful = shared if shared and shared.lower() not in degenerate else None
         mid = midpoint(va, vb)
         mids = [(i, s) for i, s in kb.nearest(mid, 12, exclude=list(exclude))]
         m_i, m_sim = mids[0]
         m = kb.concept(m_i)
-        via_a = "" if anchor_a.own else f" (read through its nearest corpus concept '{anchor_a.concept.label}')"
-        via_b = "" if anchor_b.own else f" (read through its nearest corpus concept '{anchor_b.concept.label}')"
-        if shared in GENERIC:
-            connection = (
-                f"'{a.concept}'{via_a} and '{b.concept}'{via_b} meet only at the very general '{shared}' "
-                f"in the corpus ({depth_a} and {depth_b} levels up); what joins them is '{m.label}', the concept "
-                f"nearest their midpoint (cos {cosine(kb.vector(m_i), va):.2f} to '{a.concept}', "
-                f"{cosine(kb.vector(m_i), vb):.2f} to '{b.concept}')."
-            )
-        elif shared:
-            connection = (
-                f"'{a.concept}'{via_a} and '{b.concept}'{via_b} are both kinds of '{shared}' in the corpus "
-                f"({depth_a} and {depth_b} levels up); the concept nearest their midpoint is '{m.label}' "
-                f"(cos {cosine(kb.vector(m_i), va):.2f} to '{a.concept}', {cosine(kb.vector(m_i), vb):.2f} to '{b.concept}')."
-            )
+        via_a = "" if anchor_a.own else f" (read as '{anchor_a.concept.label}')"
+        via_b = "" if anchor_b.own else f" (read as '{anchor_b.concept.label}')"
+        if meaningful:
+            connection = (f"'{a.concept}'{via_a} and '{b.concept}'{via_b} are both kinds of {meaningful}; "
+                          f"between them lies '{m.label}': {_gloss(m)}.")  # fmt: skip
         else:
-            connection = (
-                f"'{a.concept}' and '{b.concept}' share no broader concept in the corpus; what joins them is "
-                f"'{m.label}', the concept nearest their midpoint (cos {m_sim:.2f}), at cosine similarity {sim:.2f}."
-            )
+            connection = (f"'{a.concept}'{via_a} and '{b.concept}'{via_b} share no particular lineage in the "
+                          f"corpus; what joins them is '{m.label}': {_gloss(m)}.")  # fmt: skip
 
         # Tension: what each has that the other lacks (offset directions), domains, opposites.
         ab = kb.nearest(offset(va, vb), 1, exclude=list(exclude))[0]
@@ -100,14 +102,12 @@ class OfflineDweller:
         opposites = [o for o in anchor_a.concept.opposites if o in line_b] + [
             o for o in anchor_b.concept.opposites if o in line_a
         ]
-        tension = (
-            f"'{a.concept}' pulls toward '{kb.concept(ab[0]).label}' (offset alignment {ab[1]:.2f}) where "
-            f"'{b.concept}' pulls toward '{kb.concept(ba[0]).label}' ({ba[1]:.2f})"
-        )
+        tension = (f"'{a.concept}' leans toward '{kb.concept(ab[0]).label}' where '{b.concept}' leans toward "
+                   f"'{kb.concept(ba[0]).label}'")  # fmt: skip
         if set(dom_a) != set(dom_b):
-            tension += f"; domains {', '.join(dom_a) or '-'} against {', '.join(dom_b) or '-'}"
+            tension += f"; one is a matter of {_words(dom_a)}, the other of {_words(dom_b)}"
         if opposites:
-            tension += f"; the corpus lists '{opposites[0]}' as an opposite"
+            tension += f"; the corpus names '{opposites[0]}' as an opposite"
         tension += "."
 
         # Bridge: the domain crossing and the concept that translates between the two sides.
@@ -124,41 +124,30 @@ class OfflineDweller:
         t_i, t_s = translator or mids[0]
         t = kb.concept(t_i)
         if crossing:
-            bridge = (
-                f"Crossing from {', '.join(dom_a) or '-'} into {', '.join(crossing)}: '{t.label}' "
-                f"({', '.join(t.domains)}) translates between them (cos {cosine(kb.vector(t_i), va):.2f} to "
-                f"'{a.concept}', {cosine(kb.vector(t_i), vb):.2f} to '{b.concept}')."
-            )
+            bridge = (f"Going from {_words(dom_a)} into {_words(crossing)}, '{t.label}' speaks to both sides: "
+                      f"{_gloss(t)}.")  # fmt: skip
         else:
             other = next(((i, s) for i, s in mids if not set(kb.concept(i).domains) & set(dom_a)), None)
             if other:
                 o = kb.concept(other[0])
-                bridge = (
-                    f"No domain crossing: both sit in {', '.join(dom_a) or '-'}; the nearest concept from another "
-                    f"domain to their midpoint is '{o.label}' ({', '.join(o.domains)}, cos {other[1]:.2f})."
-                )
+                bridge = (f"Both stay within {_words(dom_a)}; the nearest view from outside is '{o.label}' "
+                          f"from {_words(list(o.domains))}.")  # fmt: skip
             else:
-                bridge = (
-                    f"No domain crossing: both sit in {', '.join(dom_a) or '-'}, and so do the 12 concepts nearest "
-                    f"their midpoint, led by '{t.label}' (cos {t_s:.2f})."
-                )
+                bridge = (f"Both stay within {_words(dom_a)}, and so does everything around their midpoint, "
+                          f"led by '{t.label}'.")  # fmt: skip
 
-        # Surprise: how far apart against how much they share, in numbers.
-        shared_depth = (depth_a + depth_b) / 2 if shared else None
-        expected = "close" if dist < 0.45 else "mid-band" if dist <= 0.6 else "far"
+        # Surprise: how far apart against how much they share, in words (the figures are in details).
+        shared_depth = (depth_a + depth_b) / 2 if meaningful else None
+        apart = "close in meaning" if dist < 0.45 else "a middle distance apart" if dist <= 0.6 else "far apart"
         if shared_depth is not None:
-            verdict = "more in common than their distance suggests" if (shared_depth <= 3 and dist > 0.5) else (
-                "less in common than their distance suggests" if (shared_depth >= 6 and dist < 0.45)
-                else "about as much in common as their distance suggests")  # fmt: skip
-            surprise = (
-                f"Cosine distance {dist:.2f} ({expected}) while their lineages meet at '{shared}' "
-                f"{shared_depth:.1f} levels up on average: {verdict}; midpoint concept '{m.label}' at cos {m_sim:.2f}."
-            )
+            verdict = ("more in common than their distance suggests" if (shared_depth <= 3 and dist > 0.5) else
+                       "less in common than their distance suggests" if (shared_depth >= 6 and dist < 0.45)
+                       else "about as much in common as their distance suggests")  # fmt: skip
+            surprise = (f"'{a.concept}' and '{b.concept}' are {apart}, and their lineages meet at {meaningful}: "
+                        f"{verdict}.")  # fmt: skip
         else:
-            surprise = (
-                f"Cosine distance {dist:.2f} ({expected}) with no shared broader concept in the corpus, yet "
-                f"'{m.label}' sits {m_sim:.2f} from their midpoint: related by use rather than by kind."
-            )
+            surprise = (f"'{a.concept}' and '{b.concept}' are {apart} with no kinship in the corpus, yet "
+                        f"'{m.label}' sits between them: related by use rather than by kind.")  # fmt: skip
 
         # Possibility: a concept near the midpoint that neither locus is, balanced between them.
         def balance(i: int) -> float:
@@ -167,16 +156,14 @@ class OfflineDweller:
 
         filling_i = max((i for i, _ in mids if i != m_i), key=balance, default=m_i)
         f = kb.concept(filling_i)
-        possibility = (
-            f"'{f.label}' ({_short(f.gloss)}) sits between them (cos {float(kb.vector(filling_i) @ va):.2f} to "
-            f"'{a.concept}', {float(kb.vector(filling_i) @ vb):.2f} to '{b.concept}'): a candidate filling for "
-            f"'{a.concept}' + '{b.concept}'."
-        )
+        possibility = (f"'{f.label}' ({_gloss(f, 10)}) is neither '{a.concept}' nor '{b.concept}' but sits "
+                       f"between them: a candidate filling for the pair.")  # fmt: skip
 
-        # Themes: corpus terms nearest the pair, plus the shared broader concept.
+        # Themes: corpus terms nearest the pair, plus the shared broader concept; never a
+        # degenerate one.
         themes: list[str] = []
-        for name in ([shared] if shared else []) + [kb.concept(i).label.split(" (")[0] for i, _ in mids]:
-            if name and name not in themes and name not in (a.concept, b.concept):
+        for name in ([meaningful] if meaningful else []) + [kb.concept(i).label.split(" (")[0] for i, _ in mids]:
+            if name and name not in themes and name not in (a.concept, b.concept) and name.lower() not in degenerate:
                 themes.append(name)
             if len(themes) == 5:
                 break
@@ -194,11 +181,14 @@ class OfflineDweller:
         details = {
             "cosine_distance": round(dist, 4),
             "shared_broader": shared,
+            "shared_meaningful": meaningful,
             "shared_depths": [depth_a, depth_b],
             "midpoint": [{"concept": kb.concept(i).label, "cos": round(s, 4)} for i, s in mids[:5]],
             "offsets": {"a_minus_b": kb.concept(ab[0]).label, "b_minus_a": kb.concept(ba[0]).label},
             "filling": f.label,
             "translator": t.label,
+            "offset_alignment": [round(ab[1], 4), round(ba[1], 4)],
+            "filling_cos": [round(float(kb.vector(filling_i) @ va), 4), round(float(kb.vector(filling_i) @ vb), 4)],
             "anchors": {"a": anchor_a.concept.key, "b": anchor_b.concept.key},
             "attractor_pull": round(pull, 4),
         }

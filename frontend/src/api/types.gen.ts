@@ -91,6 +91,25 @@ export interface CrystallizeOut {
   rumination_steps: number;
 }
 
+export interface DecisionOut {
+  id: string;
+  decision: "approved" | "rejected";
+  reviewer: string;
+  image_sha256: string;
+  token_verified: boolean;
+  via: string;
+  note: string | null;
+  decided_at: string;
+}
+
+export interface DecisionRequest {
+  /** Who decides (recorded with the decision). */
+  reviewer: string;
+  /** sha256 of the proposal image you reviewed. */
+  image_sha256: string;
+  note?: string | null;
+}
+
 export interface EventFrame {
   type: "event";
   event: EventOut;
@@ -99,7 +118,7 @@ export interface EventFrame {
 export interface EventOut {
   session_id: string;
   seq: number;
-  subject: "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low" | "wander.projection.updated";
+  subject: "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low" | "wander.projection.updated" | "wander.proposal.proposed" | "wander.proposal.encoded" | "wander.proposal.approved" | "wander.proposal.rejected" | "wander.proposal.executed" | "wander.proposal.refused";
   ts: string;
   payload: Record<string, unknown>;
 }
@@ -193,6 +212,22 @@ export interface ProjectionUpdatedPayload {
   fit_id: string;
   method: "umap" | "pca";
   n_loci: number;
+}
+
+/** An action proposal: its evaluation, its fractal image (the audit record) and the gate. */
+export interface ProposalOut {
+  id: string;
+  crystal_id: string;
+  session_id: string | null;
+  status: "pending" | "approved" | "rejected" | "executed";
+  evaluator: string;
+  evaluation: Record<string, unknown>;
+  image_sha256: string;
+  image_url: string;
+  params: Record<string, unknown>;
+  created_at: string;
+  decision: DecisionOut | null;
+  execution: Record<string, unknown> | null;
 }
 
 export interface ResidueOut {
@@ -355,6 +390,16 @@ export interface TraceStep {
   residue: ResidueOut | null;
 }
 
+export interface WalletOut {
+  wallet: string;
+  balance_cents: number;
+  /** Why the breaker is tripped today (UTC), or null. */
+  breaker: string | null;
+  limits: Record<string, number>;
+  positions: Record<string, unknown>[];
+  ledger: Record<string, unknown>[];
+}
+
 export interface WanderRequest {
   n_steps?: number;
   /** Pause between steps, to watch a wander grow. */
@@ -369,7 +414,7 @@ export interface WanderStarted {
   running: boolean;
 }
 
-export type EventSubject = "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low" | "wander.projection.updated";
+export type EventSubject = "wander.session.created" | "wander.session.paused" | "wander.session.resumed" | "wander.session.completed" | "wander.step.started" | "wander.step.completed" | "wander.adjacencies.found" | "wander.locus.visited" | "wander.resonance.detected" | "wander.resonance.strengthened" | "wander.resonance.confirmed" | "wander.crystal.formed" | "wander.crystal.validated" | "wander.fence.approached" | "wander.circuit.tripped" | "wander.budget.low" | "wander.projection.updated" | "wander.proposal.proposed" | "wander.proposal.encoded" | "wander.proposal.approved" | "wander.proposal.rejected" | "wander.proposal.executed" | "wander.proposal.refused";
 
 export type WsFrame = EventFrame | HeartbeatFrame | CaughtUpFrame;
 

@@ -11,6 +11,7 @@ import {
 } from "@xyflow/react";
 import { adjacencyView, useWander } from "../store";
 import { edgeTypes } from "./edges";
+import { fractalEdges, fractalNodes, useProposalList } from "./fractals";
 import { flowEdges, flowNodes, layoutInput, type FlowCache } from "./flow";
 import { IncrementalLayout, type Point } from "./layout/force";
 import { semanticTargets, useAnimatedPositions } from "./layout/semantic";
@@ -53,11 +54,16 @@ export function MindMap({ semantic = null }: { semantic?: Map<string, Point> | n
 
   const nodeCache = useRef<FlowCache>(new Map());
   const edgeCache = useRef<FlowCache>(new Map());
+  const proposals = useProposalList((s) => s.list);
+  const fractals = useMemo(() => fractalNodes(proposals, positions), [proposals, positions]);
   const nodes = useMemo(
-    () => flowNodes(graph, adj.ghosts, positions, selectedId, nodeCache.current),
-    [graph, adj, positions, selectedId],
+    () => [...flowNodes(graph, adj.ghosts, positions, selectedId, nodeCache.current), ...fractals],
+    [graph, adj, positions, selectedId, fractals],
   );
-  const edges = useMemo(() => flowEdges(graph, adj.edges, edgeCache.current), [graph, adj]);
+  const edges = useMemo(
+    () => [...flowEdges(graph, adj.edges, edgeCache.current), ...fractalEdges(fractals, proposals)],
+    [graph, adj, fractals, proposals],
+  );
 
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep
   // the current locus in the middle at a readable zoom. A person panning or zooming turns

@@ -7,6 +7,7 @@ import { MindMap } from "../mindmap/MindMap";
 import { Brand } from "../panels/Brand";
 import { Controls } from "../panels/Controls";
 import { LocusPanel } from "../panels/LocusPanel";
+import { ProposalsPanel } from "../panels/ProposalsPanel";
 import { StatusBar } from "../panels/StatusBar";
 import { Link } from "../router";
 import { useWander } from "../store";
@@ -50,6 +51,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           <MindMap semantic={projection} />
         </ReactFlowProvider>
         <LocusPanel sessionId={sessionId} />
+        <ProposalsPanel sessionId={sessionId} />
       </div>
       <StatusBar />
     </div>

@@ -22,7 +22,7 @@ def test_bread_must_be_related_but_not_identical():
 
 def test_a_mediating_filling_scores_high():
     b1, b2 = unit(1, 0, 0), unit(0.5, 0.866, 0)  # bread similarity 0.5
-    filling = unit(0.866, 0.5, 0.8)  # between them, closer to each than they are to each other
+    filling = unit(0.866, 0.5, 1.0)  # between them, closer to each than they are to each other
     val = sw.validity(b1, filling, b2, np.zeros((0, 3)))
     assert val.containment > 0.5 and val.non_triviality > 0.5
     assert val.v >= 0.7 and val.verdict == "accepted" and not val.reasons()
@@ -47,3 +47,22 @@ def test_structural_type_is_the_nearest_prototype_unless_opposites():
     assert sw.structural_type(unit(0.1, 0.2, 1), protos, False)[0] == "Temporal"
     assert sw.structural_type(unit(1, 0, 0), protos, True)[0] == "Dialectic"
     assert len(sw.TAXONOMY) == 10
+
+
+def test_hard_failures_reject_whatever_v_says():
+    b1, b2 = unit(1, 0, 0), unit(0.5, 0.866, 0)
+    good = unit(0.866, 0.5, 0.8)
+    ancestor = sw.validity(b1, good, b2, np.zeros((0, 3)), filling_in_lineage=True)
+    assert ancestor.non_triviality == 0.0 and ancestor.verdict == "rejected"
+    assert "trivial: the filling is a broader concept of a bread" in ancestor.hard_failures()
+    far1, far2 = unit(1, 0, 0), unit(0, 1, 0)  # unrelated breads: nonsense, even with a filling between them
+    nonsense = sw.validity(far1, unit(1, 1, 0), far2, np.zeros((0, 3)))
+    assert nonsense.verdict == "rejected" and "nonsense: the breads are unrelated" in nonsense.hard_failures()
+    repeat = sw.validity(b1, good, b2, np.stack([good]))
+    assert repeat.verdict == "rejected" and "a repeat of an existing crystal" in repeat.hard_failures()
+
+
+def test_non_triviality_is_graded_not_saturated():
+    # fillings nearer and nearer one bread: the part falls steadily instead of sitting at 1
+    values = [sw.non_triviality(s, 0.5) for s in (0.5, 0.6, 0.7, 0.8)]
+    assert values == sorted(values, reverse=True) and len(set(values)) == 4 and values[-1] > 0

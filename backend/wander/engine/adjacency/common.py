@@ -27,7 +27,7 @@ def kb_candidates(
     crosses = ~np.isin(kb.primary_domain_ids()[idx], current_domains)
     seen = walk.loci_matrix
     max_seen = (seen @ vectors.T).max(axis=0) if len(seen) else np.zeros(len(idx))
-    interest = scoring.interestingness(d, walk.pull_sims[idx], crosses)
+    interest = scoring.interestingness(d, walk.pull_sims[idx], crosses, walk.pull_baseline)
     novelty = scoring.novelty(max_seen)
     bridge = scoring.bridge_potential(crosses.astype(float), kb.domain_counts()[idx])
     uncert = scoring.uncertainty(np.zeros(len(idx)), 1.0 - walk.seed_sims[idx])

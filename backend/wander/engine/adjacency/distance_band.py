@@ -15,6 +15,10 @@ from wander.engine.walk import Walk
 NAME = "distance_band"
 # Bands tried in order when the one before yields nothing in scope; the first is 000's.
 BANDS = ((BAND_LOW, BAND_HIGH), (0.2, 0.8), (0.0, 1.2))
+FIELD_MARGIN = 0.05  # the best-scored draw keeps to concepts at most this much farther from the attractor than the seed
+TOWARD_K = 6  # candidates whose step points most directly at the attractor
+SAMPLE_K = 6  # candidates drawn uniformly from the band
+TOWARD, SAMPLED = "toward the attractor", "sampled from the band"  # how their reasons end
 
 
 def distance_band(walk: Walk, limit: int = 24) -> list[Candidate]:
@@ -27,16 +31,71 @@ def distance_band(walk: Walk, limit: int = 24) -> list[Candidate]:
 
 
 def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> list[Candidate]:
+    """Three draws from the band: the best by composite score, the concepts whose step from
+    here points most directly at the attractor, and a seeded uniform sample (serendipity,
+    so the walk does not settle into the region the scores favour)."""
     kb = walk.knowledge
-    dist = 1.0 - kb.similarities(walk.current.embedding)
+    sims = kb.similarities(walk.current.embedding)
+    dist = 1.0 - sims
     mask = (dist >= low) & (dist <= high) & walk.scope_mask
     visited = walk.visited_kb_indices()
     if visited:
         mask[visited] = False  # those come back as loci, with their visit counts
     idx = np.flatnonzero(mask)
-    reasons = [f"cosine distance {dist[i]:.2f} from '{walk.current.concept}' (band {low:.1f}-{high:.1f})"
-               for i in idx]  # fmt: skip
-    return kb_candidates(walk, idx, NAME, reasons, limit)
+    if len(idx) == 0:
+        return []
+    reasons = _Reasons(walk, dist, low, high)
+    best_of = idx
+    if walk.pull_baseline is not None:  # the attractor's field: no farther from it than the seed is
+        held = idx[walk.pull_sims[idx] >= walk.pull_baseline - FIELD_MARGIN]
+        best_of = held if len(held) else idx
+    out = kb_candidates(walk, best_of, NAME, reasons.of(best_of), limit)
+    taken = {c.kb_key for c in out}
+    toward = idx[np.argsort(-_toward(walk, sims, idx), kind="stable")[:TOWARD_K]]
+    if walk.session.attractor_embedding is None:
+        toward = toward[:0]
+    rng = np.random.default_rng([int(walk.session.random_seed) & 0xFFFFFFFF, walk.session.step_count + 1, 7])
+    sample = rng.choice(idx, size=min(SAMPLE_K, len(idx)), replace=False)
+    for extra, why in ((toward, TOWARD), (sample, SAMPLED)):
+        extra = np.array([i for i in extra if kb.concept(int(i)).key not in taken], dtype=np.int64)
+        found = kb_candidates(walk, extra, NAME, [f"{reasons.text(int(i))}, {why}" for i in extra])
+        taken |= {c.kb_key for c in found}
+        out += found
+    return out
+
+
+def _toward(walk: Walk, sims: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Cosine between each step (concept - current) and the way to the attractor
+    (attractor - current), from similarities alone: (v.a - v.c - c.a + 1) / (|v - c| |a - c|)."""
+    ca = float(np.asarray(walk.current.embedding, dtype=np.float32) @ walk.pull_vector)
+    num = walk.pull_sims[idx] - sims[idx] - ca + 1.0
+    den = np.sqrt(np.maximum(2.0 - 2.0 * sims[idx], 1e-9)) * np.sqrt(max(2.0 - 2.0 * ca, 1e-9))
+    return num / den
+
+
+class _Reasons:
+    """Reason texts made only for the candidates kept (the band holds thousands)."""
+
+    def __init__(self, walk: Walk, dist: np.ndarray, low: float, high: float):
+        self.walk, self.dist, self.low, self.high = walk, dist, low, high
+
+    def text(self, i: int) -> str:
+        return (f"cosine distance {self.dist[i]:.2f} from '{self.walk.current.concept}' "
+                f"(band {self.low:.1f}-{self.high:.1f})")  # fmt: skip
+
+    def of(self, idx: np.ndarray) -> "_Lazy":
+        return _Lazy(self, idx)
+
+
+class _Lazy:
+    def __init__(self, reasons: _Reasons, idx: np.ndarray):
+        self.reasons, self.idx = reasons, idx
+
+    def __len__(self) -> int:
+        return len(self.idx)
+
+    def __getitem__(self, j: int) -> str:
+        return self.reasons.text(int(self.idx[j]))
 
 
 def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
@@ -54,7 +113,7 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
         if not passes_scope(locus.domains, locus.embedding, walk.session, walk.fence):
             continue
         crosses = not set(locus.domains) & set(current.domains)
-        interest = float(scoring.interestingness(dist[i], pull[i], crosses))
+        interest = float(scoring.interestingness(dist[i], pull[i], crosses, walk.pull_baseline))
         bridge = float(scoring.bridge_potential(float(crosses), len(locus.domains)))
         uncert = float(scoring.uncertainty(locus.visit_count, 1.0 - seed_sims[i]))
         novelty = 0.0  # already part of the wander
@@ -84,7 +143,7 @@ def _compost_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
             continue
         pull = float(item.embedding @ walk.pull_vector)
         novelty = float(scoring.novelty(float((seen @ item.embedding).max()) if len(seen) else 0.0))
-        interest = float(scoring.interestingness(dist[i], pull, False))
+        interest = float(scoring.interestingness(dist[i], pull, False, walk.pull_baseline))
         uncert = float(scoring.uncertainty(0, 1.0 - float(item.embedding @ walk.session.seed_embedding)))
         comp = float(scoring.composite(interest, novelty, 0.0, uncert))
         out.append(Candidate(

@@ -1,7 +1,7 @@
 """Archives of finished wanders and their stored 2-D projections (issue 11).
 
 Revision ID: 0009
-Revises: 0005
+Revises: 0007
 """
 
 import os
@@ -12,7 +12,7 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy.dialects import postgresql
 
 revision = "0009"
-down_revision = "0005"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 DIM = int(os.environ.get("WANDER_EMBED_DIM", "384"))

@@ -1,0 +1,22 @@
+"""Wires the action service from an open App: the key from WANDER_HOME, the assets file,
+the offline evaluator, the Postgres proposal store and the paper wallet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wander.action import codec
+from wander.action.assets import load_assets
+from wander.action.evaluator import OfflineEvaluator
+from wander.action.service import ActionService
+
+
+def action_service(app: Any, require_token: bool = False) -> ActionService:
+    from wander.store.action_repository import ActionRepository, PaperWallet
+
+    home = app.settings.home
+    assets = load_assets(home)
+    return ActionService(store=app.store, repo=ActionRepository(app.db),
+                         wallet=PaperWallet(app.db, assets.paper_balance_cents), evaluator=OfflineEvaluator(assets),
+                         keys=codec.Keys.from_secret(codec.load_secret(home)), limits=assets.limits, bus=app.bus,
+                         require_token=require_token)  # fmt: skip

@@ -1,0 +1,340 @@
+"""Quality benchmark: are offline wanders worth reading? (issue 12)
+
+Runs the real engine (all four adjacency strategies, the offline dweller and ruminator, the
+resonance and crystallizer code) over the shipped corpus against an in-memory Store, for
+several seed/attractor pairs from varied fields x random seeds, and compares the walks with
+a greedy nearest-neighbour walk and a uniform random walk in the 0.3-0.7 band over the same
+corpus. Prints `name: value unit` lines, then one line per target saying whether it holds
+for every pair and random seed.
+
+    python bench/bench_quality.py            # 12 pairs x 3 random seeds x 300 steps
+    python bench/bench_quality.py --quick    # 4 pairs x 1 random seed x 120 steps
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus_cache import load_index
+from wander.bus.inprocess import InProcessBus
+from wander.domain.themes import degenerate_labels
+from wander.engine.clock import ManualClock
+from wander.engine.inmemory_store import InMemoryStore
+from wander.engine.service import NewWander, WanderEngine
+from wander.llm.offline import OfflineDweller
+
+PAIRS = [  # (seed, attractor): varied fields
+    ("coral reef", "urban planning"),
+    ("jazz improvisation", "software architecture"),
+    ("volcano", "economic forecasting"),
+    ("information asymmetry", "economic opportunity in financial intelligence"),
+    ("beekeeping", "democratic governance"),
+    ("photosynthesis", "energy storage"),
+    ("chess", "medical diagnosis"),
+    ("grief", "architecture"),
+    ("sourdough bread", "microbiology"),
+    ("glacier", "human memory"),
+    ("origami", "protein folding"),
+    ("lighthouse", "education"),
+]
+PARTS = ("bread_compat", "containment", "non_triviality", "novelty")
+BAND = (0.3, 0.7)
+DRIFT = 0.8  # NewWander's default max_drift_distance
+
+
+@dataclass
+class WalkStats:
+    label: str
+    divergence: float
+    band_share: float
+    pull: float
+    basin: float
+    basin_domain: str = ""
+    confirmed: int = 0
+    crystals: list[dict] = field(default_factory=list)
+    degenerate: int = 0
+    repeated_sentences: int = 0
+    facet_numbers: int = 0
+    step_ms: list[float] = field(default_factory=list)
+
+
+def divergence(m: np.ndarray) -> float:
+    """DAT-style: mean pairwise cosine distance of the visited concepts x 100."""
+    m = m / np.linalg.norm(m, axis=1, keepdims=True)
+    n = len(m)
+    if n < 2:
+        return 0.0
+    s = m @ m.T
+    return float((1.0 - s[np.triu_indices(n, 1)]).mean() * 100)
+
+
+def attractor_domains(kb, seed_v: np.ndarray, attr_v: np.ndarray) -> set[int]:
+    """Primary domains of the five corpus concepts nearest the seed and the attractor."""
+    prim = kb.primary_domain_ids()
+    return {int(prim[i]) for v in (seed_v, attr_v) for i, _ in kb.nearest(v, 5)}
+
+
+def walk_figures(
+    kb, path: np.ndarray, domains: list[int], seed_v, attr_v, excluded: set[int]
+):
+    pull = float((path[-50:] @ attr_v).mean() - seed_v @ attr_v)
+    tail = [d for d in domains[-50:] if d not in excluded]
+    counts = Counter(tail)
+    basin = counts.most_common(1)[0][1] / len(domains[-50:]) if counts else 0.0
+    names = {v: k for k, v in kb._domain_ids.items()}
+    return pull, basin, names.get(counts.most_common(1)[0][0], "-") if counts else "-"
+
+
+def baseline(kb, kind: str, seed_v: np.ndarray, attr_v: np.ndarray, steps: int, rng: np.random.Generator,
+             excluded: set[int]) -> WalkStats:  # fmt: skip
+    """greedy: the nearest unvisited concept; band: uniform over unvisited concepts in the band
+    within the wander's scope (drift from the seed at most DRIFT, as the engine's default
+    session has); band_unscoped: the same over the whole corpus."""
+    visited = np.zeros(len(kb), dtype=bool)
+    if kind == "band":
+        visited |= kb.similarities(seed_v) < 1.0 - DRIFT  # out of scope: never a target
+    cur = seed_v
+    path, doms, in_band = [seed_v], [], 0
+    prim = kb.primary_domain_ids()
+    for _ in range(steps):
+        sims = kb.similarities(cur).copy()
+        sims[visited] = -9.0
+        if kind == "greedy":
+            j = int(np.argmax(sims))
+        else:
+            idx = np.flatnonzero((1 - sims >= BAND[0]) & (1 - sims <= BAND[1]))
+            j = int(rng.choice(idx)) if len(idx) else int(np.argmax(sims))
+        d = 1.0 - float(sims[j])
+        in_band += BAND[0] <= d <= BAND[1]
+        visited[j] = True
+        cur = kb.vector(j)
+        path.append(cur)
+        doms.append(int(prim[j]))
+    m = np.stack(path)
+    pull, basin, bd = walk_figures(kb, m, doms, seed_v, attr_v, excluded)
+    return WalkStats(kind, divergence(m), in_band / steps, pull, basin, bd)
+
+
+SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+async def engine_walk(kb, embedder, degenerate: frozenset[str], seed: str, attractor: str, random_seed: int,
+                      steps: int, excluded: set[int]) -> WalkStats:  # fmt: skip
+    store, clock = InMemoryStore(), ManualClock()
+    engine = WanderEngine(store=store, knowledge=kb, embedder=embedder, dweller=OfflineDweller(kb),
+                          bus=InProcessBus(), clock=clock, project_id="bench")  # fmt: skip
+    session = await engine.create(NewWander(seed_concept=seed, attractor=attractor, max_steps=steps,
+                                            random_seed=random_seed, human_checkpoint_frequency=0))  # fmt: skip
+    walk = await engine.load_walk(session.id)
+    path, doms, in_band, times, themes, facets = (
+        [session.seed_embedding],
+        [],
+        0,
+        [],
+        [],
+        [],
+    )
+    prim = kb.primary_domain_ids()
+    for _ in range(steps):
+        if walk.session.status != "active":
+            if walk.session.status == "completed":
+                break
+            await engine.set_status(session.id, "active")
+            walk = await engine.load_walk(session.id)
+        clock.advance(seconds=30)
+        t = time.perf_counter()
+        r = await engine.step(walk)
+        times.append((time.perf_counter() - t) * 1000)
+        d = float(r.chosen.distance)
+        in_band += BAND[0] <= d <= BAND[1]
+        path.append(np.asarray(r.to_locus.embedding, dtype=np.float32))
+        k = kb.index_of(r.to_locus.kb_key) if r.to_locus.kb_key else None
+        doms.append(
+            int(prim[k])
+            if k is not None
+            else kb.domain_id(r.to_locus.domains[0] if r.to_locus.domains else "")
+        )
+        themes += r.residue.themes
+        facets += [
+            r.residue.connection,
+            r.residue.tension,
+            r.residue.bridge,
+            r.residue.surprise,
+            r.residue.possibility,
+        ]
+    m = np.stack(path)
+    attr_v = session.attractor_embedding
+    pull, basin, bd = walk_figures(
+        kb, m, doms, session.seed_embedding, attr_v, excluded
+    )
+    res = [r for r in store.resonances.values() if r.session_id == session.id]
+    themes += [t for r in res for t in r.themes]
+    crystals = [
+        {**c.validity, "insight": c.insight}
+        for c in store.crystals_by_id.values()
+        if c.session_id == session.id
+    ]
+    sentences = Counter(
+        s for c in crystals for s in set(SENTENCE.split(c["insight"])) if s.strip()
+    )
+    return WalkStats(
+        f"{seed} -> {attractor} #{random_seed}", divergence(m), in_band / max(1, len(times)), pull, basin, bd,
+        confirmed=sum(r.status == "confirmed" for r in res), crystals=crystals,
+        degenerate=sum(t.lower() in degenerate for t in themes),
+        repeated_sentences=sum(n - 1 for n in sentences.values() if n > 1),
+        facet_numbers=sum(bool(re.search(r"\d\.\d", f)) for f in facets), step_ms=times,
+    )  # fmt: skip
+
+
+def stats3(xs: list[float]) -> str:
+    if not xs:
+        return "- / - / -"
+    return f"{min(xs):.3f} / {statistics.median(xs):.3f} / {max(xs):.3f}"
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument(
+        "--quick", action="store_true", help="4 pairs x 1 random seed x 120 steps"
+    )
+    ap.add_argument("--pairs", type=int, default=None)
+    ap.add_argument("--seeds", type=int, default=None)
+    ap.add_argument("--steps", type=int, default=None)
+    ap.add_argument("--verbose", action="store_true")
+    a = ap.parse_args()
+    n_pairs, n_seeds, steps = (4, 1, 120) if a.quick else (len(PAIRS), 3, 300)
+    n_pairs, n_seeds, steps = a.pairs or n_pairs, a.seeds or n_seeds, a.steps or steps
+    from wander.embed.minilm import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder()
+    kb = load_index(embedder)
+    degenerate = degenerate_labels(kb.concept(i).path for i in range(len(kb)))
+    rng = np.random.default_rng(7)
+    runs: list[WalkStats] = []
+    base: dict[str, list[WalkStats]] = {"greedy": [], "band": [], "band_unscoped": []}
+    t0 = time.perf_counter()
+    for seed, attractor in PAIRS[:n_pairs]:
+        seed_v, attr_v = embedder.embed([seed, attractor])
+        excluded = attractor_domains(kb, seed_v, attr_v)
+        for kind, rows in base.items():
+            rows.append(baseline(kb, kind, seed_v, attr_v, steps, rng, excluded))
+        for rs in range(1, n_seeds + 1):
+            w = await engine_walk(
+                kb, embedder, degenerate, seed, attractor, rs, steps, excluded
+            )
+            runs.append(w)
+            b = base["band"][-1]
+            nc = len(w.crystals)
+            acc = sum(c["verdict"] == "accepted" for c in w.crystals)
+            print(f"# {w.label}: div {w.divergence:.1f} (band {b.divergence:.1f}), in-band {w.band_share:.2f}, "
+                  f"pull {w.pull:+.3f} (band {b.pull:+.3f}), basin {w.basin:.2f} {w.basin_domain}, "
+                  f"confirmed {w.confirmed}, crystals {nc} ({acc} accepted), degenerate {w.degenerate}, "
+                  f"repeated {w.repeated_sentences}", flush=True)  # fmt: skip
+            if a.verbose:
+                for c in w.crystals:
+                    print(
+                        f"#   V={c['V']:.2f} {c['verdict']} {c.get('trigger')} {[round(c[p], 2) for p in PARTS]} "
+                        f"{c['hard_failures']}: {c['insight']}"
+                    )
+    print(f"bench_wall_time: {time.perf_counter() - t0:.0f} s")
+    print(
+        f"wanders: {len(runs)} ({n_pairs} pairs x {n_seeds} random seeds x {steps} steps)"
+    )
+    for kind, rows in [("engine", runs), ("greedy", base["greedy"]), ("band_random", base["band"]),
+                       ("band_random_unscoped", base["band_unscoped"])]:  # fmt: skip
+        print(
+            f"divergence_{kind}_min_median_max: {stats3([r.divergence for r in rows])} x100 cosine distance"
+        )
+        print(
+            f"band_share_{kind}_min_median_max: {stats3([r.band_share for r in rows])} share"
+        )
+        print(
+            f"attractor_pull_{kind}_min_median_max: {stats3([r.pull for r in rows])} cosine"
+        )
+        print(
+            f"basin_share_{kind}_min_median_max: {stats3([r.basin for r in rows])} share"
+        )
+    conf = [r.confirmed for r in runs]
+    print(
+        f"confirmed_resonances_min_median: {min(conf)} / {statistics.median(conf)} per wander"
+    )
+    ncr = [len(r.crystals) for r in runs]
+    print(
+        f"crystals_min_median_max: {min(ncr)} / {statistics.median(ncr)} / {max(ncr)} per wander"
+    )
+    allc = [c for r in runs for c in r.crystals]
+    triggers = Counter(c.get("trigger") for c in allc)
+    print(f"crystal_triggers: {dict(triggers)} crystals")
+    shares = [
+        sum(c["verdict"] == "accepted" for c in r.crystals) / len(r.crystals)
+        for r in runs
+        if r.crystals
+    ]
+    print(
+        f"accepted_share_all: {sum(c['verdict'] == 'accepted' for c in allc) / max(1, len(allc)):.3f} share"
+    )
+    print(f"accepted_share_per_wander_min_median_max: {stats3(shares)} share")
+    print(f"V_min_median_max: {stats3([c['V'] for c in allc])} V")
+    for p in PARTS:
+        xs = [c[p] for c in allc]
+        print(f"V_{p}_min_median_max: {stats3(xs)} (sd {np.std(xs) if xs else 0:.3f})")
+    print(f"degenerate_themes: {sum(r.degenerate for r in runs)} themes (labels that are ancestors of > 5% "
+          f"of the corpus: {len(degenerate)})")  # fmt: skip
+    print(
+        f"repeated_crystal_sentences: {sum(r.repeated_sentences for r in runs)} sentences"
+    )
+    print(f"residue_facets_with_decimals: {sum(r.facet_numbers for r in runs)} facets")
+    ms = [t for r in runs for t in r.step_ms]
+    print(f"step_overhead_p50_inmemory: {statistics.median(ms):.1f} ms")
+    print(f"step_overhead_p95_inmemory: {np.percentile(ms, 95):.1f} ms")
+    # Targets, for every pair and random seed (issue 12, point 2).
+    bands = {PAIRS[i][0]: base["band"][i] for i in range(n_pairs)}
+    scale = steps / 300
+
+    def held(name: str, ok: list[bool]) -> None:
+        print(f"target_{name}: {sum(ok)}/{len(ok)} wanders")
+
+    held("confirmed_ge_3", [r.confirmed >= 3 * scale for r in runs])
+    held("crystals_2_to_10", [2 * scale <= len(r.crystals) <= 10 * scale for r in runs])
+    held("accepted_share_30_80", [bool(r.crystals) and 0.3 <= sum(c["verdict"] == "accepted" for c in r.crystals) / len(r.crystals)
+                                  <= 0.8 for r in runs])  # fmt: skip
+    held("degenerate_0", [r.degenerate == 0 for r in runs])
+    held(
+        "pull_gt_0_and_band",
+        [r.pull > 0 and r.pull > bands[r.label.split(" -> ")[0]].pull for r in runs],
+    )
+    held("basin_le_0_5", [r.basin <= 0.5 for r in runs])
+    held(
+        "divergence_ge_band",
+        [r.divergence >= bands[r.label.split(" -> ")[0]].divergence for r in runs],
+    )
+    unscoped = {PAIRS[i][0]: base["band_unscoped"][i] for i in range(n_pairs)}
+    held(
+        "divergence_ge_band_unscoped",
+        [r.divergence >= unscoped[r.label.split(" -> ")[0]].divergence for r in runs],
+    )
+    held(
+        "pull_gt_band_unscoped",
+        [r.pull > unscoped[r.label.split(" -> ")[0]].pull for r in runs],
+    )
+    held("band_share_ge_0_9", [r.band_share >= 0.9 for r in runs])
+    held("no_repeated_sentence", [r.repeated_sentences == 0 for r in runs])
+    parts_spread = (
+        all(np.std([c[p] for c in allc]) > 0.01 for p in PARTS) if allc else False
+    )
+    print(f"target_V_parts_spread: {parts_spread}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

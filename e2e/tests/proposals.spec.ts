@@ -1,0 +1,60 @@
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers";
+
+// The review panel of the economic action layer: propose from an accepted crystal, see the
+// fractal image (on the map and in the panel), be refused without approval, approve with
+// the image's sha256, execute on the paper wallet.
+const RECIPE = { steps: 6, random_seed: 0 }; // a wander whose forced crystal is accepted (V >= 0.7)
+
+test("review, approve and execute a proposal from the panel", async ({ page }) => {
+  // The e2e home lives across runs: limits wide enough that earlier runs today never trip the breaker.
+  const home = process.env.WANDER_E2E_HOME ?? join(tmpdir(), "wander-e2e-home");
+  writeFileSync(join(home, "assets.toml"), [
+    "[wallet]", "paper_balance = 1000000.0", "max_stake = 250.0", "session_budget = 1000.0", "day_budget = 1000000.0",
+    "session_loss_limit = 1000.0", "day_loss_limit = 1000000.0", "", "[[asset]]", 'name = "data engineering"',
+    'domains = ["cognition", "communication", "possession"]', 'keywords = ["information"]', "strength = 0.8", "",
+  ].join("\n"));
+  const s = await createViaApi(page, {
+    seed_concept: "information asymmetry",
+    attractor: "economic opportunity in financial intelligence",
+    max_steps: 40,
+    random_seed: RECIPE.random_seed,
+  });
+  for (let i = 0; i < RECIPE.steps; i++) expect((await page.request.post(`${API}/sessions/${s.id}/step`)).status()).toBe(200);
+  const crystallized = await page.request.post(`${API}/sessions/${s.id}/crystallize`);
+  expect(crystallized.status()).toBe(200);
+  const out = await crystallized.json();
+  expect(out.crystal.validity.verdict, JSON.stringify(out.crystal.validity)).toBe("accepted");
+  expect((await sessionViaApi(page, s.id)).step_count).toBe(RECIPE.steps);
+
+  await page.goto(`/sessions/${s.id}`);
+  await page.getByRole("button", { name: /^Proposals/ }).click();
+  const panel = page.getByTestId("proposals-panel");
+  await panel.getByLabel("reviewer").fill("ada");
+  await panel.getByRole("button", { name: "Propose" }).click();
+
+  const card = panel.getByTestId("proposal");
+  await expect(card).toHaveCount(1);
+  await expect(card.getByTestId("proposal-status")).toHaveText("pending");
+  await expect(card.locator(".fractal-square img")).toBeVisible();
+  await expect(page.locator(".react-flow__node-fractal")).toHaveCount(1, { timeout: 15_000 });
+
+  await card.getByRole("button", { name: "Execute" }).click();
+  await expect(card.getByRole("alert")).toContainText("403");
+  await expect(card.getByRole("alert")).toContainText("not approved");
+  await shot(page, "proposals-01-refused");
+
+  await card.getByRole("button", { name: "Approve" }).click();
+  await expect(card.getByTestId("proposal-status")).toHaveText("approved");
+  await expect(card.getByTestId("proposal-decision")).toContainText("approved by ada");
+  await card.getByRole("button", { name: "Execute" }).click();
+  await expect(card.getByTestId("proposal-status")).toHaveText("executed");
+  await shot(page, "proposals-02-executed");
+
+  const wallet = await (await page.request.get(`${API}/wallet`)).json();
+  const listed = await (await page.request.get(`${API}/proposals?session_id=${s.id}`)).json();
+  expect(wallet.ledger.map((r: { proposal_id: string }) => r.proposal_id)).toContain(listed[0].id);
+  expect(listed[0].decision.reviewer).toBe("ada");
+});
