@@ -86,13 +86,8 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
                     await stop(runner)
 
     return Litestar(
-<<<<<<< HEAD
         route_handlers=[SessionController, ControlController, ArchiveController, MemoryController, CrystalController,
-                        InterventionController, health, domains, session_socket,
-=======
-        route_handlers=[SessionController, ControlController, MemoryController, CrystalController,
                         InterventionController, ProposalController, health, domains, session_socket,
->>>>>>> main
                         static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
         exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import typer
 
-<<<<<<< HEAD
-from wander.cli.archive import archive, export, import_
-=======
 from wander.cli.action import register as register_action_commands
->>>>>>> main
+from wander.cli.archive import archive, export, import_
 from wander.cli.db import db_app
 from wander.cli.doctor import doctor
 from wander.cli.kb import kb_app
@@ -27,13 +24,10 @@ app.command()(serve)
 app.command()(worker)
 app.add_typer(memory_app, name="memory", help="Wheeler CA memory: store, recall, temps, scrub, info.")
 app.command("doctor")(doctor)
-<<<<<<< HEAD
+register_action_commands(app)  # propose, proposals, approve, reject, execute, wallet
 app.command()(archive)
 app.command()(export)
 app.command("import")(import_)
-=======
-register_action_commands(app)  # propose, proposals, approve, reject, execute, wallet
->>>>>>> main
 
 
 def main() -> None:

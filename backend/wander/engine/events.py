@@ -22,24 +22,17 @@ CRYSTAL_VALIDATED = "wander.crystal.validated"
 FENCE_APPROACHED = "wander.fence.approached"
 CIRCUIT_TRIPPED = "wander.circuit.tripped"
 BUDGET_LOW = "wander.budget.low"
-<<<<<<< HEAD
 PROJECTION_UPDATED = "wander.projection.updated"  # emitted by the archivist after a refit (issue 11)
-=======
 # The economic action layer (wander.action.service)
 PROPOSAL_SUBJECTS = tuple(f"wander.proposal.{s}" for s in ("proposed", "encoded", "approved", "rejected", "executed",
                                                            "refused"))  # fmt: skip
->>>>>>> main
 
 ALL_SUBJECTS = (
     SESSION_CREATED, SESSION_PAUSED, SESSION_RESUMED, SESSION_COMPLETED,
     STEP_STARTED, STEP_COMPLETED, ADJACENCIES_FOUND, LOCUS_VISITED,
     RESONANCE_DETECTED, RESONANCE_STRENGTHENED, RESONANCE_CONFIRMED,
-<<<<<<< HEAD
-    CRYSTAL_FORMED, CRYSTAL_VALIDATED, FENCE_APPROACHED, CIRCUIT_TRIPPED, BUDGET_LOW,
-    PROJECTION_UPDATED,
-=======
     CRYSTAL_FORMED, CRYSTAL_VALIDATED, FENCE_APPROACHED, CIRCUIT_TRIPPED, BUDGET_LOW, *PROPOSAL_SUBJECTS,
->>>>>>> main
+    PROJECTION_UPDATED,
 )  # fmt: skip
 
 

@@ -314,8 +314,5 @@ class KbSource(SQLModel, table=True):
     loaded_at: datetime | None = _ts(default_now=True)
 
 
-<<<<<<< HEAD
-from wander.store import archive_tables  # noqa: E402,F401  (registers the archive tables)
-=======
 from wander.store import action_tables as _action_tables  # noqa: E402,F401  (registers the action tables)
->>>>>>> main
+from wander.store import archive_tables  # noqa: E402,F401  (registers the archive tables)
