@@ -11,7 +11,7 @@ NODE_STAMP := node_modules/.installed
 PORT ?= 8765
 FRONTEND_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: setup frontend run demo test test-py test-js bench kb schemas clean
+.PHONY: setup frontend run demo test test-py test-js lint check-system bench kb schemas clean
 
 $(PY_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,10 +41,28 @@ run: setup frontend
 demo: setup
 	$(WANDER) run "information asymmetry" --attractor "economic opportunity in financial intelligence" --steps 50
 
-test: setup frontend test-py test-js
+# What the machine must have besides Python: one line naming what is missing and how to get it.
+check-system:
+	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || \
+	  { echo "missing system package: Node.js 20+ and npm; install: sudo apt-get install -y nodejs npm"; exit 1; }
+	@test -x "$${CHROMIUM_PATH:-/usr/bin/chromium}" || \
+	  { echo "missing system package: chromium (the e2e browser); install: sudo apt-get install -y chromium"; exit 1; }
+	@command -v nats-server >/dev/null 2>&1 || test -x /usr/sbin/nats-server || \
+	  { echo "missing system package: nats-server (the scale-out tests); install: sudo apt-get install -y nats-server"; exit 1; }
 
+test: check-system setup frontend lint test-py test-js
+
+# -rs: every skipped test says why; --durations: the 15 slowest tests.
 test-py:
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider -rs --durations=15
+
+# ruff (lint only: nobody runs `ruff format` over the tree in a branch), mypy on backend/,
+# the import-linter contracts (pyproject.toml), eslint + typescript-eslint on frontend/.
+lint:
+	$(VENV)/bin/ruff check backend shared_schemas tests bench scripts
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
+	npm run lint -w frontend
 
 test-js:
 	npm test --workspaces --if-present

@@ -1,4 +1,5 @@
-"""The wire contract: API bodies, the event envelope and event payloads, WebSocket frames.
+"""The wire contract of the REST API: request and response bodies (the events and the
+WebSocket frames are in events.py).
 
 Defined once here; JSON Schema (schema.json) and the frontend's TypeScript types
 (frontend/src/api/types.gen.ts) are generated from these models by `make schemas`."""
@@ -6,19 +7,29 @@ Defined once here; JSON Schema (schema.json) and the frontend's TypeScript types
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from shared_schemas.action import ACTION_MODELS
+from shared_schemas.archive import ARCHIVE_MODELS
+from shared_schemas.archive import ArchiveList as ArchiveList
+from shared_schemas.archive import ArchiveOut as ArchiveOut
+from shared_schemas.archive import ProjectionOut as ProjectionOut
 
-SessionStatusName = Literal["active", "paused", "completed", "abandoned"]
-SourceTypeName = Literal["SEED", "ADJACENT", "BRIDGED", "SERENDIPITOUS"]
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+# Re-exported: the shapes and the event contract live in common.py and events.py.
+from shared_schemas.common import CandidateOut as CandidateOut
+from shared_schemas.common import LocusOut as LocusOut
+from shared_schemas.common import ResidueOut as ResidueOut
+from shared_schemas.common import SessionStatusName as SessionStatusName
+from shared_schemas.common import SourceTypeName as SourceTypeName
+from shared_schemas.common import Strict as Strict
+from shared_schemas.events import PAYLOADS as PAYLOADS
+from shared_schemas.events import EventFrame as EventFrame
+from shared_schemas.events import EventOut as EventOut
+from shared_schemas.events import EventSubject as EventSubject
+from shared_schemas.events import Subject as Subject
+from shared_schemas.events import WsFrame as WsFrame
 
 # ---- requests ------------------------------------------------------------------------
 
@@ -63,7 +74,7 @@ class FenceRequest(Strict):
 
 class SearchRequest(Strict):
     query: str = Field(min_length=1, max_length=2000)
-    types: list[Literal["locus", "crystal", "resonance"]] = Field(default_factory=lambda: ["locus", "crystal", "resonance"],
+    types: list[Literal["locus", "crystal", "resonance"]] = Field(default_factory=lambda: ["locus", "crystal", "resonance"],  # type: ignore[arg-type]
                                                                   min_length=1)
     limit: int = Field(default=10, ge=1, le=100)
 
@@ -160,27 +171,13 @@ class SessionList(BaseModel):
     offset: int
 
 
-class LocusOut(BaseModel):
-    id: str
-    concept: str
-    domains: list[str]
-    source_type: SourceTypeName
-    kb_key: str | None
-    visit_count: int
-    abstraction_level: float
-    novelty_score: float
-    interestingness: float
-    actionability: float
-    uncertainty: float
-
-
 class LocusDetail(LocusOut):
     session_id: str
     first_encountered: datetime | None
     last_visited: datetime | None
     adjacent_to: list[dict[str, Any]]
-    connections: list["Connection"]
-    arrived_by: "ResidueOut | None" = Field(description="The residue of the encounter that first reached it.")
+    connections: list[Connection]
+    arrived_by: ResidueOut | None = Field(description="The residue of the encounter that first reached it.")
 
 
 class Connection(BaseModel):
@@ -188,18 +185,6 @@ class Connection(BaseModel):
     concept: str
     direction: Literal["from", "to"]
     step_number: int
-
-
-class ResidueOut(BaseModel):
-    connection: str
-    tension: str
-    bridge: str
-    surprise: str
-    possibility: str
-    themes: list[str]
-    interestingness: float
-    actionability: float
-    model_used: str
 
 
 class TraceStep(BaseModel):
@@ -242,181 +227,11 @@ class Problem(BaseModel):
     field: str | None = None
 
 
-# ---- events --------------------------------------------------------------------------
-
-
-class CandidateOut(BaseModel):
-    concept: str
-    kb_key: str | None
-    locus_id: str | None
-    domains: list[str]
-    strategy: str
-    reason: str
-    distance: float
-    scores: dict[str, float]
-    probability: float | None = None
-
-
-class SessionCreatedPayload(BaseModel):
-    session_id: str
-    name: str
-    seed_concept: str
-    attractor: str | None
-    max_steps: int
-
-
-class SessionStatusPayload(BaseModel):
-    session_id: str
-    status: SessionStatusName | None = None
-    reason: str | None = None
-    step_count: int | None = None
-
-
-class StepStartedPayload(BaseModel):
-    session_id: str
-    step_number: int
-    from_locus_id: str
-
-
-class AdjacenciesFoundPayload(BaseModel):
-    session_id: str
-    step_number: int
-    from_locus_id: str
-    candidates: list[CandidateOut]
-
-
-class LocusVisitedPayload(BaseModel):
-    session_id: str
-    step_number: int
-    locus: LocusOut
-    new: bool
-
-
-class StepCompletedPayload(BaseModel):
-    session_id: str
-    step_number: int
-    from_locus: LocusOut
-    to_locus: LocusOut
-    trace_id: str
-    residue: ResidueOut
-    selection_reason: str
-    resonances_detected: int
-
-
-class CircuitTrippedPayload(BaseModel):
-    session_id: str
-    reason: str
-    detail: str
-
-
-class ProjectionUpdatedPayload(BaseModel):
-    session_id: str
-    fit_id: str
-    method: Literal["umap", "pca"]
-    n_loci: int
-
-
-EventSubject = Literal[
-    "wander.session.created", "wander.session.paused", "wander.session.resumed", "wander.session.completed",
-    "wander.step.started", "wander.step.completed", "wander.adjacencies.found", "wander.locus.visited",
-    "wander.resonance.detected", "wander.resonance.strengthened", "wander.resonance.confirmed",
-    "wander.crystal.formed", "wander.crystal.validated", "wander.fence.approached", "wander.circuit.tripped",
-    "wander.budget.low", "wander.projection.updated",
-    "wander.proposal.proposed", "wander.proposal.encoded", "wander.proposal.approved", "wander.proposal.rejected",
-    "wander.proposal.executed", "wander.proposal.refused",
-]  # fmt: skip
-
-PAYLOADS: dict[str, type[BaseModel]] = {
-    "wander.session.created": SessionCreatedPayload,
-    "wander.session.paused": SessionStatusPayload,
-    "wander.session.resumed": SessionStatusPayload,
-    "wander.session.completed": SessionStatusPayload,
-    "wander.step.started": StepStartedPayload,
-    "wander.step.completed": StepCompletedPayload,
-    "wander.adjacencies.found": AdjacenciesFoundPayload,
-    "wander.locus.visited": LocusVisitedPayload,
-    "wander.circuit.tripped": CircuitTrippedPayload,
-    "wander.projection.updated": ProjectionUpdatedPayload,
-}
-
-
-class EventOut(BaseModel):
-    session_id: str
-    seq: int
-    subject: EventSubject
-    ts: datetime
-    payload: dict[str, Any]
-
-
-class EventFrame(BaseModel):
-    type: Literal["event"]
-    event: EventOut
-
-
-class HeartbeatFrame(BaseModel):
-    type: Literal["heartbeat"]
-    ts: datetime
-    last_seq: int
-
-
-class CaughtUpFrame(BaseModel):
-    """Sent once after the stored backlog: what follows is live."""
-
-    type: Literal["caught_up"]
-    last_seq: int
-
-
-WsFrame = Union[EventFrame, HeartbeatFrame, CaughtUpFrame]
-
-
-
-# ---- archives and projections (issue 11) ---------------------------------------------
-
-
-class ArchiveOut(BaseModel):
-    session_id: str
-    name: str
-    seed_concept: str
-    attractor: str | None
-    status: SessionStatusName
-    step_count: int
-    loci_count: int
-    crystal_count: int
-    fingerprint: str = Field(description="Which state of the wander the artefacts show.")
-    fit_id: str | None = Field(description="The projection fit the UMAP plot was drawn from.")
-    archived_at: datetime | None
-    created_at: datetime | None = Field(description="When the wander was created.")
-    similarity: float | None = Field(default=None, description="Cosine similarity to the search query, if any.")
-    written: bool | None = Field(default=None, description="POST .../archive: written now (false: already current).")
-
-
-class ArchiveList(BaseModel):
-    items: list[ArchiveOut]
-
-
-class ProjectionPoint(BaseModel):
-    locus_id: str
-    x: float
-    y: float
-    fitted: bool = Field(description="Placed by the fit itself; false: placed by transform since.")
-    session_id: str | None = None
-
-
-class ProjectionOut(BaseModel):
-    session_id: str | None = None
-    sessions: list[str] | None = None
-    fit_id: str
-    method: Literal["umap", "pca"]
-    points: list[ProjectionPoint]
-
-
 LocusDetail.model_rebuild()
 
+# The API's models in the generated files; the event contract adds its own (events.EXPORTED).
 EXPORTED: tuple[type[BaseModel], ...] = (
     SessionCreate, SessionPatch, WanderRequest, InjectRequest, FenceRequest, SearchRequest, SubwanderRequest,
     CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
-    ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, SessionCreatedPayload,
-    SessionStatusPayload, StepStartedPayload, AdjacenciesFoundPayload, LocusVisitedPayload, StepCompletedPayload,
-    CircuitTrippedPayload, EventOut, EventFrame, HeartbeatFrame, CaughtUpFrame, *ACTION_MODELS,
-    ProjectionUpdatedPayload, ArchiveOut, ArchiveList, ProjectionPoint, ProjectionOut,
-)  # fmt: skip
+    ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, *ACTION_MODELS, *ARCHIVE_MODELS,
+)

@@ -1,10 +1,175 @@
-"""Settings read from WANDER_* environment variables (every one is listed in the README)."""
+"""Every setting Wander reads, in one pydantic-settings model.
+
+Each setting is one environment variable (its `validation_alias`, almost always WANDER_*),
+grouped in sections: database, api, models, nats, worker, ca (and the top-level home and
+log level). Nothing else in wander reads os.environ (tests/unit/test_config.py checks);
+the README's settings tables are generated from this model (`python -m wander.config`,
+tests/unit/test_config.py fails when they are stale).
+
+Adding a setting: add a field to its section with `_var("WANDER_NAME", default, "what it
+does")`, read it as `load_settings().<section>.<field>`, run `python -m wander.config`."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import sys
+from collections.abc import Mapping
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from wander.domain.errors import InvalidInput
+from wander.llm import defaults
+
+DWELLERS = ("offline", "ollama", "anthropic", "auto")
+EMBEDDERS = ("minilm", "ollama")
+
+
+def _var(name: str, default: Any, doc: str, *, shown: str | None = None, **kw: Any) -> Any:
+    """A field read from the environment variable `name`; `shown` is the README's default."""
+    extra: Any = {"shown": shown} if shown is not None else None
+    return Field(default, validation_alias=name, description=doc, json_schema_extra=extra, **kw)
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="ignore")
+
+
+class DatabaseSettings(Section):
+    url: str | None = _var("WANDER_DATABASE_URL", None, "any Postgres with pgvector, "
+                           "`postgresql://user:pass@host:5432/db`", shown="unset: embedded Postgres in `WANDER_HOME/pg`")
+    embed_dim: int = _var("WANDER_EMBED_DIM", 384, "the embedding dimension of the vector columns (follows the "
+                          "embedder; checked against it when the app opens)", ge=1)
+
+
+class ApiSettingsSection(Section):
+    token: str | None = _var("WANDER_API_TOKEN", None, "bearer token the API requires; mandatory to bind beyond "
+                             "loopback", shown="unset")
+    allowed_origins: tuple[str, ...] = _var("WANDER_ALLOWED_ORIGINS", (), "extra browser origins (comma-separated) "
+                                            "allowed on the WebSocket and by CORS", shown="unset")
+    ws_heartbeat_s: float = _var("WANDER_WS_HEARTBEAT_S", 15.0, "seconds between WebSocket heartbeats when no "
+                                 "event flows", gt=0)
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split(cls, v: Any) -> Any:
+        return tuple(o.strip() for o in v.split(",") if o.strip()) if isinstance(v, str) else v
+
+
+class ModelsSettings(Section):
+    dweller: Literal["offline", "ollama", "anthropic", "auto"] = _var(
+        "WANDER_DWELLER", "offline", "who dwells: `offline`, `ollama`, `anthropic`, or `auto` (the 001 routing rule "
+        "over both, falling back to offline)")
+    embedder: Literal["minilm", "ollama"] = _var("WANDER_EMBEDDER", "minilm", "`minilm` (shipped, offline) or "
+                                                 "`ollama` (set `WANDER_EMBED_DIM` to its size)")
+    ollama_url: str = _var("WANDER_OLLAMA_URL", defaults.OLLAMA_URL, "the Ollama server")
+    ollama_model: str = _var("WANDER_OLLAMA_MODEL", defaults.OLLAMA_MODEL, "the local dwelling model")
+    ollama_timeout: float = _var("WANDER_OLLAMA_TIMEOUT", defaults.OLLAMA_TIMEOUT, "seconds per Ollama call",
+                                 ge=0.01)
+    ollama_embed_model: str = _var("WANDER_OLLAMA_EMBED_MODEL", defaults.OLLAMA_EMBED_MODEL,
+                                   "Ollama embedding model (for `WANDER_EMBEDDER=ollama`)")
+    ollama_embed_dim: int | None = _var("WANDER_OLLAMA_EMBED_DIM", None, "truncate Ollama embeddings to this size",
+                                        shown="model's own", ge=1)
+    anthropic_api_key: str | None = _var("ANTHROPIC_API_KEY", None, "turns the cloud model on", shown="unset")
+    anthropic_url: str | None = _var("WANDER_ANTHROPIC_URL", None, "another Anthropic endpoint", shown="SDK default")
+    anthropic_model: str = _var("WANDER_ANTHROPIC_MODEL", defaults.ANTHROPIC_MODEL, "cloud dwelling model")
+    anthropic_heavy_model: str = _var("WANDER_ANTHROPIC_HEAVY_MODEL", defaults.ANTHROPIC_HEAVY_MODEL,
+                                      "used only for rumination and crystallization")
+    anthropic_timeout: float = _var("WANDER_ANTHROPIC_TIMEOUT", defaults.ANTHROPIC_TIMEOUT,
+                                    "seconds per Anthropic call", ge=0.01)
+    prices: str | None = _var("WANDER_PRICES", None, "JSON overrides, $ per million tokens: "
+                              '`{"model": {"input": 3, "output": 15}}`', shown="built-in table")
+    retries: int = _var("WANDER_MODEL_RETRIES", 3, "retries of 429, 5xx and timeouts", ge=0)
+    retry_delay: float = _var("WANDER_MODEL_RETRY_DELAY", 1.0, "backoff base, seconds", ge=0)
+    retry_max_delay: float = _var("WANDER_MODEL_RETRY_MAX_DELAY", 20.0, "backoff cap, seconds", ge=0)
+    dwell_max_tokens: int = _var("WANDER_DWELL_MAX_TOKENS", 800, "output cap per dwelling (also in the cost "
+                                 "estimate)", ge=64)
+    router_cooldown: int = _var("WANDER_ROUTER_COOLDOWN", 10, "dwells a failing model is skipped before it is "
+                                "tried again", ge=1)
+    helpers: bool = _var("WANDER_MODEL_HELPERS", True, "with `--dweller ollama`, the model also proposes "
+                         "analogies/tensions and ruminates (`0`: off)", shown="`1`")
+
+    @field_validator("dweller", "embedder", mode="before")
+    @classmethod
+    def _lower(cls, v: Any) -> Any:
+        return v.strip().lower() if isinstance(v, str) else v
+
+    @field_validator("ollama_url")
+    @classmethod
+    def _no_slash(cls, v: str) -> str:
+        return v.rstrip("/")
+
+
+class NatsSettingsSection(Section):
+    url: str | None = _var("WANDER_NATS_URL", None, "turns on scale-out; unset keeps everything in-process",
+                           shown="unset")
+    run_ack_wait_s: float = _var("WANDER_RUN_ACK_WAIT_S", 30.0, "a run that stops reporting progress this long goes "
+                                 "to another worker", gt=0)
+    events_max_age_s: float = _var("WANDER_NATS_EVENTS_MAX_AGE_S", 86_400.0, "how long the event stream keeps "
+                                   "events", gt=0)
+    relay_sweep_s: float = _var("WANDER_RELAY_SWEEP_S", 10.0, "how often each process looks for events a crashed "
+                                "process left unpublished", gt=0)
+    relay_horizon_s: float = _var("WANDER_RELAY_HORIZON_S", 86_400.0, "older unpublished events are never relayed",
+                                  gt=0)
+
+    @field_validator("url")
+    @classmethod
+    def _strip(cls, v: str | None) -> str | None:
+        return (v or "").strip() or None
+
+
+class WorkerSettingsSection(Section):
+    id: str | None = _var("WANDER_WORKER_ID", None, "recorded on every step a worker runs", shown="host-pid-random")
+    concurrency: int = _var("WANDER_WORKER_CONCURRENCY", 1, "runs per worker at a time")
+    run_max_attempts: int = _var("WANDER_RUN_MAX_ATTEMPTS", 5, "deliveries of a failing run request before it is "
+                                 "dropped (the target stays in the session row)")
+    threads: int = _var("WANDER_WORKER_THREADS", 1, "math threads per worker")
+    health_file: Path | None = _var("WANDER_WORKER_HEALTH_FILE", None, "a file the worker touches while alive "
+                                    "(container health checks)", shown="unset")
+
+
+class CaSettings(Section):
+    backend: str = _var("WANDER_CA_BACKEND", "auto", "CA kernel array module: `auto` (CuPy on a CUDA device, else "
+                        "NumPy), `numpy`, `cupy` (checked by wander.ca.xp)")
+    memory_capacity: str = _var("WANDER_MEMORY_CAPACITY", "", "Wheeler CA memories kept before the coldest 10% are "
+                                "evicted (checked by wander.ca.store)", shown="`1000`")
+
+    @field_validator("backend")
+    @classmethod
+    def _lower(cls, v: str) -> str:
+        return v.lower()
+
+
+class ArchiveSettings(Section):
+    projection: str = _var("WANDER_PROJECTION", "umap", "how loci are projected to 2-D: `umap` (umap-learn; PCA "
+                           "below 12 loci) or `pca`")
+    refit_every: int = _var("WANDER_PROJECTION_REFIT_EVERY", 25, "steps between background refits of a running "
+                            "wander's projection (0: only on pause and completion)", ge=0)
+    umap_warmup: bool = _var("WANDER_UMAP_WARMUP", True, "`wander serve` compiles UMAP in the background at start "
+                             "(`0`: on first use)", shown="`1`")
+
+    @field_validator("projection")
+    @classmethod
+    def _method(cls, v: str) -> str:
+        if v.lower() not in ("umap", "pca"):
+            raise ValueError("must be umap or pca")
+        return v.lower()
+
+
+class CoreSettings(Section):
+    home: Path | None = _var("WANDER_HOME", None, "Wander's data folder: the embedded Postgres (`pg/`), the CA memory "
+                             "(`memory/`), caches",
+                             shown="`/var/lib/wander` as root, else the user data dir (`~/.local/share/wander`)")
+    log_level: str = _var("WANDER_LOG_LEVEL", "WARNING", "Python log level")
+
+    @field_validator("log_level")
+    @classmethod
+    def _upper(cls, v: str) -> str:
+        return v.upper()
 
 
 def _default_home() -> Path:
@@ -17,13 +182,83 @@ def _default_home() -> Path:
     return Path(user_data_dir("wander"))
 
 
-@dataclass(frozen=True)
-class Settings:
-    home: Path
-    database_url: str | None
-    embed_dim: int
-    ca_backend: str  # auto | numpy | cupy
-    log_level: str
+# The mapping load_settings(env) reads instead of os.environ.
+_ENV: ContextVar[Mapping[str, str] | None] = ContextVar("wander_settings_env", default=None)
+
+
+class _FlatEnv(PydanticBaseSettingsSource):
+    """Fills every section from its fields' own variables (WANDER_NATS_URL, not
+    WANDER_NATS__URL: the names the README has always given). Empty values count as unset."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # unused: __call__ fills whole sections
+
+    def __call__(self) -> dict[str, Any]:
+        env = _ENV.get()
+        return sections_from(os.environ if env is None else env)
+
+
+def sections_from(env: Mapping[str, str]) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for section, section_field in Settings.model_fields.items():
+        values: dict[str, str] = {}
+        for name, f in _section_model(section_field).model_fields.items():
+            raw = env.get(str(f.validation_alias), "")
+            if raw.strip():
+                values[name] = raw
+        out[section] = values
+    return out
+
+
+def _section_model(f: FieldInfo) -> type[Section]:
+    assert isinstance(f.annotation, type) and issubclass(f.annotation, Section)
+    return f.annotation
+
+
+class Settings(BaseSettings):
+    """All of Wander's settings. `load_settings()` reads the environment;
+    `load_settings({...})` reads only the mapping given (tests, benchmarks)."""
+
+    model_config = SettingsConfigDict(env_prefix="WANDER_", frozen=True, extra="ignore")
+
+    core: CoreSettings = CoreSettings()
+    database: DatabaseSettings = DatabaseSettings()
+    api: ApiSettingsSection = ApiSettingsSection()
+    models: ModelsSettings = ModelsSettings()
+    nats: NatsSettingsSection = NatsSettingsSection()
+    worker: WorkerSettingsSection = WorkerSettingsSection()
+    ca: CaSettings = CaSettings()
+    archive: ArchiveSettings = ArchiveSettings()
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:  # fmt: skip
+        return init_settings, _FlatEnv(settings_cls)
+
+    # ---- the names the rest of Wander has always used ----------------------------------
+
+    @property
+    def home(self) -> Path:
+        return (self.core.home or _default_home()).expanduser()
+
+    @property
+    def log_level(self) -> str:
+        return self.core.log_level
+
+    @property
+    def database_url(self) -> str | None:
+        return self.database.url
+
+    @property
+    def embed_dim(self) -> int:
+        return self.database.embed_dim
+
+    @property
+    def ca_backend(self) -> str:
+        return self.ca.backend
 
     @property
     def pg_dir(self) -> Path:
@@ -38,13 +273,92 @@ class Settings:
         return self.home / "cache"
 
 
-def load_settings(env: dict[str, str] | None = None) -> Settings:
-    env = dict(os.environ if env is None else env)
-    home = Path(env["WANDER_HOME"]).expanduser() if env.get("WANDER_HOME") else _default_home()
-    return Settings(
-        home=home,
-        database_url=env.get("WANDER_DATABASE_URL") or None,
-        embed_dim=int(env.get("WANDER_EMBED_DIM", "384")),
-        ca_backend=env.get("WANDER_CA_BACKEND", "auto").lower(),
-        log_level=env.get("WANDER_LOG_LEVEL", "WARNING").upper(),
-    )
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    """The settings from the environment (or only from `env`). A bad value raises
+    InvalidInput naming its variable."""
+    token = _ENV.set(env)
+    try:
+        return Settings()
+    except ValidationError as e:
+        raise _invalid(e) from None
+    finally:
+        _ENV.reset(token)
+
+
+def load_section(section: str, env: Mapping[str, str] | None = None) -> Any:
+    """One section alone (e.g. the vector size when the tables are defined), so that a bad
+    value elsewhere does not stop a part that does not use it."""
+    model = _section_model(Settings.model_fields[section])
+    try:
+        return model.model_validate(sections_from(os.environ if env is None else env)[section])
+    except ValidationError as e:
+        raise _invalid(e, section) from None
+
+
+def _invalid(e: ValidationError, section: str | None = None) -> InvalidInput:
+    err = e.errors()[0]
+    loc = [str(x) for x in ([section, *err["loc"]] if section else err["loc"])]
+    where, name = (loc + ["", ""])[:2]
+    model = _section_model(Settings.model_fields[where])
+    var = str(model.model_fields[str(name)].validation_alias)
+    got = err.get("input")
+    ctx = err.get("ctx") or {}
+    if err["type"] == "literal_error":
+        return InvalidInput(var, f"must be one of {ctx.get('expected', '').replace(' or ', ', ')} (got '{got}')")
+    if err["type"] in ("greater_than_equal", "greater_than"):
+        return InvalidInput(var, f"must be at least {ctx.get('ge', ctx.get('gt'))} (got {got})")
+    if err["type"].startswith(("int_", "float_")):
+        kind = "a whole number" if err["type"].startswith("int_") else "a number"
+        return InvalidInput(var, f"must be {kind} (got '{got}')")
+    return InvalidInput(var, f"{err['msg']} (got '{got}')")
+
+
+# ---- the README's tables -------------------------------------------------------------------
+
+
+def _shown(f: FieldInfo) -> str:
+    extra = f.json_schema_extra if isinstance(f.json_schema_extra, dict) else {}
+    if "shown" in extra:
+        return str(extra["shown"])
+    d = f.default
+    return f"`{int(d)}`" if isinstance(d, float) and d == int(d) else f"`{d}`"
+
+
+def settings_table(sections: list[str]) -> str:
+    rows = ["| variable | default | meaning |", "|---|---|---|"]
+    for section in sections:
+        for f in _section_model(Settings.model_fields[section]).model_fields.values():
+            rows.append(f"| `{f.validation_alias}` | {_shown(f)} | {f.description} |")
+    return "\n".join(rows)
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+_BLOCK = "<!-- settings: "
+
+
+def readme_with_tables(text: str) -> str:
+    """The README with every `<!-- settings: a b -->` ... `<!-- /settings -->` block refilled."""
+    out, rest = [], text
+    while _BLOCK in rest:
+        head, _, tail = rest.partition(_BLOCK)
+        names, _, tail = tail.partition(" -->")
+        _, _, tail = tail.partition("<!-- /settings -->")
+        out.append(f"{head}{_BLOCK}{names} -->\n{settings_table(names.split())}\n<!-- /settings -->")
+        rest = tail
+    return "".join(out) + rest
+
+
+def main(argv: list[str]) -> int:
+    text = README.read_text()
+    fresh = readme_with_tables(text)
+    if "--check" in argv:
+        if fresh != text:
+            print("README.md settings tables are stale: run `python -m wander.config`", file=sys.stderr)
+            return 1
+        return 0
+    README.write_text(fresh)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

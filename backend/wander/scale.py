@@ -45,7 +45,7 @@ async def open_scale(db: AsyncEngine, settings: NatsSettings | None = None, *, r
     if settings is None:
         return None
     client = NatsClient(settings, name=process_name(role))
-    horizon = timedelta(seconds=float(os.environ.get("WANDER_RELAY_HORIZON_S", "86400")))
+    horizon = timedelta(seconds=settings.relay_horizon_s)
     relay = OutboxRelay(PostgresOutbox(db, horizon=horizon), client.publish_event,
                         connected=lambda: client.is_connected, sweep_s=settings.relay_sweep_s)  # fmt: skip
 

@@ -4,7 +4,6 @@ index, dweller, bus) into the engine. The faces (CLI, API, MCP) start from here.
 from __future__ import annotations
 
 import logging
-import os
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,9 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.bus.inprocess import InProcessBus
 from wander.ca.adapter import WheelerSignals
-from wander.config import Settings, load_settings
+from wander.config import Settings, load_section, load_settings
+from wander.domain.errors import InvalidInput
 from wander.engine.clock import SystemClock
-from wander.engine.ports import Clock, Embedder, KnowledgeConcept
+from wander.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
 from wander.engine.service import WanderEngine
 from wander.kb import corpus, importer
 from wander.kb.index import KnowledgeIndex
@@ -58,9 +58,9 @@ async def open_database(settings: Settings) -> AsyncEngine:
 async def _embed_rows(embedder: Embedder, texts: list[str], progress: Progress, what: str):
     progress.start(what, len(texts))
     try:
-        embed = getattr(embedder, "embed")
+        embed = embedder.embed
         try:
-            return embed(texts, progress=progress.advance)
+            return embed(texts, progress=progress.advance)  # type: ignore[call-arg]
         except TypeError:  # an embedder without progress reporting
             out = embed(texts)
             progress.advance(len(texts))
@@ -106,17 +106,24 @@ def dweller_builder_for(name: str | None) -> Any:
     """The builder open_app(dweller=...) takes for NAME (else WANDER_DWELLER, else offline):
     None for the offline dweller, without importing any model SDK; raises InvalidInput
     (field 'dweller')."""
-    if (name or os.environ.get("WANDER_DWELLER") or "offline").strip().lower() == "offline":
+    if (name or load_section("models").dweller).strip().lower() == "offline":
         return None
     from wander.llm.factory import dweller_builder
 
     return dweller_builder(name)
 
 
-def default_embedder() -> Embedder:
-    from wander.embed.minilm import MiniLMEmbedder
+def default_embedder(settings: Settings | None = None) -> Embedder:
+    """The embedder WANDER_EMBEDDER names (minilm | ollama), checked against the vector
+    columns' size (WANDER_EMBED_DIM)."""
+    from wander.llm.factory import build_embedder
 
-    return MiniLMEmbedder()
+    settings = settings or load_settings()
+    embedder = build_embedder(settings.models.embedder, dim=settings.embed_dim)
+    if embedder.dim != settings.embed_dim:
+        raise InvalidInput("WANDER_EMBED_DIM", f"is {settings.embed_dim} but the {settings.models.embedder} embedder "
+                                               f"makes {embedder.dim}-d vectors")  # fmt: skip
+    return embedder
 
 
 @dataclass
@@ -128,7 +135,7 @@ class App:
     knowledge: KnowledgeIndex
     embedder: Embedder
     engine: WanderEngine
-    bus: InProcessBus  # or NatsBus when WANDER_NATS_URL is set (wander.scale)
+    bus: EventBus  # InProcessBus, or NatsBus when WANDER_NATS_URL is set (wander.scale)
     run_queue: Any = None  # the JetStream run queue with NATS; None: runs stay in-process
     scale: Any = None  # wander.scale.Scale with NATS
 
@@ -158,11 +165,11 @@ async def open_app(settings: Settings | None = None, *, progress: Progress | Non
     scale = None
     try:
         kb = KbRepository(db)
-        embedder = embedder or default_embedder()
+        embedder = embedder or default_embedder(settings)
         await ensure_corpus(kb, embedder, progress or NoProgress())
         knowledge = knowledge or await load_knowledge(kb)
         store = PostgresStore(db)
-        if nats is not None or os.environ.get("WANDER_NATS_URL"):
+        if nats is not None or settings.nats.url:
             from wander.scale import open_scale
 
             scale = await open_scale(db, nats, role=role)

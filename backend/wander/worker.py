@@ -47,13 +47,10 @@ class WorkerSettings:
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> WorkerSettings:
-        env = dict(os.environ if env is None else env)
-        wid = env.get("WANDER_WORKER_ID") or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:4]}"
-        health = env.get("WANDER_WORKER_HEALTH_FILE")
-        return cls(worker_id=wid, concurrency=max(1, int(env.get("WANDER_WORKER_CONCURRENCY", "1"))),
-                   max_attempts=max(1, int(env.get("WANDER_RUN_MAX_ATTEMPTS", "5"))),
-                   health_file=Path(health) if health else None,
-                   threads=max(1, int(env.get("WANDER_WORKER_THREADS", "1"))))  # fmt: skip
+        w = load_settings(env).worker
+        wid = w.id or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:4]}"
+        return cls(worker_id=wid, concurrency=max(1, w.concurrency), max_attempts=max(1, w.run_max_attempts),
+                   health_file=w.health_file, threads=max(1, w.threads))
 
 
 def limit_threads(n: int) -> None:

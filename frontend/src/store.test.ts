@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { adjacencyView, emptyGraph, reduceEvent, reduceEvents, useWander } from "./store";
-import { candidate, ev, locus, SID, walkEvents } from "./test/fixtures";
+import { candidate, ev, locus, residue, SID, walkEvents } from "./test/fixtures";
 import type { SessionOut } from "./api/types.gen";
 
 describe("reduceEvent", () => {
@@ -96,7 +96,7 @@ describe("reduceEvent", () => {
     const from = locus("L2", "concept 2");
     g = reduceEvents(g, [
       ev(g.lastSeq + 1, "wander.locus.visited", { step_number: 3, locus: back, new: false }),
-      ev(g.lastSeq + 2, "wander.step.completed", { step_number: 3, from_locus: from, to_locus: back, trace_id: "t3", residue: {}, selection_reason: "", resonances_detected: 0 }),
+      ev(g.lastSeq + 2, "wander.step.completed", { step_number: 3, from_locus: from, to_locus: back, trace_id: "t3", residue: residue("3"), selection_reason: "", resonances_detected: 0 }),
       ev(g.lastSeq + 3, "wander.session.paused", { reason: "checkpoint", step_count: 3 }),
     ]);
     expect(g.order).toHaveLength(3);

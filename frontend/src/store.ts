@@ -2,21 +2,7 @@
 // event into the graph and is pure, so replay, dedupe and live updates are one code path.
 import { create } from "zustand";
 import type { ConnState } from "./api/ws";
-import type {
-  AdjacenciesFoundPayload,
-  CandidateOut,
-  CircuitTrippedPayload,
-  EventOut,
-  LocusOut,
-  LocusVisitedPayload,
-  ResidueOut,
-  SessionCreatedPayload,
-  SessionOut,
-  SessionStatusName,
-  SessionStatusPayload,
-  StepCompletedPayload,
-  StepStartedPayload,
-} from "./api/types.gen";
+import type { CandidateOut, EventOut, LocusOut, ResidueOut, SessionOut, SessionStatusName } from "./api/types.gen";
 
 export interface MapLocus extends LocusOut {
   /** The locus the walk came from when it first reached this one (null for the seed). */
@@ -107,10 +93,10 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
   if (g.sessionId && ev.session_id && ev.session_id !== g.sessionId) return g;
   if (ev.seq <= g.lastSeq) return g; // replayed twice or stale: no duplicates
   let next: GraphState = { ...g, lastSeq: ev.seq, applied: g.applied + 1 };
-  const p = ev.payload as unknown;
+  // `subject` discriminates the union: in each case `ev.payload` is that subject's payload.
   switch (ev.subject) {
     case "wander.session.created": {
-      const c = p as SessionCreatedPayload;
+      const c = ev.payload;
       next = {
         ...next,
         status: "active",
@@ -122,24 +108,24 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       break;
     }
     case "wander.step.started": {
-      const c = p as StepStartedPayload;
+      const c = ev.payload;
       next = { ...next, stepping: c.step_number };
       break;
     }
     case "wander.adjacencies.found": {
-      const c = p as AdjacenciesFoundPayload;
+      const c = ev.payload;
       next = { ...next, adjacency: { step: c.step_number, fromId: c.from_locus_id, candidates: c.candidates ?? [] } };
       break;
     }
     case "wander.locus.visited": {
-      const c = p as LocusVisitedPayload;
+      const c = ev.payload;
       const parent = c.step_number > 0 && next.currentLocusId !== c.locus.id ? next.currentLocusId : null;
       next = upsertLocus(next, c.locus, parent, c.step_number);
       next = { ...next, currentLocusId: c.locus.id };
       break;
     }
     case "wander.step.completed": {
-      const c = p as StepCompletedPayload;
+      const c = ev.payload;
       next = upsertLocus(next, c.from_locus, null, Math.max(0, c.step_number - 1));
       next = upsertLocus(next, c.to_locus, c.from_locus.id, c.step_number);
       const id = `path:${c.step_number}`;
@@ -162,7 +148,7 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       break;
     }
     case "wander.session.paused": {
-      const c = p as SessionStatusPayload;
+      const c = ev.payload;
       next = { ...next, status: "paused", stoppedReason: c.reason ?? null, stepping: null };
       break;
     }
@@ -170,12 +156,12 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       next = { ...next, status: "active", stoppedReason: null };
       break;
     case "wander.session.completed": {
-      const c = p as SessionStatusPayload;
+      const c = ev.payload;
       next = { ...next, status: "completed", stoppedReason: c.reason ?? null, stepping: null };
       break;
     }
     case "wander.circuit.tripped": {
-      const c = p as CircuitTrippedPayload;
+      const c = ev.payload;
       next = { ...next, tripped: { reason: c.reason, detail: c.detail }, stoppedReason: c.reason };
       break;
     }

@@ -12,15 +12,19 @@ from typing import Any
 from wander.action import codec
 from wander.action.ports import CrystalContext, Evaluator, Limits, Order, Proposal
 from wander.domain.errors import InvalidInput, NotFound, Refused
+from shared_schemas.events import (
+    ProposalApprovedPayload,
+    ProposalEncodedPayload,
+    ProposalExecutedPayload,
+    ProposalProposedPayload,
+    ProposalRefusedPayload,
+    ProposalRejectedPayload,
+    Subject,
+)
 from wander.domain.models import EventDraft
+from wander.engine.events import draft
 
-PROPOSED = "wander.proposal.proposed"
-ENCODED = "wander.proposal.encoded"
-APPROVED = "wander.proposal.approved"
-REJECTED = "wander.proposal.rejected"
-EXECUTED = "wander.proposal.executed"
-REFUSED = "wander.proposal.refused"
-SUBJECTS = (PROPOSED, ENCODED, APPROVED, REJECTED, EXECUTED, REFUSED)
+SUBJECTS = tuple(s for s in Subject if s.startswith("wander.proposal."))
 
 
 def summary(p: Proposal) -> dict[str, Any]:
@@ -70,14 +74,15 @@ class ActionService:
                                 "evaluation": evaluation}, sort_keys=True, default=str).encode()  # fmt: skip
         png, params = codec.encode(plaintext, self.keys)
         sha = codec.sha256(png)
-        base = {"proposal_id": pid, "crystal_id": crystal_id, "session_id": sid}
         drafts = [
-            EventDraft(PROPOSED, {**base, "status": "pending", "action": evaluation["action"],
-                                  "expected_value_cents": evaluation["expected_value_cents"],
-                                  "cost_cents": evaluation["cost_cents"], "evaluator": self.evaluator.name}),
-            EventDraft(ENCODED, {**base, "image_sha256": sha, "image_url": f"/api/v1/wander/proposals/{pid}/image.png",
-                                 "bytes": len(png), "side": params.side}),
-        ]  # fmt: skip
+            draft(ProposalProposedPayload(proposal_id=pid, crystal_id=crystal_id, session_id=sid, status="pending",
+                                          action=evaluation["action"],
+                                          expected_value_cents=evaluation["expected_value_cents"],
+                                          cost_cents=evaluation["cost_cents"], evaluator=self.evaluator.name)),
+            draft(ProposalEncodedPayload(proposal_id=pid, crystal_id=crystal_id, session_id=sid, image_sha256=sha,
+                                         image_url=f"/api/v1/wander/proposals/{pid}/image.png", bytes=len(png),
+                                         side=params.side)),
+        ]
         events = await self.repo.add({"id": uuid.UUID(pid), "crystal_id": uuid.UUID(crystal_id),
                                           "session_id": uuid.UUID(sid) if sid else None, "status": "pending",
                                           "evaluator": self.evaluator.name,
@@ -110,10 +115,10 @@ class ActionService:
         await self.get(proposal_id)
 
         def drafts(sid: str | None) -> list[EventDraft]:
-            return [EventDraft(APPROVED if decision == "approved" else REJECTED,
-                               {"proposal_id": proposal_id, "session_id": sid, "status": decision,
-                                "reviewer": reviewer, "image_sha256": image_sha256, "via": via,
-                                "token_verified": token_verified})]  # fmt: skip
+            payload = ProposalApprovedPayload if decision == "approved" else ProposalRejectedPayload
+            return [draft(payload(proposal_id=proposal_id, session_id=sid, status=decision,  # type: ignore[arg-type]
+                                  reviewer=reviewer, image_sha256=image_sha256, via=via,
+                                  token_verified=token_verified))]
 
         events = await self.repo.decide(proposal_id, decision, reviewer, image_sha256.lower(), token_verified, via, note,
                                         drafts)  # fmt: skip
@@ -124,8 +129,11 @@ class ActionService:
         p = await self.get(proposal_id)
 
         def drafts(kind: str, **extra: Any) -> list[EventDraft]:
-            return [EventDraft(EXECUTED if kind == "executed" else REFUSED,
-                               {"proposal_id": proposal_id, "session_id": p.session_id, "status": kind, **extra})]
+            if kind == "executed":
+                return [draft(ProposalExecutedPayload(proposal_id=proposal_id, session_id=p.session_id,
+                                                      status="executed", **extra))]
+            return [draft(ProposalRefusedPayload(proposal_id=proposal_id, session_id=p.session_id, status="refused",
+                                                 **extra))]
 
         png = await self.repo.image(proposal_id)
         try:

@@ -3,8 +3,7 @@ built mind map, over the same wiring as the CLI."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -42,11 +41,11 @@ class ApiSettings:
     umap_warm_up: bool = False  # compile UMAP in the background at start (`wander serve`: on; WANDER_UMAP_WARMUP=0)
 
     @classmethod
-    def from_env(cls) -> "ApiSettings":
-        origins = tuple(o.strip() for o in os.environ.get("WANDER_ALLOWED_ORIGINS", "").split(",") if o.strip())
-        return cls(token=os.environ.get("WANDER_API_TOKEN") or None,
-                   heartbeat_s=float(os.environ.get("WANDER_WS_HEARTBEAT_S", "15")), allowed_origins=origins,
-                   umap_warm_up=os.environ.get("WANDER_UMAP_WARMUP", "1") != "0")  # fmt: skip
+    def from_env(cls, env: Mapping[str, str] | None = None) -> ApiSettings:
+        s = load_settings(env)
+        a = s.api
+        return cls(token=a.token or None, heartbeat_s=a.ws_heartbeat_s, allowed_origins=a.allowed_origins,
+                   umap_warm_up=s.archive.umap_warmup)  # fmt: skip
 
 
 def create_app(settings: Settings | None = None, api: ApiSettings | None = None, *,
@@ -58,7 +57,7 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         async def start(a: App) -> Runner:
             runner = make_runner(a)  # in-process tasks, or the NATS run queue for workers
-            archivist = Archivist(ArchiveRepository(a.db), a.bus)
+            archivist = Archivist(ArchiveRepository(a.db), a.bus, refit_every=a.settings.archive.refit_every)
             archivist.attach(warm_up=api.umap_warm_up)
             archivist.spawn("catch-up", archivist.catch_up)  # finished while no archivist listened
             app.state.services = Services(app=a, runner=runner, archivist=archivist)
@@ -90,7 +89,7 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
                         InterventionController, ProposalController, health, domains, session_socket,
                         static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
-        exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},
+        exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},  # type: ignore[dict-item]
         guards=[make_token_guard(api.token)],
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path="/schema"),

@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 from litestar import WebSocket, websocket
 from litestar.exceptions import WebSocketDisconnect
 
-from shared_schemas.models import EventOut
 from wander.api.deps import Services
 from wander.api.security import origin_ok, token_ok
 from wander.domain.models import Event
@@ -27,8 +26,11 @@ CLOSE_BAD_REQUEST = 4400
 
 
 def event_frame(e: Event) -> str:
-    out = EventOut(session_id=e.session_id, seq=e.seq, subject=e.subject, ts=e.ts, payload=e.payload)
-    return json.dumps({"type": "event", "event": out.model_dump(mode="json")})
+    """An EventFrame of shared_schemas.events; the payload goes out as stored (the engine
+    checked it against its model when it made the event)."""
+    ts = e.ts.isoformat().replace("+00:00", "Z")
+    event = {"session_id": e.session_id, "seq": e.seq, "ts": ts, "subject": e.subject, "payload": e.payload}
+    return json.dumps({"type": "event", "event": event})
 
 
 async def _refuse(socket: WebSocket, code: int, reason: str) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from shared_schemas.events import ProjectionUpdatedPayload, payload_json
 from wander.archive import projection as proj
 from wander.archive.build import PROJECTION_SUBJECT, Artefacts, build, fingerprint
 from wander.domain.errors import Conflict, NotFound
@@ -78,7 +79,8 @@ class Archivist:
         async with self._lock(f"fit:{session_id}"):
             ids, _, vectors = await self.repo.loci_vectors([session_id])
             fit = await asyncio.to_thread(proj.fit, ids, vectors, 0, self._projector(len(ids)))
-            payload = {"session_id": session_id, "fit_id": fit.fit_id, "method": fit.method, "n_loci": len(ids)}
+            payload = payload_json(ProjectionUpdatedPayload(session_id=session_id, fit_id=fit.fit_id,
+                                                            method=fit.method, n_loci=len(ids)))  # type: ignore[arg-type]
             events = await self.repo.save_projection(session_id, fit.fit_id, fit.method, fit.points(),
                                                      PROJECTION_SUBJECT, payload)  # fmt: skip
             self._steps[session_id] = 0

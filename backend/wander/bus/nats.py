@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -63,20 +62,18 @@ class NatsSettings:
     dedupe_window_s: float = 120.0  # JetStream duplicate window of both streams
     publish_timeout_s: float = 2.0
     relay_sweep_s: float = 10.0  # how often the relay looks for events left by others
+    relay_horizon_s: float = 86_400.0  # older unpublished events are never relayed
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> NatsSettings | None:
         """None without WANDER_NATS_URL: everything stays in-process (the embedded default)."""
-        env = os.environ if env is None else env
-        url = (env.get("WANDER_NATS_URL") or "").strip()
-        if not url:
+        from wander.config import load_settings
+
+        n = load_settings(env).nats
+        if n.url is None:
             return None
-        return cls(
-            url=url,
-            ack_wait_s=float(env.get("WANDER_RUN_ACK_WAIT_S", "30")),
-            events_max_age_s=float(env.get("WANDER_NATS_EVENTS_MAX_AGE_S", "86400")),
-            relay_sweep_s=float(env.get("WANDER_RELAY_SWEEP_S", "10")),
-        )
+        return cls(url=n.url, ack_wait_s=n.run_ack_wait_s, events_max_age_s=n.events_max_age_s,
+                   relay_sweep_s=n.relay_sweep_s, relay_horizon_s=n.relay_horizon_s)
 
 
 def encode_event(e: Event) -> bytes:
@@ -227,7 +224,7 @@ class NatsBus:
         self.client = client
         self._notify = notify
         self._handlers: list[tuple[str | None, Handler]] = []
-        self._sub = None
+        self._sub: Any = None
         self._want = False
         self._sub_lock = asyncio.Lock()
         self._subscribing: asyncio.Task[None] | None = None
@@ -267,7 +264,7 @@ class NatsBus:
             self._sub = await nc.subscribe(subjects.EVENTS_ALL, cb=self._on_msg, pending_msgs_limit=1_000_000,
                                            pending_bytes_limit=512 * 1024 * 1024)  # fmt: skip
             try:
-                await nc.flush(timeout=self.client.settings.publish_timeout_s)
+                await nc.flush(timeout=self.client.settings.publish_timeout_s)  # type: ignore[arg-type]  # float works
             except Exception:
                 pass
 

@@ -93,7 +93,9 @@ class MemoryInputError(ValueError):
 
 def default_capacity(env: dict[str, str] | None = None) -> int:
     """Capacity from WANDER_MEMORY_CAPACITY (default 1000)."""
-    raw = (os.environ if env is None else env).get("WANDER_MEMORY_CAPACITY", "")
+    from wander.config import load_section
+
+    raw = load_section("ca", env).memory_capacity
     if not raw.strip():
         return DEFAULT_CAPACITY
     try:

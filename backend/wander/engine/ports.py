@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -31,7 +31,9 @@ class Clock(Protocol):
 
 class Embedder(Protocol):
     name: str
-    dim: int
+
+    @property
+    def dim(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-normalised float32 rows, one per text."""
@@ -112,9 +114,14 @@ class Knowledge(Protocol):
 
 
 class CASignal(Protocol):
-    state: str  # CONVERGED | OSCILLATING | CHAOTIC
-    adjustment: float  # added to a locus's uncertainty
-    needs_rephrasing: bool
+    @property
+    def state(self) -> str: ...  # CONVERGED | OSCILLATING | CHAOTIC
+
+    @property
+    def adjustment(self) -> float: ...  # added to a locus's uncertainty
+
+    @property
+    def needs_rephrasing(self) -> bool: ...
 
 
 class CAKernel(Protocol):
@@ -273,6 +280,18 @@ class Store(Protocol):
         ...
 
     async def save_crystal(self, crystal: Crystal, events: list[EventDraft]) -> list[Event]: ...
+
+    # ---- what the interventions write ------------------------------------------------
+
+    async def set_controls(self, session_id: str, **values: Any) -> None:
+        """fence (anchors) and pending_injection."""
+        ...
+
+    async def add_locus(self, session_id: str, locus: Locus, events: list[EventDraft]) -> list[Event]: ...
+
+    async def set_budget(self, session_id: str, cloud_budget_cents: int) -> None: ...
+
+    async def locus(self, session_id: str, locus_id: str) -> Locus | None: ...
 
 
 class EventBus(Protocol):

@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
+from shared_schemas.events import Subject
 from wander.domain.errors import Conflict, NotFound
 from wander.domain.models import Event, SessionStatus
-from wander.engine import events as ev
 from wander.engine.service import RunOutcome, WanderEngine
 
 
@@ -78,9 +78,9 @@ class QueueRunner:
         target = self._targets.get(event.session_id)
         if target is None:
             return
-        if event.subject == ev.STEP_COMPLETED and int(event.payload.get("step_number", 0)) >= target:
+        if event.subject == Subject.STEP_COMPLETED and int(event.payload.get("step_number", 0)) >= target:
             self._targets.pop(event.session_id, None)
-        elif event.subject in (ev.SESSION_PAUSED, ev.SESSION_COMPLETED):
+        elif event.subject in (Subject.SESSION_PAUSED, Subject.SESSION_COMPLETED):
             self._targets.pop(event.session_id, None)
 
     async def wait(self, session_id: str, poll_s: float = 0.2) -> RunOutcome | None:

@@ -17,6 +17,12 @@ import numpy as np
 
 from wander.domain.geometry import normalize
 from wander.domain.models import EventDraft, Locus, Residue, Resonance, ResonanceStatus, new_id
+from shared_schemas.events import (
+    ResonanceConfirmedPayload,
+    ResonanceDetectedPayload,
+    ResonanceStrengthenedPayload,
+    ResonanceSummary,
+)
 from wander.engine import events as ev
 from wander.engine.walk import Walk
 
@@ -107,16 +113,17 @@ def check_resonances(walk: Walk, residue: Residue, residue_id: str, visited: Loc
                     and e.strength >= CONFIRM_STRENGTH):  # fmt: skip
                 e.status = ResonanceStatus.CONFIRMED
                 out.confirmed.append(e)
-                out.events.append(ev.draft(ev.RESONANCE_CONFIRMED, sid, resonance=summary(e), similarity=round(best_cos, 4)))
+                out.events.append(ev.draft(ResonanceConfirmedPayload(session_id=sid, resonance=summary(e),
+                                                                     similarity=round(float(best_cos), 4))))
             else:
-                out.events.append(ev.draft(ev.RESONANCE_STRENGTHENED, sid, resonance=summary(e),
-                                           similarity=round(best_cos, 4)))  # fmt: skip
+                out.events.append(ev.draft(ResonanceStrengthenedPayload(session_id=sid, resonance=summary(e),
+                                                                        similarity=round(float(best_cos), 4))))
         else:
             r = Resonance(id=new_id(), project_id=walk.session.project_id, session_id=sid, themes=list(residue.themes),
                           embedding=v, supporting_residue_ids=[residue_id], last_reinforced_at=now, created_at=now)  # fmt: skip
             touched[r.id] = r
             out.detected += 1
-            out.events.append(ev.draft(ev.RESONANCE_DETECTED, sid, resonance=summary(r)))
+            out.events.append(ev.draft(ResonanceDetectedPayload(session_id=sid, resonance=summary(r))))
     out.changed = list(touched.values())
     return out
 
@@ -131,6 +138,7 @@ def apply(walk: Walk, outcome: ResonanceOutcome) -> None:
             walk.resonances.append(r)
 
 
-def summary(r: Resonance) -> dict:
-    return {"id": r.id, "themes": list(r.themes), "occurrences": r.occurrences, "strength": round(r.strength, 4),
-            "status": str(r.status), "session_id": r.session_id}  # fmt: skip
+def summary(r: Resonance) -> ResonanceSummary:
+    return ResonanceSummary(id=r.id, themes=list(r.themes), occurrences=r.occurrences,
+                            strength=round(float(r.strength), 4), status=str(r.status),  # type: ignore[arg-type]
+                            session_id=r.session_id)

@@ -18,6 +18,14 @@ from wander.domain.validation import (
     check_temperature,
     clean_text,
 )
+from shared_schemas.events import (
+    CircuitTrippedPayload,
+    LocusVisitedPayload,
+    SessionCompletedPayload,
+    SessionCreatedPayload,
+    SessionPausedPayload,
+    SessionResumedPayload,
+)
 from wander.engine import events as ev
 from wander.engine import tiers
 from wander.engine.crystallizer import Crystallizer
@@ -161,12 +169,12 @@ class WanderEngine:
                                  source_type=SourceType.SEED, domains=domains, abstraction_level=abstraction,
                                  novelty_score=1.0, visit_count=0, kb_key=kb_key, first_encountered=now))  # fmt: skip
         drafts = [
-            ev.draft(ev.SESSION_CREATED, session.id, name=session.name, seed_concept=session.seed_concept,
-                     attractor=session.attractor, max_steps=session.max_steps),
-            ev.draft(ev.LOCUS_VISITED, session.id, step_number=0, locus=ev.locus_summary(seed), new=True),
+            ev.draft(SessionCreatedPayload(session_id=session.id, name=session.name, seed_concept=session.seed_concept,
+                                           attractor=session.attractor, max_steps=session.max_steps)),
+            ev.draft(LocusVisitedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(seed), new=True)),
         ]  # fmt: skip
-        drafts += [ev.draft(ev.LOCUS_VISITED, session.id, step_number=0, locus=ev.locus_summary(p), new=True)
-                   for p in planted]  # fmt: skip
+        drafts += [ev.draft(LocusVisitedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(p),
+                                                new=True)) for p in planted]  # fmt: skip
         events = await self.store.create_session(session, [seed, *planted], drafts)
         await self.bus.publish(events)
         return session
@@ -226,8 +234,8 @@ class WanderEngine:
     async def trip(self, session_id: str, reason: str, detail: str) -> None:
         """A circuit breaker: stop the wander, say why, and emit wander.circuit.tripped."""
         drafts = [
-            ev.draft(ev.CIRCUIT_TRIPPED, session_id, reason=reason, detail=detail),
-            ev.draft(ev.SESSION_COMPLETED, session_id, reason=reason),
+            ev.draft(CircuitTrippedPayload(session_id=session_id, reason=reason, detail=detail)),
+            ev.draft(SessionCompletedPayload(session_id=session_id, reason=reason)),
         ]
         events = await self.store.set_status(session_id, str(SessionStatus.COMPLETED), reason, drafts,
                                              allowed_from=[str(SessionStatus.ACTIVE)])  # fmt: skip
@@ -245,12 +253,13 @@ class WanderEngine:
         }[status]
         if session.status not in allowed:
             raise Conflict(f"session {session_id} is {session.status}; cannot become {status}")
-        subject = {SessionStatus.PAUSED: ev.SESSION_PAUSED, SessionStatus.ACTIVE: ev.SESSION_RESUMED,
-                   SessionStatus.COMPLETED: ev.SESSION_COMPLETED, SessionStatus.ABANDONED: ev.SESSION_COMPLETED,
+        payload = {SessionStatus.PAUSED: SessionPausedPayload, SessionStatus.ACTIVE: SessionResumedPayload,
+                   SessionStatus.COMPLETED: SessionCompletedPayload, SessionStatus.ABANDONED: SessionCompletedPayload,
                    }[status]  # fmt: skip
         if status == SessionStatus.ABANDONED:
             reason = reason or "abandoned"
-        drafts = [ev.draft(subject, session_id, status=str(status), reason=reason, step_count=session.step_count)]
+        drafts = [ev.draft(payload(session_id=session_id, status=str(status), reason=reason,  # type: ignore[arg-type]
+                                   step_count=session.step_count))]
         if status == SessionStatus.ACTIVE and session.status == SessionStatus.ACTIVE:
             drafts = []  # resuming a run that crashed while active: nothing changes
         events = await self.store.set_status(session_id, str(status), reason, drafts,
@@ -290,8 +299,8 @@ class Interventions:
                           source_type=SourceType.SERENDIPITOUS, domains=domains, abstraction_level=abstraction,
                           kb_key=kb_key, first_encountered=self.engine.clock.now())  # fmt: skip
             events = await self.engine.store.add_locus(session_id, locus, [
-                ev.draft(ev.LOCUS_VISITED, session_id, step_number=session.step_count, locus=ev.locus_summary(locus),
-                         new=True, injected=True)])  # fmt: skip
+                ev.draft(LocusVisitedPayload(session_id=session_id, step_number=session.step_count,
+                                             locus=ev.locus_summary(locus), new=True, injected=True))])  # fmt: skip
             await self.engine.bus.publish(events)
         return await self._session(session_id)
 

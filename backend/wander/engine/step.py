@@ -25,6 +25,17 @@ from wander.domain.models import (
     Trace,
     new_id,
 )
+from shared_schemas.events import (
+    AdjacenciesFoundPayload,
+    BudgetLowPayload,
+    CircuitTrippedPayload,
+    FenceApproachedPayload,
+    LocusVisitedPayload,
+    SessionCompletedPayload,
+    SessionPausedPayload,
+    StepCompletedPayload,
+    StepStartedPayload,
+)
 from wander.domain.themes import keep_themes
 from wander.engine import breakers, resonance, tiers
 from wander.engine import events as ev
@@ -174,7 +185,7 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         raise Conflict(f"session {session.id} is {session.status}")
     step_number = session.step_count + 1
     current = walk.current
-    drafts = [ev.draft(ev.STEP_STARTED, session.id, step_number=step_number, from_locus_id=current.id)]
+    drafts = [ev.draft(StepStartedPayload(session_id=session.id, step_number=step_number, from_locus_id=current.id))]
 
     injected = await _injected(walk, ctx)
     if injected is not None:
@@ -191,8 +202,9 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         for c in candidates:
             near = fences.approaching(session.fence, c.embedding)
             if near:
-                drafts.append(ev.draft(ev.FENCE_APPROACHED, session.id, step_number=step_number, concept=c.concept,
-                                       anchor=near[0], boundary=near[1], cosine=round(near[2], 4)))  # fmt: skip
+                drafts.append(ev.draft(FenceApproachedPayload(
+                    session_id=session.id, step_number=step_number, concept=c.concept, anchor=near[0],
+                    boundary=near[1], cosine=round(near[2], 4))))  # type: ignore[arg-type]  # include | exclude
                 break
     now = ctx.clock.now()
 
@@ -287,24 +299,26 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         drafts += outcome.events
 
     drafts += [
-        ev.draft(ev.ADJACENCIES_FOUND, session.id, step_number=step_number, from_locus_id=current.id,
-                 candidates=[ev.candidate_summary(c, float(p)) for c, p in zip(candidates, probs)]),
-        ev.draft(ev.LOCUS_VISITED, session.id, step_number=step_number, locus=ev.locus_summary(target),
-                 new=bool(new_loci)),
-        ev.draft(ev.STEP_COMPLETED, session.id, step_number=step_number, from_locus=ev.locus_summary(current),
-                 to_locus=ev.locus_summary(target), trace_id=trace.id, residue=ev.residue_summary(residue),
-                 selection_reason=trace.selection_reason, resonances_detected=res.detected),
+        ev.draft(AdjacenciesFoundPayload(
+            session_id=session.id, step_number=step_number, from_locus_id=current.id,
+            candidates=[ev.candidate_summary(c, float(p)) for c, p in zip(candidates, probs)])),
+        ev.draft(LocusVisitedPayload(session_id=session.id, step_number=step_number, locus=ev.locus_summary(target),
+                                     new=bool(new_loci))),
+        ev.draft(StepCompletedPayload(
+            session_id=session.id, step_number=step_number, from_locus=ev.locus_summary(current),
+            to_locus=ev.locus_summary(target), trace_id=trace.id, residue=ev.residue_summary(residue),
+            selection_reason=trace.selection_reason, resonances_detected=res.detected)),
     ]  # fmt: skip
     budget = session.cloud_budget_cents
     if budget > 0 and session.cloud_spent_cents < 0.8 * budget <= advanced.cloud_spent_cents:
-        drafts.append(ev.draft(ev.BUDGET_LOW, session.id, spent_cents=advanced.cloud_spent_cents,
-                               budget_cents=budget, share=round(advanced.cloud_spent_cents / budget, 4)))  # fmt: skip
+        drafts.append(ev.draft(BudgetLowPayload(session_id=session.id, spent_cents=advanced.cloud_spent_cents,
+                                                budget_cents=budget, share=round(advanced.cloud_spent_cents / budget, 4))))
 
     tripped = None
     if step_number >= session.max_steps:
         advanced.status, advanced.completed_at, advanced.stopped_reason = SessionStatus.COMPLETED, now, "max_steps"
-        drafts.append(ev.draft(ev.SESSION_COMPLETED, session.id, status="completed", reason="max_steps",
-                               step_count=step_number))  # fmt: skip
+        drafts.append(ev.draft(SessionCompletedPayload(session_id=session.id, status="completed", reason="max_steps",
+                                                       step_count=step_number)))
     else:
         targets = [b.id for _, b in walk.relations] + [target.id]
         concepts = {lo.id: lo.concept for lo in walk.loci} | {target.id: target.concept}
@@ -314,10 +328,10 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
                 tripped = check[0]
                 advanced.status, advanced.stopped_reason = SessionStatus.PAUSED, check[0]
                 if check[0] != "checkpoint":
-                    drafts.append(ev.draft(ev.CIRCUIT_TRIPPED, session.id, reason=check[0], detail=check[1],
-                                           step_number=step_number))  # fmt: skip
-                drafts.append(ev.draft(ev.SESSION_PAUSED, session.id, status="paused", reason=check[0],
-                                       detail=check[1], step_count=step_number))  # fmt: skip
+                    drafts.append(ev.draft(CircuitTrippedPayload(session_id=session.id, reason=check[0],
+                                                                 detail=check[1], step_number=step_number)))
+                drafts.append(ev.draft(SessionPausedPayload(session_id=session.id, status="paused", reason=check[0],
+                                                            detail=check[1], step_count=step_number)))
                 break
 
     committed = await ctx.store.commit_step(StepCommit(

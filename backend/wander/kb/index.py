@@ -174,10 +174,10 @@ class KnowledgeIndex:
         return self._centroids[name]
 
     def domain_mask(self, allowed: Sequence[str], forbidden: Sequence[str]) -> np.ndarray:
-        mask = np.ones(len(self._concepts), dtype=bool)
+        mask: np.ndarray = np.ones(len(self._concepts), dtype=bool)
         known_allowed = [self._domain_ids[d] for d in allowed if d in self._domain_ids]
         if allowed:
-            mask = self._membership[known_allowed].any(axis=0) if known_allowed else ~mask
+            mask = np.asarray(self._membership[known_allowed].any(axis=0) if known_allowed else ~mask)
         for d in forbidden:
             if d in self._domain_ids:
                 mask &= ~self._membership[self._domain_ids[d]]

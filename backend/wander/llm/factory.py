@@ -1,63 +1,30 @@
-"""Builds the model adapters the faces need from the environment: the dweller (offline,
+"""Builds the model adapters the faces need from the settings: the dweller (offline,
 ollama, anthropic, or auto = the router over whatever is configured), the concept
 proposer, the rumination model and the embedder. Adding a provider is one file and a few
 lines here.
 
-Environment (defaults in brackets):
-  WANDER_DWELLER [offline]          offline | ollama | anthropic | auto
-  WANDER_OLLAMA_URL [http://127.0.0.1:11434], WANDER_OLLAMA_MODEL [llama3.2:3b],
-  WANDER_OLLAMA_TIMEOUT [120], WANDER_OLLAMA_EMBED_MODEL [nomic-embed-text], WANDER_OLLAMA_EMBED_DIM [-]
-  ANTHROPIC_API_KEY [-], WANDER_ANTHROPIC_URL [SDK default], WANDER_ANTHROPIC_MODEL [claude-sonnet-4-6],
-  WANDER_ANTHROPIC_HEAVY_MODEL [claude-opus-4-6], WANDER_ANTHROPIC_TIMEOUT [60]
-  WANDER_PRICES [-]                 JSON price overrides, $ per million tokens
-  WANDER_MODEL_RETRIES [3], WANDER_MODEL_RETRY_DELAY [1.0], WANDER_MODEL_RETRY_MAX_DELAY [20]
-  WANDER_DWELL_MAX_TOKENS [800], WANDER_ROUTER_COOLDOWN [10]
-  WANDER_EMBEDDER [minilm]          minilm | ollama
+Settings: the `models` section of wander.config (WANDER_DWELLER, WANDER_OLLAMA_*,
+ANTHROPIC_API_KEY, WANDER_ANTHROPIC_*, WANDER_PRICES, WANDER_MODEL_*, WANDER_EMBEDDER...).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from wander.config import DWELLERS, EMBEDDERS, load_settings
 from wander.domain.errors import InvalidInput
 from wander.engine.ports import ConceptProposer, Dweller, Embedder, RuminationModel
-from wander.llm import defaults
 from wander.llm.base import RetryPolicy, Sleep
 from wander.llm.pricing import PriceTable
 from wander.llm.proposer import ChainProposer, ModelProposer
-from wander.llm.router import RouterDweller
+from wander.llm.router import ModelMember, RouterDweller
 from wander.llm.rumination import ModelRumination
 
 # The provider modules (and their SDKs) are imported where they are first needed.
 
-DWELLERS = ("offline", "ollama", "anthropic", "auto")
-EMBEDDERS = ("minilm", "ollama")
-
-
-def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
-    return os.environ if env is None else env
-
-
-def _float(env: Mapping[str, str], key: str, default: float, low: float = 0.0) -> float:
-    raw = env.get(key)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise InvalidInput(key, f"must be a number (got '{raw}')") from None
-    if value < low:
-        raise InvalidInput(key, f"must be at least {low:g} (got {raw})")
-    return value
-
-
-def _int(env: Mapping[str, str], key: str, default: int, low: int = 0) -> int:
-    value = _float(env, key, default, low)
-    if value != int(value):
-        raise InvalidInput(key, f"must be a whole number (got {env.get(key)})")
-    return int(value)
+__all__ = ["DWELLERS", "EMBEDDERS", "ModelSettings", "build_dweller", "build_embedder", "build_proposer",
+           "build_rumination", "check_dweller", "dweller_builder", "local_helpers", "model_settings"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +47,7 @@ class ModelSettings:
     dwell_max_tokens: int
     cooldown: int
     embedder: str
+    helpers: bool = True
 
     def retry_policy(self, sleep: Sleep | None = None) -> RetryPolicy:
         policy = RetryPolicy(retries=self.retries, base_delay=self.retry_delay, max_delay=self.retry_max_delay)
@@ -89,34 +57,17 @@ class ModelSettings:
 
 
 def model_settings(env: Mapping[str, str] | None = None) -> ModelSettings:
-    env = _env(env)
-    dweller = (env.get("WANDER_DWELLER") or "offline").strip().lower()
-    if dweller not in DWELLERS:
-        raise InvalidInput("WANDER_DWELLER", f"must be one of {', '.join(DWELLERS)} (got '{dweller}')")
-    embedder = (env.get("WANDER_EMBEDDER") or "minilm").strip().lower()
-    if embedder not in EMBEDDERS:
-        raise InvalidInput("WANDER_EMBEDDER", f"must be one of {', '.join(EMBEDDERS)} (got '{embedder}')")
-    embed_dim = env.get("WANDER_OLLAMA_EMBED_DIM")
+    """The models section of wander.config's settings (from `env` alone when given)."""
+    m = load_settings(env).models
+    prices = PriceTable.from_json(m.prices)
     return ModelSettings(
-        dweller=dweller,
-        ollama_url=(env.get("WANDER_OLLAMA_URL") or defaults.OLLAMA_URL).rstrip("/"),
-        ollama_model=env.get("WANDER_OLLAMA_MODEL") or defaults.OLLAMA_MODEL,
-        ollama_timeout=_float(env, "WANDER_OLLAMA_TIMEOUT", defaults.OLLAMA_TIMEOUT, 0.01),
-        ollama_embed_model=env.get("WANDER_OLLAMA_EMBED_MODEL") or defaults.OLLAMA_EMBED_MODEL,
-        ollama_embed_dim=_int(env, "WANDER_OLLAMA_EMBED_DIM", 0, 1) if embed_dim else None,
-        anthropic_key=env.get("ANTHROPIC_API_KEY") or None,
-        anthropic_url=env.get("WANDER_ANTHROPIC_URL") or None,
-        anthropic_model=env.get("WANDER_ANTHROPIC_MODEL") or defaults.ANTHROPIC_MODEL,
-        anthropic_heavy_model=env.get("WANDER_ANTHROPIC_HEAVY_MODEL") or defaults.ANTHROPIC_HEAVY_MODEL,
-        anthropic_timeout=_float(env, "WANDER_ANTHROPIC_TIMEOUT", defaults.ANTHROPIC_TIMEOUT, 0.01),
-        prices=PriceTable.from_env(env),
-        retries=_int(env, "WANDER_MODEL_RETRIES", 3),
-        retry_delay=_float(env, "WANDER_MODEL_RETRY_DELAY", 1.0),
-        retry_max_delay=_float(env, "WANDER_MODEL_RETRY_MAX_DELAY", 20.0),
-        dwell_max_tokens=_int(env, "WANDER_DWELL_MAX_TOKENS", 800, 64),
-        cooldown=_int(env, "WANDER_ROUTER_COOLDOWN", 10, 1),
-        embedder=embedder,
-    )  # fmt: skip
+        dweller=m.dweller, ollama_url=m.ollama_url, ollama_model=m.ollama_model, ollama_timeout=m.ollama_timeout,
+        ollama_embed_model=m.ollama_embed_model, ollama_embed_dim=m.ollama_embed_dim,
+        anthropic_key=m.anthropic_api_key or None, anthropic_url=m.anthropic_url, anthropic_model=m.anthropic_model,
+        anthropic_heavy_model=m.anthropic_heavy_model, anthropic_timeout=m.anthropic_timeout, prices=prices,
+        retries=m.retries, retry_delay=m.retry_delay, retry_max_delay=m.retry_max_delay,
+        dwell_max_tokens=m.dwell_max_tokens, cooldown=m.router_cooldown, embedder=m.embedder, helpers=m.helpers,
+    )
 
 
 def check_dweller(name: str | None, env: Mapping[str, str] | None = None) -> str:
@@ -131,14 +82,14 @@ def check_dweller(name: str | None, env: Mapping[str, str] | None = None) -> str
     return chosen
 
 
-def _ollama_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> Dweller:
+def _ollama_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
     from wander.llm import ollama as ollama_llm
 
     return ollama_llm.OllamaDweller(s.ollama_url, s.ollama_model, timeout=s.ollama_timeout, embedder=embedder,
                                     max_tokens=s.dwell_max_tokens, retry=s.retry_policy(sleep))  # fmt: skip
 
 
-def _anthropic_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> Dweller:
+def _anthropic_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
     from wander.llm import anthropic as anthropic_llm
 
     return anthropic_llm.AnthropicDweller(
@@ -187,7 +138,7 @@ def local_helpers(name: str | None, env: Mapping[str, str] | None = None):
     """(proposer, rumination model) for the engine when every call stays local (ollama) and
     WANDER_MODEL_HELPERS is not "0", else (None, None): cloud calls of these would not yet
     be charged to a session's budget."""
-    if name != "ollama" or (env if env is not None else os.environ).get("WANDER_MODEL_HELPERS", "1") == "0":
+    if name != "ollama" or not model_settings(env).helpers:
         return None, None
     return build_proposer("ollama", env=env), build_rumination("ollama", env=env)
 
@@ -236,14 +187,16 @@ def build_rumination(name: str | None = None, *, env: Mapping[str, str] | None =
     return ModelRumination(_ollama_chat(s), retry=s.retry_policy(sleep))
 
 
-def build_embedder(name: str | None = None, *, env: Mapping[str, str] | None = None) -> Embedder:
-    """minilm (shipped, offline) or ollama (WANDER_OLLAMA_EMBED_MODEL at WANDER_OLLAMA_URL)."""
+def build_embedder(name: str | None = None, *, env: Mapping[str, str] | None = None,
+                   dim: int | None = None) -> Embedder:  # fmt: skip
+    """minilm (shipped, offline) or ollama (WANDER_OLLAMA_EMBED_MODEL at WANDER_OLLAMA_URL,
+    cut to WANDER_OLLAMA_EMBED_DIM, else to `dim` when given: the vector columns' size)."""
     s = model_settings(env)
     chosen = (name or s.embedder).lower()
     if chosen == "ollama":
         from wander.embed.ollama import OllamaEmbedder
 
-        return OllamaEmbedder(s.ollama_url, s.ollama_embed_model, dim=s.ollama_embed_dim)
+        return OllamaEmbedder(s.ollama_url, s.ollama_embed_model, dim=s.ollama_embed_dim or dim)
     if chosen == "minilm":
         from wander.embed.minilm import MiniLMEmbedder
 

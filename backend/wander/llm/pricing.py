@@ -53,12 +53,16 @@ class PriceTable:
         self.prices.setdefault("default", DEFAULT_PRICES["default"])
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> PriceTable:
+    def from_json(cls, raw: str | None) -> PriceTable:
+        """The built-in table with WANDER_PRICES' overrides (the JSON text) on top."""
         table = cls()
-        raw = env.get("WANDER_PRICES")
         if raw:
             table.prices.update(parse_prices(raw))
         return table
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> PriceTable:
+        return cls.from_json(env.get("WANDER_PRICES"))
 
     def price(self, model: str) -> Price:
         best = max((k for k in self.prices if k != "default" and model.startswith(k)), key=len, default=None)

@@ -24,7 +24,7 @@ from wander.store.tables import WanderEvent, WanderSession
 S = WanderSession.__table__
 E = WanderEvent.__table__
 P, D = PROPOSALS, DECISIONS
-UTC_TODAY = literal_column("(now() AT TIME ZONE 'UTC')::date")
+UTC_TODAY: Any = literal_column("(now() AT TIME ZONE 'UTC')::date")
 
 
 async def append_events(conn: AsyncConnection, session_id: str | None, drafts: list[EventDraft]) -> list[Event]:

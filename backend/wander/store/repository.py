@@ -26,13 +26,11 @@ from wander.domain.models import (
     FenceAnchor,
     HotItem,
     Locus,
-    Residue,
     Resonance,
     ResonanceStatus,
     Session,
     SessionStatus,
     SourceType,
-    Trace,
     WarmMemory,
 )
 from wander.engine.ports import SessionControls, StepCommit, WalkState

@@ -4,7 +4,6 @@ The vector dimension follows the embedder (WANDER_EMBED_DIM, 384 for MiniLM)."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from datetime import datetime
 from typing import Any
@@ -26,7 +25,9 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlmodel import Field, SQLModel
 
-DIM = int(os.environ.get("WANDER_EMBED_DIM", "384"))
+from wander.config import load_section
+
+DIM: int = load_section("database").embed_dim  # WANDER_EMBED_DIM
 DEFAULT_PROJECT_ID = uuid.UUID("00000000-0000-0000-0000-000000000001")
 
 

@@ -1,13 +1,5 @@
 // Builders for realistic session events (shapes from types.gen.ts).
-import type {
-  AdjacenciesFoundPayload,
-  CandidateOut,
-  EventOut,
-  LocusOut,
-  LocusVisitedPayload,
-  ResidueOut,
-  StepCompletedPayload,
-} from "../api/types.gen";
+import type { CandidateOut, EventOut, LocusOut, ResidueOut } from "../api/types.gen";
 
 export const SID = "s-1";
 
@@ -57,9 +49,15 @@ export function candidate(concept: string, p: number, locus_id: string | null = 
 }
 
 let ts = 0;
-export function ev(seq: number, subject: EventOut["subject"], payload: object, session_id = SID): EventOut {
+/** The payload the contract gives a subject, without the session_id that `ev` adds. */
+export type PayloadOf<S extends EventOut["subject"]> = Omit<Extract<EventOut, { subject: S }>["payload"], "session_id">;
+
+export function ev<S extends EventOut["subject"]>(seq: number, subject: S, payload: PayloadOf<S>, session_id = SID): EventOut {
   ts += 1;
-  return { session_id, seq, subject, ts: new Date(1_700_000_000_000 + ts * 1000).toISOString(), payload: { session_id, ...payload } };
+  const at = new Date(1_700_000_000_000 + ts * 1000).toISOString();
+  // TypeScript cannot follow a generic subject into the union; PayloadOf<S> keeps the pair matched.
+  const event: unknown = { session_id, seq, subject, ts: at, payload: { session_id, ...payload } };
+  return event as EventOut;
 }
 
 /** The events `wander serve` writes for a new session and `n` steps along a line of loci. */
@@ -70,13 +68,13 @@ export function walkEvents(n: number, opts: { candidates?: (step: number) => Can
   let seq = 0;
   out.push(ev(++seq, "wander.session.created", { name: names[0], seed_concept: names[0], attractor: "opportunity", max_steps: n }));
   const seed = locus(ids[0], names[0], { source_type: "SEED" });
-  out.push(ev(++seq, "wander.locus.visited", { step_number: 0, locus: seed, new: true } satisfies Omit<LocusVisitedPayload, "session_id">));
+  out.push(ev(++seq, "wander.locus.visited", { step_number: 0, locus: seed, new: true }));
   for (let s = 1; s <= n; s++) {
     const from = locus(ids[s - 1], names[s - 1], s === 1 ? { source_type: "SEED" } : {});
     const to = locus(ids[s], names[s]);
     out.push(ev(++seq, "wander.step.started", { step_number: s, from_locus_id: from.id }));
     const cands = opts.candidates?.(s) ?? [candidate(names[s], 0.4), candidate(`alt ${s}a`, 0.3), candidate(`alt ${s}b`, 0.2)];
-    out.push(ev(++seq, "wander.adjacencies.found", { step_number: s, from_locus_id: from.id, candidates: cands } satisfies Omit<AdjacenciesFoundPayload, "session_id">));
+    out.push(ev(++seq, "wander.adjacencies.found", { step_number: s, from_locus_id: from.id, candidates: cands }));
     out.push(ev(++seq, "wander.locus.visited", { step_number: s, locus: to, new: true }));
     out.push(
       ev(++seq, "wander.step.completed", {
@@ -87,7 +85,7 @@ export function walkEvents(n: number, opts: { candidates?: (step: number) => Can
         residue: residue(String(s)),
         selection_reason: "rank 1",
         resonances_detected: 0,
-      } satisfies Omit<StepCompletedPayload, "session_id">),
+      }),
     );
   }
   return out;

@@ -170,7 +170,7 @@ def test_named_volumes_are_declared(compose, services):
 
 
 def test_build_and_dockerfile(services):
-    for name, s in wander_services(services).items():
+    for s in wander_services(services).values():
         build = s.get("build")
         if build:
             context = (DOCKER / build["context"]).resolve()

@@ -50,7 +50,7 @@ async def test_worker_rides_out_a_postgres_restart(
         try:
             done = await eventually(lambda: _tolerant(completed), 240, "the wander to complete after the restart")
         except AssertionError:
-            raise AssertionError(f"worker log:\n{worker.text()[-4000:]}")
+            raise AssertionError(f"worker log:\n{worker.text()[-4000:]}") from None
         assert done.step_count == 30
         rows = await traces(app.db, session.id)
         assert [r[0] for r in rows] == list(range(1, 31))

@@ -6,10 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from shared_schemas.events import Subject
 from wander.bus.inprocess import InProcessBus
 from wander.domain.errors import Conflict, NotFound
 from wander.domain.models import Event, SessionStatus
-from wander.engine import events as ev
 from wander.engine.queue_runner import QueueRunner
 
 
@@ -70,9 +70,9 @@ async def test_start_records_the_target_then_enqueues(parts):
     assert runner.is_running("a")
     with pytest.raises(Conflict):
         await runner.start("a", 1)
-    await bus.publish([event("a", ev.STEP_COMPLETED, step_number=6)])
+    await bus.publish([event("a", Subject.STEP_COMPLETED, step_number=6)])
     assert runner.is_running("a")
-    await bus.publish([event("a", ev.STEP_COMPLETED, step_number=7)])
+    await bus.publish([event("a", Subject.STEP_COMPLETED, step_number=7)])
     assert not runner.is_running("a")
 
 
@@ -91,7 +91,7 @@ async def test_pause_or_completion_ends_running(parts):
     store.sessions["b"] = S("b")
     await runner.start("a", 5)
     await runner.start("b", 5)
-    await bus.publish([event("a", ev.SESSION_PAUSED), event("b", ev.SESSION_COMPLETED)])
+    await bus.publish([event("a", Subject.SESSION_PAUSED), event("b", Subject.SESSION_COMPLETED)])
     assert not runner.is_running("a") and not runner.is_running("b")
 
 

@@ -4,15 +4,15 @@ from datetime import UTC, datetime
 
 import pytest
 
+from shared_schemas.events import Subject
 from wander.bus import subjects
 from wander.bus.nats import NatsSettings, decode_event, encode_event
 from wander.domain.models import Event
-from wander.engine import events as ev
 
 SID = "3f0c2a1e-8d4b-4c55-9a61-0b2f7d9e11aa"
 
 
-@pytest.mark.parametrize("subject", ev.ALL_SUBJECTS)
+@pytest.mark.parametrize("subject", list(Subject))
 def test_every_000_subject_maps_and_parses_back(subject):
     nats_subject = subjects.event_subject(subject, SID)
     assert nats_subject == f"wander.{SID}.{subject.removeprefix('wander.')}"

@@ -128,7 +128,7 @@ def test_reconstruction(mem):
 def test_eviction_of_the_coldest_ten_percent(tmp_path, clock):
     m = WheelerMemory(tmp_path / "m", capacity=20, clock=clock, keep_bricks=True)
     texts = [f"memory number {i}" for i in range(20)]
-    for i, t in enumerate(texts):
+    for t in texts:
         m.store(t)
         clock.advance(1)  # older memories are colder
     for t in texts[:3]:

@@ -102,6 +102,9 @@ def test_doctor_with_nothing_configured():
     ok = {d["name"]: d["ok"] for d in report["dwellers"]}
     assert ok == {"offline": True, "ollama": False, "anthropic": False, "anthropic (heavy)": False}
     assert report["dweller"] == "offline" and report["proposer"] is None
+    assert report["ca_backend"]["requested"] == "auto" and report["ca_backend"]["active"] in ("numpy", "cupy")
+    ca = diagnose({**NOTHING, "WANDER_CA_BACKEND": "numpy"})["ca_backend"]
+    assert (ca["requested"], ca["active"]) == ("numpy", "numpy")
     auto = diagnose(NOTHING, dweller="auto")
     assert "cloud: none (ANTHROPIC_API_KEY is not set)" in auto["router"]
     assert "local: none (nothing answers" in auto["router"] and "offline when neither" in auto["router"]

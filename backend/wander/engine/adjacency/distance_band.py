@@ -49,7 +49,7 @@ def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> li
     if walk.pull_baseline is not None:  # the attractor's field: no farther from it than the seed is
         held = idx[walk.pull_sims[idx] >= walk.pull_baseline - FIELD_MARGIN]
         best_of = held if len(held) else idx
-    out = kb_candidates(walk, best_of, NAME, reasons.of(best_of), limit)
+    out = kb_candidates(walk, best_of, NAME, reasons.of(best_of), limit)  # type: ignore[arg-type]  # a lazy Sequence[str]
     taken = {c.kb_key for c in out}
     toward = idx[np.argsort(-_toward(walk, sims, idx), kind="stable")[:TOWARD_K]]
     if walk.session.attractor_embedding is None:
@@ -83,7 +83,7 @@ class _Reasons:
         return (f"cosine distance {self.dist[i]:.2f} from '{self.walk.current.concept}' "
                 f"(band {self.low:.1f}-{self.high:.1f})")  # fmt: skip
 
-    def of(self, idx: np.ndarray) -> "_Lazy":
+    def of(self, idx: np.ndarray) -> _Lazy:
         return _Lazy(self, idx)
 
 

@@ -5,11 +5,11 @@ are replaced, so the JSON examples' braces in the texts stay as they are."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> str:
     """The text of prompts/<name>.txt."""
     return resources.files(__package__).joinpath(f"{name}.txt").read_text(encoding="utf-8").strip("\n")

@@ -1,10 +1,9 @@
 """initial schema
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-21 13:41:33.701047
 """
-import os
 
 from alembic import op
 import sqlalchemy as sa
@@ -12,13 +11,15 @@ import sqlmodel
 import pgvector.sqlalchemy
 from sqlalchemy.dialects import postgresql
 
+from wander.config import load_section
+
 revision = '0001'
 down_revision = None
 branch_labels = None
 depends_on = None
 
 # The vector dimension follows the embedder (384 for all-MiniLM-L6-v2).
-DIM = int(os.environ.get("WANDER_EMBED_DIM", "384"))
+DIM: int = load_section("database").embed_dim  # WANDER_EMBED_DIM
 DEFAULT_PROJECT_ID = "00000000-0000-0000-0000-000000000001"
 
 

@@ -3,18 +3,19 @@
 Revision ID: 0003
 Revises: 0002
 """
-import os
 
 import pgvector.sqlalchemy
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
+from wander.config import load_section
+
 revision = "0003"
 down_revision = "0002"
 branch_labels = None
 depends_on = None
-DIM = int(os.environ.get("WANDER_EMBED_DIM", "384"))
+DIM: int = load_section("database").embed_dim  # WANDER_EMBED_DIM
 
 
 def upgrade() -> None:

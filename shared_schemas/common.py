@@ -1,0 +1,52 @@
+"""Shapes that both the API bodies (models.py) and the event payloads (events.py) use."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+SessionStatusName = Literal["active", "paused", "completed", "abandoned"]
+SourceTypeName = Literal["SEED", "ADJACENT", "BRIDGED", "SERENDIPITOUS"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LocusOut(BaseModel):
+    id: str
+    concept: str
+    domains: list[str]
+    source_type: SourceTypeName
+    kb_key: str | None
+    visit_count: int
+    abstraction_level: float
+    novelty_score: float
+    interestingness: float
+    actionability: float
+    uncertainty: float
+
+
+class ResidueOut(BaseModel):
+    connection: str
+    tension: str
+    bridge: str
+    surprise: str
+    possibility: str
+    themes: list[str]
+    interestingness: float
+    actionability: float
+    model_used: str
+
+
+class CandidateOut(BaseModel):
+    concept: str
+    kb_key: str | None
+    locus_id: str | None
+    domains: list[str]
+    strategy: str
+    reason: str
+    distance: float
+    scores: dict[str, float]
+    probability: float | None = None

@@ -1,0 +1,338 @@
+"""The event contract: every event subject, defined once, with the typed payload it carries.
+
+`Subject` names every subject; each subject has exactly one payload model (a subclass of
+`EventPayload` that says `subject: ClassVar[Subject] = Subject.X`), registered in
+`PAYLOADS` when the class is defined. The engine builds its events from these models; the
+envelope `EventOut` (what the outbox stores and the WebSocket sends) is a union
+discriminated on `subject`, generated from the registry, so the frontend's TypeScript
+narrows `payload` by `subject`. How to add a subject: shared_schemas/README.md."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
+
+from shared_schemas.common import CandidateOut, LocusOut, ResidueOut, SessionStatusName
+
+
+class Subject(StrEnum):
+    """Every event subject Wander emits (000, "NATS subjects", plus Wander's own)."""
+
+    SESSION_CREATED = "wander.session.created"
+    SESSION_PAUSED = "wander.session.paused"
+    SESSION_RESUMED = "wander.session.resumed"
+    SESSION_COMPLETED = "wander.session.completed"
+    STEP_STARTED = "wander.step.started"
+    STEP_COMPLETED = "wander.step.completed"
+    ADJACENCIES_FOUND = "wander.adjacencies.found"
+    LOCUS_VISITED = "wander.locus.visited"
+    RESONANCE_DETECTED = "wander.resonance.detected"
+    RESONANCE_STRENGTHENED = "wander.resonance.strengthened"
+    RESONANCE_CONFIRMED = "wander.resonance.confirmed"
+    CRYSTAL_FORMED = "wander.crystal.formed"
+    CRYSTAL_VALIDATED = "wander.crystal.validated"
+    FENCE_APPROACHED = "wander.fence.approached"
+    CIRCUIT_TRIPPED = "wander.circuit.tripped"
+    BUDGET_LOW = "wander.budget.low"
+    # The archive room (wander.archive.service): a wander's projection was refitted
+    PROJECTION_UPDATED = "wander.projection.updated"
+    # The economic action layer (wander.action.service)
+    PROPOSAL_PROPOSED = "wander.proposal.proposed"
+    PROPOSAL_ENCODED = "wander.proposal.encoded"
+    PROPOSAL_APPROVED = "wander.proposal.approved"
+    PROPOSAL_REJECTED = "wander.proposal.rejected"
+    PROPOSAL_EXECUTED = "wander.proposal.executed"
+    PROPOSAL_REFUSED = "wander.proposal.refused"
+
+
+PAYLOADS: dict[Subject, type[EventPayload]] = {}
+
+
+class EventPayload(BaseModel):
+    """Base of every payload. A subclass that sets `subject` is that subject's payload."""
+
+    model_config = ConfigDict(extra="forbid")
+    subject: ClassVar[Subject]
+
+    session_id: str
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        subject = cls.__dict__.get("subject")
+        if subject is None:
+            return  # a shared base, not a subject's payload
+        if subject in PAYLOADS:
+            raise TypeError(f"{subject} already has a payload model: {PAYLOADS[subject].__name__}")
+        PAYLOADS[subject] = cls
+
+
+# ---- parts ---------------------------------------------------------------------------
+
+
+class ResonanceSummary(BaseModel):
+    id: str
+    themes: list[str]
+    occurrences: int
+    strength: float
+    status: Literal["candidate", "confirmed", "invalidated"]
+    session_id: str | None
+
+
+class CrystalSummary(BaseModel):
+    id: str
+    insight: str
+    confidence: float
+    structural_type: str | None
+    status: str
+    bread: list[str | None] = Field(description="The two loci the insight sits between.")
+    domains: list[str]
+    V: float | None = Field(description="The validity score.")
+    verdict: str | None
+
+
+# ---- payloads, one per subject ---------------------------------------------------------
+
+
+class SessionCreatedPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.SESSION_CREATED
+    name: str
+    seed_concept: str
+    attractor: str | None
+    max_steps: int
+
+
+class SessionStatusPayload(EventPayload):
+    """What the session-status subjects share."""
+
+    status: SessionStatusName | None = None
+    reason: str | None = None
+    detail: str | None = None
+    step_count: int | None = None
+
+
+class SessionPausedPayload(SessionStatusPayload):
+    subject: ClassVar[Subject] = Subject.SESSION_PAUSED
+
+
+class SessionResumedPayload(SessionStatusPayload):
+    subject: ClassVar[Subject] = Subject.SESSION_RESUMED
+
+
+class SessionCompletedPayload(SessionStatusPayload):
+    subject: ClassVar[Subject] = Subject.SESSION_COMPLETED
+
+
+class StepStartedPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.STEP_STARTED
+    step_number: int
+    from_locus_id: str
+
+
+class StepCompletedPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.STEP_COMPLETED
+    step_number: int
+    from_locus: LocusOut
+    to_locus: LocusOut
+    trace_id: str
+    residue: ResidueOut
+    selection_reason: str
+    resonances_detected: int
+
+
+class AdjacenciesFoundPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.ADJACENCIES_FOUND
+    step_number: int
+    from_locus_id: str
+    candidates: list[CandidateOut]
+
+
+class LocusVisitedPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.LOCUS_VISITED
+    step_number: int
+    locus: LocusOut
+    new: bool
+    injected: bool = Field(default=False, description="Planted by a person, not reached by the walk.")
+
+
+class ResonanceDetectedPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.RESONANCE_DETECTED
+    resonance: ResonanceSummary
+
+
+class ResonanceStrengthenedPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.RESONANCE_STRENGTHENED
+    resonance: ResonanceSummary
+    similarity: float
+
+
+class ResonanceConfirmedPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.RESONANCE_CONFIRMED
+    resonance: ResonanceSummary
+    similarity: float
+
+
+class CrystalFormedPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.CRYSTAL_FORMED
+    crystal: CrystalSummary
+
+
+class CrystalValidatedPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.CRYSTAL_VALIDATED
+    crystal_id: str
+    V: float
+
+
+class FenceApproachedPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.FENCE_APPROACHED
+    step_number: int
+    concept: str
+    anchor: str
+    boundary: Literal["include", "exclude"]
+    cosine: float
+
+
+class CircuitTrippedPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.CIRCUIT_TRIPPED
+    reason: str
+    detail: str
+    step_number: int | None = None
+
+
+class ProjectionUpdatedPayload(EventPayload):
+    """The stored 2-D projection of the wander's loci was refitted: maps fetch it again."""
+
+    subject: ClassVar[Subject] = Subject.PROJECTION_UPDATED
+    fit_id: str
+    method: Literal["umap", "pca"]
+    n_loci: int
+
+
+class BudgetLowPayload(EventPayload):
+    subject: ClassVar[Subject] = Subject.BUDGET_LOW
+    spent_cents: int
+    budget_cents: int
+    share: float
+
+
+# ---- the action layer's payloads (wander.action.service) ---------------------------------
+
+
+class ProposalPayload(EventPayload):
+    """What every proposal event carries; a proposal's crystal may have no session."""
+
+    proposal_id: str
+    session_id: str | None  # type: ignore[assignment]
+
+
+class ProposalProposedPayload(ProposalPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_PROPOSED
+    crystal_id: str
+    status: Literal["pending"]
+    action: str
+    expected_value_cents: int
+    cost_cents: int
+    evaluator: str
+
+
+class ProposalEncodedPayload(ProposalPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_ENCODED
+    crystal_id: str
+    image_sha256: str
+    image_url: str
+    bytes: int
+    side: int
+
+
+class ProposalDecisionPayload(ProposalPayload):
+    reviewer: str
+    image_sha256: str
+    via: str
+    token_verified: bool
+
+
+class ProposalApprovedPayload(ProposalDecisionPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_APPROVED
+    status: Literal["approved"]
+
+
+class ProposalRejectedPayload(ProposalDecisionPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_REJECTED
+    status: Literal["rejected"]
+
+
+class ProposalExecutedPayload(ProposalPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_EXECUTED
+    status: Literal["executed"]
+    execution: dict[str, Any]
+
+
+class ProposalRefusedPayload(ProposalPayload):
+    subject: ClassVar[Subject] = Subject.PROPOSAL_REFUSED
+    status: Literal["refused"]
+    reason: str
+
+
+# ---- the envelope: a union discriminated on `subject` -------------------------------------
+
+EventSubject = Literal[tuple(s.value for s in Subject)]  # type: ignore[valid-type]
+
+
+class EventBase(BaseModel):
+    """What every stored event carries besides its subject and payload."""
+
+    session_id: str
+    seq: int
+    ts: datetime
+
+
+def _envelope(subject: Subject, payload: type[EventPayload]) -> type[EventBase]:
+    name = payload.__name__.removesuffix("Payload") + "Event"
+    model: type[EventBase] = create_model(  # type: ignore[call-overload]
+        name, __base__=EventBase, __module__=__name__,
+        subject=(Literal[subject.value], ...), payload=(payload, ...),  # type: ignore[valid-type, arg-type]
+    )
+    return model
+
+
+ENVELOPES: dict[Subject, type[EventBase]] = {s: _envelope(s, PAYLOADS[s]) for s in Subject if s in PAYLOADS}
+
+
+class EventOut(RootModel[Annotated[Union[tuple(ENVELOPES.values())], Field(discriminator="subject")]]):  # type: ignore[misc]
+    """One stored event; `payload` is the model `subject` names."""
+
+
+class EventFrame(BaseModel):
+    type: Literal["event"]
+    event: EventOut
+
+
+class HeartbeatFrame(BaseModel):
+    type: Literal["heartbeat"]
+    ts: datetime
+    last_seq: int
+
+
+class CaughtUpFrame(BaseModel):
+    """Sent once after the stored backlog: what follows is live."""
+
+    type: Literal["caught_up"]
+    last_seq: int
+
+
+class WsFrame(RootModel[Annotated[Union[EventFrame, HeartbeatFrame, CaughtUpFrame], Field(discriminator="type")]]):
+    """What the WebSocket sends."""
+
+
+def payload_json(payload: EventPayload) -> dict[str, Any]:
+    """The payload as it is stored and sent."""
+    return payload.model_dump(mode="json")
+
+
+EXPORTED: tuple[type[BaseModel], ...] = (
+    *PAYLOADS.values(), SessionStatusPayload, ProposalPayload, ProposalDecisionPayload, ResonanceSummary, CrystalSummary, EventOut, EventFrame, HeartbeatFrame,
+    CaughtUpFrame, WsFrame,
+)
