@@ -54,7 +54,7 @@ def main() -> None:
     for n in (1000, 5000):
         x = data(n)
         before = rss_mb()
-        secs, fits[n] = timed(lambda: proj.fit([str(i) for i in range(n)], x, projector=umap))
+        secs, fits[n] = timed(lambda n=n, x=x: proj.fit([str(i) for i in range(n)], x, projector=umap))
         emit(f"umap_fit_s_{n // 1000}k", secs, "s")
         if n == 5000:
             emit("umap_fit_5k_rss_growth_mb", rss_mb() - before, "MB")

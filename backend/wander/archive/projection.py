@@ -9,7 +9,6 @@ optimiser (about 200 ms); a refit off the hot path then corrects the picture."""
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -77,7 +76,11 @@ def unit(vectors: np.ndarray) -> np.ndarray:
 
 def make_projector(name: str | None = None, n_points: int | None = None) -> Projector:
     """WANDER_PROJECTION: umap (default) or pca; PCA for a handful of points either way."""
-    name = (name or os.environ.get("WANDER_PROJECTION", "umap")).lower()
+    if name is None:
+        from wander.config import load_section
+
+        name = load_section("archive").projection
+    name = name.lower()
     if name not in ("umap", "pca"):
         raise ValueError(f"WANDER_PROJECTION: must be umap or pca (got {name!r})")
     if name == "umap" and (n_points is None or n_points >= MIN_UMAP_POINTS):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -26,7 +25,7 @@ from wander.archive.build import PROJECTION_SUBJECT, Artefacts, build, fingerpri
 from wander.domain.errors import Conflict, NotFound
 
 log = logging.getLogger(__name__)
-REFIT_EVERY = int(os.environ.get("WANDER_PROJECTION_REFIT_EVERY", "25"))
+REFIT_EVERY = 25  # the default of WANDER_PROJECTION_REFIT_EVERY (the API passes the setting)
 
 
 class Archivist:
@@ -97,11 +96,11 @@ class Archivist:
         ids, _, vectors = await self.repo.loci_vectors([session_id])
         if stored is None:
             fit = await self.refit(session_id)
-            return _out(session_id, fit.fit_id, fit.method, [(i, *p, True) for i, p in fit.points().items()])
+            return _out(session_id, fit.fit_id, fit.method, [(i, p[0], p[1], True) for i, p in fit.points().items()])
         pts = stored["points"]
         fitted = [k for k, i in enumerate(ids) if i in pts]
         fresh = [k for k, i in enumerate(ids) if i not in pts]
-        items = [(ids[k], *pts[ids[k]], True) for k in fitted]
+        items = [(ids[k], pts[ids[k]][0], pts[ids[k]][1], True) for k in fitted]
         if fresh:
             f = proj.Fit(stored["fit_id"], stored["method"], [ids[k] for k in fitted],
                          np.asarray([pts[ids[k]] for k in fitted], dtype=np.float64).reshape(-1, 2),
@@ -135,7 +134,7 @@ class Archivist:
     def attach(self, warm_up: bool = False) -> None:
         """Listen to the bus; optionally compile UMAP in a background thread now."""
         self._unsubscribe = self.bus.subscribe(self._on_event)
-        if warm_up and (self.projector or os.environ.get("WANDER_PROJECTION", "umap")) == "umap":
+        if warm_up and proj.make_projector(self.projector).name == "umap":
             from wander.archive.umap_projector import warm_up as warm
 
             self.spawn("umap-warm-up", lambda: asyncio.to_thread(warm))

@@ -1,13 +1,12 @@
 """umap-learn behind the projection port.
 
 The first fit in a process JIT-compiles UMAP's numba code (10-15 s); `warm_up` does that
-once in the background, and NUMBA_CACHE_DIR (set to Wander's cache folder when unset)
-keeps what can be cached for the next process."""
+once in the background, and numba's cache
+keeps what can be cached for the next process (in Wander's cache folder)."""
 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import warnings
 
@@ -19,12 +18,13 @@ _lock = threading.Lock()
 
 
 def _import_umap():
-    if "NUMBA_CACHE_DIR" not in os.environ:
-        from wander.config import load_settings
+    import numba  # before umap, so that its cache folder is ours
 
-        cache = load_settings().cache_dir / "numba"
-        cache.mkdir(parents=True, exist_ok=True)
-        os.environ["NUMBA_CACHE_DIR"] = str(cache)
+    from wander.config import load_settings
+
+    cache = load_settings().cache_dir / "numba"
+    cache.mkdir(parents=True, exist_ok=True)
+    numba.config.CACHE_DIR = str(cache)
     warnings.filterwarnings("ignore", module="umap")
     warnings.filterwarnings("ignore", message=".*n_jobs.*")
     import umap

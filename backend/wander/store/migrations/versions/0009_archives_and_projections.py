@@ -4,18 +4,18 @@ Revision ID: 0009
 Revises: 0007
 """
 
-import os
-
 import sqlalchemy as sa
 from alembic import op
 from pgvector.sqlalchemy import Vector
 from sqlalchemy.dialects import postgresql
 
+from wander.config import load_section
+
 revision = "0009"
 down_revision = "0007"
 branch_labels = None
 depends_on = None
-DIM = int(os.environ.get("WANDER_EMBED_DIM", "384"))
+DIM = load_section("database").embed_dim  # WANDER_EMBED_DIM
 
 
 def upgrade() -> None:
