@@ -50,3 +50,10 @@ class CandidateOut(BaseModel):
     distance: float
     scores: dict[str, float]
     probability: float | None = None
+
+
+class FenceAnchorOut(BaseModel):
+    """One anchor of a wander's fence (its embedding stays on the server)."""
+
+    concept: str
+    action: Literal["include", "exclude"]

@@ -15,7 +15,7 @@ from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
 
-from shared_schemas.common import CandidateOut, LocusOut, ResidueOut, SessionStatusName
+from shared_schemas.common import CandidateOut, FenceAnchorOut, LocusOut, ResidueOut, SessionStatusName
 
 
 class Subject(StrEnum):
@@ -29,12 +29,16 @@ class Subject(StrEnum):
     STEP_COMPLETED = "wander.step.completed"
     ADJACENCIES_FOUND = "wander.adjacencies.found"
     LOCUS_VISITED = "wander.locus.visited"
+    LOCUS_PLANTED = "wander.locus.planted"
     RESONANCE_DETECTED = "wander.resonance.detected"
     RESONANCE_STRENGTHENED = "wander.resonance.strengthened"
     RESONANCE_CONFIRMED = "wander.resonance.confirmed"
     CRYSTAL_FORMED = "wander.crystal.formed"
     CRYSTAL_VALIDATED = "wander.crystal.validated"
+    CRYSTAL_REVIEWED = "wander.crystal.reviewed"
     FENCE_APPROACHED = "wander.fence.approached"
+    FENCE_ADDED = "wander.fence.added"
+    FENCE_REMOVED = "wander.fence.removed"
     CIRCUIT_TRIPPED = "wander.circuit.tripped"
     BUDGET_LOW = "wander.budget.low"
     # The archive room (wander.archive.service): a wander's projection was refitted
@@ -158,6 +162,16 @@ class LocusVisitedPayload(EventPayload):
     injected: bool = Field(default=False, description="Planted by a person, not reached by the walk.")
 
 
+class LocusPlantedPayload(EventPayload):
+    """A locus added to the map without the walk going there (a preset's other seeds, an
+    inject without force_visit): it never becomes "current"."""
+
+    subject: ClassVar[Subject] = Subject.LOCUS_PLANTED
+    step_number: int
+    locus: LocusOut
+    source: Literal["preset", "inject"]
+
+
 class ResonanceDetectedPayload(EventPayload):
     subject: ClassVar[Subject] = Subject.RESONANCE_DETECTED
     resonance: ResonanceSummary
@@ -186,6 +200,16 @@ class CrystalValidatedPayload(EventPayload):
     V: float
 
 
+class CrystalReviewedPayload(EventPayload):
+    """A person's verdict on a crystal the gate kept for review (0.5 <= V < 0.7)."""
+
+    subject: ClassVar[Subject] = Subject.CRYSTAL_REVIEWED
+    crystal_id: str
+    verdict: Literal["accept", "reject"]
+    status: str
+    note: str | None = None
+
+
 class FenceApproachedPayload(EventPayload):
     subject: ClassVar[Subject] = Subject.FENCE_APPROACHED
     step_number: int
@@ -193,6 +217,22 @@ class FenceApproachedPayload(EventPayload):
     anchor: str
     boundary: Literal["include", "exclude"]
     cosine: float
+
+
+class FenceChangedPayload(EventPayload):
+    """What both fence changes carry: the anchor changed and the whole fence after it."""
+
+    concept: str
+    fence: list[FenceAnchorOut]
+
+
+class FenceAddedPayload(FenceChangedPayload):
+    subject: ClassVar[Subject] = Subject.FENCE_ADDED
+    action: Literal["include", "exclude"]
+
+
+class FenceRemovedPayload(FenceChangedPayload):
+    subject: ClassVar[Subject] = Subject.FENCE_REMOVED
 
 
 class CircuitTrippedPayload(EventPayload):
@@ -333,6 +373,6 @@ def payload_json(payload: EventPayload) -> dict[str, Any]:
 
 
 EXPORTED: tuple[type[BaseModel], ...] = (
-    *PAYLOADS.values(), SessionStatusPayload, ProposalPayload, ProposalDecisionPayload, ResonanceSummary, CrystalSummary, EventOut, EventFrame, HeartbeatFrame,
+    *PAYLOADS.values(), SessionStatusPayload, FenceChangedPayload, ProposalPayload, ProposalDecisionPayload, ResonanceSummary, CrystalSummary, EventOut, EventFrame, HeartbeatFrame,
     CaughtUpFrame, WsFrame,
 )

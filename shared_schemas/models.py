@@ -19,6 +19,7 @@ from shared_schemas.archive import ProjectionOut as ProjectionOut
 
 # Re-exported: the shapes and the event contract live in common.py and events.py.
 from shared_schemas.common import CandidateOut as CandidateOut
+from shared_schemas.common import FenceAnchorOut as FenceAnchorOut
 from shared_schemas.common import LocusOut as LocusOut
 from shared_schemas.common import ResidueOut as ResidueOut
 from shared_schemas.common import SessionStatusName as SessionStatusName
@@ -55,10 +56,13 @@ class SessionPatch(Strict):
     forbidden_domains: list[str] | None = None
     max_steps: int | None = Field(default=None, ge=1, le=10000)
     temperature: float | None = Field(default=None, gt=0, le=10)
+    cloud_budget_cents: int | None = Field(default=None, ge=0, description="Raise it to unstick a budget-tripped wander.")
+    max_drift_distance: float | None = Field(default=None, gt=0, le=2)
+    human_checkpoint_frequency: int | None = Field(default=None, ge=0, description="Pause every N steps; 0: never.")
 
 
 class WanderRequest(Strict):
-    n_steps: int = Field(default=10, ge=1, le=1000)
+    n_steps: int = Field(default=10, ge=1, le=10000, description="At most max_steps (10,000), like a wander's own cap.")
     step_delay_ms: int = Field(default=0, ge=0, le=10000, description="Pause between steps, to watch a wander grow.")
 
 
@@ -157,6 +161,8 @@ class SessionOut(BaseModel):
     current_locus_id: str | None
     stopped_reason: str | None
     parent_session_id: str | None
+    parent_locus_id: str | None = Field(default=None, description="The parent's locus a sub-wander went deeper from.")
+    fence: list[FenceAnchorOut] = Field(default_factory=list)
     running: bool = Field(description="A background run is stepping this wander now.")
     last_event_seq: int
     created_at: datetime | None
@@ -227,11 +233,131 @@ class Problem(BaseModel):
     field: str | None = None
 
 
+# ---- the mind map as a workbench: crystal review, fences, compare ----------------------
+
+
+class CrystalReview(Strict):
+    verdict: Literal["accept", "reject"]
+    note: str | None = Field(default=None, max_length=2000)
+
+
+class FenceOut(BaseModel):
+    concept: str
+    action: Literal["include", "exclude"]
+
+
+class CompareOut(BaseModel):
+    a: LocusOut
+    b: LocusOut
+    cosine_distance: float
+    shared_domains: list[str]
+    only_a_domains: list[str]
+    only_b_domains: list[str]
+    midpoint_concept: str | None = Field(description="The corpus concept nearest the midpoint of the two loci.")
+    midpoint_gloss: str | None
+    path: list[str] = Field(description="Locus ids of the walk from a to b (empty when it never went from one to the other).")
+
+
 LocusDetail.model_rebuild()
+
+# ---- recall (the Wheeler memory: crystals and episodic memories; the Open WebUI pipeline) ----
+
+
+class RecallRequest(Strict):
+    query: str = Field(min_length=1, max_length=4000, description="What to recall memories for (a chat message).")
+    top_k: int = Field(default=5, ge=1, le=50, description="Maximum memories to return.")
+    alpha: float = Field(default=0.3, ge=0, le=1, description="Reconstruction blend: 0 pure stored, 1 pure query.")
+    min_similarity: float = Field(default=0.1, ge=-1, le=1, description="Pearson threshold below which memories are dropped.")
+    max_context_length: int = Field(default=2000, ge=100, le=20000, description="Soft cap on the context block's characters.")
+
+
+class RecallHitOut(BaseModel):
+    id: str
+    text: str
+    chunk: str
+    similarity: float
+    temperature: float
+    tier: str
+    hits: int
+
+
+class RecallOut(BaseModel):
+    hits: list[RecallHitOut]
+    context: str = Field(description="The formatted block to prepend to a system message ('' when nothing passed).")
+
+
+
+class ForageRequest(Strict):
+    """POST /api/v1/sandwich/forage: autonomous without source/topic; directed with one."""
+
+    patience: int = Field(default=5, ge=1, le=100, description="Failures in a row before the forager rests.")
+    source: str | None = Field(default=None, max_length=4000, description="A file or folder path, or a URL.")
+    topic: str | None = Field(default=None, min_length=1, max_length=2000)
+    max_attempts: int = Field(default=20, ge=1, le=500)
+    seed: int | None = Field(default=None, ge=0, lt=2**32, description="Random seed of the autonomous forager.")
+
+
+# ---- SANDWICH corpus analysis (004, 5.3 / 7 / 8.1): GET /api/v1/sandwich/metrics ----
+
+
+class MetricValue(BaseModel):
+    value: float | None = Field(description="None while the corpus has too little to say.")
+    target: str = Field(description="004 8.1's target, e.g. '> 0.3'.")
+    met: bool | None
+
+
+class TypeCount(BaseModel):
+    structural_type: str
+    sandwich_count: int
+    avg_validity: float
+    min_validity: float
+    max_validity: float
+
+
+class IngredientCount(BaseModel):
+    text: str
+    ingredient_type: Literal["bread", "filling"]
+    usage_count: int
+
+
+class ValidityPoint(BaseModel):
+    day: str
+    sandwiches: int
+    avg_validity: float
+    avg_novelty: float
+
+
+class RunEfficiency(BaseModel):
+    run_id: str
+    mode: str
+    started_at: str
+    foraging_attempts: int
+    sandwiches_made: int
+    success_rate: float
+
+
+class CrossDomainBread(BaseModel):
+    bread_concept: str
+    domain_count: int
+    domains: list[str]
+
+
+class SandwichMetrics(BaseModel):
+    metrics: dict[str, MetricValue]
+    counts: dict[str, int]
+    outcomes: dict[str, int]
+    type_distribution: list[TypeCount]
+    ingredient_frequency: list[IngredientCount]
+    validity_over_time: list[ValidityPoint]
+    foraging_efficiency: list[RunEfficiency]
+    cross_domain_breads: list[CrossDomainBread]
+
 
 # The API's models in the generated files; the event contract adds its own (events.EXPORTED).
 EXPORTED: tuple[type[BaseModel], ...] = (
     SessionCreate, SessionPatch, WanderRequest, InjectRequest, FenceRequest, SearchRequest, SubwanderRequest,
     CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
-    ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, *ACTION_MODELS, *ARCHIVE_MODELS,
-)
+    ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, FenceAnchorOut, *ACTION_MODELS,
+    CrystalReview, FenceOut, CompareOut, RecallRequest, RecallHitOut, RecallOut, ForageRequest, MetricValue, TypeCount,
+    IngredientCount, ValidityPoint, RunEfficiency, CrossDomainBread, SandwichMetrics, *ARCHIVE_MODELS,
+)  # fmt: skip

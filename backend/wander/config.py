@@ -78,7 +78,8 @@ class ModelsSettings(Section):
     anthropic_url: str | None = _var("WANDER_ANTHROPIC_URL", None, "another Anthropic endpoint", shown="SDK default")
     anthropic_model: str = _var("WANDER_ANTHROPIC_MODEL", defaults.ANTHROPIC_MODEL, "cloud dwelling model")
     anthropic_heavy_model: str = _var("WANDER_ANTHROPIC_HEAVY_MODEL", defaults.ANTHROPIC_HEAVY_MODEL,
-                                      "used only for rumination and crystallization")
+                                      "reserved for rumination; not wired yet: with `anthropic` or `auto`, "
+                                      "rumination runs offline")
     anthropic_timeout: float = _var("WANDER_ANTHROPIC_TIMEOUT", defaults.ANTHROPIC_TIMEOUT,
                                     "seconds per Anthropic call", ge=0.01)
     prices: str | None = _var("WANDER_PRICES", None, "JSON overrides, $ per million tokens: "
@@ -90,8 +91,9 @@ class ModelsSettings(Section):
                                  "estimate)", ge=64)
     router_cooldown: int = _var("WANDER_ROUTER_COOLDOWN", 10, "dwells a failing model is skipped before it is "
                                 "tried again", ge=1)
-    helpers: bool = _var("WANDER_MODEL_HELPERS", True, "with `--dweller ollama`, the model also proposes "
-                         "analogies/tensions and ruminates (`0`: off)", shown="`1`")
+    helpers: bool = _var("WANDER_MODEL_HELPERS", True, "with `--dweller ollama` only, the model also proposes "
+                         "analogies/tensions and ruminates (`0`: off); with `anthropic` or `auto` the proposals "
+                         "and rumination stay offline", shown="`1`")
 
     @field_validator("dweller", "embedder", mode="before")
     @classmethod

@@ -102,7 +102,7 @@ test("pause then resume a running wander", async ({ page }) => {
 
   await page.getByRole("button", { name: "Pause" }).click();
   await expect(page.getByTestId("session-status")).toHaveText("paused");
-  await expect(page.getByRole("button", { name: "Resume" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Continue" })).toBeEnabled();
   await expect(page.getByRole("button", { name: "Pause" })).toBeDisabled();
   // paused means paused: no more steps
   await page.waitForTimeout(1500);
@@ -113,7 +113,7 @@ test("pause then resume a running wander", async ({ page }) => {
   expect(await page.getByTestId("status-steps").textContent()).toBe(shown);
   await shot(page, "04-paused");
 
-  await page.getByRole("button", { name: "Resume" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByTestId("session-status")).toHaveText("active");
   // the interrupted run goes on
   await expect.poll(async () => (await sessionViaApi(page, s.id)).step_count, { timeout: 30_000 }).toBeGreaterThan(stepsPaused);

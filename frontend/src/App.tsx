@@ -2,16 +2,36 @@ import { matchRoute, usePath, Link } from "./router";
 import { SessionsPage } from "./pages/SessionsPage";
 import { SessionPage } from "./pages/SessionPage";
 import { ArchivePage } from "./pages/ArchivePage";
+import { TokenPrompt } from "./panels/TokenPrompt";
+import { lazy, Suspense } from "react";
+
+// recharts is big: the analysis page loads on demand.
+const AnalysisPage = lazy(() => import("./analysis/AnalysisPage").then((m) => ({ default: m.AnalysisPage })));
 
 export function App() {
+  return (
+    <>
+      <Routes />
+      <TokenPrompt />
+    </>
+  );
+}
+
+function Routes() {
   const route = matchRoute(usePath());
   switch (route.name) {
     case "sessions":
       return <SessionsPage />;
-    case "session":
-      return <SessionPage key={route.id} sessionId={route.id} />;
+    case "analysis":
+      return (
+        <Suspense fallback={<p>loading…</p>}>
+          <AnalysisPage />
+        </Suspense>
+      );
     case "archive":
       return <ArchivePage key={route.id} sessionId={route.id} />;
+    case "session":
+      return <SessionPage key={route.id} sessionId={route.id} />;
     default:
       return (
         <div className="page page-center">

@@ -2,13 +2,25 @@
 // event into the graph and is pure, so replay, dedupe and live updates are one code path.
 import { create } from "zustand";
 import type { ConnState } from "./api/ws";
-import type { CandidateOut, EventOut, LocusOut, ResidueOut, SessionOut, SessionStatusName } from "./api/types.gen";
+import type {
+  CandidateOut,
+  CrystalSummary,
+  EventOut,
+  FenceOut,
+  LocusOut,
+  ResidueOut,
+  ResonanceSummary,
+  SessionOut,
+  SessionStatusName,
+} from "./api/types.gen";
 
 export interface MapLocus extends LocusOut {
   /** The locus the walk came from when it first reached this one (null for the seed). */
   parentId: string | null;
   /** Step at which it first appeared (0 for the seed). */
   firstStep: number;
+  /** Planted (a preset's other seed, an inject without a visit): on the map, never walked to yet. */
+  planted?: boolean;
 }
 
 export interface PathEdge {
@@ -16,6 +28,21 @@ export interface PathEdge {
   source: string;
   target: string;
   step: number;
+  /** The step crossed domains (the two loci share none). */
+  bridge: boolean;
+}
+
+export interface MapCrystal extends CrystalSummary {
+  /** Seq of the event that formed it (the archive timeline places it there). */
+  seq: number;
+  validated: boolean;
+  /** A person's verdict, once given (crystals kept for review). */
+  review: "accept" | "reject" | null;
+}
+
+export interface MapResonance extends ResonanceSummary {
+  /** Loci reached by the steps whose residue fed this resonance, in order. */
+  loci: string[];
 }
 
 export interface Adjacency {
@@ -51,6 +78,13 @@ export interface GraphState {
   arrivedBy: Record<string, ResidueOut>;
   /** Events applied (not counting ignored duplicates). */
   applied: number;
+  crystals: Record<string, MapCrystal>;
+  crystalOrder: string[];
+  resonances: Record<string, MapResonance>;
+  /** Resonances touched by the step in progress (its events come before step.completed). */
+  stepResonances: string[];
+  /** Loci planted by a person (a hint, not forced) and not visited by a step since. */
+  hints: Record<string, true>;
 }
 
 export function emptyGraph(sessionId: string | null = null): GraphState {
@@ -73,6 +107,11 @@ export function emptyGraph(sessionId: string | null = null): GraphState {
     tripped: null,
     arrivedBy: {},
     applied: 0,
+    crystals: {},
+    crystalOrder: [],
+    resonances: {},
+    stepResonances: [],
+    hints: {},
   };
 }
 
@@ -117,8 +156,21 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       next = { ...next, adjacency: { step: c.step_number, fromId: c.from_locus_id, candidates: c.candidates ?? [] } };
       break;
     }
+    case "wander.locus.planted": {
+      // A hint on the map, not a move: "current" stays where the walk is.
+      const c = ev.payload;
+      next = upsertLocus(next, c.locus, null, c.step_number);
+      next = { ...next, loci: { ...next.loci, [c.locus.id]: { ...next.loci[c.locus.id], planted: true } } };
+      break;
+    }
     case "wander.locus.visited": {
       const c = ev.payload;
+      if (c.injected) {
+        // a hint planted from outside: a locus the next steps may choose, not where the walk is
+        next = upsertLocus(next, c.locus, next.currentLocusId, c.step_number);
+        next = { ...next, hints: { ...next.hints, [c.locus.id]: true } };
+        break;
+      }
       const parent = c.step_number > 0 && next.currentLocusId !== c.locus.id ? next.currentLocusId : null;
       next = upsertLocus(next, c.locus, parent, c.step_number);
       next = { ...next, currentLocusId: c.locus.id };
@@ -128,12 +180,22 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       const c = ev.payload;
       next = upsertLocus(next, c.from_locus, null, Math.max(0, c.step_number - 1));
       next = upsertLocus(next, c.to_locus, c.from_locus.id, c.step_number);
+      if (next.loci[c.to_locus.id].planted) {
+        next = { ...next, loci: { ...next.loci, [c.to_locus.id]: { ...next.loci[c.to_locus.id], planted: false } } };
+      }
       const id = `path:${c.step_number}`;
       const path = next.path.some((e) => e.id === id)
         ? next.path
-        : [...next.path, { id, source: c.from_locus.id, target: c.to_locus.id, step: c.step_number }].sort(
-            (a, b) => a.step - b.step,
-          );
+        : [
+            ...next.path,
+            {
+              id,
+              source: c.from_locus.id,
+              target: c.to_locus.id,
+              step: c.step_number,
+              bridge: c.from_locus.domains.length > 0 && c.to_locus.domains.length > 0 && !c.from_locus.domains.some((d) => c.to_locus.domains.includes(d)),
+            },
+          ].sort((a, b) => a.step - b.step);
       const arrivedBy = next.arrivedBy[c.to_locus.id]
         ? next.arrivedBy
         : { ...next.arrivedBy, [c.to_locus.id]: c.residue };
@@ -145,6 +207,53 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
         stepCount: Math.max(next.stepCount, c.step_number),
         stepping: null,
       };
+      if (next.stepResonances.length) {
+        const resonances = { ...next.resonances };
+        for (const rid of next.stepResonances) {
+          const r = resonances[rid];
+          if (r && !r.loci.includes(c.to_locus.id)) resonances[rid] = { ...r, loci: [...r.loci, c.to_locus.id] };
+        }
+        next = { ...next, resonances, stepResonances: [] };
+      }
+      if (next.hints[c.to_locus.id]) {
+        const hints = { ...next.hints };
+        delete hints[c.to_locus.id];
+        next = { ...next, hints };
+      }
+      break;
+    }
+    case "wander.resonance.detected":
+    case "wander.resonance.strengthened":
+    case "wander.resonance.confirmed": {
+      const r = ev.payload.resonance;
+      const prev = next.resonances[r.id];
+      next = {
+        ...next,
+        resonances: { ...next.resonances, [r.id]: { ...r, loci: prev?.loci ?? [] } },
+        stepResonances: next.stepping !== null && !next.stepResonances.includes(r.id) ? [...next.stepResonances, r.id] : next.stepResonances,
+      };
+      break;
+    }
+    case "wander.crystal.formed": {
+      const c = ev.payload.crystal;
+      if (next.crystals[c.id]) break;
+      next = {
+        ...next,
+        crystals: { ...next.crystals, [c.id]: { ...c, seq: ev.seq, validated: false, review: null } },
+        crystalOrder: [...next.crystalOrder, c.id],
+      };
+      break;
+    }
+    case "wander.crystal.validated": {
+      const c = ev.payload;
+      const prev = next.crystals[c.crystal_id];
+      if (prev) next = { ...next, crystals: { ...next.crystals, [c.crystal_id]: { ...prev, validated: true } } };
+      break;
+    }
+    case "wander.crystal.reviewed": {
+      const c = ev.payload;
+      const prev = next.crystals[c.crystal_id];
+      if (prev) next = { ...next, crystals: { ...next.crystals, [c.crystal_id]: { ...prev, review: c.verdict, status: c.status } } };
       break;
     }
     case "wander.session.paused": {
@@ -153,11 +262,12 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       break;
     }
     case "wander.session.resumed":
-      next = { ...next, status: "active", stoppedReason: null };
+      next = { ...next, status: "active", stoppedReason: null, tripped: null };
       break;
     case "wander.session.completed": {
+      // Also how an abandoned wander ends: the payload says which.
       const c = ev.payload;
-      next = { ...next, status: "completed", stoppedReason: c.reason ?? null, stepping: null };
+      next = { ...next, status: c.status ?? "completed", stoppedReason: c.reason ?? null, stepping: null };
       break;
     }
     case "wander.circuit.tripped": {
@@ -173,6 +283,28 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
 
 export function reduceEvents(g: GraphState, events: EventOut[]): GraphState {
   return events.reduce(reduceEvent, g);
+}
+
+/** The graph as it stood at `uptoSeq` (all of it when omitted): the fold of the log up to
+ * that seq. The live map, reconnect catch-up and the archive timeline all use this. */
+export function foldEvents(events: EventOut[], uptoSeq?: number, sessionId: string | null = null): GraphState {
+  let g = emptyGraph(sessionId ?? events[0]?.session_id ?? null);
+  for (const e of events) {
+    if (uptoSeq !== undefined && e.seq > uptoSeq) continue;
+    g = reduceEvent(g, e);
+  }
+  return g;
+}
+
+/** Loci linked by confirmed resonances: consecutive loci of each theme's list. */
+export function resonanceLinks(g: GraphState): { id: string; source: string; target: string; resonanceId: string }[] {
+  const out: { id: string; source: string; target: string; resonanceId: string }[] = [];
+  for (const r of Object.values(g.resonances)) {
+    if (r.status !== "confirmed") continue;
+    const loci = r.loci.filter((id) => g.loci[id]);
+    for (let i = 1; i < loci.length; i++) out.push({ id: `res:${r.id}:${i}`, source: loci[i - 1], target: loci[i], resonanceId: r.id });
+  }
+  return out;
 }
 
 // ---- derived view: dashed adjacency edges and ghost nodes ----------------------------
@@ -249,36 +381,63 @@ export function adjacencyView(g: GraphState, max = MAX_CANDIDATES_SHOWN): { ghos
 
 // ---- the store -----------------------------------------------------------------------
 
+export type Notice = { kind: "ok" | "error"; text: string; at: number };
+export type SidePanel = "locus" | "crystal" | "compare" | "trace" | "resonances" | "fences";
+
 export interface WanderStore {
   graph: GraphState;
+  /** Every event applied, in seq order: the log the graph is the fold of. */
+  log: EventOut[];
   session: SessionOut | null;
   conn: ConnState;
   /** Events received over the socket (for the events/s counter). */
   received: number;
   selectedId: string | null;
+  /** A second locus picked with shift-click: the compare panel shows the pair. */
+  compareId: string | null;
+  crystalId: string | null;
+  panel: SidePanel | null;
+  fences: FenceOut[];
+  children: SessionOut[];
+  /** The last command's outcome, shown on the map. */
+  notice: Notice | null;
+  /** Loci to highlight (a resonance hovered in its panel). */
+  highlight: string[];
+  /** A locus to centre the view on (search, trace row); `n` changes on every request. */
+  focus: { id: string; n: number } | null;
+  /** The open context menu of a locus (right click, or the locus panel's button). */
+  menu: { locusId: string; x: number; y: number } | null;
+  openMenu(m: { locusId: string; x: number; y: number } | null): void;
   openSession(id: string): void;
   ingest(events: EventOut[]): void;
   setSession(s: SessionOut): void;
   setConn(c: ConnState): void;
   select(id: string | null): void;
+  /** Shift-click: compare this locus with the selected one. */
+  selectSecond(id: string): void;
+  openCrystal(id: string | null): void;
+  openPanel(p: SidePanel | null): void;
+  setFences(f: FenceOut[]): void;
+  setChildren(c: SessionOut[]): void;
+  say(kind: Notice["kind"], text: string): void;
+  setHighlight(ids: string[]): void;
+  focusOn(id: string): void;
 }
+
+const blank = { log: [] as EventOut[], session: null, conn: "idle" as ConnState, received: 0, selectedId: null, compareId: null,
+  crystalId: null, panel: null, fences: [] as FenceOut[], children: [] as SessionOut[], notice: null, highlight: [] as string[], focus: null, menu: null };
 
 export const useWander = create<WanderStore>((set) => ({
   graph: emptyGraph(),
-  session: null,
-  conn: "idle",
-  received: 0,
-  selectedId: null,
-  openSession: (id) =>
-    set((st) =>
-      st.graph.sessionId === id
-        ? st
-        : { graph: emptyGraph(id), session: null, conn: "idle", received: 0, selectedId: null },
-    ),
+  ...blank,
+  openSession: (id) => set((st) => (st.graph.sessionId === id ? st : { graph: emptyGraph(id), ...blank })),
   ingest: (events) =>
     set((st) => {
       const graph = reduceEvents(st.graph, events);
-      return graph === st.graph ? { received: st.received + events.length } : { graph, received: st.received + events.length };
+      const received = st.received + events.length;
+      if (graph === st.graph) return { received };
+      const fresh = events.filter((e) => e.seq > st.graph.lastSeq && e.seq <= graph.lastSeq && (!graph.sessionId || e.session_id === graph.sessionId));
+      return { graph, received, log: st.log.concat(fresh) };
     }),
   setSession: (s) =>
     set((st) => {
@@ -300,5 +459,17 @@ export const useWander = create<WanderStore>((set) => ({
       return { session: s, graph };
     }),
   setConn: (conn) => set({ conn }),
-  select: (selectedId) => set({ selectedId }),
+  select: (selectedId) => set({ selectedId, compareId: null, crystalId: null, panel: selectedId ? "locus" : null }),
+  selectSecond: (id) =>
+    set((st) =>
+      st.selectedId && st.selectedId !== id ? { compareId: id, crystalId: null, panel: "compare" } : { selectedId: id, compareId: null, panel: "locus" },
+    ),
+  openCrystal: (crystalId) => set({ crystalId, panel: crystalId ? "crystal" : null }),
+  openPanel: (panel) => set({ panel }),
+  setFences: (fences) => set({ fences }),
+  setChildren: (children) => set({ children }),
+  say: (kind, text) => set({ notice: { kind, text, at: Date.now() } }),
+  setHighlight: (highlight) => set({ highlight }),
+  openMenu: (menu) => set({ menu }),
+  focusOn: (id) => set((st) => ({ focus: { id, n: (st.focus?.n ?? 0) + 1 } })),
 }));

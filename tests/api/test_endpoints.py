@@ -66,7 +66,7 @@ async def test_step_wander_pause_resume_stop(client):
     assert r.json()["status"] == "completed" and r.json()["stopped_reason"] == "stopped by request"
 
 
-async def test_memory_inspection(client):
+async def test_memory_inspection(client, app):
     s = await create(client, max_steps=6, random_seed=2)
     sid = s["id"]
     await client.post(f"{API}/{sid}/wander", json={"n_steps": 6})
@@ -91,7 +91,28 @@ async def test_memory_inspection(client):
     resonances = (await client.get(f"{API}/{sid}/resonances")).json()
     assert resonances and all(r["status"] in ("candidate", "confirmed", "invalidated") for r in resonances)
     assert all(r["themes"] and r["occurrences"] >= 1 for r in resonances)
-    assert isinstance((await client.get(f"{API}/{sid}/crystals")).json(), list)
+    # The wander's crystals, and only its own: one stored for it, one for another wander.
+    other = await create(client, seed_concept="tide pool")
+    mine, theirs = _crystal(s, trace[1]["to_locus_id"], app), _crystal(other, None, app)
+    for c in (mine, theirs):
+        await app.store.save_crystal(c, [])
+    crystals = (await client.get(f"{API}/{sid}/crystals")).json()
+    assert [c["id"] for c in crystals] == [mine.id]
+    assert crystals[0]["session_id"] == sid and crystals[0]["source_locus_id"] == trace[1]["to_locus_id"]
+
+
+def _crystal(session: dict, locus_id: str | None, app):
+    from datetime import UTC, datetime
+
+    import numpy as np
+
+    from wander.domain.models import Crystal, new_id
+
+    v = np.zeros(app.knowledge.dim, dtype=np.float32)
+    v[1] = 1.0
+    return Crystal(id=new_id(), project_id=session["project_id"], session_id=session["id"], insight="an insight",
+                   embedding=v, confidence=0.75, actionability=0.4, domains=["artifact"], source_locus_id=locus_id,
+                   created_at=datetime.now(UTC))  # fmt: skip
 
 
 async def test_openapi_health_domains_and_deep_links(client):

@@ -13,7 +13,7 @@ from litestar.di import Provide
 from litestar.exceptions import NotFoundException
 from litestar.openapi import OpenAPIConfig
 
-from wander.api import problems, static
+from wander.api import auth, problems, static
 from wander.api.controllers.archive import ArchiveController
 from wander.api.controllers.control import ControlController
 from wander.api.controllers.crystals import CrystalController
@@ -21,7 +21,10 @@ from wander.api.controllers.interventions import InterventionController
 from wander.api.controllers.memory import MemoryController
 from wander.api.controllers.proposals import ProposalController
 from wander.api.controllers.meta import domains, health
+from wander.api.controllers.recall import recall
+from wander.api.controllers.sandwich import SandwichController
 from wander.api.controllers.sessions import SessionController
+from wander.api.controllers.workbench import WorkbenchController
 from wander.api.deps import Services, provide_services
 from wander.api.security import make_token_guard
 from wander.archive.service import Archivist
@@ -86,8 +89,8 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
 
     return Litestar(
         route_handlers=[SessionController, ControlController, ArchiveController, MemoryController, CrystalController,
-                        InterventionController, ProposalController, health, domains, session_socket,
-                        static.index_page, *static.static_routes()],  # fmt: skip
+                        InterventionController, WorkbenchController, ProposalController, SandwichController, health,
+                        domains, recall, session_socket, auth.sign_in, static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
         exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},  # type: ignore[dict-item]
         guards=[make_token_guard(api.token)],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared_schemas.models import CrystalOut, LocusOut, ResidueOut, ResonanceOut, SessionOut, TraceStep
+from shared_schemas.models import CrystalOut, FenceAnchorOut, LocusOut, ResidueOut, ResonanceOut, SessionOut, TraceStep
 from wander.domain.models import Crystal, Locus, Residue, Resonance, Session
 
 
@@ -16,7 +16,8 @@ def session_out(s: Session, running: bool) -> SessionOut:
         cloud_spent_cents=s.cloud_spent_cents, local_calls=s.local_calls, cloud_calls=s.cloud_calls,
         temperature=s.temperature, human_checkpoint_frequency=s.human_checkpoint_frequency,
         random_seed=s.random_seed, step_count=s.step_count, current_locus_id=s.current_locus_id,
-        stopped_reason=s.stopped_reason, parent_session_id=s.parent_session_id, running=running,
+        stopped_reason=s.stopped_reason, parent_session_id=s.parent_session_id, parent_locus_id=s.parent_locus_id,
+        running=running, fence=[FenceAnchorOut(concept=a.concept, action=a.action) for a in s.fence],
         last_event_seq=s.event_seq, created_at=s.created_at, last_step_at=s.last_step_at,
         completed_at=s.completed_at,
     )  # fmt: skip

@@ -45,9 +45,11 @@ def token_ok(connection: ASGIConnection, token: str | None) -> bool:
 
 
 def make_token_guard(token: str | None):
-    def guard(connection: ASGIConnection, _: BaseRouteHandler) -> None:
+    def guard(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
         if connection.scope["type"] == "websocket":
             return  # the socket handler checks the token itself and closes with 4401
+        if handler.opt.get("public"):
+            return  # the page shell and the sign-in exchange (api/auth.py)
         if not token_ok(connection, token):
             raise NotAuthorizedException("a valid bearer token is required (Authorization: Bearer <WANDER_API_TOKEN>)")
 

@@ -9,6 +9,7 @@ from litestar.exceptions import NotFoundException
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 
+from wander.api.auth import exchange_link_token
 from wander.api.problems import problem
 
 DIST = Path(__file__).resolve().parents[3] / "frontend" / "dist"
@@ -24,7 +25,8 @@ def dist_dir() -> Path:
 
 def static_routes():
     if (DIST / "index.html").exists():
-        return [create_static_files_router(path="/assets", directories=[DIST / "assets"], include_in_schema=False)]
+        return [create_static_files_router(path="/assets", directories=[DIST / "assets"], include_in_schema=False,
+                                           opt={"public": True})]  # fmt: skip
     return []
 
 
@@ -35,9 +37,11 @@ def spa_index() -> Response:
     return Response(NOT_BUILT, media_type="text/html")
 
 
-@get(["/", "/sessions/{rest:path}"], include_in_schema=False, sync_to_thread=False)
-def index_page() -> Response:
-    return spa_index()
+@get(["/", "/sessions/{rest:path}"], include_in_schema=False, sync_to_thread=False, opt={"public": True})
+def index_page(request: Request) -> Response:
+    """The page shell is public (it asks for the token when the API answers 401); a link's
+    ?token= is exchanged for the sign-in cookie and redirected away."""
+    return exchange_link_token(request) or spa_index()
 
 
 def on_not_found(request: Request, exc: NotFoundException) -> Response:

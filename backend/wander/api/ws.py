@@ -23,6 +23,8 @@ CLOSE_UNKNOWN_SESSION = 4404
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_BAD_ORIGIN = 4403
 CLOSE_BAD_REQUEST = 4400
+CATCH_UP_PAGE = 10_000  # events_after's default page size
+_CLOSED = object()  # the client went away
 
 
 def event_frame(e: Event) -> str:
@@ -57,23 +59,36 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
         return await _refuse(socket, CLOSE_UNKNOWN_SESSION, f"session not found: {session_id}")
 
     await socket.accept()
-    queue: asyncio.Queue[Event] = asyncio.Queue()
+    queue: asyncio.Queue = asyncio.Queue()  # events, None (heartbeat tick), _CLOSED
 
     async def on_event(event: Event) -> None:
         queue.put_nowait(event)
 
     unsubscribe = svc.app.bus.subscribe(on_event, session_id=session_id)
     last = after_seq
+    receiver = ticker = None
+    loop = asyncio.get_running_loop()
+    sent_at = loop.time()
     try:
-        for e in await svc.app.store.events_after(session_id, last):
-            await socket.send_text(event_frame(e))
-            last = e.seq
+        while True:  # the whole backlog, page by page (a 5,000-step walk has ~20,000 events)
+            page = await svc.app.store.events_after(session_id, last, limit=CATCH_UP_PAGE)
+            for e in page:
+                await socket.send_text(event_frame(e))
+                last = e.seq
+            if len(page) < CATCH_UP_PAGE:
+                break
         await socket.send_text(json.dumps({"type": "caught_up", "last_seq": last}))
-        receiver = asyncio.create_task(_drain_client(socket))
+        receiver = asyncio.create_task(_drain_client(socket, queue))
+        ticker = asyncio.create_task(_tick(queue, settings.heartbeat_s))
         while not receiver.done():
-            try:
-                event = await asyncio.wait_for(queue.get(), timeout=settings.heartbeat_s)
-            except TimeoutError:
+            # The queue is awaited directly (no wait_for task in between): a published event
+            # wakes this loop in the next turn of the event loop.
+            event = await queue.get()
+            if event is None:
+                if receiver.done():
+                    break
+                if not queue.empty() or loop.time() - sent_at < settings.heartbeat_s * 0.9:
+                    continue  # events are flowing: no heartbeat needed
                 # A quiet spell: send any tail the bus did not deliver (e.g. events the relay
                 # published while this process was reconnecting to NATS) from the outbox.
                 for missed in await svc.app.store.events_after(session_id, last):
@@ -82,6 +97,8 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
                 await socket.send_text(json.dumps({"type": "heartbeat", "ts": datetime.now(UTC).isoformat(),
                                                    "last_seq": last}))  # fmt: skip
                 continue
+            if event is _CLOSED:
+                break
             if event.seq <= last:
                 continue  # already sent from the backlog
             if event.seq > last + 1:  # a hole: fetch what we missed from the outbox
@@ -89,18 +106,27 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
                     await socket.send_text(event_frame(missed))
                     last = missed.seq
             await socket.send_text(event_frame(event))
-            last = event.seq
-        receiver.cancel()
+            last, sent_at = event.seq, loop.time()
     except (WebSocketDisconnect, ConnectionError, RuntimeError) as exc:
         log.debug("socket for %s closed: %s", session_id, exc)
     finally:
         unsubscribe()
+        for task in (receiver, ticker):
+            if task is not None:
+                task.cancel()
 
 
-async def _drain_client(socket: WebSocket) -> None:
+async def _tick(queue: asyncio.Queue, every_s: float) -> None:
+    """A None in the queue every heartbeat interval: the loop sends a heartbeat when quiet."""
+    while True:
+        await asyncio.sleep(every_s)
+        queue.put_nowait(None)
+
+
+async def _drain_client(socket: WebSocket, queue: asyncio.Queue) -> None:
     """Read (and ignore) what the client sends, so a close from its side ends the loop."""
     try:
         while True:
             await socket.receive_data(mode="text")
     except (WebSocketDisconnect, RuntimeError):
-        return
+        queue.put_nowait(_CLOSED)

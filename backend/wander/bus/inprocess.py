@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -23,6 +24,10 @@ class InProcessBus:
                         await handler(event)
                     except Exception:  # one bad subscriber must not stop the wander
                         log.exception("event handler failed for %s", event.subject)
+        if events:
+            # Let subscribers (WebSocket senders) run now, before the caller's next CPU-bound
+            # step: otherwise the events wait in their queues behind it.
+            await asyncio.sleep(0)
 
     def subscribe(self, handler: Handler, session_id: str | None = None) -> Callable[[], None]:
         entry = (session_id, handler)

@@ -246,6 +246,7 @@ class WalkState:
     compost: list[CompostItem] = field(default_factory=list)
     resonances: list[Resonance] = field(default_factory=list)  # the project's, not invalidated
     warm: list[WarmMemory] = field(default_factory=list)
+    last_crystal_step: int = 0  # the step of the wander's latest crystal (the throttle)
 
 
 class Store(Protocol):
@@ -292,6 +293,15 @@ class Store(Protocol):
     async def set_budget(self, session_id: str, cloud_budget_cents: int) -> None: ...
 
     async def locus(self, session_id: str, locus_id: str) -> Locus | None: ...
+
+    async def record_events(self, session_id: str, events: list[EventDraft],
+                            require_status: str | None = None) -> list[Event]:  # fmt: skip
+        """Events alone, in their own transaction (a step's start, before its work)."""
+        ...
+
+    async def set_fence(self, session_id: str, anchors: list, events: list[EventDraft]) -> list[Event]:
+        """Replace the fence with its events; Conflict once the wander is finished."""
+        ...
 
 
 class EventBus(Protocol):

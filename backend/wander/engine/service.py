@@ -18,8 +18,12 @@ from wander.domain.validation import (
     check_temperature,
     clean_text,
 )
+from shared_schemas.common import FenceAnchorOut
 from shared_schemas.events import (
     CircuitTrippedPayload,
+    FenceAddedPayload,
+    FenceRemovedPayload,
+    LocusPlantedPayload,
     LocusVisitedPayload,
     SessionCompletedPayload,
     SessionCreatedPayload,
@@ -87,7 +91,7 @@ class WanderEngine:
         # worker_id is recorded on every trace this engine writes (scale-out).
         self.ctx = StepContext(store=store, dweller=dweller, clock=clock, embedder=embedder,
                                crystallizer=self.crystallizer, ca=ca, proposer=proposer, worker_id=worker_id,
-                               hot_limit=hot_limit)  # fmt: skip
+                               hot_limit=hot_limit, bus=bus)  # fmt: skip
 
     @property
     def worker_id(self) -> str | None:
@@ -173,8 +177,8 @@ class WanderEngine:
                                            attractor=session.attractor, max_steps=session.max_steps)),
             ev.draft(LocusVisitedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(seed), new=True)),
         ]  # fmt: skip
-        drafts += [ev.draft(LocusVisitedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(p),
-                                                new=True)) for p in planted]  # fmt: skip
+        drafts += [ev.draft(LocusPlantedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(p),
+                                                source="preset")) for p in planted]  # fmt: skip
         events = await self.store.create_session(session, [seed, *planted], drafts)
         await self.bus.publish(events)
         return session
@@ -251,6 +255,9 @@ class WanderEngine:
             SessionStatus.COMPLETED: {SessionStatus.ACTIVE, SessionStatus.PAUSED},
             SessionStatus.ABANDONED: {SessionStatus.ACTIVE, SessionStatus.PAUSED},
         }[status]
+        if (status == SessionStatus.ACTIVE and session.status == SessionStatus.COMPLETED
+                and session.stopped_reason == "max_steps" and session.step_count < session.max_steps):  # fmt: skip
+            allowed = {SessionStatus.COMPLETED}  # extended: max_steps was raised past the steps taken
         if session.status not in allowed:
             raise Conflict(f"session {session_id} is {session.status}; cannot become {status}")
         payload = {SessionStatus.PAUSED: SessionPausedPayload, SessionStatus.ACTIVE: SessionResumedPayload,
@@ -299,19 +306,37 @@ class Interventions:
                           source_type=SourceType.SERENDIPITOUS, domains=domains, abstraction_level=abstraction,
                           kb_key=kb_key, first_encountered=self.engine.clock.now())  # fmt: skip
             events = await self.engine.store.add_locus(session_id, locus, [
-                ev.draft(LocusVisitedPayload(session_id=session_id, step_number=session.step_count,
-                                             locus=ev.locus_summary(locus), new=True, injected=True))])  # fmt: skip
+                ev.draft(LocusPlantedPayload(session_id=session_id, step_number=session.step_count,
+                                             locus=ev.locus_summary(locus), source="inject"))])  # fmt: skip
             await self.engine.bus.publish(events)
         return await self._session(session_id)
 
     async def fence(self, session_id: str, concept: str, action: str) -> Session:
+        """Add (or re-aim) a fence anchor: wander.fence.added; refused once the wander is finished."""
         session = await self._session(session_id)
         concept = clean_text("concept", concept)
         if action not in ("include", "exclude"):
             raise InvalidInput("action", f"must be 'include' or 'exclude' (got '{action}')")
+        _require_unfinished(session)
         v = self.engine.embedder.embed([concept])[0]
         anchors = [a for a in session.fence if a.concept != concept] + [FenceAnchor(concept, action, v)]
-        await self.engine.store.set_controls(session_id, fence=anchors)
+        events = await self.engine.store.set_fence(session_id, anchors, [
+            ev.draft(FenceAddedPayload(session_id=session_id, concept=concept, action=action,  # type: ignore[arg-type]
+                                       fence=_fence_summary(anchors)))])  # fmt: skip
+        await self.engine.bus.publish(events)
+        return await self._session(session_id)
+
+    async def unfence(self, session_id: str, concept: str) -> Session:
+        """Remove a fence anchor: wander.fence.removed."""
+        session = await self._session(session_id)
+        concept = clean_text("concept", concept)
+        _require_unfinished(session)
+        if all(a.concept != concept for a in session.fence):
+            raise InvalidInput("concept", f"'{concept}' is not in the fence")
+        anchors = [a for a in session.fence if a.concept != concept]
+        events = await self.engine.store.set_fence(session_id, anchors, [
+            ev.draft(FenceRemovedPayload(session_id=session_id, concept=concept, fence=_fence_summary(anchors)))])
+        await self.engine.bus.publish(events)
         return await self._session(session_id)
 
     async def crystallize(self, session_id: str):
@@ -345,3 +370,12 @@ class Interventions:
         ))  # fmt: skip
         await self.engine.store.set_budget(parent.id, parent.cloud_budget_cents - share)
         return child
+
+
+def _require_unfinished(session: Session) -> None:
+    if session.status in (SessionStatus.COMPLETED, SessionStatus.ABANDONED):
+        raise Conflict(f"session {session.id} is {session.status}; its fence can no longer change")
+
+
+def _fence_summary(anchors: list[FenceAnchor]) -> list[FenceAnchorOut]:
+    return [FenceAnchorOut(concept=a.concept, action=a.action) for a in anchors]  # type: ignore[arg-type]

@@ -12,10 +12,12 @@ import numpy as np
 
 from wander.domain import scoring
 from wander.domain.errors import Conflict, NoCandidates
+from wander.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.domain.models import (
     Candidate,
     Crystal,
     Event,
+    EventDraft,
     HotItem,
     Locus,
     Residue,
@@ -52,6 +54,7 @@ from wander.engine.ports import (
     Dweller,
     DwellRequest,
     Embedder,
+    EventBus,
     StepCommit,
     Store,
 )
@@ -60,6 +63,7 @@ from wander.engine.themes import degenerate_themes
 from wander.engine.walk import Walk
 
 TOP_K = 24  # candidates kept for the softmax draw and shown as dashed edges
+MIN_IN_BAND = 8  # out-of-band candidates are dropped while at least this many are in the band
 STRONG_LOCUS = 0.8  # a residue this interesting calls for crystallization...
 CRYSTALLIZE_EVERY = 30  # ...and so does a confirmed resonance, at most once in this many steps (<= 10 per 300)
 
@@ -75,6 +79,7 @@ class StepContext:
     proposer: ConceptProposer | None = None
     worker_id: str | None = None
     hot_limit: int = tiers.HOT_LIMIT
+    bus: EventBus | None = None  # publishes wander.step.started before the step's work
 
 
 @dataclass
@@ -105,8 +110,14 @@ async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[
             best[key] = c
     # The band's draws toward the attractor and at random always stay in the running: the
     # softmax decides among them and the best-scored, not a cut before it.
-    reserved = [c for c in best.values() if c.reason.endswith((TOWARD, SAMPLED))]
-    rest = [c for c in best.values() if not c.reason.endswith((TOWARD, SAMPLED))]
+    found_all = list(best.values())
+    # Steps keep to the 0.3-0.7 band: other strategies' candidates outside it (a corpus
+    # hypernym can be very close) stay in only when the band has too few.
+    in_band = [c for c in found_all if BAND_LOW <= c.distance <= BAND_HIGH]
+    if len(in_band) >= MIN_IN_BAND:
+        found_all = in_band
+    reserved = [c for c in found_all if c.reason.endswith((TOWARD, SAMPLED))]
+    rest = [c for c in found_all if not c.reason.endswith((TOWARD, SAMPLED))]
     rest.sort(key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
     kept = rest[: max(0, TOP_K - len(reserved))] + reserved
     return sorted(kept, key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
@@ -185,7 +196,12 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         raise Conflict(f"session {session.id} is {session.status}")
     step_number = session.step_count + 1
     current = walk.current
-    drafts = [ev.draft(StepStartedPayload(session_id=session.id, step_number=step_number, from_locus_id=current.id))]
+    # Live, before the step's work: its own small transaction, published at once.
+    started = await ctx.store.record_events(session.id, [ev.draft(StepStartedPayload(
+        session_id=session.id, step_number=step_number, from_locus_id=current.id))], require_status="active")
+    if ctx.bus is not None:
+        await ctx.bus.publish(started)
+    drafts: list[EventDraft] = []
 
     injected = await _injected(walk, ctx)
     if injected is not None:

@@ -31,7 +31,7 @@ class Walk:
         self.compost: list[CompostItem] = list(state.compost)
         self.resonances: list[Resonance] = list(state.resonances)
         self.warm: list[WarmMemory] = list(state.warm)
-        self.last_crystallize_step = 0
+        self.last_crystallize_step = state.last_crystal_step
         self.session = state.session  # the setter computes the per-session arrays
 
     @property

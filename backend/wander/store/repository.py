@@ -34,6 +34,7 @@ from wander.domain.models import (
     WarmMemory,
 )
 from wander.engine.ports import SessionControls, StepCommit, WalkState
+from wander.store.intervention_repository import InterventionWrites
 from wander.store.tables import (
     WanderCompost,
     WanderCrystal,
@@ -181,7 +182,7 @@ def _locus_values(lo: Locus) -> dict[str, Any]:
     )  # fmt: skip
 
 
-class PostgresStore:
+class PostgresStore(InterventionWrites):
     def __init__(self, engine: AsyncEngine):
         self.engine = engine
 
@@ -191,7 +192,8 @@ class PostgresStore:
         self, conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft], ts: datetime | None
     ) -> list[Event]:
         events = []
-        now = ts or (await conn.execute(select(func.now()))).scalar_one()
+        # The time the event is written (not the start of its transaction or of the step).
+        now = ts or (await conn.execute(select(func.clock_timestamp()))).scalar_one()
         for i, d in enumerate(drafts):
             events.append(Event(session_id=session_id, seq=first_seq + i, subject=d.subject, ts=now, payload=d.payload))
         if events:
@@ -254,6 +256,8 @@ class PostgresStore:
             values: dict[str, Any] = {"status": status, "stopped_reason": reason}
             if status == "completed":
                 values["completed_at"] = func.now()
+            elif status == "active":
+                values["completed_at"] = None  # a completed wander extended by raising max_steps
             await conn.execute(update(S).where(S.c.id == _uuid(session_id)).values(**values))
             return await self._append_events(conn, session_id, row.event_seq + 1, events, None)
 
@@ -278,6 +282,11 @@ class PostgresStore:
                                                        RS.c.status != "invalidated"))).all()  # fmt: skip
             warm = (await conn.execute(select(W).where(W.c.session_id == sid).order_by(W.c.created_at))).all()
             compost = (await conn.execute(select(CP).where(CP.c.session_id == sid).order_by(CP.c.created_at))).all()
+            # The crystallization throttle survives reloads: the step of the wander's last crystal
+            # (a step's crystal carries the step's own timestamp).
+            last_crystal = select(func.max(C.c.created_at)).where(C.c.session_id == sid).scalar_subquery()
+            last_crystal_step = (await conn.execute(select(func.max(T.c.step_number)).where(
+                T.c.session_id == sid, T.c.created_at <= last_crystal))).scalar_one()  # fmt: skip
         loci = [locus_from_row(r) for r in lrows]
         by_id = {lo.id: lo for lo in loci}
         themes = [t for r in steps[-recent:] for t in (r.themes or [])]
@@ -295,6 +304,7 @@ class PostgresStore:
             hot=hot_items, resonances=[resonance_from_row(r) for r in res], warm=[warm_from_row(r) for r in warm],
             compost=[CompostItem(str(r.id), r.kind, r.text, list((r.content or {}).get("domains", [])), _vec(r.embedding))
                      for r in compost],
+            last_crystal_step=last_crystal_step or 0,
         )  # fmt: skip
 
     async def commit_step(self, commit: StepCommit) -> list[Event]:
@@ -342,7 +352,8 @@ class PostgresStore:
                     status=str(s.status), stopped_reason=s.stopped_reason, completed_at=s.completed_at,
                     **({"pending_injection": None} if commit.consumed_injection else {}),
                 ))  # fmt: skip
-                return await self._append_events(conn, s.id, row.event_seq + 1, commit.events, t.created_at)
+                # Stamped at the commit, not when the step began: `ts` is when the map could know.
+                return await self._append_events(conn, s.id, row.event_seq + 1, commit.events, None)
         except IntegrityError as exc:
             if "uq_traces_session_step" in str(exc.orig):
                 raise StepAlreadyCommitted(str(exc.orig)) from exc
@@ -606,8 +617,9 @@ class PostgresStore:
             return (await conn.execute(q)).scalar_one()
 
     async def update_session(self, session_id: str, **values: Any) -> None:
-        """Settings a person may change (name, domains, max_steps, temperature)."""
-        allowed = {"name", "allowed_domains", "forbidden_domains", "max_steps", "temperature"}
+        """Settings a person may change (name, domains, max_steps, temperature, budget, drift, checkpoints)."""
+        allowed = {"name", "allowed_domains", "forbidden_domains", "max_steps", "temperature", "cloud_budget_cents",
+                   "max_drift_distance", "human_checkpoint_frequency"}  # fmt: skip
         bad = set(values) - allowed
         if bad:
             raise ValueError(f"not updatable: {sorted(bad)}")

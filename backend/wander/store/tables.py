@@ -218,8 +218,9 @@ class WanderCrystal(SQLModel, table=True):
     confidence: float
     actionability: float
     domains: list[str] = _text_array(nullable=False)
-    source_resonance_id: uuid.UUID | None = _fk("wander_resonances.id", nullable=True)
-    source_locus_id: uuid.UUID | None = _fk("wander_loci.id", nullable=True)
+    # A crystal is cross-session knowledge: deleting its wander detaches it (migration 0006).
+    source_resonance_id: uuid.UUID | None = _fk("wander_resonances.id", nullable=True, ondelete="SET NULL")
+    source_locus_id: uuid.UUID | None = _fk("wander_loci.id", nullable=True, ondelete="SET NULL")
     supporting_evidence: list[dict] = _jsonb()
     status: str = Field(default="active", max_length=50)
     validated_by: str | None = Field(default=None, max_length=100)
@@ -316,4 +317,5 @@ class KbSource(SQLModel, table=True):
 
 
 from wander.store import action_tables as _action_tables  # noqa: E402,F401  (registers the action tables)
+from wander.store import sandwich_tables as _sandwich_tables  # noqa: E402,F401  (SANDWICH tables, same metadata)
 from wander.store import archive_tables  # noqa: E402,F401  (registers the archive tables)

@@ -1,11 +1,13 @@
 // REST client for /api/v1/wander. Types come from types.gen.ts (generated from
 // shared_schemas/models.py); nothing the backend sends is hand-typed here.
+import { whenSignedIn } from "./auth";
 import type {
   LocusDetail,
   Problem,
   SessionCreate,
   SessionList,
   SessionOut,
+  SessionPatch,
   SessionStatusName,
   StepOut,
   WanderStarted,
@@ -38,7 +40,7 @@ function isProblem(body: unknown): body is Problem {
   );
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown, retried = false): Promise<T> {
   const init: RequestInit = { method, headers: { Accept: "application/json, application/problem+json" } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -49,6 +51,10 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
     res = await fetch(path, init);
   } catch (err) {
     throw new ApiError(0, null, `network error: ${(err as Error).message}`);
+  }
+  if (res.status === 401 && !retried) {
+    await whenSignedIn(); // the token prompt; the cookie it sets rides on the retry
+    return request<T>(method, path, body, true);
   }
   const text = await res.text();
   let parsed: unknown = null;
@@ -65,7 +71,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   return parsed as T;
 }
 
-const s = (id: string) => `${API_BASE}/sessions/${encodeURIComponent(id)}`;
+export const s = (id: string) => `${API_BASE}/sessions/${encodeURIComponent(id)}`;
 
 export const api = {
   listSessions(params: { limit?: number; offset?: number; status?: SessionStatusName | "" } = {}) {
@@ -79,6 +85,8 @@ export const api = {
   domains: () => request<string[]>("GET", `${API_BASE}/domains`),
   createSession: (body: SessionCreate) => request<SessionOut>("POST", `${API_BASE}/sessions`, body),
   getSession: (id: string) => request<SessionOut>("GET", s(id)),
+  children: (id: string) => request<SessionOut[]>("GET", `${s(id)}/children`),
+  updateSession: (id: string, body: SessionPatch) => request<SessionOut>("PATCH", s(id), body),
   step: (id: string) => request<StepOut>("POST", `${s(id)}/step`),
   wander: (id: string, n_steps: number) => request<WanderStarted>("POST", `${s(id)}/wander`, { n_steps }),
   pause: (id: string) => request<SessionOut>("POST", `${s(id)}/pause`),

@@ -1,5 +1,6 @@
 // Wires one session's REST view and WebSocket feed into the store.
 import { useEffect, useState } from "react";
+import { whenSignedIn } from "./auth";
 import { api, ApiError, sessionSocketUrl } from "./client";
 import type { EventOut } from "./types.gen";
 import { WanderSocket } from "./ws";
@@ -9,6 +10,8 @@ declare global {
   interface Window {
     /** Test hook: the live socket client of the open map (drop(), lastSeq, urls, state). */
     __wanderWs?: WanderSocket;
+    /** Bench hook: how many loci the open map's graph holds. */
+    __wanderGraphSize?: () => number;
   }
 }
 
@@ -46,11 +49,13 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
         onCaughtUp: flush,
         onState: (c) => store().setConn(c),
         onFatal: (code, reason) => {
-          if (code === 4404) setNotFound(true);
+          if (code === 4401) void whenSignedIn().then(open); // the cookie rides on the new socket
+          else if (code === 4404) setNotFound(true);
           else setError(`live feed refused (${code}): ${reason}`);
         },
       });
       window.__wanderWs = sock;
+      window.__wanderGraphSize = () => useWander.getState().graph.order.length;
       sock.start();
     };
 

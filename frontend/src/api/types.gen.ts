@@ -12,12 +12,16 @@ export type EventOut =
   | StepCompletedEvent
   | AdjacenciesFoundEvent
   | LocusVisitedEvent
+  | LocusPlantedEvent
   | ResonanceDetectedEvent
   | ResonanceStrengthenedEvent
   | ResonanceConfirmedEvent
   | CrystalFormedEvent
   | CrystalValidatedEvent
+  | CrystalReviewedEvent
   | FenceApproachedEvent
+  | FenceAddedEvent
+  | FenceRemovedEvent
   | CircuitTrippedEvent
   | BudgetLowEvent
   | ProjectionUpdatedEvent
@@ -40,12 +44,16 @@ export type EventSubject =
   | "wander.step.completed"
   | "wander.adjacencies.found"
   | "wander.locus.visited"
+  | "wander.locus.planted"
   | "wander.resonance.detected"
   | "wander.resonance.strengthened"
   | "wander.resonance.confirmed"
   | "wander.crystal.formed"
   | "wander.crystal.validated"
+  | "wander.crystal.reviewed"
   | "wander.fence.approached"
+  | "wander.fence.added"
+  | "wander.fence.removed"
   | "wander.circuit.tripped"
   | "wander.budget.low"
   | "wander.projection.updated"
@@ -150,11 +158,46 @@ export interface CircuitTrippedPayload {
   detail: string;
   step_number?: number | null;
 }
+export interface CompareOut {
+  a: LocusOut;
+  b: LocusOut;
+  cosine_distance: number;
+  shared_domains: string[];
+  only_a_domains: string[];
+  only_b_domains: string[];
+  /**
+   * The corpus concept nearest the midpoint of the two loci.
+   */
+  midpoint_concept: string | null;
+  midpoint_gloss: string | null;
+  /**
+   * Locus ids of the walk from a to b (empty when it never went from one to the other).
+   */
+  path: string[];
+}
+export interface LocusOut {
+  id: string;
+  concept: string;
+  domains: string[];
+  source_type: "SEED" | "ADJACENT" | "BRIDGED" | "SERENDIPITOUS";
+  kb_key: string | null;
+  visit_count: number;
+  abstraction_level: number;
+  novelty_score: number;
+  interestingness: number;
+  actionability: number;
+  uncertainty: number;
+}
 export interface Connection {
   locus_id: string;
   concept: string;
   direction: "from" | "to";
   step_number: number;
+}
+export interface CrossDomainBread {
+  bread_concept: string;
+  domain_count: number;
+  domains: string[];
 }
 export interface CrystalFormedEvent {
   session_id: string;
@@ -209,6 +252,27 @@ export interface CrystalOut {
   human_approved: boolean;
   validation_notes: string | null;
   created_at: string | null;
+}
+export interface CrystalReview {
+  verdict: "accept" | "reject";
+  note?: string | null;
+}
+export interface CrystalReviewedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.crystal.reviewed";
+  payload: CrystalReviewedPayload;
+}
+/**
+ * A person's verdict on a crystal the gate kept for review (0.5 <= V < 0.7).
+ */
+export interface CrystalReviewedPayload {
+  session_id: string;
+  crystal_id: string;
+  verdict: "accept" | "reject";
+  status: string;
+  note?: string | null;
 }
 export interface CrystalValidatedEvent {
   session_id: string;
@@ -337,19 +401,6 @@ export interface StepCompletedPayload {
   selection_reason: string;
   resonances_detected: number;
 }
-export interface LocusOut {
-  id: string;
-  concept: string;
-  domains: string[];
-  source_type: "SEED" | "ADJACENT" | "BRIDGED" | "SERENDIPITOUS";
-  kb_key: string | null;
-  visit_count: number;
-  abstraction_level: number;
-  novelty_score: number;
-  interestingness: number;
-  actionability: number;
-  uncertainty: number;
-}
 export interface ResidueOut {
   connection: string;
   tension: string;
@@ -377,6 +428,23 @@ export interface LocusVisitedPayload {
    * Planted by a person, not reached by the walk.
    */
   injected?: boolean;
+}
+export interface LocusPlantedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.locus.planted";
+  payload: LocusPlantedPayload;
+}
+/**
+ * A locus added to the map without the walk going there (a preset's other seeds, an
+ * inject without force_visit): it never becomes "current".
+ */
+export interface LocusPlantedPayload {
+  session_id: string;
+  step_number: number;
+  locus: LocusOut;
+  source: "preset" | "inject";
 }
 export interface ResonanceDetectedEvent {
   session_id: string;
@@ -435,6 +503,38 @@ export interface FenceApproachedPayload {
   anchor: string;
   boundary: "include" | "exclude";
   cosine: number;
+}
+export interface FenceAddedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.fence.added";
+  payload: FenceAddedPayload;
+}
+export interface FenceAddedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
+  action: "include" | "exclude";
+}
+/**
+ * One anchor of a wander's fence (its embedding stays on the server).
+ */
+export interface FenceAnchorOut {
+  concept: string;
+  action: "include" | "exclude";
+}
+export interface FenceRemovedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.fence.removed";
+  payload: FenceRemovedPayload;
+}
+export interface FenceRemovedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
 }
 export interface ProjectionUpdatedEvent {
   session_id: string;
@@ -545,14 +645,50 @@ export interface ProposalRefusedPayload {
   status: "refused";
   reason: string;
 }
+/**
+ * What both fence changes carry: the anchor changed and the whole fence after it.
+ */
+export interface FenceChangedPayload {
+  session_id: string;
+  concept: string;
+  fence: FenceAnchorOut[];
+}
+export interface FenceOut {
+  concept: string;
+  action: "include" | "exclude";
+}
 export interface FenceRequest {
   concept: string;
   action: "include" | "exclude";
+}
+/**
+ * POST /api/v1/sandwich/forage: autonomous without source/topic; directed with one.
+ */
+export interface ForageRequest {
+  /**
+   * Failures in a row before the forager rests.
+   */
+  patience?: number;
+  /**
+   * A file or folder path, or a URL.
+   */
+  source?: string | null;
+  topic?: string | null;
+  max_attempts?: number;
+  /**
+   * Random seed of the autonomous forager.
+   */
+  seed?: number | null;
 }
 export interface HeartbeatFrame {
   type: "heartbeat";
   ts: string;
   last_seq: number;
+}
+export interface IngredientCount {
+  text: string;
+  ingredient_type: "bread" | "filling";
+  usage_count: number;
 }
 export interface InjectRequest {
   concept: string;
@@ -581,6 +717,17 @@ export interface LocusDetail {
    * The residue of the encounter that first reached it.
    */
   arrived_by: ResidueOut | null;
+}
+export interface MetricValue {
+  /**
+   * None while the corpus has too little to say.
+   */
+  value: number | null;
+  /**
+   * 004 8.1's target, e.g. '> 0.3'.
+   */
+  target: string;
+  met: boolean | null;
 }
 /**
  * RFC 9457 problem details; `field` names the offending input when there is one.
@@ -647,6 +794,44 @@ export interface ProposalPayload {
   session_id: string | null;
   proposal_id: string;
 }
+export interface RecallHitOut {
+  id: string;
+  text: string;
+  chunk: string;
+  similarity: number;
+  temperature: number;
+  tier: string;
+  hits: number;
+}
+export interface RecallOut {
+  hits: RecallHitOut[];
+  /**
+   * The formatted block to prepend to a system message ('' when nothing passed).
+   */
+  context: string;
+}
+export interface RecallRequest {
+  /**
+   * What to recall memories for (a chat message).
+   */
+  query: string;
+  /**
+   * Maximum memories to return.
+   */
+  top_k?: number;
+  /**
+   * Reconstruction blend: 0 pure stored, 1 pure query.
+   */
+  alpha?: number;
+  /**
+   * Pearson threshold below which memories are dropped.
+   */
+  min_similarity?: number;
+  /**
+   * Soft cap on the context block's characters.
+   */
+  max_context_length?: number;
+}
 export interface ResonanceOut {
   id: string;
   session_id: string | null;
@@ -657,6 +842,43 @@ export interface ResonanceOut {
   supporting_residue_ids: string[];
   last_reinforced_at: string | null;
   created_at: string | null;
+}
+export interface RunEfficiency {
+  run_id: string;
+  mode: string;
+  started_at: string;
+  foraging_attempts: number;
+  sandwiches_made: number;
+  success_rate: number;
+}
+export interface SandwichMetrics {
+  metrics: {
+    [k: string]: MetricValue | undefined;
+  };
+  counts: {
+    [k: string]: number | undefined;
+  };
+  outcomes: {
+    [k: string]: number | undefined;
+  };
+  type_distribution: TypeCount[];
+  ingredient_frequency: IngredientCount[];
+  validity_over_time: ValidityPoint[];
+  foraging_efficiency: RunEfficiency[];
+  cross_domain_breads: CrossDomainBread[];
+}
+export interface TypeCount {
+  structural_type: string;
+  sandwich_count: number;
+  avg_validity: number;
+  min_validity: number;
+  max_validity: number;
+}
+export interface ValidityPoint {
+  day: string;
+  sandwiches: number;
+  avg_validity: number;
+  avg_novelty: number;
 }
 export interface SearchHit {
   type: "locus" | "crystal" | "resonance";
@@ -721,6 +943,11 @@ export interface SessionOut {
   stopped_reason: string | null;
   parent_session_id: string | null;
   /**
+   * The parent's locus a sub-wander went deeper from.
+   */
+  parent_locus_id?: string | null;
+  fence?: FenceAnchorOut[];
+  /**
    * A background run is stepping this wander now.
    */
   running: boolean;
@@ -736,6 +963,15 @@ export interface SessionPatch {
   forbidden_domains?: string[] | null;
   max_steps?: number | null;
   temperature?: number | null;
+  /**
+   * Raise it to unstick a budget-tripped wander.
+   */
+  cloud_budget_cents?: number | null;
+  max_drift_distance?: number | null;
+  /**
+   * Pause every N steps; 0: never.
+   */
+  human_checkpoint_frequency?: number | null;
 }
 /**
  * What the session-status subjects share.
@@ -792,6 +1028,9 @@ export interface WalletOut {
   }[];
 }
 export interface WanderRequest {
+  /**
+   * At most max_steps (10,000), like a wander's own cap.
+   */
   n_steps?: number;
   /**
    * Pause between steps, to watch a wander grow.

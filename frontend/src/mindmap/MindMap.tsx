@@ -3,66 +3,101 @@ import {
   Background,
   BackgroundVariant,
   getNodesBounds,
+  MiniMap,
   ReactFlow,
   useReactFlow,
+  useStore,
   type Node,
+  type NodeChange,
   type NodeMouseHandler,
+  type OnNodeDrag,
   type Viewport,
 } from "@xyflow/react";
+import { commands } from "../api/commands";
+import { navigate } from "../router";
 import { adjacencyView, useWander } from "../store";
 import { edgeTypes } from "./edges";
+import { flowEdges, flowNodes, layoutInput, type FlowCache, type MapExtras } from "./flow";
 import { fractalEdges, fractalNodes, useProposalList } from "./fractals";
-import { flowEdges, flowNodes, layoutInput, type FlowCache } from "./flow";
 import { IncrementalLayout, type Point } from "./layout/force";
-import { semanticTargets, useAnimatedPositions } from "./layout/semantic";
 import { nodeTypes } from "./nodes";
+import { LocusMenu } from "./ContextMenu";
+import { MapSearch, NoticeLine } from "./MapOverlays";
+import { locusRadius } from "./palette";
+
+/** Below this zoom only the current, selected and highlighted loci keep their labels. */
+const LABEL_ZOOM = 0.45;
+/** Past this many nodes, only what is in view is rendered. */
+const VIRTUALIZE_ABOVE = 300;
+const pinKey = (sid: string | null) => `wander:pins:${sid ?? ""}`;
+
+function loadPins(sid: string | null): Record<string, Point> {
+  try {
+    return JSON.parse(localStorage.getItem(pinKey(sid)) ?? "{}") as Record<string, Point>;
+  } catch {
+    return {};
+  }
+}
 
 /** Below this zoom labels are too small to read: follow the current locus instead of fitting all. */
 const READABLE_ZOOM = 0.75;
 
-/** The live mind map of the open session. Must be inside a <ReactFlowProvider>.
- * `semantic`: the projection to lay loci out by (the "Semantic (UMAP)" layout); else flow. */
-export function MindMap({ semantic = null }: { semantic?: Map<string, Point> | null } = {}) {
+/** The live mind map of the open session. Must be inside a <ReactFlowProvider>. */
+export function MindMap() {
   const graph = useWander((s) => s.graph);
   const selectedId = useWander((s) => s.selectedId);
   const select = useWander((s) => s.select);
+  const children = useWander((s) => s.children);
+  const fences = useWander((s) => s.fences);
+  const highlight = useWander((s) => s.highlight);
+  const crystalId = useWander((s) => s.crystalId);
+  const compareId = useWander((s) => s.compareId);
+  const focus = useWander((s) => s.focus);
   const layout = useRef<IncrementalLayout | null>(null);
   const layoutFor = useRef<string | null>(null);
   if (!layout.current || layoutFor.current !== graph.sessionId) {
     layout.current = new IncrementalLayout();
     layoutFor.current = graph.sessionId;
+    for (const [id, p] of Object.entries(loadPins(graph.sessionId))) layout.current.pin(id, p);
   }
+  const [pinRev, setPinRev] = useState(0);
+  /** Positions of nodes being dragged (React Flow is controlled: we move them). */
+  const [dragging, setDragging] = useState<Record<string, Point>>({});
 
   const adj = useMemo(() => adjacencyView(graph), [graph.adjacency, graph.order, graph.path, graph.loci]); // eslint-disable-line react-hooks/exhaustive-deps
   const ghostKey = adj.ghosts.map((g) => g.id).join(",");
   const pathKey = graph.path.length;
 
   // The layout runs only when the set of nodes changes (new locus, new candidates).
-  const flowPositions = useMemo(() => {
-    const { nodes, links } = layoutInput(graph, adj.ghosts);
+  const childKey = children.map((c) => c.id).join(",");
+  const positions = useMemo(() => {
+    const { nodes, links } = layoutInput(graph, adj.ghosts, children);
     return layout.current!.update(nodes, links);
-  }, [graph.order, ghostKey, pathKey, graph.sessionId]); // eslint-disable-line react-hooks/exhaustive-deps
-  const mode = semantic ? "semantic" : "flow";
-  const target = useMemo(() => {
-    if (!semantic) return flowPositions;
-    const parents: Record<string, string | null> = {};
-    for (const id of graph.order) parents[id] = graph.loci[id].parentId;
-    for (const gh of adj.ghosts) parents[gh.id] = gh.parentId;
-    return semanticTargets(flowPositions, semantic, parents);
-  }, [flowPositions, semantic]); // eslint-disable-line react-hooks/exhaustive-deps
-  const positions = useAnimatedPositions(target, mode);
+  }, [graph.order, ghostKey, pathKey, graph.sessionId, graph.crystalOrder, childKey, pinRev]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  const extras: MapExtras = useMemo(
+    () => ({ children, fences, highlight: new Set(highlight), crystalId, compareId }),
+    [children, fences, highlight, crystalId, compareId],
+  );
   const nodeCache = useRef<FlowCache>(new Map());
   const edgeCache = useRef<FlowCache>(new Map());
   const proposals = useProposalList((s) => s.list);
   const fractals = useMemo(() => fractalNodes(proposals, positions), [proposals, positions]);
-  const nodes = useMemo(
-    () => [...flowNodes(graph, adj.ghosts, positions, selectedId, nodeCache.current), ...fractals],
-    [graph, adj, positions, selectedId, fractals],
+  const laidOut = useMemo(
+    () => [...flowNodes(graph, adj.ghosts, positions, selectedId, nodeCache.current, extras), ...fractals],
+    [graph, adj, positions, selectedId, extras, fractals],
   );
+  const nodes = useMemo(() => {
+    const ids = Object.keys(dragging);
+    if (!ids.length) return laidOut;
+    return laidOut.map((n) => {
+      const p = dragging[n.id];
+      return p ? { ...n, position: p, dragging: true } : n;
+    });
+  }, [laidOut, dragging]);
   const edges = useMemo(
-    () => [...flowEdges(graph, adj.edges, edgeCache.current), ...fractalEdges(fractals, proposals)],
-    [graph, adj, fractals, proposals],
+    () => [...flowEdges(graph, adj.edges, edgeCache.current, extras), ...fractalEdges(fractals)],
+    [graph, adj, extras, fractals],
   );
 
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep
@@ -109,15 +144,81 @@ export function MindMap({ semantic = null }: { semantic?: Map<string, Point> | n
     };
   }, [follow, followView]);
 
+  useEffect(() => {
+    if (!focus) return;
+    const p = positions.get(focus.id);
+    if (!p) return;
+    setFollow(false);
+    // after a side panel that opens with it has resized the map
+    const t = setTimeout(() => void rf.setCenter(p.x, p.y, { zoom: Math.max(rf.getZoom(), 0.9), duration: 300 }), 80);
+    return () => clearTimeout(t);
+  }, [focus]); // eslint-disable-line react-hooks/exhaustive-deps
+
   const onNodeClick: NodeMouseHandler<Node> = useCallback(
-    (_e, node) => {
-      if (node.type === "locus") select(node.id);
+    (e, node) => {
+      const st = useWander.getState();
+      st.openMenu(null);
+      if (node.type === "locus") {
+        if (e.shiftKey) st.selectSecond(node.id);
+        else select(node.id);
+      } else if (node.type === "ghost") {
+        // "click to guide" (001): the dashed candidate becomes the next step's destination
+        const concept = (node.data as { concept: string }).concept;
+        if (st.graph.sessionId) void commands.inject(st.graph.sessionId, concept, true);
+      } else if (node.type === "crystal") {
+        st.openCrystal(node.id.slice("crystal:".length));
+      } else if (node.type === "subwander") {
+        navigate(`/sessions/${encodeURIComponent(node.id.slice("sub:".length))}`);
+      }
     },
     [select],
   );
+  const onNodeContextMenu: NodeMouseHandler<Node> = useCallback((e, node) => {
+    if (node.type !== "locus") return;
+    e.preventDefault();
+    const r = box.current?.getBoundingClientRect();
+    useWander.getState().openMenu({ locusId: node.id, x: e.clientX - (r?.left ?? 0), y: e.clientY - (r?.top ?? 0) });
+  }, []);
+  const onNodesChange = useCallback((changes: NodeChange[]) => {
+    const moved: Record<string, Point> = {};
+    for (const c of changes) if (c.type === "position" && c.position && c.dragging) moved[c.id] = c.position;
+    if (Object.keys(moved).length) setDragging((d) => ({ ...d, ...moved }));
+  }, []);
+  // "drag to hint" (001): dropped on the current locus, a node is planted as a hint; a locus
+  // dropped anywhere else stays where it was put (pinned, for this browser).
+  const onNodeDragStop: OnNodeDrag<Node> = useCallback(
+    (_e, node) => {
+      setDragging({});
+      const st = useWander.getState();
+      const sid = st.graph.sessionId;
+      const cur = st.graph.currentLocusId ? positions.get(st.graph.currentLocusId) : undefined;
+      const w = node.width ?? node.measured?.width ?? 0;
+      const h = node.height ?? node.measured?.height ?? 0;
+      const centre = { x: node.position.x + w / 2, y: node.position.y + h / 2 };
+      const curR = cur && st.graph.currentLocusId ? locusRadius(st.graph.loci[st.graph.currentLocusId]?.visit_count ?? 1) : 0;
+      if (sid && cur && node.id !== st.graph.currentLocusId && Math.hypot(centre.x - cur.x, centre.y - cur.y) <= curR + Math.max(w, h) / 2 + 6) {
+        const concept = (node.data as { concept: string }).concept;
+        void commands.inject(sid, concept, false);
+        return;
+      }
+      if (node.type !== "locus") return;
+      layout.current!.pin(node.id, centre);
+      const pins = loadPins(sid);
+      pins[node.id] = centre;
+      try {
+        localStorage.setItem(pinKey(sid), JSON.stringify(pins));
+      } catch {
+        /* private mode: the pin lasts for this page */
+      }
+      st.say("ok", `Pinned “${(node.data as { concept: string }).concept}”`);
+      setPinRev((n) => n + 1);
+    },
+    [positions],
+  );
+  const zoom = useStore((s) => s.transform[2]);
 
   return (
-    <div className="mindmap" data-testid="mindmap" data-layout={mode} ref={box}>
+    <div className={zoom < LABEL_ZOOM ? "mindmap lod-far" : "mindmap"} data-testid="mindmap" ref={box}>
       <svg width="0" height="0" style={{ position: "absolute" }} aria-hidden>
         <defs>
           <marker id="wander-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -134,7 +235,15 @@ export function MindMap({ semantic = null }: { semantic?: Map<string, Point> | n
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         onNodeClick={onNodeClick}
-        onPaneClick={() => select(null)}
+        onNodeContextMenu={onNodeContextMenu}
+        onNodesChange={onNodesChange}
+        onNodeDragStop={onNodeDragStop}
+        onPaneClick={() => {
+          useWander.getState().openMenu(null);
+          select(null);
+        }}
+        onPaneContextMenu={(e) => e.preventDefault()}
+        onlyRenderVisibleElements={nodes.length > VIRTUALIZE_ABOVE}
         onMoveStart={(e, vp) => {
           moveStart.current = e ? vp : null;
         }}
@@ -144,7 +253,8 @@ export function MindMap({ semantic = null }: { semantic?: Map<string, Point> | n
           // a person moved the view (a click on the pane starts a "move" that goes nowhere)
           if (e && st && (Math.abs(st.x - vp.x) > 2 || Math.abs(st.y - vp.y) > 2 || Math.abs(st.zoom - vp.zoom) > 1e-3)) setFollow(false);
         }}
-        nodesDraggable={false}
+        nodesDraggable
+        nodeDragThreshold={3}
         nodesConnectable={false}
         elementsSelectable
         minZoom={0.02}
@@ -153,6 +263,7 @@ export function MindMap({ semantic = null }: { semantic?: Map<string, Point> | n
         colorMode="dark"
       >
         <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />
+        <MiniMap pannable zoomable position="bottom-right" nodeColor={miniColour} maskColor="rgba(8, 12, 20, 0.65)" ariaLabel="minimap" />
       </ReactFlow>
       <div className="map-tools">
         <button
@@ -181,30 +292,74 @@ export function MindMap({ semantic = null }: { semantic?: Map<string, Point> | n
           −
         </button>
       </div>
+      <MapSearch />
+      <NoticeLine />
+      {graph.sessionId ? <LocusMenu sessionId={graph.sessionId} /> : null}
       {graph.order.length === 0 ? <div className="map-empty">Waiting for the first events…</div> : null}
       <Legend />
     </div>
   );
 }
 
+function miniColour(n: Node): string {
+  if (n.type === "crystal") return "#fbbf24";
+  if (n.type === "subwander") return "#c084fc";
+  if (n.type === "ghost") return "#334155";
+  return (n.data as { current?: boolean }).current ? "#fde047" : "#64748b";
+}
+
 function Legend() {
+  const [open, setOpen] = useState(true);
   return (
-    <div className="legend" aria-label="legend">
-      <span>
-        <svg width="26" height="8">
-          <line x1="0" y1="4" x2="26" y2="4" stroke="#8b98b3" strokeWidth="2" />
-        </svg>
-        path taken
-      </span>
-      <span>
-        <svg width="26" height="8">
-          <line x1="0" y1="4" x2="26" y2="4" stroke="#7dd3fc" strokeWidth="1.5" strokeDasharray="4 4" />
-        </svg>
-        candidates
-      </span>
-      <span>
-        <span className="legend-dot is-current" /> current
-      </span>
+    <div className="legend" aria-label="legend" data-testid="legend">
+      <button type="button" className="linklike small" onClick={() => setOpen(!open)}>
+        {open ? "legend ▾" : "legend ▸"}
+      </button>
+      {open ? (
+        <>
+          <span>
+            <svg width="26" height="8">
+              <line x1="0" y1="4" x2="26" y2="4" stroke="#8b98b3" strokeWidth="2" />
+            </svg>
+            path taken
+          </span>
+          <span>
+            <svg width="26" height="10">
+              <line x1="0" y1="2.5" x2="26" y2="2.5" stroke="#8b98b3" strokeWidth="1.6" />
+              <line x1="0" y1="7.5" x2="26" y2="7.5" stroke="#8b98b3" strokeWidth="1.6" />
+            </svg>
+            bridge (crossed domains)
+          </span>
+          <span>
+            <svg width="26" height="8">
+              <line x1="0" y1="4" x2="26" y2="4" stroke="#7dd3fc" strokeWidth="1.5" strokeDasharray="4 4" />
+            </svg>
+            candidates (click: go here next)
+          </span>
+          <span>
+            <svg width="26" height="10">
+              <path d="M0,5 Q3.25,0 6.5,5 T13,5 T19.5,5 T26,5" stroke="#c084fc" strokeWidth="1.6" fill="none" />
+            </svg>
+            resonance
+          </span>
+          <span>
+            <span className="legend-dot is-current" /> current
+          </span>
+          <span>
+            <span className="legend-diamond" /> crystal
+          </span>
+          <span>
+            <span className="legend-sub" /> sub-wander
+          </span>
+          <span>
+            <span className="legend-halo is-include" /> fence in
+          </span>
+          <span>
+            <span className="legend-halo is-exclude" /> fence out
+          </span>
+          <span>✦ hint</span>
+        </>
+      ) : null}
     </div>
   );
 }

@@ -7,9 +7,7 @@ import { archiveApi, type ArchiveDoc } from "../api/archive";
 import { ApiError } from "../api/client";
 import { crystalsAt, foldAt, resonancesAt, stepEnds, stepFromSearch } from "../archive/timeline";
 import { MindMap } from "../mindmap/MindMap";
-import { useProjection, type LayoutMode } from "../mindmap/layout/semantic";
 import { Brand } from "../panels/Brand";
-import { LayoutSwitch } from "../panels/LayoutSwitch";
 import { ReplayPanels } from "../panels/ReplayPanels";
 import { Timeline } from "../panels/Timeline";
 import { Link } from "../router";
@@ -21,7 +19,6 @@ export function ArchivePage({ sessionId }: { sessionId: string }) {
   const [step, setStepState] = useState<number | null>(null);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(5);
-  const [mode, setMode] = useState<LayoutMode>("flow");
 
   useEffect(() => {
     let alive = true;
@@ -59,7 +56,6 @@ export function ArchivePage({ sessionId }: { sessionId: string }) {
   }, [graph]);
   const resonances = useMemo(() => (doc ? resonancesAt(doc.events, seq) : []), [doc, seq]);
   const crystals = useMemo(() => (doc ? crystalsAt(doc.events, seq) : []), [doc, seq]);
-  const projection = useProjection(sessionId, mode === "semantic", doc ? 1 : 0);
 
   if (error) {
     return (
@@ -80,7 +76,6 @@ export function ArchivePage({ sessionId }: { sessionId: string }) {
           <h1 title={s?.name ?? ""}>{s?.name ?? "…"}</h1>
           {s ? <span className="muted attractor">archive · {s.seed_concept}{s.attractor ? ` → ${s.attractor}` : ""} · {s.status}</span> : null}
         </div>
-        <LayoutSwitch mode={mode} onChange={setMode} busy={mode === "semantic" && !projection} />
         <nav className="exports" aria-label="Exports">
           <a href={archiveApi.exportUrl(sessionId, "archive.json")} download data-testid="export-json">JSON</a>
           <a href={archiveApi.exportUrl(sessionId, "archive.md")} download data-testid="export-md">Markdown</a>
@@ -90,7 +85,7 @@ export function ArchivePage({ sessionId }: { sessionId: string }) {
       </header>
       <ReactFlowProvider>
         <div className="workspace with-panel">
-          <MindMap semantic={projection} />
+          <MindMap />
           <ReplayPanels graph={graph} resonances={resonances} crystals={crystals} onStep={setStep} />
         </div>
       </ReactFlowProvider>

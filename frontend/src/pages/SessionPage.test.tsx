@@ -95,5 +95,5 @@ describe("SessionPage (live map)", () => {
     expect(screen.getByTestId("locus-concept").textContent).toBe("concept 2");
     await waitFor(() => expect(panel.textContent).toContain("via markets"));
     for (const f of ["connection", "tension", "bridge", "surprise", "possibility"]) expect(panel.querySelector(`[data-facet="${f}"] dd`)?.textContent).toBeTruthy();
-  });
+  }, 20_000); // a whole map in jsdom: over vitest's 5 s default on a loaded machine
 });

@@ -1,27 +1,27 @@
 import { ReactFlowProvider } from "@xyflow/react";
-import { useState } from "react";
-import { useProjection, type LayoutMode } from "../mindmap/layout/semantic";
-import { LayoutSwitch } from "../panels/LayoutSwitch";
+import { useAncestors, useChildrenAndFences } from "../api/children";
 import { useSessionFeed } from "../api/feed";
 import { MindMap } from "../mindmap/MindMap";
 import { Brand } from "../panels/Brand";
 import { Controls } from "../panels/Controls";
+import { CrystalPanel } from "../panels/CrystalPanel";
+import { Lineage } from "../panels/Lineage";
 import { LocusPanel } from "../panels/LocusPanel";
 import { ProposalsPanel } from "../panels/ProposalsPanel";
 import { StatusBar } from "../panels/StatusBar";
+import { ComparePanel, FencesPanel, PanelTabs, ResonancesPanel, TracePanel } from "../panels/WorkbenchPanels";
 import { Link } from "../router";
 import { useWander } from "../store";
 
 export function SessionPage({ sessionId }: { sessionId: string }) {
   const { error, notFound } = useSessionFeed(sessionId);
+  useChildrenAndFences(sessionId);
   const name = useWander((s) => s.graph.name ?? s.session?.name ?? null);
   const seed = useWander((s) => s.graph.seedConcept);
   const attractor = useWander((s) => s.graph.attractor);
-  const panelOpen = useWander((s) => s.selectedId !== null);
-  const [layoutMode, setLayoutMode] = useState<LayoutMode>("flow");
-  const lociCount = useWander((s) => s.graph.order.length);
-  const finished = useWander((s) => s.graph.status === "completed" || s.graph.status === "abandoned");
-  const projection = useProjection(sessionId, layoutMode === "semantic", lociCount);
+  const session = useWander((s) => s.session);
+  const panel = useWander((s) => s.panel);
+  const ancestors = useAncestors(session && session.id === sessionId ? session : null);
 
   if (notFound) {
     return (
@@ -38,19 +38,33 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       <header className="topbar">
         <Brand />
         <div className="session-title">
+          {ancestors.length ? (
+            <nav className="breadcrumb" aria-label="breadcrumb" data-testid="breadcrumb">
+              {ancestors.map((a) => (
+                <span key={a.id}>
+                  <Link to={`/sessions/${encodeURIComponent(a.id)}`}>{a.seed_concept}</Link> ›{" "}
+                </span>
+              ))}
+            </nav>
+          ) : null}
           <h1 title={name ?? ""}>{name ?? "…"}</h1>
           {attractor ? <span className="muted attractor">→ {attractor}</span> : seed && seed !== name ? <span className="muted">from {seed}</span> : null}
+          <Lineage sessionId={sessionId} />
         </div>
-        <LayoutSwitch mode={layoutMode} onChange={setLayoutMode} busy={layoutMode === "semantic" && !projection} />
-        {finished ? <Link to={`/sessions/${encodeURIComponent(sessionId)}/archive`}>Archive</Link> : null}
+        <PanelTabs />
         <Controls sessionId={sessionId} />
       </header>
       {error ? <div className="banner">Could not load the session: {error}</div> : null}
-      <div className={panelOpen ? "workspace with-panel" : "workspace"}>
+      <div className={panel ? "workspace with-panel" : "workspace"}>
         <ReactFlowProvider>
-          <MindMap semantic={projection} />
+          <MindMap />
         </ReactFlowProvider>
-        <LocusPanel sessionId={sessionId} />
+        {panel === "locus" ? <LocusPanel sessionId={sessionId} /> : null}
+        {panel === "crystal" ? <CrystalPanel sessionId={sessionId} /> : null}
+        {panel === "compare" ? <ComparePanel sessionId={sessionId} /> : null}
+        {panel === "fences" ? <FencesPanel sessionId={sessionId} /> : null}
+        {panel === "resonances" ? <ResonancesPanel /> : null}
+        {panel === "trace" ? <TracePanel sessionId={sessionId} /> : null}
         <ProposalsPanel sessionId={sessionId} />
       </div>
       <StatusBar />

@@ -32,11 +32,20 @@ interface Props {
   onCreated?: (s: SessionOut) => void | Promise<void>;
 }
 
+/** A wander that was created but could not be started: the form says so, with a link. */
+export class StartError extends Error {
+  readonly session: SessionOut;
+  constructor(session: SessionOut, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.session = session;
+  }
+}
+
 async function startAndOpen(s: SessionOut) {
   try {
-    await api.wander(s.id, s.max_steps);
+    await api.wander(s.id, s.max_steps); // n_steps has the same cap as max_steps (10,000)
   } catch (err) {
-    console.warn("could not start the wander", err);
+    throw new StartError(s, err);
   }
   navigate(`/sessions/${encodeURIComponent(s.id)}`);
 }
@@ -50,6 +59,10 @@ export function CreateForm({ onCreated = startAndOpen }: Props) {
   const [steps, setSteps] = useState("20");
   const [temperature, setTemperature] = useState("0.7");
   const [randomSeed, setRandomSeed] = useState("0");
+  const [budget, setBudget] = useState("500");
+  const [drift, setDrift] = useState("0.8");
+  const [checkpoint, setCheckpoint] = useState("50");
+  const [unstarted, setUnstarted] = useState<SessionOut | null>(null);
   const [known, setKnown] = useState<string[]>([]);
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -72,6 +85,7 @@ export function CreateForm({ onCreated = startAndOpen }: Props) {
     e.preventDefault();
     setErrors({});
     setFormError(null);
+    setUnstarted(null);
     const body: SessionCreate = { seed_concept: seed.trim(), allowed_domains: allowed, forbidden_domains: forbidden };
     if (attractor.trim()) body.attractor = attractor.trim();
     if (name.trim()) body.name = name.trim();
@@ -81,12 +95,21 @@ export function CreateForm({ onCreated = startAndOpen }: Props) {
     if (ms !== undefined) body.max_steps = ms;
     if (t !== undefined) body.temperature = t;
     if (rs !== undefined) body.random_seed = rs;
+    const b = num(budget);
+    const dr = num(drift);
+    const cp = num(checkpoint);
+    if (b !== undefined) body.cloud_budget_cents = b;
+    if (dr !== undefined) body.max_drift_distance = dr;
+    if (cp !== undefined) body.human_checkpoint_frequency = cp;
     setBusy(true);
     try {
       const created = await api.createSession(body);
       await onCreated(created);
     } catch (err) {
-      if (err instanceof ApiError) {
+      if (err instanceof StartError) {
+        setUnstarted(err.session);
+        setFormError(`Created “${err.session.name}” but could not start it: ${err.message}`);
+      } else if (err instanceof ApiError) {
         const f = fieldOf(err.field);
         const msg = err.problem?.detail || err.message;
         if (f) setErrors({ [f]: msg });
@@ -150,9 +173,27 @@ export function CreateForm({ onCreated = startAndOpen }: Props) {
         {row("temperature", "Temperature", <input {...inputProps("temperature")} type="number" step="0.1" inputMode="decimal" value={temperature} onChange={(e) => setTemperature(e.target.value)} />)}
         {row("random_seed", "Random seed", <input {...inputProps("random_seed")} type="number" inputMode="numeric" value={randomSeed} onChange={(e) => setRandomSeed(e.target.value)} />)}
       </div>
+      <div className="field-row">
+        {row("cloud_budget_cents", "Cloud budget (¢)", <input {...inputProps("cloud_budget_cents")} type="number" inputMode="numeric" value={budget} onChange={(e) => setBudget(e.target.value)} />)}
+        {row("max_drift_distance", "Max drift", <input {...inputProps("max_drift_distance")} type="number" step="0.05" inputMode="decimal" value={drift} onChange={(e) => setDrift(e.target.value)} />)}
+        {row(
+          "human_checkpoint_frequency",
+          "Checkpoint every",
+          <input {...inputProps("human_checkpoint_frequency")} type="number" inputMode="numeric" value={checkpoint} onChange={(e) => setCheckpoint(e.target.value)} />,
+          "steps; 0 = never pause",
+        )}
+      </div>
       {formError ? (
         <div className="form-error" role="alert" data-testid="form-error">
           {formError}
+          {unstarted ? (
+            <>
+              {" "}
+              <a href={`/sessions/${encodeURIComponent(unstarted.id)}`} onClick={(e) => (e.preventDefault(), navigate(`/sessions/${encodeURIComponent(unstarted.id)}`))}>
+                Open it
+              </a>
+            </>
+          ) : null}
         </div>
       ) : null}
       <button type="submit" className="primary" disabled={busy}>

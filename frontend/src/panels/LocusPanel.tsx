@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api, ApiError } from "../api/client";
 import type { LocusDetail, ResidueOut } from "../api/types.gen";
 import { domainColour } from "../mindmap/palette";
@@ -43,6 +43,12 @@ export function LocusPanel({ sessionId }: { sessionId: string }) {
   const select = useWander((s) => s.select);
   const [detail, setDetail] = useState<LocusDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const panel = useRef<HTMLElement>(null);
+
+  // Following a connection opens another locus: show it from its title, not mid-scroll.
+  useEffect(() => {
+    if (panel.current) panel.current.scrollTop = 0;
+  }, [selectedId]);
 
   useEffect(() => {
     if (!selectedId) return;
@@ -64,9 +70,21 @@ export function LocusPanel({ sessionId }: { sessionId: string }) {
   const residue: ResidueOut | null | undefined = d ? d.arrived_by : residueFromEvents;
 
   return (
-    <aside className="side-panel" aria-label="Locus" data-testid="locus-panel">
+    <aside className="side-panel" aria-label="Locus" data-testid="locus-panel" ref={panel}>
       <div className="panel-head">
         <h2 data-testid="locus-concept">{locus.concept}</h2>
+        <button
+          type="button"
+          className="tool"
+          aria-label="Actions"
+          onClick={(e) => {
+            const r = (e.currentTarget.closest(".workspace") as HTMLElement | null)?.getBoundingClientRect();
+            const b = e.currentTarget.getBoundingClientRect();
+            useWander.getState().openMenu({ locusId: locus.id, x: Math.max(8, b.left - (r?.left ?? 0) - 230), y: b.bottom - (r?.top ?? 0) + 4 });
+          }}
+        >
+          Actions ▾
+        </button>
         <button type="button" className="close" aria-label="Close" onClick={() => select(null)}>
           ×
         </button>

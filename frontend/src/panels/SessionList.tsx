@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { api, ApiError } from "../api/client";
-import type { SessionList as SessionListT, SessionStatusName } from "../api/types.gen";
+import type { SessionList as SessionListT, SessionOut, SessionStatusName } from "../api/types.gen";
 import { Link } from "../router";
 
 const PAGE = 15;
@@ -10,6 +10,38 @@ function when(iso: string | null): string {
   if (!iso) return "—";
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
+}
+
+export interface Row {
+  s: SessionOut;
+  /** Nesting depth under a parent on this page (0: top level). */
+  depth: number;
+  /** The parent's name when it is on this page. */
+  parentName: string | null;
+  children: number;
+}
+
+/** Sub-wanders right under their parent (depth-first), each parent with its children count. */
+export function nestRows(items: SessionOut[]): Row[] {
+  const byId = new Map(items.map((s) => [s.id, s]));
+  const kids = new Map<string, SessionOut[]>();
+  for (const s of items) {
+    if (s.parent_session_id && byId.has(s.parent_session_id)) {
+      kids.set(s.parent_session_id, [...(kids.get(s.parent_session_id) ?? []), s]);
+    }
+  }
+  const out: Row[] = [];
+  const seen = new Set<string>();
+  const visit = (s: SessionOut, depth: number) => {
+    if (seen.has(s.id)) return;
+    seen.add(s.id);
+    const parent = s.parent_session_id ? byId.get(s.parent_session_id) : undefined;
+    out.push({ s, depth, parentName: parent ? parent.name : null, children: kids.get(s.id)?.length ?? 0 });
+    for (const k of kids.get(s.id) ?? []) visit(k, depth + 1);
+  };
+  for (const s of items) if (!s.parent_session_id || !byId.has(s.parent_session_id)) visit(s, 0);
+  for (const s of items) visit(s, 0); // a cycle cannot happen, but nothing is ever dropped
+  return out;
 }
 
 export function SessionList() {
@@ -68,13 +100,20 @@ export function SessionList() {
             </tr>
           </thead>
           <tbody>
-            {data.items.map((s) => (
-              <tr key={s.id} data-testid="session-row">
-                <td>
+            {nestRows(data.items).map(({ s, depth, parentName, children }) => (
+              <tr key={s.id} data-testid="session-row" data-depth={depth} className={depth > 0 ? "child" : undefined}>
+                <td style={depth > 1 ? { paddingLeft: 14 + 14 * depth } : undefined}>
                   <Link to={`/sessions/${encodeURIComponent(s.id)}`} className="session-link">
                     {s.name}
                   </Link>
+                  {children ? <span className="badge" data-testid="children-count">{children} sub-wander{children > 1 ? "s" : ""}</span> : null}
                   {s.attractor ? <div className="muted small">→ {s.attractor}</div> : null}
+                  {s.parent_session_id ? (
+                    <div className="muted small" data-testid="parent-link">
+                      sub-wander of{" "}
+                      <Link to={`/sessions/${encodeURIComponent(s.parent_session_id)}`}>{parentName ?? "its parent"}</Link>
+                    </div>
+                  ) : null}
                 </td>
                 <td>
                   <span className={`badge status-${s.status}`}>{s.status}</span>

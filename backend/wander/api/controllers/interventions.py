@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from litestar import Controller, get, post
+from litestar import Controller, delete, get, post
 
 from shared_schemas.models import CrystallizeOut, FenceRequest, InjectRequest, SessionOut, SubwanderRequest
 from wander.api.controllers.sessions import load_session
@@ -24,6 +24,12 @@ class InterventionController(Controller):
     @post("/fence", status_code=200)
     async def fence(self, session_id: str, data: FenceRequest, svc: Services) -> SessionOut:
         s = await Interventions(svc.app.engine).fence(session_id, data.concept, data.action)
+        return session_out(s, svc.runner.is_running(session_id))
+
+    @delete("/fence", status_code=200)
+    async def unfence(self, session_id: str, concept: str, svc: Services) -> SessionOut:
+        """Remove the fence anchor named `concept` (query parameter)."""
+        s = await Interventions(svc.app.engine).unfence(session_id, concept)
         return session_out(s, svc.runner.is_running(session_id))
 
     @post("/crystallize", status_code=200)

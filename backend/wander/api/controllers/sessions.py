@@ -64,7 +64,8 @@ class SessionController(Controller):
         values: dict = {}
         if "name" in changes:
             values["name"] = clean_text("name", changes["name"])
-        constraint_keys = {"allowed_domains", "forbidden_domains", "max_steps", "temperature"} & set(changes)
+        constraint_keys = {"allowed_domains", "forbidden_domains", "max_steps", "temperature", "max_drift_distance",
+                           "human_checkpoint_frequency"} & set(changes)  # fmt: skip
         if constraint_keys and svc.runner.is_running(session_id):
             raise Conflict(f"session {session_id} is running; pause it before changing {sorted(constraint_keys)}")
         known = svc.app.knowledge.domains()
@@ -75,8 +76,14 @@ class SessionController(Controller):
             if changes["max_steps"] < session.step_count:
                 raise InvalidInput("max_steps", f"must be at least the steps already taken ({session.step_count})")
             values["max_steps"] = changes["max_steps"]
-        if changes.get("temperature") is not None:
-            values["temperature"] = changes["temperature"]
+        for key in ("temperature", "cloud_budget_cents", "max_drift_distance", "human_checkpoint_frequency"):
+            if changes.get(key) is not None:  # ranges checked by SessionPatch (422 naming the field)
+                values[key] = changes[key]
+        if changes.get("status") == "active" and session.status == SessionStatus.COMPLETED:
+            extendable = session.stopped_reason == "max_steps" and values.get("max_steps", 0) > session.step_count
+            if not extendable:  # checked before anything is written
+                raise Conflict(f"session {session_id} is completed ({session.stopped_reason}); only a wander that "
+                               "reached max_steps can be extended, by raising max_steps with the same request")  # fmt: skip
         await svc.app.store.update_session(session_id, **values)
         if changes.get("status") and changes["status"] != str(session.status):
             await change_status(svc, session_id, SessionStatus(changes["status"]), "changed by request")

@@ -44,14 +44,58 @@ export interface LayoutOptions {
 
 const DEFAULTS: LayoutOptions = { linkDistance: 120, charge: -300, padding: 24, ticks: 50, neighbourhood: 420 };
 const SMALL = 10; // radius below which a node is a ghost-like satellite
+const CELL = 240;
+const BULK = 200; // fresh nodes in one update above which placement skips the simulation // spatial grid cell (px): placement only looks at nodes and edges nearby
 
 export class IncrementalLayout {
   readonly positions = new Map<string, Point>();
   private readonly labels = new Map<string, string>();
   private readonly radii = new Map<string, number>();
   private readonly opts: LayoutOptions;
+  /** Where a person put a node: it stays there, and new nodes settle around it. */
+  readonly pins = new Map<string, Point>();
   /** How many batches the simulation has settled (an update with nothing new runs none). */
   runs = 0;
+  /** Placed node ids by grid cell, so that a placement costs the same at 50 or 5,000 nodes. */
+  private readonly grid = new Map<string, Set<string>>();
+  private readonly cellOf = new Map<string, string>();
+  /** Links by node id, for the current update. */
+  private incident = new Map<string, LayoutLink[]>();
+  private bulk = false;
+
+  private setPos(id: string, p: Point): void {
+    this.positions.set(id, p);
+    const key = `${Math.floor(p.x / CELL)},${Math.floor(p.y / CELL)}`;
+    const old = this.cellOf.get(id);
+    if (old === key) return;
+    if (old) this.grid.get(old)?.delete(id);
+    let cell = this.grid.get(key);
+    if (!cell) this.grid.set(key, (cell = new Set()));
+    cell.add(id);
+    this.cellOf.set(id, key);
+  }
+
+  private delPos(id: string): void {
+    this.positions.delete(id);
+    const old = this.cellOf.get(id);
+    if (old) this.grid.get(old)?.delete(id);
+    this.cellOf.delete(id);
+  }
+
+  /** Placed nodes within about `radius` of `p` (whole grid cells: a superset). */
+  private near(p: Point, radius: number): string[] {
+    const out: string[] = [];
+    const x0 = Math.floor((p.x - radius) / CELL);
+    const x1 = Math.floor((p.x + radius) / CELL);
+    const y0 = Math.floor((p.y - radius) / CELL);
+    const y1 = Math.floor((p.y + radius) / CELL);
+    for (let x = x0; x <= x1; x++)
+      for (let y = y0; y <= y1; y++) {
+        const cell = this.grid.get(`${x},${y}`);
+        if (cell) for (const id of cell) out.push(id);
+      }
+    return out;
+  }
 
   constructor(opts: Partial<LayoutOptions> = {}) {
     this.opts = { ...DEFAULTS, ...opts };
@@ -65,16 +109,28 @@ export class IncrementalLayout {
       if (!wanted.has(id)) {
         const label = this.labels.get(id);
         if (label) freed.set(label, p);
-        this.positions.delete(id);
+        this.delPos(id);
         this.labels.delete(id);
         this.radii.delete(id);
       }
     }
-    for (const n of nodes) if (this.positions.has(n.id)) this.radii.set(n.id, n.r);
+    for (const n of nodes) {
+      const pinned = this.pins.get(n.id);
+      if (pinned) this.setPos(n.id, { ...pinned });
+      if (this.positions.has(n.id)) this.radii.set(n.id, n.r);
+    }
     const fresh = nodes.filter((n) => !this.positions.has(n.id));
     if (fresh.length === 0) return new Map(this.positions);
 
     const byId = new Map(nodes.map((n) => [n.id, n]));
+    this.incident = new Map();
+    for (const l of links) {
+      for (const end of [l.source, l.target]) {
+        const list = this.incident.get(end);
+        if (list) list.push(l);
+        else this.incident.set(end, [l]);
+      }
+    }
     const batches = new Map<string, LayoutNode[]>();
     for (const n of fresh) {
       const key = n.group ? `g:${n.group}` : `n:${n.id}`;
@@ -84,19 +140,45 @@ export class IncrementalLayout {
     }
     // Parents before children, whatever order the caller gave.
     const ordered = orderBatches([...batches.values()], byId, this.positions);
+    // A catch-up of hundreds of nodes at once (opening a long walk): a shorter settling
+    // simulation per node.
+    this.bulk = fresh.length > BULK;
     for (const batch of ordered) this.placeBatch(batch, byId, links, freed);
+    this.bulk = false;
     return new Map(this.positions);
+  }
+
+  /** Pins a node at `p` (its position from now on, also when it is laid out again). */
+  pin(id: string, p: Point): void {
+    this.pins.set(id, { ...p });
+    if (this.positions.has(id)) this.setPos(id, { ...p });
   }
 
   reset(): void {
     this.positions.clear();
+    this.grid.clear();
+    this.cellOf.clear();
     this.labels.clear();
     this.radii.clear();
   }
 
   private placeBatch(batch: LayoutNode[], byId: Map<string, LayoutNode>, links: LayoutLink[], freed: Map<string, Point>): void {
     const initial = new Map<string, Point>();
-    const placedLinks = links.filter((l) => this.positions.has(l.source) && this.positions.has(l.target));
+    void links;
+    // edges already drawn near this batch (for the no-crossing rule)
+    const around = new Set<string>();
+    for (const n of batch) {
+      const at = (n.parentId && this.positions.get(n.parentId)) || null;
+      if (at) for (const id of this.near(at, this.opts.linkDistance * 2.5)) around.add(id);
+    }
+    const seenLinks = new Set<LayoutLink>();
+    const placedLinks: LayoutLink[] = [];
+    for (const id of around)
+      for (const l of this.incident.get(id) ?? [])
+        if (!seenLinks.has(l) && this.positions.has(l.source) && this.positions.has(l.target)) {
+          seenLinks.add(l);
+          placedLinks.push(l);
+        }
     const parentOf = (n: LayoutNode) => (n.parentId ? this.positions.get(n.parentId) : undefined);
     const sameParent = batch.length > 1 && batch.every((n) => n.parentId && n.parentId === batch[0].parentId && parentOf(n));
 
@@ -128,7 +210,7 @@ export class IncrementalLayout {
           if (this.positions.size === 0 && initial.size === 0) {
             initial.set(n.id, { x: 0, y: 0 });
           } else {
-            const c = centroid([...this.positions.values()]);
+            const c = this.centre();
             const far = Math.max(0, ...[...this.positions.values()].map((p) => Math.hypot(p.x - c.x, p.y - c.y)));
             const a = this.bestAngle(null, c, far + 2 * this.opts.linkDistance, 0, n.r, placedLinks);
             initial.set(n.id, { x: c.x + (far + 2 * this.opts.linkDistance) * Math.cos(a), y: c.y + (far + 2 * this.opts.linkDistance) * Math.sin(a) });
@@ -144,17 +226,21 @@ export class IncrementalLayout {
 
     // Settle the batch among its fixed neighbourhood.
     const movers = batch.filter((n) => initial.has(n.id));
+
     const moverIds = new Set(movers.map((n) => n.id));
     const reach = this.opts.neighbourhood;
     const simNodes: SimNode[] = [];
-    for (const [id, p] of this.positions) {
+    const candidates = new Set<string>();
+    for (const m of movers) for (const id of this.near(initial.get(m.id)!, reach)) candidates.add(id);
+    for (const id of candidates) {
+      const p = this.positions.get(id)!;
       if (movers.some((m) => Math.hypot(initial.get(m.id)!.x - p.x, initial.get(m.id)!.y - p.y) < reach)) {
         simNodes.push({ id, r: this.radii.get(id) ?? 20, x: p.x, y: p.y, fx: p.x, fy: p.y });
       }
     }
     for (const n of movers) simNodes.push({ id: n.id, r: n.r, ...initial.get(n.id)! });
     const inSim = new Set(simNodes.map((s) => s.id));
-    const simLinks = links
+    const simLinks = [...new Set(simNodes.flatMap((n) => this.incident.get(n.id) ?? []))]
       .filter((l) => inSim.has(l.source) && inSim.has(l.target) && (moverIds.has(l.source) || moverIds.has(l.target)))
       .map((l) => ({ source: l.source, target: l.target }));
     const small = (d: SimNode) => d.r < SMALL;
@@ -175,16 +261,21 @@ export class IncrementalLayout {
       .force("collide", forceCollide<SimNode>((d) => d.r + (small(d) ? this.opts.padding * 1.7 : this.opts.padding)).strength(0.9).iterations(2))
       .alpha(0.6)
       .stop();
-    const ticks = movers.length > 1 ? this.opts.ticks * 2 : this.opts.ticks;
+    const ticks = Math.round((movers.length > 1 ? this.opts.ticks * 2 : this.opts.ticks) / (this.bulk ? 4 : 1));
     for (let t = 0; t < ticks; t++) sim.tick();
     this.runs += 1;
     for (const s of simNodes) {
       if (!moverIds.has(s.id)) continue;
       const n = batch.find((b) => b.id === s.id)!;
-      this.positions.set(s.id, { x: s.x ?? 0, y: s.y ?? 0 });
+      this.setPos(s.id, { x: s.x ?? 0, y: s.y ?? 0 });
       this.radii.set(s.id, n.r);
       if (n.label) this.labels.set(s.id, n.label);
     }
+  }
+
+  /** The centre of what is placed (kept as running sums would drift with removals: computed, but only for rootless nodes and roots). */
+  private centre(): Point {
+    return centroid([...this.positions.values()]);
   }
 
   /** The direction from the grandparent through the parent (the walk keeps going outward). */
@@ -192,7 +283,7 @@ export class IncrementalLayout {
     const parent = n.parentId ? this.positions.get(n.parentId) : undefined;
     if (!parent) return -Math.PI / 2;
     const gp = n.parentId ? byId.get(n.parentId)?.parentId : null;
-    const from = (gp && this.positions.get(gp)) || centroid([...this.positions.values()]);
+    const from = (gp && this.positions.get(gp)) || this.centre();
     // A little meander (fixed per node, from its id) so a long walk does not run straight.
     const turn = ((hash(n.id) % 1000) / 1000 - 0.5) * 1.9;
     if (from.x === parent.x && from.y === parent.y) return -Math.PI / 2 + turn;
@@ -204,7 +295,9 @@ export class IncrementalLayout {
   private bestAngle(selfId: string | null, at: Point, dist: number, prefer: number, r: number, placedLinks: LayoutLink[]): number {
     let best = prefer;
     let bestScore = -Infinity;
-    const others = [...this.positions].filter(([id]) => id !== selfId);
+    const others: [string, Point][] = this.near(at, dist + r + 420)
+      .filter((id) => id !== selfId)
+      .map((id) => [id, this.positions.get(id)!]);
     for (let k = 0; k < 36; k++) {
       const a = (k / 36) * 2 * Math.PI;
       const p = { x: at.x + dist * Math.cos(a), y: at.y + dist * Math.sin(a) };

@@ -1,7 +1,7 @@
 """Archives of finished wanders and their stored 2-D projections (issue 11).
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 """
 
 import sqlalchemy as sa
@@ -12,7 +12,7 @@ from sqlalchemy.dialects import postgresql
 from wander.config import load_section
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 DIM = load_section("database").embed_dim  # WANDER_EMBED_DIM

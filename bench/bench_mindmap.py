@@ -1,0 +1,138 @@
+"""Mind map benchmark (VISLZR at scale). Prints `name: value unit` lines only.
+
+A session of N loci (default 5,000) is written straight into the store as the events a walk
+of N steps emits (step.completed per step, candidates on the last), the API is served
+in-process, and real Chromium (Playwright, bench/mindmap_probe.mjs) opens its map:
+
+- mindmap_catchup_ms: navigation until every locus is in the map's graph and drawn;
+- mindmap_pan_ms_per_frame_p50/p95: frame intervals while the whole map is dragged;
+- event_to_dom_ms_p50/p95: for live steps published afterwards, from the WebSocket frame
+  reaching the page to the new locus in the DOM.
+
+Targets (issue 10): pan p95 <= 33 ms/frame, catch-up <= 3 s, event to DOM p95 <= 100 ms.
+Run: .venv/bin/python bench/bench_mindmap.py [N]  (WANDER_HOME: a home with the corpus
+embedded, e.g. the e2e home; frontend/dist must be built).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import uvicorn
+from wander.api.app import ApiSettings, create_app
+from wander.config import load_settings
+from wander.domain.models import EventDraft, Locus, SourceType, new_id
+from wander.engine import events as ev
+from wander.engine.service import NewWander
+from wander.wiring import open_app
+
+ROOT = Path(__file__).resolve().parents[1]
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
+LIVE = 20
+DOMAINS = [
+    "cognition",
+    "act",
+    "artifact",
+    "communication",
+    "possession",
+    "group",
+    "state",
+    "attribute",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fake_locus(sid: str, i: int, rng: np.random.Generator) -> Locus:
+    v = rng.standard_normal(384).astype(np.float32)
+    return Locus(id=new_id(), session_id=sid, concept=f"concept {i}", embedding=v / np.linalg.norm(v),
+                 source_type=SourceType.ADJACENT, domains=[DOMAINS[i % len(DOMAINS)]], visit_count=1)  # fmt: skip
+
+
+def step_draft(sid: str, step: int, a: Locus, b: Locus) -> EventDraft:
+    residue = {"connection": "c", "tension": "t", "bridge": "b", "surprise": "s", "possibility": "p", "themes": [],
+               "interestingness": 0.5, "actionability": 0.5, "model_used": "bench"}  # fmt: skip
+    return ev.draft(ev.STEP_COMPLETED, sid, step_number=step, from_locus=ev.locus_summary(a), to_locus=ev.locus_summary(b),
+                    trace_id=new_id(), residue=residue, selection_reason="bench", resonances_detected=0)  # fmt: skip
+
+
+async def main() -> None:
+    async with open_app(load_settings()) as app:
+        session = await app.engine.create(NewWander(seed_concept="information asymmetry", max_steps=10000,
+                                                    human_checkpoint_frequency=0))  # fmt: skip
+        sid = session.id
+        rng = np.random.default_rng(0)
+        walk: list[Locus] = [(await app.store.loci(sid))[0]]
+        for i in range(1, N + 1 + LIVE):
+            walk.append(fake_locus(sid, i, rng))
+        prev = walk[0]
+        chain: list[tuple[Locus, Locus]] = []
+        for i in range(1, len(walk)):
+            # mostly onward, sometimes on from an earlier locus: a tree, like a real walk
+            src = prev if rng.random() < 0.8 else walk[int(rng.integers(0, i))]
+            chain.append((src, walk[i]))
+            prev = walk[i]
+        batch = 500
+        for start in range(0, N, batch):
+            drafts = [
+                step_draft(sid, k + 1, *chain[k])
+                for k in range(start, min(N, start + batch))
+            ]
+            await app.store.add_locus(
+                sid, chain[start][1], drafts
+            )  # one row per batch is enough for the map
+        port = free_port()
+        server = uvicorn.Server(uvicorn.Config(create_app(api=ApiSettings(resume_interrupted=False), wired=app),
+                                               host="127.0.0.1", port=port, log_level="warning", lifespan="on"))  # fmt: skip
+        task = asyncio.create_task(server.serve())
+        while not server.started:
+            await asyncio.sleep(0.05)
+        probe = await asyncio.create_subprocess_exec(
+            "node",
+            str(ROOT / "bench" / "mindmap_probe.mjs"),
+            f"http://127.0.0.1:{port}",
+            sid,
+            str(N),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=str(ROOT),
+        )
+        assert probe.stdout is not None and probe.stdin is not None
+        while True:
+            line = (await probe.stdout.readline()).decode()
+            if not line:
+                break
+            if line.startswith("READY-LIVE"):
+                # live steps, one at a time, published as the runner would
+                for k in range(N, N + LIVE):
+                    events = await app.store.add_locus(
+                        sid, chain[k][1], [step_draft(sid, k + 1, *chain[k])]
+                    )
+                    await app.bus.publish(events)
+                    await asyncio.sleep(0.3)
+                probe.stdin.write(b"done\n")
+                await probe.stdin.drain()
+            elif line.startswith("{"):
+                for name, value in json.loads(line).items():
+                    unit = "events" if name.endswith("_samples") else "ms"
+                    print(f"{name}: {value:.1f} {unit}", flush=True)
+        await probe.wait()
+        server.should_exit = True
+        await task
+        await app.store.delete_session(sid)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    asyncio.run(main())

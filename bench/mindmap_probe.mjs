@@ -1,0 +1,91 @@
+// Browser side of bench_mindmap.py: real Chromium through Playwright. Prints READY-LIVE when
+// the map has caught up (the Python side then publishes live steps and answers "done"),
+// then one JSON line of figures.
+import { chromium } from "@playwright/test";
+import { createInterface } from "node:readline";
+
+const [url, sid, nStr] = process.argv.slice(2);
+const N = Number(nStr);
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+// record when each event frame arrives, and when each locus node enters the DOM
+await page.addInitScript(() => {
+  window.__frameAt = {};
+  window.__nodeAt = {};
+  const Orig = window.WebSocket;
+  window.WebSocket = class extends Orig {
+    constructor(...a) {
+      super(...a);
+      this.addEventListener("message", (m) => {
+        const f = JSON.parse(m.data);
+        if (f.type === "event" && f.event.subject === "wander.step.completed") window.__frameAt[f.event.payload.to_locus.id] = performance.now();
+      });
+    }
+  };
+  new MutationObserver((muts) => {
+    const t = performance.now();
+    for (const m of muts)
+      for (const n of m.addedNodes)
+        if (n.nodeType === 1 && n.classList?.contains("react-flow__node-locus")) {
+          const id = n.getAttribute("data-id");
+          if (id && !(id in window.__nodeAt)) window.__nodeAt[id] = t;
+        }
+  }).observe(document, { childList: true, subtree: true });
+});
+
+const out = {};
+const t0 = Date.now();
+await page.goto(`${url}/sessions/${sid}`);
+await page.waitForFunction((n) => window.__wanderGraphSize?.() >= n + 1, N, { timeout: 600_000, polling: 50 });
+await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+out.mindmap_catchup_ms = Date.now() - t0;
+
+// pan: fit the whole map, then drag the pane while counting frame intervals
+await page.getByRole("button", { name: "Whole map" }).click();
+await page.waitForTimeout(800);
+await page.evaluate(() => {
+  window.__frames = [];
+  let last = performance.now();
+  const tick = (t) => {
+    window.__frames.push(t - last);
+    last = t;
+    if (window.__panning) requestAnimationFrame(tick);
+  };
+  window.__panning = true;
+  requestAnimationFrame(tick);
+});
+const box = await page.getByTestId("mindmap").boundingBox();
+const cx = box.x + box.width / 2;
+const cy = box.y + box.height / 2;
+await page.mouse.move(cx, cy);
+await page.mouse.down();
+for (let i = 0; i < 120; i++) await page.mouse.move(cx + 250 * Math.sin(i / 12), cy + 150 * Math.cos(i / 15));
+await page.mouse.up();
+const frames = await page.evaluate(() => {
+  window.__panning = false;
+  return window.__frames.slice(2);
+});
+out.mindmap_pan_ms_per_frame_p50 = pct(frames, 50);
+out.mindmap_pan_ms_per_frame_p95 = pct(frames, 95);
+
+// live steps: follow the walk so each new locus is in view, then let Python publish
+await page.getByRole("button", { name: /Fit & follow|Following/ }).click();
+await page.waitForTimeout(500);
+const before = await page.evaluate(() => Object.keys(window.__frameAt).length);
+console.log("READY-LIVE");
+const rl = createInterface({ input: process.stdin });
+for await (const line of rl) if (line.trim() === "done") break;
+await page.waitForTimeout(1500);
+const lat = await page.evaluate(() => Object.entries(window.__frameAt).filter(([id]) => id in window.__nodeAt).map(([id, t]) => window.__nodeAt[id] - t));
+const live = lat.slice(Math.max(0, lat.length - (lat.length - before)));
+out.event_to_dom_ms_p50 = pct(live, 50);
+out.event_to_dom_ms_p95 = pct(live, 95);
+out.event_to_dom_samples = live.length;
+console.log(JSON.stringify(out));
+rl.close();
+await browser.close();

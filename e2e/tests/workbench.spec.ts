@@ -1,0 +1,296 @@
+// The mind map as a workbench (issue 10): each user action against `wander serve`, in real
+// Chromium, with a screenshot in e2e/screenshots/.
+import type { Locator, Page } from "@playwright/test";
+import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers";
+
+test.describe.configure({ mode: "serial" });
+
+async function runSteps(page: Page, id: string, n: number): Promise<void> {
+  const before = (await sessionViaApi(page, id)).step_count;
+  const r = await page.request.post(`${API}/sessions/${id}/wander`, { data: { n_steps: n } });
+  expect(r.status(), await r.text()).toBe(202);
+  await expect.poll(async () => (await sessionViaApi(page, id)).step_count, { timeout: 90_000 }).toBeGreaterThanOrEqual(before + n);
+  await expect.poll(async () => (await sessionViaApi(page, id)).running, { timeout: 30_000 }).toBe(false);
+}
+
+async function openMap(page: Page, id: string): Promise<void> {
+  await page.goto(`/sessions/${id}`);
+  await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
+}
+
+/** A drag the way a person does it: pointer down on the node, several moves, up. */
+async function drag(page: Page, from: Locator, to: { x: number; y: number }): Promise<void> {
+  const b = (await from.boundingBox())!;
+  const x0 = b.x + b.width / 2;
+  const y0 = b.y + b.height / 2;
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(x0 + ((to.x - x0) * i) / 12, y0 + ((to.y - y0) * i) / 12);
+  await page.mouse.up();
+}
+
+async function centreOf(l: Locator): Promise<{ x: number; y: number }> {
+  const b = (await l.boundingBox())!;
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+
+const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+const notice = (page: Page) => page.getByTestId("command-result");
+
+async function currentConcept(page: Page): Promise<string> {
+  return (await page.locator(".locus.is-current").getAttribute("data-concept")) ?? "";
+}
+
+async function stopFollowing(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Whole map" }).click();
+  await page.waitForTimeout(500);
+}
+
+test("click a dashed candidate: go here next, and the next step goes there", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "harbour pilot", max_steps: 40, random_seed: 11, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 3);
+  await openMap(page, s.id);
+  const ghost = page.locator(".react-flow__node-ghost").first();
+  await expect(ghost).toBeVisible();
+  const concept = (await ghost.locator(".ghost-label").textContent())!.trim();
+  await ghost.click();
+  await expect(notice(page)).toHaveAttribute("data-kind", "ok");
+  await expect(notice(page)).toContainText(concept);
+  await page.getByRole("button", { name: "Step", exact: true }).click();
+  await expect.poll(() => currentConcept(page)).toBe(concept);
+  await page.waitForTimeout(500);
+  await shot(page, "w01-go-here-next");
+});
+
+test("drag a candidate onto the current locus: a hint, marked until visited", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "tide tables", max_steps: 40, random_seed: 12, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 3);
+  await openMap(page, s.id);
+  await stopFollowing(page);
+  const ghost = page.locator(".react-flow__node-ghost").first();
+  const concept = (await ghost.locator(".ghost-label").textContent())!.trim();
+  const current = page.locator(".react-flow__node-locus:has(.locus.is-current)");
+  await drag(page, ghost, await centreOf(current));
+  await expect(notice(page)).toContainText(`“${concept}” planted as a hint`);
+  const hinted = page.locator(`.locus.is-hint[data-concept="${concept}"]`);
+  await expect(hinted).toHaveCount(1);
+  await expect(hinted.getByTestId("hint-marker")).toBeVisible();
+  const loci = (await (await page.request.get(`${API}/sessions/${s.id}/loci`)).json()) as { concept: string; source_type: string }[];
+  expect(loci.filter((l) => l.concept === concept).map((l) => l.source_type)).toEqual(["SERENDIPITOUS"]);
+  await page.waitForTimeout(400);
+  await shot(page, "w02-drag-to-hint");
+});
+
+test("drag a locus elsewhere: it stays pinned there, also after a reload", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "lighthouse keeper", max_steps: 40, random_seed: 13, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 4);
+  await openMap(page, s.id);
+  await stopFollowing(page);
+  const seed = page.locator(".react-flow__node-locus:has(.locus.is-seed)");
+  const id = (await seed.getAttribute("data-id"))!;
+  const before = await seed.evaluate((el) => (el as HTMLElement).style.transform);
+  const c = await centreOf(seed);
+  await drag(page, seed, { x: c.x + 140, y: c.y + 90 });
+  await expect(notice(page)).toContainText("Pinned");
+  const after = await node(page, id).evaluate((el) => (el as HTMLElement).style.transform);
+  expect(after).not.toBe(before);
+  await page.reload();
+  await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
+  await expect.poll(() => node(page, id).evaluate((el) => (el as HTMLElement).style.transform)).toBe(after);
+  await shot(page, "w03-pinned");
+});
+
+test("context menu: fence out and fence in draw halos, the fences panel removes them", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "smuggling routes", max_steps: 40, random_seed: 14, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 4);
+  await openMap(page, s.id);
+  const loci = page.locator(".react-flow__node-locus");
+  const a = loci.nth(1);
+  const b = loci.nth(2);
+  const aConcept = (await a.locator(".locus").getAttribute("data-concept"))!;
+  const bConcept = (await b.locator(".locus").getAttribute("data-concept"))!;
+  await a.click({ button: "right" });
+  await expect(page.getByTestId("locus-menu")).toBeVisible();
+  await page.getByRole("menuitem", { name: /Fence out/ }).click();
+  await expect(notice(page)).toContainText(`excludes the region of “${aConcept}”`);
+  await expect(a.getByTestId("fence-halo-exclude")).toBeVisible();
+  // the locus panel's Actions button opens the same menu
+  await b.click();
+  await page.getByTestId("locus-panel").getByRole("button", { name: "Actions" }).click();
+  await page.getByRole("menuitem", { name: /Fence in/ }).click();
+  await expect(b.getByTestId("fence-halo-include")).toBeVisible();
+  const fences = await (await page.request.get(`${API}/sessions/${s.id}/fences`)).json();
+  expect(fences).toEqual([{ concept: aConcept, action: "exclude" }, { concept: bConcept, action: "include" }]);
+  await page.getByRole("button", { name: /^Fences/ }).click();
+  await expect(page.getByTestId("fence-row")).toHaveCount(2);
+  await shot(page, "w04-fences");
+  await page.getByRole("button", { name: `Remove fence ${aConcept}` }).click();
+  await expect(page.getByTestId("fence-row")).toHaveCount(1);
+  await expect(a.getByTestId("fence-halo-exclude")).toHaveCount(0);
+  expect(await (await page.request.get(`${API}/sessions/${s.id}/fences`)).json()).toEqual([{ concept: bConcept, action: "include" }]);
+});
+
+test("an action the API refuses shows its error inline", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "quarantine flag", max_steps: 2, random_seed: 15, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 2);
+  await openMap(page, s.id);
+  await expect(page.getByTestId("session-status")).toHaveText("completed");
+  await page.locator(".react-flow__node-ghost").first().click();
+  await expect(notice(page)).toHaveAttribute("data-kind", "error");
+  await expect(notice(page)).toContainText("Go here next failed");
+  await expect(notice(page)).toContainText("completed");
+  await shot(page, "w05-inline-error");
+});
+
+test("go deeper: a sub-wander node with live progress, its map with a breadcrumb, nested", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "salt trade", max_steps: 40, random_seed: 16, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 3);
+  await openMap(page, s.id);
+  const target = page.locator(".react-flow__node-locus").nth(2);
+  const concept = (await target.locator(".locus").getAttribute("data-concept"))!;
+  await target.click({ button: "right" });
+  await page.getByRole("menuitem", { name: /Go deeper/ }).click();
+  await page.getByLabel("Sub-wander steps").fill("4");
+  await page.getByRole("button", { name: "Spawn sub-wander" }).click();
+  await expect(notice(page)).toContainText("Sub-wander");
+  const sub = page.locator(".react-flow__node-subwander");
+  await expect(sub).toHaveCount(1);
+  await expect(sub).toContainText(concept);
+  await expect(sub.getByTestId("subwander-progress")).toHaveText(/^4\/4 · completed$/, { timeout: 90_000 });
+  await shot(page, "w06-subwander-node");
+  await sub.click();
+  await page.waitForURL((u) => !u.pathname.endsWith(s.id));
+  const childId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
+  await expect(page.getByTestId("breadcrumb")).toContainText("salt trade");
+  await expect.poll(() => page.locator(".react-flow__node-locus").count()).toBeGreaterThanOrEqual(3);
+  // nested: go deeper from the child's seed
+  const childSeed = page.locator(".react-flow__node-locus:has(.locus.is-seed)");
+  await childSeed.click({ button: "right" });
+  await page.getByRole("menuitem", { name: /Go deeper/ }).click();
+  await page.getByLabel("Sub-wander steps").fill("2");
+  await page.getByRole("button", { name: "Spawn sub-wander" }).click();
+  await expect(page.locator(".react-flow__node-subwander").getByTestId("subwander-progress")).toHaveText(/^2\/2 · completed$/, { timeout: 90_000 });
+  await page.locator(".react-flow__node-subwander").click();
+  await page.waitForURL((u) => !u.pathname.endsWith(childId));
+  const crumbs = page.getByTestId("breadcrumb").getByRole("link");
+  await expect(crumbs).toHaveCount(2);
+  await shot(page, "w07-nested-breadcrumb");
+  await crumbs.first().click();
+  await expect(page).toHaveURL(new RegExp(`/sessions/${s.id}$`));
+  await expect(page.locator(".react-flow__node-subwander")).toHaveCount(1);
+});
+
+type Crystal = { id: string; status: string; validity: { V: number; verdict: string }; human_approved: boolean };
+
+test("crystals on the map: diamond with its attractor, the crystal panel, a person's verdict", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "counterfeit coins", max_steps: 60, random_seed: 17, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 6);
+  await openMap(page, s.id);
+  // "Crystallize now" from the context menu: the result is reported on the map
+  await page.locator(".react-flow__node-locus").nth(1).click({ button: "right" });
+  await page.getByRole("menuitem", { name: "Crystallize now" }).click();
+  await expect(notice(page)).toContainText(/Crystal|No crystal/);
+  // Each crystal at the same spot is less novel than the last, so V falls through the review
+  // band (0.5 <= V < 0.7): crystallize until the gate keeps one for review.
+  let review: Crystal | null = null;
+  for (let i = 0; i < 12 && !review; i++) {
+    const r = await page.request.post(`${API}/sessions/${s.id}/crystallize`);
+    expect(r.status()).toBe(200);
+    const c = (await r.json()).crystal as Crystal | null;
+    if (c && c.validity.verdict === "review") review = c;
+  }
+  expect(review, "the gate kept a crystal for review").not.toBeNull();
+  const diamond = node(page, `crystal:${review!.id}`);
+  await expect(diamond).toBeVisible();
+  await expect(diamond.locator("img.crystal-thumb")).toHaveJSProperty("complete", true);
+  expect(await diamond.locator("img.crystal-thumb").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await diamond.click();
+  const panel = page.getByTestId("crystal-panel");
+  await expect(panel).toBeVisible();
+  await expect(panel.getByTestId("crystal-sandwich").locator("li")).toHaveCount(3);
+  await expect(panel.getByTestId("crystal-validity")).toContainText(review!.validity.V.toFixed(3));
+  for (const part of ["Bread compatibility", "Containment", "Non-triviality", "Novelty"]) await expect(panel).toContainText(part);
+  await expect(panel.getByTestId("crystal-rumination").locator("li").first()).toBeVisible();
+  await expect(panel.getByTestId("crystal-review")).toBeVisible();
+  await shot(page, "w08-crystal-panel");
+  await panel.getByRole("button", { name: "Accept" }).click();
+  await expect(notice(page)).toContainText("Crystal accepted");
+  await expect(panel.getByTestId("crystal-review")).toHaveCount(0);
+  await expect(panel).toContainText("approved by a person");
+  const stored = ((await (await page.request.get(`${API}/sessions/${s.id}/crystals`)).json()) as Crystal[]).find((c) => c.id === review!.id)!;
+  expect(stored.human_approved).toBe(true);
+  await page.getByRole("button", { name: "Whole map" }).click();
+  await page.waitForTimeout(500);
+  await shot(page, "w09-crystals-on-map");
+});
+
+test("resonances: wavy edges between loci of a confirmed theme, the panel highlights them", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "insider trading", max_steps: 80, random_seed: 18, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 30);
+  await openMap(page, s.id);
+  // what this wander itself emitted (resonances are project-wide; the map draws its own)
+  const evs = await page.evaluate(async (id) => {
+    const ws = new WebSocket(`${location.origin.replace("http", "ws")}/ws/sessions/${id}?after_seq=0`);
+    const statuses: string[] = [];
+    await new Promise<void>((res) => {
+      ws.onmessage = (m) => {
+        const f = JSON.parse(m.data as string);
+        // resonances are project-wide: a theme this wander reinforces may have been confirmed
+        // by another one, so look at the status each resonance event carries
+        if (f.type === "event" && f.event.subject.startsWith("wander.resonance.")) statuses.push(f.event.payload.resonance.status);
+        if (f.type === "caught_up") res();
+      };
+    });
+    ws.close();
+    return statuses;
+  }, s.id);
+  expect(evs).toContain("confirmed");
+  await expect(page.locator(".react-flow__edge-path.resonance-edge").first()).toBeAttached();
+  await page.getByRole("button", { name: /^Resonances/ }).click();
+  const row = page.getByTestId("resonance-row").filter({ hasText: "confirmed" }).first();
+  await row.hover();
+  await expect.poll(() => page.locator(".locus.is-highlighted").count()).toBeGreaterThanOrEqual(2);
+  await expect(page.locator(".resonance-edge.is-highlighted").first()).toBeAttached();
+  await expect(page.getByTestId("legend")).toContainText("resonance");
+  await expect(page.getByTestId("legend")).toContainText("bridge");
+  await shot(page, "w10-resonances");
+});
+
+test("analyze: shift-click two loci to compare; the trace centres a step; search finds a locus; minimap", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "price discovery", max_steps: 40, random_seed: 19, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 5);
+  await openMap(page, s.id);
+  await expect(page.locator(".react-flow__minimap")).toBeVisible();
+  const trace = (await (await page.request.get(`${API}/sessions/${s.id}/trace`)).json()) as { from_locus_id: string; to_locus_id: string; to_concept: string }[];
+  const a = trace[0].from_locus_id;
+  const b = trace[2].to_locus_id;
+  await node(page, a).click();
+  await node(page, b).click({ modifiers: ["Shift"] });
+  const cmp = page.getByTestId("compare-panel");
+  await expect(cmp).toBeVisible();
+  await expect(cmp.getByTestId("compare-distance")).toHaveText(/^\d\.\d{3}$/);
+  await expect(cmp.getByTestId("compare-midpoint")).not.toHaveText("?");
+  await expect(cmp.getByTestId("compare-path")).toContainText("→");
+  await shot(page, "w11-compare");
+
+  await page.getByRole("button", { name: /^Trace/ }).click();
+  await expect(page.getByTestId("trace-row")).toHaveCount(5);
+  await page.getByTestId("trace-row").nth(1).click();
+  const offCentre = async (id: string) => {
+    const m = (await page.getByTestId("mindmap").boundingBox())!;
+    const c = await centreOf(node(page, id));
+    return Math.hypot(c.x - (m.x + m.width / 2), c.y - (m.y + m.height / 2));
+  };
+  await expect
+    .poll(() => offCentre(trace[1].to_locus_id))
+    .toBeLessThan(40);
+  await shot(page, "w12-trace");
+
+  await page.getByLabel("Find a locus").fill(trace[3].to_concept.slice(0, 5));
+  await page.getByRole("option", { name: trace[3].to_concept }).first().click();
+  await expect(page.getByTestId("locus-concept")).toHaveText(trace[3].to_concept);
+  await expect
+    .poll(() => offCentre(trace[3].to_locus_id))
+    .toBeLessThan(40);
+  await shot(page, "w13-search");
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import type { EventOut, ResonanceSummary } from "./api/types.gen";
+import { emptyGraph, foldEvents, reduceEvent, reduceEvents, resonanceLinks } from "./store";
+import { ev, locus, SID, walkEvents } from "./test/fixtures";
+
+/** A walk of 6 steps with a resonance confirmed over three steps, a crystal formed, validated
+ * and another reviewed, a hint planted and then visited, and a step that crossed domains. */
+function richLog(): EventOut[] {
+  const base = walkEvents(6);
+  const out: EventOut[] = [];
+  let seq = 0;
+  const push = (e: EventOut) => out.push({ ...e, seq: ++seq });
+  const res = (status: ResonanceSummary["status"], occurrences: number): ResonanceSummary => ({
+    id: "R1", themes: ["trust", "signal"], occurrences, strength: occurrences, status, session_id: SID,
+  });
+  // the walk reaches the hint "harbour" (another domain) at step 5 instead of "concept 5"
+  const toHarbour = (e: EventOut): EventOut =>
+    JSON.parse(
+      JSON.stringify(e)
+        .replace(/"id":"L5","concept":"concept 5","domains":\["cognition"\]/g, '"id":"H","concept":"harbour","domains":["location"]')
+        .replace(/"from_locus_id":"L5"/g, '"from_locus_id":"H"'),
+    ) as EventOut;
+  for (const raw of base) {
+    const e = toHarbour(raw);
+    if (e.subject === "wander.step.completed") {
+      const step = (e.payload as { step_number: number }).step_number;
+      if (step === 2) push(ev(0, "wander.resonance.detected", { resonance: res("candidate", 1) }));
+      if (step === 3) push(ev(0, "wander.resonance.strengthened", { resonance: res("candidate", 2), similarity: 0.8 }));
+      if (step === 4) push(ev(0, "wander.resonance.confirmed", { resonance: res("confirmed", 3), similarity: 0.9 }));
+      push(e);
+      if (step === 3) {
+        const crystal = (id: string, verdict: string) => ({ id, insight: `insight ${id}`, confidence: 0.6, structural_type: "bridge",
+          status: "active", bread: ["L1", "L2"], domains: ["cognition"], V: verdict === "accepted" ? 0.75 : 0.6, verdict });
+        push(ev(0, "wander.crystal.formed", { crystal: crystal("C1", "accepted") }));
+        push(ev(0, "wander.crystal.validated", { crystal_id: "C1", V: 0.75 }));
+        push(ev(0, "wander.crystal.formed", { crystal: crystal("C2", "review") }));
+        push(ev(0, "wander.crystal.reviewed", { crystal_id: "C2", verdict: "reject", status: "invalidated" }));
+        push(ev(0, "wander.locus.visited", { step_number: 3, locus: locus("H", "harbour", { domains: ["location"], source_type: "SERENDIPITOUS" }), new: true, injected: true }));
+      }
+      continue;
+    }
+    push(e);
+  }
+  return out;
+}
+
+describe("foldEvents", () => {
+  const log = richLog();
+
+  it("folds crystals, resonances, hints and bridges into the graph", () => {
+    const g = foldEvents(log);
+    expect(g.crystalOrder).toEqual(["C1", "C2"]);
+    expect(g.crystals.C1.validated).toBe(true);
+    expect(g.crystals.C2).toMatchObject({ review: "reject", status: "invalidated", verdict: "review" });
+    expect(g.resonances.R1.status).toBe("confirmed");
+    expect(g.resonances.R1.loci).toEqual(["L2", "L3", "L4"]);
+    expect(resonanceLinks(g).map((l) => [l.source, l.target])).toEqual([["L2", "L3"], ["L3", "L4"]]);
+    expect(g.hints).toEqual({}); // planted at step 3, visited at step 5
+    expect(g.path.filter((e) => e.bridge).map((e) => e.step)).toEqual([5, 6]); // into and out of "location"
+    expect(g.order).toContain("H");
+    expect(g.currentLocusId).toBe("L6");
+  });
+
+  it("event by event, in one batch, and in any split into batches: the same graph", () => {
+    const whole = foldEvents(log);
+    const oneByOne = log.reduce((g, e) => reduceEvent(g, e), emptyGraph(SID));
+    expect(oneByOne).toEqual(whole);
+    for (const cut of [1, 7, 13, 20, log.length - 1]) {
+      const split = reduceEvents(reduceEvents(emptyGraph(SID), log.slice(0, cut)), log.slice(cut));
+      expect(split).toEqual(whole);
+    }
+    // a replay overlapping what was applied changes nothing
+    expect(reduceEvents(whole, log.slice(5))).toBe(whole);
+  });
+
+  it("the state at seq N is the fold of the prefix up to N", () => {
+    for (const n of [0, 3, 12, 17, 19, 24, log.length]) {
+      const prefix = foldEvents(log.filter((e) => e.seq <= n), undefined, SID);
+      expect(foldEvents(log, n, SID)).toEqual(prefix);
+      expect(foldEvents(log, n, SID).lastSeq).toBe(Math.min(n, log.length));
+    }
+    const hintSeq = log.find((e) => (e.payload as { injected?: boolean }).injected)!.seq;
+    expect(foldEvents(log, hintSeq).hints).toEqual({ H: true }); // still a hint at that point
+    const crystalSeq = log.find((e) => e.subject === "wander.crystal.formed")!.seq;
+    expect(foldEvents(log, crystalSeq - 1).crystalOrder).toEqual([]);
+    expect(foldEvents(log, crystalSeq).crystalOrder).toEqual(["C1"]);
+  });
+});
