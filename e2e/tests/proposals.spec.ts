@@ -6,7 +6,7 @@ import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers"
 // The review panel of the economic action layer: propose from an accepted crystal, see the
 // fractal image (on the map and in the panel), be refused without approval, approve with
 // the image's sha256, execute on the paper wallet.
-const RECIPE = { steps: 6, random_seed: 0 }; // a wander whose forced crystal is accepted (V >= 0.7)
+const RECIPE = { steps: 12, random_seed: 3 }; // a wander whose forced crystal is accepted (V >= 0.7)
 
 test("review, approve and execute a proposal from the panel", async ({ page }) => {
   // The e2e home lives across runs: limits wide enough that earlier runs today never trip the breaker.
@@ -33,7 +33,7 @@ test("review, approve and execute a proposal from the panel", async ({ page }) =
   await page.getByRole("button", { name: /^Proposals/ }).click();
   const panel = page.getByTestId("proposals-panel");
   await panel.getByLabel("reviewer").fill("ada");
-  await panel.getByRole("button", { name: "Propose" }).click();
+  await panel.locator(`[data-crystal-id="${out.crystal.id}"]`).getByRole("button", { name: "Propose" }).click();
 
   const card = panel.getByTestId("proposal");
   await expect(card).toHaveCount(1);

@@ -42,6 +42,8 @@ class Crystallizer:
         self.ruminator = ruminator
         self.clock = clock
         self._prototypes: dict[str, np.ndarray] | None = None
+        # Per session, every sandwich formed as (breads, filling); stored ones also come from the store.
+        self._said: dict[str, set[tuple[frozenset, str | None]]] = {}
 
     def prototypes(self) -> dict[str, np.ndarray]:
         if self._prototypes is None:
@@ -67,18 +69,23 @@ class Crystallizer:
         kb = walk.knowledge
         # The sandwich is chosen by what it is about (the pair of loci near the stimulus that
         # frames it best, and the corpus concept nearest their midpoint), never by its V:
-        # the gate then judges it, so V says something. A sandwich already crystallized in
-        # the same words is passed over for the next best pair.
-        said = {c.insight for c in crystals}
+        # the gate then judges it, so V says something. A sandwich already formed (same
+        # breads, same filling) is passed over for the next best pair.
+        said = {(frozenset((c.bread_a_locus_id, c.bread_b_locus_id)), c.validity.get("filling")) for c in crystals}
+        said |= self._said.setdefault(session.id, set())
         pairs = sorted(itertools.combinations(pool[:BREAD_CHOICE], 2),
                        key=lambda p: -float(midpoint(p[0].embedding, p[1].embedding) @ vector))  # fmt: skip
         for b1, b2 in pairs:
             a1, a2 = _anchor(kb, b1), _anchor(kb, b2)
             f_i = _filling(kb, walk, b1, b2, a1, a2)
-            insight = rum.insight or plain_insight(kb, b1, b2, a1, a2, f_i, resonance)
-            if insight not in said:
+            if (frozenset((b1.id, b2.id)), kb.concept(f_i).label) not in said:
                 break
+        else:
+            return CrystallizeOutcome(None, [], rum, "every sandwich near the stimulus is formed already")
         filling = kb.concept(f_i)
+        # Rejected ones too: the same sandwich (breads and filling) is not formed twice.
+        self._said[session.id].add((frozenset((b1.id, b2.id)), filling.label))
+        insight = rum.insight or plain_insight(kb, b1, b2, a1, a2, f_i, resonance)
         lineage = in_lineage(kb, f_i, a1) or in_lineage(kb, f_i, a2)
         val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, existing_m, lineage)
         embedding = self.embedder.embed([insight])[0]

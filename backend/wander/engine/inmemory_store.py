@@ -102,6 +102,17 @@ class InMemoryStore:
             self.sessions[s.id].pending_injection = None
         return self._emit(s.id, commit.events)
 
+    async def record_events(
+        self, session_id: str, events: list[EventDraft], require_status: str | None = None
+    ) -> list[Event]:
+        """Append events alone (e.g. wander.step.started), numbered after the session's last."""
+        s = self.sessions.get(session_id)
+        if s is None:
+            raise Conflict(f"session {session_id} no longer exists")
+        if require_status is not None and str(s.status) != require_status:
+            raise Conflict(f"session {session_id} is {s.status}")
+        return self._emit(session_id, events)
+
     async def set_status(self, session_id: str, status: str, reason: str | None, events: list[EventDraft],
                          allowed_from: Iterable[str] | None = None) -> list[Event]:  # fmt: skip
         s = self.sessions[session_id]

@@ -12,6 +12,7 @@ import numpy as np
 
 from wander.domain import scoring
 from wander.domain.errors import Conflict, NoCandidates
+from wander.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.domain.models import (
     Candidate,
     Crystal,
@@ -62,6 +63,7 @@ from wander.engine.themes import degenerate_themes
 from wander.engine.walk import Walk
 
 TOP_K = 24  # candidates kept for the softmax draw and shown as dashed edges
+MIN_IN_BAND = 8  # out-of-band candidates are dropped while at least this many are in the band
 STRONG_LOCUS = 0.8  # a residue this interesting calls for crystallization...
 CRYSTALLIZE_EVERY = 30  # ...and so does a confirmed resonance, at most once in this many steps (<= 10 per 300)
 
@@ -108,8 +110,14 @@ async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[
             best[key] = c
     # The band's draws toward the attractor and at random always stay in the running: the
     # softmax decides among them and the best-scored, not a cut before it.
-    reserved = [c for c in best.values() if c.reason.endswith((TOWARD, SAMPLED))]
-    rest = [c for c in best.values() if not c.reason.endswith((TOWARD, SAMPLED))]
+    found_all = list(best.values())
+    # Steps keep to the 0.3-0.7 band: other strategies' candidates outside it (a corpus
+    # hypernym can be very close) stay in only when the band has too few.
+    in_band = [c for c in found_all if BAND_LOW <= c.distance <= BAND_HIGH]
+    if len(in_band) >= MIN_IN_BAND:
+        found_all = in_band
+    reserved = [c for c in found_all if c.reason.endswith((TOWARD, SAMPLED))]
+    rest = [c for c in found_all if not c.reason.endswith((TOWARD, SAMPLED))]
     rest.sort(key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
     kept = rest[: max(0, TOP_K - len(reserved))] + reserved
     return sorted(kept, key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)

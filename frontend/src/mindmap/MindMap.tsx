@@ -96,8 +96,8 @@ export function MindMap() {
     });
   }, [laidOut, dragging]);
   const edges = useMemo(
-    () => [...flowEdges(graph, adj.edges, edgeCache.current, extras), ...fractalEdges(fractals, proposals)],
-    [graph, adj, extras, fractals, proposals],
+    () => [...flowEdges(graph, adj.edges, edgeCache.current, extras), ...fractalEdges(fractals)],
+    [graph, adj, extras, fractals],
   );
 
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep

@@ -20,7 +20,14 @@ describe("fractal squares on the map", () => {
     expect(nodes.every((n) => n.type === "fractal" && n.width === FRACTAL_SIZE && n.height === FRACTAL_SIZE)).toBe(true);
     expect(nodes[1].position.x - nodes[0].position.x).toBe(FRACTAL_SIZE + 10);
     expect(nodes[0].data).toMatchObject({ proposalId: "p1", status: "pending", imageUrl: "/api/v1/wander/proposals/p1/image.png" });
-    const edges = fractalEdges(nodes, list);
+    const edges = fractalEdges(nodes);
     expect(edges.map((e) => [e.source, e.target])).toEqual([["L1", "fractal:p1"], ["L1", "fractal:p2"]]);
+  });
+
+  it("hang off the crystal node when the map draws one", () => {
+    const positions = new Map([["L1", { x: 0, y: 0 }], ["crystal:c1", { x: 300, y: 300 }]]);
+    const nodes = fractalNodes([proposal("p1", "L1")], positions);
+    expect(nodes[0].position).toEqual({ x: 350, y: 300 - 50 - FRACTAL_SIZE });
+    expect(fractalEdges(nodes).map((e) => e.source)).toEqual(["crystal:c1"]);
   });
 });

@@ -1,5 +1,6 @@
-// Proposals on the map: each one's fractal image as a square hanging off its crystal's
-// first bread locus (the review panel keeps the list fresh).
+// Proposals on the map: each one's fractal image as a square hanging off its crystal (the
+// crystal node when the map draws one, else the crystal's first locus); the review panel
+// keeps the list fresh.
 import type { Edge, Node } from "@xyflow/react";
 import { create } from "zustand";
 import type { ProposalOut } from "../api/types.gen";
@@ -13,7 +14,8 @@ export const useProposalList = create<{ list: ProposalOut[]; setList: (list: Pro
   setList: (list) => set({ list }),
 }));
 
-function anchorOf(p: ProposalOut): string | null {
+function anchorOf(p: ProposalOut, positions: Map<string, Point>): string | null {
+  if (positions.has(`crystal:${p.crystal_id}`)) return `crystal:${p.crystal_id}`;
   const loci = (p.evaluation as { evidence?: { loci?: { id: string }[] } }).evidence?.loci;
   return loci && loci.length ? loci[0].id : null;
 }
@@ -22,7 +24,7 @@ export function fractalNodes(list: ProposalOut[], positions: Map<string, Point>)
   const perAnchor = new Map<string, number>();
   const out: Node[] = [];
   for (const p of list) {
-    const anchor = anchorOf(p);
+    const anchor = anchorOf(p, positions);
     const at = anchor ? positions.get(anchor) : undefined;
     if (!anchor || !at) continue;
     const i = perAnchor.get(anchor) ?? 0;
@@ -34,7 +36,7 @@ export function fractalNodes(list: ProposalOut[], positions: Map<string, Point>)
       position: { x: at.x + 50 + i * (FRACTAL_SIZE + 10), y: at.y - 50 - FRACTAL_SIZE },
       width: FRACTAL_SIZE,
       height: FRACTAL_SIZE,
-      data,
+      data: { ...data, anchor } as FractalNodeData,
       zIndex: 4,
       draggable: false,
       connectable: false,
@@ -44,16 +46,13 @@ export function fractalNodes(list: ProposalOut[], positions: Map<string, Point>)
   return out;
 }
 
-export function fractalEdges(nodes: Node[], list: ProposalOut[]): Edge[] {
-  const shown = new Set(nodes.map((n) => n.id));
-  return list
-    .filter((p) => shown.has(`fractal:${p.id}`))
-    .map((p) => ({
-      id: `fractal-edge:${p.id}`,
-      type: "straight",
-      source: anchorOf(p)!,
-      target: `fractal:${p.id}`,
-      style: { stroke: "#c084fc", strokeDasharray: "3 3" },
-      selectable: false,
-    }));
+export function fractalEdges(nodes: Node[]): Edge[] {
+  return nodes.map((n) => ({
+    id: `fractal-edge:${n.id}`,
+    type: "straight",
+    source: (n.data as FractalNodeData).anchor!,
+    target: n.id,
+    style: { stroke: "#c084fc", strokeDasharray: "3 3" },
+    selectable: false,
+  }));
 }

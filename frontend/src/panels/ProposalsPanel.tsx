@@ -135,7 +135,7 @@ export function ProposalsPanel({ sessionId }: { sessionId: string }) {
             />
           </label>
           {crystals.filter((c) => !proposed.has(c.id)).map((c) => (
-            <div key={c.id} className="crystal-to-propose">
+            <div key={c.id} className="crystal-to-propose" data-crystal-id={c.id}>
               <span className="small">◆ {c.insight}</span>
               <button type="button" onClick={() => void proposalsApi.propose(c.id).then(refresh, (e: Error) => setError(e.message))}>
                 Propose

@@ -11,6 +11,9 @@ from wander.domain import scoring
 from wander.domain.models import Candidate, Scores
 from wander.engine.walk import Walk
 
+FIELD_MARGIN = 0.0  # how much farther from the attractor than the seed a candidate may be
+FALLBACK_MIN = 8  # outside the field: at least this many of the concepts nearest the attractor
+
 
 def kb_candidates(
     walk: Walk, idx: np.ndarray, strategy: str, reasons: Sequence[str], limit: int | None = None
@@ -46,6 +49,18 @@ def kb_candidates(
     return out
 
 
+def in_field(walk: Walk, idx: np.ndarray) -> np.ndarray:
+    """The attractor's field: the concepts no farther from the attractor than the seed is
+    (less FIELD_MARGIN). Where the field holds none (the walk has used it up around here),
+    the ones nearest the attractor, the way back; all of them without an attractor."""
+    if walk.pull_baseline is None or len(idx) == 0:
+        return idx
+    held = idx[walk.pull_sims[idx] >= walk.pull_baseline - FIELD_MARGIN]
+    if len(held):
+        return held
+    return idx[np.argsort(-walk.pull_sims[idx], kind="stable")[: max(FALLBACK_MIN, len(idx) // 10)]]
+
+
 def in_scope(walk: Walk, idx: np.ndarray) -> np.ndarray:
     """The indices that pass the session's scope (domains, drift, fence) and are not yet loci."""
     idx = np.asarray(idx, dtype=np.int64)
@@ -54,4 +69,4 @@ def in_scope(walk: Walk, idx: np.ndarray) -> np.ndarray:
     keep = walk.scope_mask[idx]
     visited = set(walk.visited_kb_indices())
     keep &= np.array([int(i) not in visited for i in idx], dtype=bool)
-    return idx[keep]
+    return in_field(walk, idx[keep])

@@ -8,14 +8,13 @@ import numpy as np
 from wander.domain import scoring
 from wander.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.domain.models import Candidate, Scores
-from wander.engine.adjacency.common import kb_candidates
+from wander.engine.adjacency.common import FIELD_MARGIN, in_field, kb_candidates
 from wander.engine.scope import passes_scope
 from wander.engine.walk import Walk
 
 NAME = "distance_band"
 # Bands tried in order when the one before yields nothing in scope; the first is 000's.
 BANDS = ((BAND_LOW, BAND_HIGH), (0.2, 0.8), (0.0, 1.2))
-FIELD_MARGIN = 0.05  # the best-scored draw keeps to concepts at most this much farther from the attractor than the seed
 TOWARD_K = 6  # candidates whose step points most directly at the attractor
 SAMPLE_K = 6  # candidates drawn uniformly from the band
 TOWARD, SAMPLED = "toward the attractor", "sampled from the band"  # how their reasons end
@@ -31,9 +30,9 @@ def distance_band(walk: Walk, limit: int = 24) -> list[Candidate]:
 
 
 def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> list[Candidate]:
-    """Three draws from the band: the best by composite score, the concepts whose step from
-    here points most directly at the attractor, and a seeded uniform sample (serendipity,
-    so the walk does not settle into the region the scores favour)."""
+    """Three draws from the band, within the attractor's field: the best by composite score,
+    the concepts whose step from here points most directly at the attractor, and a seeded
+    uniform sample (serendipity, so the walk does not settle where the scores favour)."""
     kb = walk.knowledge
     sims = kb.similarities(walk.current.embedding)
     dist = 1.0 - sims
@@ -45,11 +44,8 @@ def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> li
     if len(idx) == 0:
         return []
     reasons = _Reasons(walk, dist, low, high)
-    best_of = idx
-    if walk.pull_baseline is not None:  # the attractor's field: no farther from it than the seed is
-        held = idx[walk.pull_sims[idx] >= walk.pull_baseline - FIELD_MARGIN]
-        best_of = held if len(held) else idx
-    out = kb_candidates(walk, best_of, NAME, reasons.of(best_of), limit)  # type: ignore[arg-type]  # a lazy Sequence[str]
+    idx = in_field(walk, idx)
+    out = kb_candidates(walk, idx, NAME, reasons.of(idx), limit)  # type: ignore[arg-type]  # a lazy Sequence[str]
     taken = {c.kb_key for c in out}
     toward = idx[np.argsort(-_toward(walk, sims, idx), kind="stable")[:TOWARD_K]]
     if walk.session.attractor_embedding is None:
@@ -112,6 +108,8 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
             continue
         if not passes_scope(locus.domains, locus.embedding, walk.session, walk.fence):
             continue
+        if walk.pull_baseline is not None and pull[i] < walk.pull_baseline - FIELD_MARGIN:
+            continue  # outside the attractor's field
         crosses = not set(locus.domains) & set(current.domains)
         interest = float(scoring.interestingness(dist[i], pull[i], crosses, walk.pull_baseline))
         bridge = float(scoring.bridge_potential(float(crosses), len(locus.domains)))

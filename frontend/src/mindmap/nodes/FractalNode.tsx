@@ -5,6 +5,7 @@ export type FractalNodeData = {
   imageUrl: string;
   status: string;
   size: number;
+  anchor?: string; // the node it hangs off (crystal or locus)
 };
 export type FractalNodeType = Node<FractalNodeData, "fractal">;
 
