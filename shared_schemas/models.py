@@ -256,10 +256,104 @@ class CompareOut(BaseModel):
 
 LocusDetail.model_rebuild()
 
+# ---- recall (the Wheeler memory: crystals and episodic memories; the Open WebUI pipeline) ----
+
+
+class RecallRequest(Strict):
+    query: str = Field(min_length=1, max_length=4000, description="What to recall memories for (a chat message).")
+    top_k: int = Field(default=5, ge=1, le=50, description="Maximum memories to return.")
+    alpha: float = Field(default=0.3, ge=0, le=1, description="Reconstruction blend: 0 pure stored, 1 pure query.")
+    min_similarity: float = Field(default=0.1, ge=-1, le=1, description="Pearson threshold below which memories are dropped.")
+    max_context_length: int = Field(default=2000, ge=100, le=20000, description="Soft cap on the context block's characters.")
+
+
+class RecallHitOut(BaseModel):
+    id: str
+    text: str
+    chunk: str
+    similarity: float
+    temperature: float
+    tier: str
+    hits: int
+
+
+class RecallOut(BaseModel):
+    hits: list[RecallHitOut]
+    context: str = Field(description="The formatted block to prepend to a system message ('' when nothing passed).")
+
+
+
+class ForageRequest(Strict):
+    """POST /api/v1/sandwich/forage: autonomous without source/topic; directed with one."""
+
+    patience: int = Field(default=5, ge=1, le=100, description="Failures in a row before the forager rests.")
+    source: str | None = Field(default=None, max_length=4000, description="A file or folder path, or a URL.")
+    topic: str | None = Field(default=None, min_length=1, max_length=2000)
+    max_attempts: int = Field(default=20, ge=1, le=500)
+    seed: int | None = Field(default=None, ge=0, lt=2**32, description="Random seed of the autonomous forager.")
+
+
+# ---- SANDWICH corpus analysis (004, 5.3 / 7 / 8.1): GET /api/v1/sandwich/metrics ----
+
+
+class MetricValue(BaseModel):
+    value: float | None = Field(description="None while the corpus has too little to say.")
+    target: str = Field(description="004 8.1's target, e.g. '> 0.3'.")
+    met: bool | None
+
+
+class TypeCount(BaseModel):
+    structural_type: str
+    sandwich_count: int
+    avg_validity: float
+    min_validity: float
+    max_validity: float
+
+
+class IngredientCount(BaseModel):
+    text: str
+    ingredient_type: Literal["bread", "filling"]
+    usage_count: int
+
+
+class ValidityPoint(BaseModel):
+    day: str
+    sandwiches: int
+    avg_validity: float
+    avg_novelty: float
+
+
+class RunEfficiency(BaseModel):
+    run_id: str
+    mode: str
+    started_at: str
+    foraging_attempts: int
+    sandwiches_made: int
+    success_rate: float
+
+
+class CrossDomainBread(BaseModel):
+    bread_concept: str
+    domain_count: int
+    domains: list[str]
+
+
+class SandwichMetrics(BaseModel):
+    metrics: dict[str, MetricValue]
+    counts: dict[str, int]
+    outcomes: dict[str, int]
+    type_distribution: list[TypeCount]
+    ingredient_frequency: list[IngredientCount]
+    validity_over_time: list[ValidityPoint]
+    foraging_efficiency: list[RunEfficiency]
+    cross_domain_breads: list[CrossDomainBread]
+
+
 # The API's models in the generated files; the event contract adds its own (events.EXPORTED).
 EXPORTED: tuple[type[BaseModel], ...] = (
     SessionCreate, SessionPatch, WanderRequest, InjectRequest, FenceRequest, SearchRequest, SubwanderRequest,
     CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
     ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, FenceAnchorOut, *ACTION_MODELS,
-    CrystalReview, FenceOut, CompareOut,
-)
+    CrystalReview, FenceOut, CompareOut, RecallRequest, RecallHitOut, RecallOut, ForageRequest, MetricValue, TypeCount,
+    IngredientCount, ValidityPoint, RunEfficiency, CrossDomainBread, SandwichMetrics,
+)  # fmt: skip

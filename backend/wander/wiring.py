@@ -17,6 +17,7 @@ from wander.config import Settings, load_section, load_settings
 from wander.domain.errors import InvalidInput
 from wander.engine.clock import SystemClock
 from wander.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
+from wander.engine.queries import Queries
 from wander.engine.service import WanderEngine
 from wander.kb import corpus, importer
 from wander.kb.index import KnowledgeIndex
@@ -138,6 +139,23 @@ class App:
     bus: EventBus  # InProcessBus, or NatsBus when WANDER_NATS_URL is set (wander.scale)
     run_queue: Any = None  # the JetStream run queue with NATS; None: runs stay in-process
     scale: Any = None  # wander.scale.Scale with NATS
+    crystal_memory: Any = None  # wander.crystal_memory.CrystalMemory: crystals in the Wheeler memory
+    sandwiches: Any = None  # wander.store.sandwich_repository.SandwichRepository: the SANDWICH corpus
+
+    @property
+    def queries(self) -> Queries:
+        """What the faces read and the settings they change (engine.queries)."""
+        return Queries(self.store, self.embedder, self.knowledge, self.engine.project_id)
+
+
+@asynccontextmanager
+async def open_queries(settings: Settings | None = None):
+    """The read side over the store alone (no model, no knowledge index, no engine)."""
+    db = await open_database(settings or load_settings())
+    try:
+        yield Queries(PostgresStore(db))
+    finally:
+        await db.dispose()
 
 
 def make_runner(app: App) -> Any:
@@ -188,8 +206,18 @@ async def open_app(settings: Settings | None = None, *, progress: Progress | Non
             clock=clock or SystemClock(), project_id=str(DEFAULT_PROJECT_ID), ca=WheelerSignals(),
             proposer=proposer, ruminator=ruminator,
         )  # fmt: skip
+        from wander.crystal_memory import CrystalMemory
+
+        crystal_memory = CrystalMemory.open(settings.memory_dir, embedder)
+        crystal_memory.attach(bus)  # every crystal is stored in the Wheeler memory as it forms
+        from wander.foraging import attach_crystal_sandwiches
+        from wander.store.sandwich_repository import SandwichRepository
+
+        sandwiches = SandwichRepository(db)
+        attach_crystal_sandwiches(bus, sandwiches, embedder)  # ... and as a sandwich of the corpus
         yield App(settings, db, store, kb, knowledge, embedder, engine, bus,
-                  run_queue=scale.queue if scale is not None else None, scale=scale)  # fmt: skip
+                  run_queue=scale.queue if scale is not None else None, scale=scale,
+                  crystal_memory=crystal_memory, sandwiches=sandwiches)  # fmt: skip
     finally:
         if scale is not None:
             await scale.close()

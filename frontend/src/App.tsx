@@ -2,6 +2,10 @@ import { matchRoute, usePath, Link } from "./router";
 import { SessionsPage } from "./pages/SessionsPage";
 import { SessionPage } from "./pages/SessionPage";
 import { TokenPrompt } from "./panels/TokenPrompt";
+import { lazy, Suspense } from "react";
+
+// recharts is big: the analysis page loads on demand.
+const AnalysisPage = lazy(() => import("./analysis/AnalysisPage").then((m) => ({ default: m.AnalysisPage })));
 
 export function App() {
   return (
@@ -17,6 +21,12 @@ function Routes() {
   switch (route.name) {
     case "sessions":
       return <SessionsPage />;
+    case "analysis":
+      return (
+        <Suspense fallback={<p>loading…</p>}>
+          <AnalysisPage />
+        </Suspense>
+      );
     case "session":
       return <SessionPage key={route.id} sessionId={route.id} />;
     default:

@@ -20,6 +20,8 @@ from wander.api.controllers.interventions import InterventionController
 from wander.api.controllers.memory import MemoryController
 from wander.api.controllers.proposals import ProposalController
 from wander.api.controllers.meta import domains, health
+from wander.api.controllers.recall import recall
+from wander.api.controllers.sandwich import SandwichController
 from wander.api.controllers.sessions import SessionController
 from wander.api.controllers.workbench import WorkbenchController
 from wander.api.deps import Services, provide_services
@@ -51,6 +53,9 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         async def start(a: App) -> Runner:
+            # Load the embedding model before the first request (it now runs in a thread, and a
+            # first load can take longer than a client waits).
+            await a.engine.warm_up()
             runner = make_runner(a)  # in-process tasks, or the NATS run queue for workers
             app.state.services = Services(app=a, runner=runner)
             app.state.api_settings = api
@@ -74,8 +79,8 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
 
     return Litestar(
         route_handlers=[SessionController, ControlController, MemoryController, CrystalController,
-                        InterventionController, WorkbenchController, ProposalController, health, domains,
-                        session_socket, auth.sign_in, static.index_page, *static.static_routes()],  # fmt: skip
+                        InterventionController, WorkbenchController, ProposalController, SandwichController, health,
+                        domains, recall, session_socket, auth.sign_in, static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
         exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},  # type: ignore[dict-item]
         guards=[make_token_guard(api.token)],

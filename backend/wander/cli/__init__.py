@@ -9,7 +9,9 @@ from wander.cli.action import register as register_action_commands
 from wander.cli.db import db_app
 from wander.cli.doctor import doctor
 from wander.cli.kb import kb_app
+from wander.cli.mcp import mcp
 from wander.cli.memory import memory_app
+from wander.cli.sandwich import corpus_app, forage, sandwich_app
 from wander.cli.serve import serve, worker
 from wander.cli.show import children, sessions, show
 from wander.cli.wanders import resume, run, spawn
@@ -24,6 +26,10 @@ app.command()(worker)
 app.add_typer(memory_app, name="memory", help="Wheeler CA memory: store, recall, temps, scrub, info.")
 app.command("doctor")(doctor)
 register_action_commands(app)  # propose, proposals, approve, reject, execute, wallet
+app.command("mcp")(mcp)
+app.command("forage")(forage)
+app.add_typer(corpus_app, name="corpus")
+app.add_typer(sandwich_app, name="sandwich")
 
 
 def main() -> None:

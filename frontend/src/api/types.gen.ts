@@ -158,6 +158,11 @@ export interface Connection {
   direction: "from" | "to";
   step_number: number;
 }
+export interface CrossDomainBread {
+  bread_concept: string;
+  domain_count: number;
+  domains: string[];
+}
 export interface CrystalFormedEvent {
   session_id: string;
   seq: number;
@@ -604,10 +609,34 @@ export interface FenceRequest {
   concept: string;
   action: "include" | "exclude";
 }
+/**
+ * POST /api/v1/sandwich/forage: autonomous without source/topic; directed with one.
+ */
+export interface ForageRequest {
+  /**
+   * Failures in a row before the forager rests.
+   */
+  patience?: number;
+  /**
+   * A file or folder path, or a URL.
+   */
+  source?: string | null;
+  topic?: string | null;
+  max_attempts?: number;
+  /**
+   * Random seed of the autonomous forager.
+   */
+  seed?: number | null;
+}
 export interface HeartbeatFrame {
   type: "heartbeat";
   ts: string;
   last_seq: number;
+}
+export interface IngredientCount {
+  text: string;
+  ingredient_type: "bread" | "filling";
+  usage_count: number;
 }
 export interface InjectRequest {
   concept: string;
@@ -636,6 +665,17 @@ export interface LocusDetail {
    * The residue of the encounter that first reached it.
    */
   arrived_by: ResidueOut | null;
+}
+export interface MetricValue {
+  /**
+   * None while the corpus has too little to say.
+   */
+  value: number | null;
+  /**
+   * 004 8.1's target, e.g. '> 0.3'.
+   */
+  target: string;
+  met: boolean | null;
 }
 /**
  * RFC 9457 problem details; `field` names the offending input when there is one.
@@ -685,6 +725,44 @@ export interface ProposalPayload {
   session_id: string | null;
   proposal_id: string;
 }
+export interface RecallHitOut {
+  id: string;
+  text: string;
+  chunk: string;
+  similarity: number;
+  temperature: number;
+  tier: string;
+  hits: number;
+}
+export interface RecallOut {
+  hits: RecallHitOut[];
+  /**
+   * The formatted block to prepend to a system message ('' when nothing passed).
+   */
+  context: string;
+}
+export interface RecallRequest {
+  /**
+   * What to recall memories for (a chat message).
+   */
+  query: string;
+  /**
+   * Maximum memories to return.
+   */
+  top_k?: number;
+  /**
+   * Reconstruction blend: 0 pure stored, 1 pure query.
+   */
+  alpha?: number;
+  /**
+   * Pearson threshold below which memories are dropped.
+   */
+  min_similarity?: number;
+  /**
+   * Soft cap on the context block's characters.
+   */
+  max_context_length?: number;
+}
 export interface ResonanceOut {
   id: string;
   session_id: string | null;
@@ -695,6 +773,43 @@ export interface ResonanceOut {
   supporting_residue_ids: string[];
   last_reinforced_at: string | null;
   created_at: string | null;
+}
+export interface RunEfficiency {
+  run_id: string;
+  mode: string;
+  started_at: string;
+  foraging_attempts: number;
+  sandwiches_made: number;
+  success_rate: number;
+}
+export interface SandwichMetrics {
+  metrics: {
+    [k: string]: MetricValue | undefined;
+  };
+  counts: {
+    [k: string]: number | undefined;
+  };
+  outcomes: {
+    [k: string]: number | undefined;
+  };
+  type_distribution: TypeCount[];
+  ingredient_frequency: IngredientCount[];
+  validity_over_time: ValidityPoint[];
+  foraging_efficiency: RunEfficiency[];
+  cross_domain_breads: CrossDomainBread[];
+}
+export interface TypeCount {
+  structural_type: string;
+  sandwich_count: number;
+  avg_validity: number;
+  min_validity: number;
+  max_validity: number;
+}
+export interface ValidityPoint {
+  day: string;
+  sandwiches: number;
+  avg_validity: number;
+  avg_novelty: number;
 }
 export interface SearchHit {
   type: "locus" | "crystal" | "resonance";

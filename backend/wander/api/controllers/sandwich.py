@@ -1,0 +1,78 @@
+"""/api/v1/sandwich/...: SANDWICH foraging (004) over HTTP, the same as `wander forage`,
+`wander corpus` and `wander sandwich explain`: forage (autonomous or directed), the
+sandwiches, the foraging log and a run's events, the analysis queries and 8.1's metrics."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, get, post
+from litestar.params import Parameter
+
+from shared_schemas.models import ForageRequest, SandwichMetrics
+from wander.api.deps import Services
+from wander.domain.errors import InvalidInput, NotFound
+from wander.domain.sandwich import ACCEPT, REVIEW, TAXONOMY, WEIGHTS
+from wander.store.repository import parse_uuid
+
+
+class SandwichController(Controller):
+    path = "/api/v1/sandwich"
+    tags = ["sandwich"]
+
+    @post("/forage", status_code=200)
+    async def forage(self, data: ForageRequest, svc: Services) -> dict[str, Any]:
+        """Runs to the end (patience or max_attempts) and returns the run's summary; the run's
+        events go out on the bus as it goes (GET /runs/{id}/events replays them)."""
+        from wander.foraging import make_forager
+
+        summary = await make_forager(svc.app, data.seed).run(patience=data.patience, source=data.source,
+                                                              topic=data.topic, max_attempts=data.max_attempts)  # fmt: skip
+        return dict(summary.__dict__)
+
+    @get("/sandwiches")
+    async def sandwiches(self, svc: Services, limit: Annotated[int, Parameter(ge=1, le=500)] = 50,
+                         origin: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
+        if origin is not None and origin not in ("forager", "crystal"):
+            raise InvalidInput("origin", f"must be 'forager' or 'crystal' (got '{origin}')")
+        from wander.foraging import sync_crystals
+
+        await sync_crystals(svc.app.sandwiches, svc.app.embedder)
+        return await svc.app.sandwiches.sandwiches(limit, origin)
+
+    @get("/log")
+    async def log(self, svc: Services, run_id: str | None = None,
+                  limit: Annotated[int, Parameter(ge=1, le=1000)] = 100) -> list[dict[str, Any]]:  # fmt: skip
+        if run_id is not None and parse_uuid(run_id) is None:
+            raise InvalidInput("run_id", "must be a UUID")
+        return await svc.app.sandwiches.log(run_id, limit)
+
+    @get("/runs/{run_id:str}")
+    async def run(self, run_id: str, svc: Services) -> dict[str, Any]:
+        found = await svc.app.sandwiches.run(run_id) if parse_uuid(run_id) else None
+        if found is None:
+            raise NotFound("run", run_id)
+        return found
+
+    @get("/runs/{run_id:str}/events")
+    async def events(self, run_id: str, svc: Services, after_seq: Annotated[int, Parameter(ge=0)] = 0
+                     ) -> list[dict[str, Any]]:  # fmt: skip
+        if parse_uuid(run_id) is None or await svc.app.sandwiches.run(run_id) is None:
+            raise NotFound("run", run_id)
+        return [{"run_id": e.session_id, "seq": e.seq, "subject": e.subject, "ts": e.ts.isoformat(),
+                 "payload": e.payload} for e in await svc.app.sandwiches.events_after(run_id, after_seq)]  # fmt: skip
+
+    @get("/metrics")
+    async def metrics(self, svc: Services) -> SandwichMetrics:
+        """004 8.1's metrics with their targets, and the analysis queries (the dashboard's data)."""
+        from wander.foraging import corpus_report
+
+        return SandwichMetrics.model_validate(await corpus_report(svc.app))
+
+    @get("/explain")
+    async def explain(self, svc: Services) -> dict[str, Any]:
+        examples = await svc.app.sandwiches.best_per_type()
+        return {"definition": "Two pieces of bread bounding a filling: the breads related but not the same idea, "
+                              "the filling closer to each bread than they are to each other.",
+                "weights": WEIGHTS, "accept": ACCEPT, "review": REVIEW,
+                "types": [{"name": n, "description": d, "example": examples.get(n)} for n, d in TAXONOMY.items()]}  # fmt: skip

@@ -1,0 +1,172 @@
+"""SANDWICH from the command line (004's four modes): `wander forage` (autonomous, or directed
+with --from PATH_OR_URL / --topic), `wander corpus stats|ask` (reflective: the analysis
+queries and 8.1's metrics), `wander sandwich explain` (pedagogical, with the corpus's own
+examples). Mounted by wander.cli; bad input: one line `error: <field>: <reason>`, exit 2."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from wander.domain.errors import InvalidInput, WanderError
+
+corpus_app = typer.Typer(help="The sandwich corpus: analysis and metrics (reflective mode).", no_args_is_help=True)
+sandwich_app = typer.Typer(help="What a sandwich is (pedagogical mode).", no_args_is_help=True)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def _fail(message: str) -> None:
+    err.print(f"error: {message}", markup=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def _run(factory) -> Any:
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:
+        return asyncio.run(factory())
+    except InvalidInput as exc:
+        _fail(f"{exc.field}: {exc.reason}")
+    except WanderError as exc:
+        _fail(str(exc))
+
+
+def _open():
+    from wander.cli.common import open_app, quiet_libraries
+
+    quiet_libraries()
+    return open_app()
+
+
+def forage(
+    patience: int = typer.Option(5, help="Failures in a row before the forager rests (resets on a sandwich)."),
+    source: str | None = typer.Option(None, "--from", help="Directed: a Markdown/text/HTML/PDF file or folder, "
+                                                               "or a URL."),
+    topic: str | None = typer.Option(None, help="Directed: a topic to make a sandwich about."),
+    max_attempts: int = typer.Option(50, help="Stop after this many attempts whatever the patience."),
+    seed: int | None = typer.Option(None, help="Random seed of the autonomous forager (replayable)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
+) -> None:
+    """Forage for sandwiches: every attempt is logged with its prompt, source, outcome and why."""
+    if not 1 <= patience <= 100:
+        _fail(f"patience: must be between 1 and 100 (got {patience})")
+    if source is not None and topic is not None:
+        _fail("from: give --from or --topic, not both")
+
+    async def main():
+        from wander.foraging import make_forager
+
+        async with _open() as app:
+            forager = make_forager(app, seed)
+
+            def show(a) -> None:
+                if not as_json:
+                    where = f"{a.content.kind} '{a.content.title}'" if a.content else "-"
+                    out.print(f"[{a.outcome}] {where}: {a.rationale}")
+
+            summary = await forager.run(patience=patience, source=source, topic=topic, max_attempts=max_attempts,
+                                        on_attempt=show)  # fmt: skip
+            made = await app.sandwiches.sandwiches(limit=max(1, summary.made))
+            return summary, [s for s in made if s["id"] in summary.sandwich_ids]
+
+    summary, made = _run(main)
+    if as_json:
+        print(json.dumps({**summary.__dict__, "sandwiches": made}, default=str, indent=1))
+        return
+    for s in made:
+        out.print(f"\n[bold]{s['name']}[/bold] ({s['structural_type']}, V {s['validity_score']:.2f})\n"
+                  f"  top bread: {s['bread_top']}\n  filling:   {s['filling']}\n  bottom:    {s['bread_bottom']}\n"
+                  f"  {s['assembly_rationale']}")  # fmt: skip
+    out.print(f"\n{summary.attempts} attempts, {summary.made} sandwiches "
+              f"({', '.join(f'{k} {v}' for k, v in sorted(summary.outcomes.items()))}). {summary.farewell}")  # fmt: skip
+    if summary.status == "failed":
+        raise typer.Exit(2)
+
+
+@corpus_app.command("stats")
+def stats(as_json: bool = typer.Option(False, "--json")) -> None:
+    """8.1's metrics against their targets, and the analysis queries of 004."""
+
+    async def main():
+        from wander.foraging import corpus_report
+
+        async with _open() as app:
+            return await corpus_report(app)
+
+    report = _run(main)
+    if as_json:
+        print(json.dumps(report, default=str, indent=1))
+        return
+    t = Table(title="SANDWICH metrics (004, 8.1)")
+    for col in ("metric", "value", "target", "met"):
+        t.add_column(col)
+    for name, m in report["metrics"].items():
+        t.add_row(name, "-" if m["value"] is None else f"{m['value']:.3f}", m["target"],
+                  "-" if m["met"] is None else ("yes" if m["met"] else "no"))  # fmt: skip
+    out.print(t)
+    out.print("counts: " + ", ".join(f"{k} {v}" for k, v in report["counts"].items()))
+    out.print("outcomes: " + (", ".join(f"{k} {v}" for k, v in sorted(report["outcomes"].items())) or "none yet"))
+    for r in report["type_distribution"]:
+        out.print(f"  {r['structural_type']:<14} {r['sandwich_count']:>4}  mean V {r['avg_validity']:.3f}")
+
+
+@corpus_app.command("ask")
+def ask(question: str = typer.Argument(..., help="A question about the corpus."),
+        as_json: bool = typer.Option(False, "--json")) -> None:  # fmt: skip
+    """Answer a question about the existing sandwiches through the analysis queries."""
+    if not question.strip():
+        _fail("question: must not be empty")
+
+    async def main():
+        from wander.foraging import corpus_report
+        from wander.sandwich.analysis import route
+
+        async with _open() as app:
+            report = await corpus_report(app)
+            query = route(question)
+            if query == "similar":
+                v = app.embedder.embed([question])[0]
+                return query, await app.sandwiches.similar(v, 5)
+            return query, report[query] if query != "metrics" else report["metrics"]
+
+    query, answer = _run(main)
+    if as_json:
+        print(json.dumps({"question": question, "query": query, "answer": answer}, default=str, indent=1))
+        return
+    out.print(f"[bold]{question}[/bold]  (answered by: {query})")
+    rows = list(answer.items()) if isinstance(answer, dict) else answer
+    if not rows:
+        out.print("The corpus is empty so far: forage first (wander forage).")
+    for r in rows[:20]:
+        out.print(f"  {r}")
+
+
+@sandwich_app.command("explain")
+def explain() -> None:
+    """What a sandwich is: the definition, the validity function, the 10 types, with examples
+    from the corpus where it has them."""
+    from wander.domain.sandwich import ACCEPT, REVIEW, TAXONOMY, WEIGHTS
+
+    async def main():
+        async with _open() as app:
+            await __import__("wander.foraging", fromlist=["sync_crystals"]).sync_crystals(app.sandwiches, app.embedder)
+            return await app.sandwiches.best_per_type()
+
+    examples = _run(main)
+    out.print("A sandwich is two pieces of bread (B1, B2) that bound a filling F: the breads are related but not "
+              "the same idea, and the filling is closer to each bread than they are to each other.")  # fmt: skip
+    out.print(f"V = {WEIGHTS['bread_compat']} BreadCompat + {WEIGHTS['containment']} Containment + "
+              f"{WEIGHTS['non_triviality']} NonTriviality + {WEIGHTS['novelty']} Novelty; accepted at {ACCEPT}, "
+              f"reviewed from {REVIEW}.\n")  # fmt: skip
+    for name, desc in TAXONOMY.items():
+        ex = examples.get(name)
+        line = f"[bold]{name}[/bold]: {desc}."
+        if ex:
+            line += f"\n    e.g. {ex['name']}: {ex['bread_top']} / {ex['filling']} / {ex['bread_bottom']} (V {ex['v']:.2f})"
+        out.print(line)

@@ -1,0 +1,73 @@
+"""Composition of SANDWICH foraging (like wiring.py for the wander engine): the forager over
+the app's knowledge, embedder, bus and the sandwich repository; and the wanders' crystals
+stored as sandwiches of the same corpus (a bus subscriber, and a catch-up for crystals formed
+before it ran)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from wander.domain.models import Event
+from wander.domain.sandwich import TAXONOMY
+from shared_schemas.events import Subject
+from wander.kb.forage_sources import FileAndUrlReader
+from wander.sandwich.assembler import Assembler
+from wander.sandwich.crystals import crystal_sandwich
+from wander.sandwich.forager import Forager
+from wander.store.sandwich_repository import SandwichRepository
+
+log = logging.getLogger(__name__)
+CRYSTAL_FORMED = str(Subject.CRYSTAL_FORMED)
+_PROTOTYPES: dict[str, Any] = {}
+
+
+def prototypes(embedder: Any) -> dict[str, Any]:
+    if not _PROTOTYPES:
+        names = list(TAXONOMY)
+        _PROTOTYPES.update(zip(names, embedder.embed([f"{n}: {TAXONOMY[n]}" for n in names])))
+    return _PROTOTYPES
+
+
+def make_forager(app: Any, seed: int | None = None) -> Forager:
+    kb = app.knowledge
+
+    def are_opposites(a: int, b: int) -> bool:
+        return a >= 0 and b >= 0 and b in kb.opposites(a)
+
+    return Forager(knowledge=kb, embedder=app.embedder, store=app.sandwiches, bus=app.bus, reader=FileAndUrlReader(),
+                   assembler=Assembler(prototypes(app.embedder), are_opposites), seed=seed)  # fmt: skip
+
+
+async def sync_crystals(repo: SandwichRepository, embedder: Any) -> int:
+    """Store every crystal (not invalidated) that is not yet a sandwich; how many were stored."""
+    rows = await repo.unstored_crystals()
+    if not rows:
+        return 0
+    fillings = embedder.embed([str((r["validity"] or {}).get("filling") or r["insight"][:80]) for r in rows])
+    stored = 0
+    for row, vector in zip(rows, fillings):
+        if await repo.store_crystal(str(row["id"]), crystal_sandwich(row, vector)):
+            stored += 1
+    return stored
+
+
+def attach_crystal_sandwiches(bus: Any, repo: SandwichRepository, embedder: Any) -> None:
+    async def on_event(event: Event) -> None:
+        if event.subject == CRYSTAL_FORMED:
+            await sync_crystals(repo, embedder)
+
+    subscribe = getattr(bus, "subscribe", None)
+    if subscribe is not None:
+        subscribe(on_event)
+
+
+async def corpus_report(app: Any) -> dict[str, Any]:
+    from wander.sandwich.analysis import metrics
+
+    repo = app.sandwiches
+    await sync_crystals(repo, app.embedder)
+    return {**metrics(await repo.metric_inputs()), "type_distribution": await repo.type_distribution(),
+            "ingredient_frequency": await repo.ingredient_frequency(), "validity_over_time": await repo.validity_over_time(),
+            "foraging_efficiency": await repo.foraging_efficiency(), "outcomes": await repo.outcome_counts(),
+            "cross_domain_breads": await repo.cross_domain_breads()}  # fmt: skip

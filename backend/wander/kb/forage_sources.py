@@ -1,0 +1,156 @@
+"""The forager's SourceReader: local Markdown/text/HTML/PDF files or folders, and URLs.
+
+Text is split by kb.importer's chunker (a chunk per heading or paragraph); HTML is reduced to
+its text first (headings kept as Markdown headings so the chunker sees them), PDF through
+pypdf when it is installed. A URL is fetched once with a short timeout: an unreachable one
+is a SourceError that says so, never a hang."""
+
+from __future__ import annotations
+
+import re
+import urllib.error
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+
+from wander.kb import importer
+from wander.sandwich.model import Content
+from wander.sandwich.ports import SourceError
+
+SUFFIXES = {*importer.SUFFIXES, ".html", ".htm", ".pdf"}
+URL_TIMEOUT_S = 10.0
+MAX_BYTES = 5_000_000
+MIN_CHUNK_CHARS = 80  # shorter paragraphs are merged into the next
+
+
+class _Text(HTMLParser):
+    SKIP = frozenset({"script", "style", "nav", "footer", "header", "noscript", "svg"})
+    BLOCK = frozenset({"p", "div", "li", "br", "tr", "section", "article", "blockquote", "pre"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.skip = 0
+        self.title = ""
+        self._in_title = False
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.SKIP:
+            self.skip += 1
+        elif tag == "title":
+            self._in_title = True
+        elif re.fullmatch(r"h[1-6]", tag):
+            self.out.append("\n\n" + "#" * int(tag[1]) + " ")
+        elif tag in self.BLOCK:
+            self.out.append("\n\n")
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIP and self.skip:
+            self.skip -= 1
+        elif tag == "title":
+            self._in_title = False
+        elif re.fullmatch(r"h[1-6]", tag):
+            self.out.append("\n\n")
+
+    def handle_data(self, data):
+        if self._in_title:
+            self.title += data
+        elif not self.skip:
+            self.out.append(data)
+
+
+def html_text(html: str) -> tuple[str, str]:
+    p = _Text()
+    p.feed(html)
+    text = re.sub(r"[ \t\r\f\v]+", " ", "".join(p.out))
+    text = "\n".join(line.strip() for line in text.splitlines())
+    return " ".join(p.title.split()), re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def pdf_text(path: Path) -> str:
+    try:
+        from pypdf import PdfReader
+    except ImportError as exc:
+        raise SourceError(f"from: reading PDF needs the pypdf package ({path})") from exc
+    try:
+        return "\n\n".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
+    except Exception as exc:  # pypdf raises many kinds on a damaged file
+        raise SourceError(f"from: cannot read PDF '{path}': {exc}") from exc
+
+
+def to_contents(text: str, kind: str, ref: str, title: str, domain: str) -> list[Content]:
+    """kb.importer's chunker over the text; short paragraphs merged into the next."""
+    out: list[Content] = []
+    pending = ""
+    for heading, body in importer._chunks(text):
+        chunk = f"{heading}\n{body}".strip() if heading else body
+        chunk = (pending + "\n" + chunk).strip() if pending else chunk
+        if len(chunk) < MIN_CHUNK_CHARS:
+            pending = chunk
+            continue
+        pending = ""
+        out.append(Content(chunk[: importer.MAX_CHUNK], kind, f"{ref}#{len(out)}", heading or title, domain))
+    if pending:
+        out.append(Content(pending, kind, f"{ref}#{len(out)}", title, domain))
+    return out
+
+
+class FileAndUrlReader:
+    def read(self, target: str) -> list[Content]:
+        target = target.strip()
+        if not target:
+            raise SourceError("from: must not be empty")
+        if re.match(r"^[a-z][a-z0-9+.-]*://", target, re.IGNORECASE):
+            return self.read_url(target)
+        return self.read_path(Path(target).expanduser())
+
+    def read_path(self, path: Path) -> list[Content]:
+        if not path.exists():
+            raise SourceError(f"from: '{path}' does not exist")
+        if path.is_file():
+            files = [path]
+        else:
+            files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
+                           and not any(x.startswith(".") for x in p.relative_to(path).parts))  # fmt: skip
+        files = [f for f in files if f.suffix.lower() in SUFFIXES]
+        if not files:
+            raise SourceError(f"from: '{path}' holds no Markdown, text, HTML or PDF files")
+        out: list[Content] = []
+        for f in files:
+            suffix = f.suffix.lower()
+            domain = f.parent.name.lower() or "notes"
+            if suffix == ".pdf":
+                text, title = pdf_text(f), f.stem
+            else:
+                try:
+                    raw = f.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError) as exc:
+                    raise SourceError(f"from: cannot read '{f}': {exc}") from exc
+                title, text = html_text(raw) if suffix in (".html", ".htm") else ("", raw)
+                title = title or f.stem
+            out += to_contents(text, "file", str(f), title, domain)
+        if not out:
+            raise SourceError(f"from: '{path}' has no text")
+        return out
+
+    def read_url(self, url: str) -> list[Content]:
+        if not url.lower().startswith(("http://", "https://")):
+            raise SourceError(f"from: only http(s) URLs can be foraged (got '{url}')")
+        req = urllib.request.Request(url, headers={"User-Agent": "wander-forager/0.1"})
+        try:
+            with urllib.request.urlopen(req, timeout=URL_TIMEOUT_S) as resp:
+                raw = resp.read(MAX_BYTES)
+                charset = resp.headers.get_content_charset() or "utf-8"
+                ctype = resp.headers.get_content_type()
+        except urllib.error.HTTPError as exc:
+            raise SourceError(f"from: {url} answered HTTP {exc.code}") from exc
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise SourceError(f"from: cannot reach {url} ({reason}); is the machine online?") from exc
+        text = raw.decode(charset, errors="replace")
+        title, body = html_text(text) if "html" in ctype else ("", text)
+        host = re.sub(r"^https?://", "", url).split("/")[0]
+        out = to_contents(body, "url", url, title or host, host)
+        if not out:
+            raise SourceError(f"from: {url} has no text")
+        return out

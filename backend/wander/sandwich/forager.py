@@ -1,0 +1,211 @@
+"""FORAGER (004, 3.2.1) and the autonomous loop of 6.2: forage, identify, assemble, validate;
+patience drops on every failure and resets on a sandwich. Every attempt is logged (with its
+curiosity prompt, source, outcome and rationale) and emitted as events, like a wander's.
+
+Sources: the concept corpus and the user's imported notes (the Knowledge port), local files
+and folders or a URL (the SourceReader port), or a topic. Novelty threshold: content whose
+embedding is within NOVELTY_COS of something foraged recently is skipped as already seen."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import logging
+
+import numpy as np
+
+from wander.domain.errors import InvalidInput
+from wander.domain.geometry import normalize
+from wander.engine.ports import Embedder, EventBus, Knowledge
+from wander.sandwich import validator
+from wander.sandwich.assembler import Assembler
+from wander.sandwich.identifier import Identifier
+from wander.sandwich.model import (
+    ATTEMPTED,
+    DUPLICATE,
+    MADE,
+    MADE_SUBJECT,
+    NO_BREAD,
+    NO_FILLING,
+    REST,
+    REUBEN,
+    SOURCE_ERROR,
+    Attempt,
+    Content,
+    content_hash,
+)  # fmt: skip
+from wander.sandwich.ports import SandwichStore, SourceError, SourceReader
+
+log = logging.getLogger(__name__)
+NOVELTY_COS = 0.93  # this close to recently foraged content: already seen
+RECENT = 200  # how many recent contents the novelty threshold looks at
+NEIGHBOURS = 7  # corpus foraging: a concept and this many neighbours in the wander band
+MAX_ATTEMPTS = 200
+
+
+
+@dataclass
+class RunSummary:
+    run_id: str
+    mode: str
+    attempts: int = 0
+    made: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    sandwich_ids: list[str] = field(default_factory=list)
+    status: str = "completed"
+    farewell: str = REST
+
+
+class Forager:
+    def __init__(self, *, knowledge: Knowledge, embedder: Embedder, store: SandwichStore, bus: EventBus,
+                 reader: SourceReader, assembler: Assembler, seed: int | None = None):  # fmt: skip
+        self.knowledge = knowledge
+        self.embedder = embedder
+        self.store = store
+        self.bus = bus
+        self.reader = reader
+        self.identifier = Identifier(knowledge)
+        self.assembler = assembler
+        self.rng = np.random.default_rng(seed)
+        self._notes = [i for i in range(len(knowledge)) if knowledge.concept(i).source.startswith("import:")]
+
+    async def _publish(self, events: list) -> None:
+        """The events are stored (forage_events) before this; a bus that cannot carry them
+        (NATS takes wander.* subjects only) must not stop the foraging."""
+        try:
+            await self.bus.publish(events)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("forage events not published on the bus: %s", exc)
+
+    # ---- sources ------------------------------------------------------------------------
+
+    def corpus_content(self, index: int) -> Content:
+        """A concept and its neighbours at a productive distance (cosine 0.3 to 0.7): the
+        corpus's own 'article' about it, glosses included."""
+        c = self.knowledge.concept(index)
+        sims = self.knowledge.similarities(self.knowledge.vector(index))
+        band = np.flatnonzero((sims > 0.3) & (sims < 0.7))
+        picks: list[int] = [int(j) for j in self.rng.choice(band, size=min(NEIGHBOURS, len(band)), replace=False)] if len(band) else []
+        lines = [f"{c.label}: {c.gloss}"] + [f"{self.knowledge.concept(int(j)).label}: "
+                                              f"{self.knowledge.concept(int(j)).gloss}" for j in picks]  # fmt: skip
+        kind = "notes" if c.source.startswith("import:") else "corpus"
+        return Content("\n".join(lines), kind, c.key, c.label, (c.domains or ("general",))[0])
+
+    def topic_content(self, topic: str) -> Content:
+        topic = " ".join(topic.split())
+        if not topic:
+            raise InvalidInput("topic", "must not be empty")
+        near = self.knowledge.nearest(self.embedder.embed([topic])[0], NEIGHBOURS + 1)
+        lines = [f"{topic}."] + [f"{self.knowledge.concept(i).label}: {self.knowledge.concept(i).gloss}" for i, _ in near]
+        domain = (self.knowledge.concept(near[0][0]).domains or ("general",))[0] if near else "general"
+        return Content("\n".join(lines), "topic", topic, topic, domain)
+
+    def curiosity(self) -> tuple[str, Content]:
+        """Autonomous: a random concept of the corpus, or of the imported notes a third of the time."""
+        if self._notes and self.rng.random() < 1 / 3:
+            index = int(self.rng.choice(self._notes))
+        else:
+            index = int(self.rng.integers(len(self.knowledge)))
+        content = self.corpus_content(index)
+        return f"What is {content.title} bounded by, and what lies between?", content
+
+    # ---- one attempt ----------------------------------------------------------------------
+
+    async def attempt(self, prompt: str, content: Content) -> tuple[Attempt, np.ndarray]:
+        vector = normalize(self.embedder.embed([content.text[:4000]])[0])
+        if await self.store.seen_content(content_hash(content.text)):
+            return Attempt(prompt, DUPLICATE, "this exact content was foraged before", content), vector
+        recent = await self.store.recent_content_vectors(RECENT)
+        if len(recent):
+            closest = float(np.max(recent @ vector))
+            if closest >= NOVELTY_COS:
+                return Attempt(prompt, DUPLICATE, f"too close to recently foraged content (cosine {closest:.3f} >= "
+                                                  f"{NOVELTY_COS})", content), vector  # fmt: skip
+        found = self.identifier.identify(content.text, vector)
+        if not found.triples:
+            return Attempt(prompt, NO_FILLING if found.pairs else NO_BREAD, found.reason, content), vector
+        existing = await self.store.filling_vectors()
+        (b1, f, b2), v = self.assembler.best(found.triples, existing)
+        outcome, why = validator.verdict(v)
+        if outcome != MADE:
+            return Attempt(prompt, outcome, f"best of {len(found.triples)}: {b1.label} / {f.label} / {b2.label}: "
+                                            f"{why}", content), vector  # fmt: skip
+        s = self.assembler.assemble(b1, f, b2, v, f"{content.kind} '{content.title}'")
+        s.commentary = f"{REUBEN[MADE]} {s.name}: {b1.label}, then {f.label}, then {b2.label}."
+        return Attempt(prompt, MADE, why, content, sandwich=s), vector
+
+    async def _record(self, run_id: str, attempt: Attempt, vector: np.ndarray | None, summary: RunSummary) -> None:
+        payload: dict[str, Any] = {"run_id": run_id, "n": summary.attempts + 1, "outcome": attempt.outcome,
+                                   "curiosity_prompt": attempt.curiosity_prompt, "rationale": attempt.rationale,
+                                   "reuben": REUBEN[attempt.outcome],
+                                   "source": {"kind": attempt.content.kind, "ref": attempt.content.ref,
+                                              "title": attempt.content.title} if attempt.content else None}  # fmt: skip
+        drafts = [{"subject": ATTEMPTED, "payload": payload}]
+        if attempt.sandwich is not None:
+            s = attempt.sandwich
+            drafts.append({"subject": MADE_SUBJECT, "payload": {
+                "run_id": run_id, "name": s.name, "bread_top": s.bread_top.label, "filling": s.filling.label,
+                "bread_bottom": s.bread_bottom.label, "structural_type": s.structural_type, "V": s.validity["V"]}})
+        sandwich_id, events = await self.store.record_attempt(run_id, attempt, vector, drafts)
+        await self._publish(events)
+        summary.attempts += 1
+        summary.outcomes[attempt.outcome] = summary.outcomes.get(attempt.outcome, 0) + 1
+        if sandwich_id:
+            summary.made += 1
+            summary.sandwich_ids.append(sandwich_id)
+
+    # ---- the loop ---------------------------------------------------------------------------
+
+    async def run(self, *, patience: int = 5, source: str | None = None, topic: str | None = None,
+                  max_attempts: int = MAX_ATTEMPTS, on_attempt: Callable[[Attempt], Awaitable[None] | None] | None = None
+                  ) -> RunSummary:  # fmt: skip
+        """Autonomous without source/topic (until patience runs out or max_attempts); directed
+        with a path or URL (each chunk of it) or a topic (one attempt)."""
+        if isinstance(patience, bool) or not isinstance(patience, int) or not 1 <= patience <= 100:
+            raise InvalidInput("patience", f"must be an integer between 1 and 100 (got {patience})")
+        if not 1 <= max_attempts <= 10_000:
+            raise InvalidInput("max_attempts", f"must be between 1 and 10000 (got {max_attempts})")
+        if source is not None and topic is not None:
+            raise InvalidInput("from", "give a path/URL or a topic, not both")
+        mode = "autonomous" if source is None and topic is None else "directed"
+        target = source or topic
+        queue: list[Content] | None = None
+        error: str | None = None
+        if topic is not None:
+            queue = [self.topic_content(topic)]
+        elif source is not None:
+            try:
+                queue = self.reader.read(source)
+            except SourceError as exc:
+                error = str(exc)
+        run_id, events = await self.store.start_run(mode, target, patience)
+        await self._publish(events)
+        summary = RunSummary(run_id, mode)
+        if error is not None:
+            await self._record(run_id, Attempt(f"Make me a sandwich from {target}", SOURCE_ERROR, error), None, summary)
+            summary.status, summary.farewell = "failed", REUBEN[SOURCE_ERROR]
+        left = patience
+        while error is None and left > 0 and summary.attempts < max_attempts:
+            if queue is not None:
+                if not queue:
+                    break
+                content = queue.pop(0)
+                prompt = f"Make me a sandwich from {content.kind} '{content.title}'"
+            else:
+                prompt, content = self.curiosity()
+            attempt, vector = await self.attempt(prompt, content)
+            await self._record(run_id, attempt, vector, summary)
+            left = patience if attempt.outcome == MADE else left - 1
+            if on_attempt is not None:
+                maybe = on_attempt(attempt)
+                if maybe is not None:
+                    await maybe
+        if summary.status != "failed" and mode == "directed" and summary.made == 0:
+            summary.farewell = "Would you like me to forage elsewhere? The internet is vast."
+        events = await self.store.finish_run(run_id, summary.status, {
+            "attempts": summary.attempts, "made": summary.made, "outcomes": summary.outcomes,
+            "farewell": summary.farewell})  # fmt: skip
+        await self._publish(events)
+        return summary

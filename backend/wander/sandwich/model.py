@@ -1,0 +1,87 @@
+"""Plain data of foraging: content found, the ingredients in it, a sandwich, an attempt."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# Outcomes of one foraging attempt (004 5.2 and 6.3).
+MADE = "sandwich_made"
+NO_BREAD = "no_bread"
+NO_FILLING = "no_filling"
+TRIVIAL = "trivial"
+REJECTED = "rejected"  # low validity
+DUPLICATE = "already_seen"
+SOURCE_ERROR = "source_error"
+OUTCOMES = (MADE, NO_BREAD, NO_FILLING, TRIVIAL, REJECTED, DUPLICATE, SOURCE_ERROR)
+
+REUBEN = {  # 004 6.3: Reuben's voice for each outcome
+    NO_BREAD: "All filling, no structure. A soup. I make sandwiches, not soups.",
+    NO_FILLING: "Bread touching bread. Sad. Empty. I seek substance.",
+    TRIVIAL: "The filling *is* the bread. This is not a sandwich. This is self-reference.",
+    REJECTED: "I could force this. But a forced sandwich nourishes no one. I let it go.",
+    DUPLICATE: "I have been here before. The sandwich was made. I seek new ingredients.",
+    SOURCE_ERROR: "The kitchen is closed. I wait. The bread does not spoil.",
+    MADE: "A sandwich. Bread, filling, bread. It holds.",
+}
+STARTED, ATTEMPTED, MADE_SUBJECT, FINISHED = (
+    "sandwich.forage.started", "sandwich.forage.attempt", "sandwich.made", "sandwich.forage.finished",
+)  # fmt: skip
+SUBJECTS = (STARTED, ATTEMPTED, MADE_SUBJECT, FINISHED)
+REST = "A good session. I rest now. The sandwiches wait for no one, but they are patient."
+
+
+@dataclass(frozen=True)
+class Content:
+    """Text foraged from one source."""
+
+    text: str
+    kind: str  # corpus | notes | file | url | topic
+    ref: str  # corpus key, note key, file path, URL, topic
+    title: str
+    domain: str
+    content_type: str = "article"
+
+
+@dataclass(frozen=True)
+class Ingredient:
+    """A concept of the knowledge base that the content mentions."""
+
+    index: int  # in the Knowledge index
+    label: str
+    domains: tuple[str, ...]
+    vector: np.ndarray = field(repr=False, compare=False)
+
+
+@dataclass
+class Sandwich:
+    name: str
+    description: str
+    bread_top: Ingredient
+    filling: Ingredient
+    bread_bottom: Ingredient
+    structural_type: str
+    validity: dict[str, Any]
+    embedding: np.ndarray = field(repr=False)
+    assembly_rationale: str = ""
+    commentary: str = ""
+    origin: str = "forager"  # forager | crystal
+
+
+@dataclass
+class Attempt:
+    """One pass of the loop: what prompted it, where it went, what came of it."""
+
+    curiosity_prompt: str
+    outcome: str
+    rationale: str
+    content: Content | None = None
+    sandwich: Sandwich | None = None
+    sandwich_id: str | None = None
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()

@@ -1,0 +1,22 @@
+// REST client for /api/v1/sandwich (SANDWICH foraging and corpus analysis). Types come from
+// types.gen.ts; nothing the backend sends is hand-typed here.
+import type { ForageRequest, SandwichMetrics } from "./types.gen";
+
+export const SANDWICH_API = "/api/v1/sandwich";
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? { Accept: "application/json" } : { Accept: "application/json", "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const parsed = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new Error(parsed?.detail || parsed?.title || `${method} ${path}: HTTP ${res.status}`);
+  return parsed as T;
+}
+
+export const sandwichApi = {
+  metrics: () => call<SandwichMetrics>("GET", `${SANDWICH_API}/metrics`),
+  forage: (body: Partial<ForageRequest>) => call<{ attempts: number; made: number }>("POST", `${SANDWICH_API}/forage`, body),
+};

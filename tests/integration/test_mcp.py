@@ -1,0 +1,213 @@
+"""`wander mcp` driven by the official MCP SDK client, over streamable HTTP (the server in
+this test's event loop on a free port, over the test database) and over stdio (the real
+`wander mcp` command as a subprocess)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import httpx
+import httpx2
+import uvicorn
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from wander.mcp.http import with_token
+from wander.mcp.server import build_server
+
+from tests.api.conftest import free_port
+from tests.conftest import REPO
+
+TOOLS = {
+    "wander_create_session",
+    "wander_step",
+    "wander_run",
+    "wander_get_insights",
+    "wander_inject",
+}
+
+
+def payload(result) -> dict:
+    assert not result.is_error, result.content
+    return json.loads(result.content[0].text)
+
+
+def error_text(result) -> str:
+    assert result.is_error, result.content
+    text = result.content[0].text
+    assert "Traceback" not in text and 'File "' not in text
+    return text
+
+
+async def exercise(client: Client) -> dict:
+    """create, run 5 steps, inject, step, read insights and resources; the bad arguments."""
+    assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+    created = payload(
+        await client.call_tool(
+            "wander_create_session",
+            {
+                "name": "mcp test",
+                "seed_concept": "information asymmetry",
+                "attractor": "economic opportunity",
+            },
+        )
+    )
+    sid = created["id"]
+    assert created["status"] == "active" and created["step_count"] == 0
+
+    progress: list[float] = []
+
+    async def on_progress(done, total, message):
+        progress.append(done)
+
+    ran = payload(await client.call_tool("wander_run", {"session_id": sid, "n_steps": 5},
+                                         progress_callback=on_progress))  # fmt: skip
+    assert (
+        ran["steps_completed"] == 5 and ran["step_count"] == 5 and len(ran["path"]) == 5
+    )
+    assert progress == [1, 2, 3, 4, 5]
+
+    injected = payload(
+        await client.call_tool("wander_inject", {"session_id": sid, "concept": "trust"})
+    )
+    assert injected["injected"] == "trust"
+    stepped = payload(await client.call_tool("wander_step", {"session_id": sid}))
+    assert stepped["step_number"] == 6 and stepped["to"]["concept"] == "trust"
+    assert set(stepped["residue"]) >= {
+        "connection",
+        "tension",
+        "bridge",
+        "surprise",
+        "possibility",
+    }
+
+    insights = payload(
+        await client.call_tool(
+            "wander_get_insights", {"session_id": sid, "min_confidence": 0.0}
+        )
+    )
+    assert insights["step_count"] == 6 and isinstance(insights["crystals"], list)
+    assert insights["resonances"], "six steps leave candidate resonances"
+
+    trace = json.loads(
+        (await client.read_resource(f"wander://sessions/{sid}/trace")).contents[0].text
+    )
+    assert [t["step_number"] for t in trace] == [1, 2, 3, 4, 5, 6] and trace[-1][
+        "to_concept"
+    ] == "trust"
+    crystals = json.loads(
+        (await client.read_resource(f"wander://sessions/{sid}/crystals"))
+        .contents[0]
+        .text
+    )
+    assert len(crystals) == len(payload(await client.call_tool(
+        "wander_get_insights", {"session_id": sid, "min_confidence": 0.0}))["crystals"])  # fmt: skip
+
+    # bad arguments: tool errors that name the field, nothing written
+    unknown = "00000000-0000-0000-0000-00000000abcd"
+    cases = [
+        ("wander_create_session", {"name": "x", "seed_concept": "   "}, "seed_concept"),
+        (
+            "wander_create_session",
+            {"name": "x", "seed_concept": "x", "allowed_domains": ["nope"]},
+            "allowed_domains",
+        ),
+        ("wander_create_session", {"name": "x"}, "seed_concept"),
+        ("wander_step", {}, "session_id"),
+        ("wander_step", {"session_id": unknown}, "session_id"),
+        ("wander_step", {"session_id": "not-a-uuid"}, "session_id"),
+        ("wander_run", {"session_id": sid, "n_steps": 0}, "n_steps"),
+        ("wander_run", {"session_id": sid, "n_steps": "many"}, "n_steps"),
+        (
+            "wander_get_insights",
+            {"session_id": sid, "min_confidence": 2},
+            "min_confidence",
+        ),
+        ("wander_inject", {"session_id": sid, "concept": ""}, "concept"),
+        ("wander_inject", {"session_id": unknown, "concept": "x"}, "session_id"),
+    ]
+    for tool, args, field in cases:
+        text = error_text(await client.call_tool(tool, args))
+        assert field in text, (tool, args, text)
+    after = payload(
+        await client.call_tool(
+            "wander_get_insights", {"session_id": sid, "min_confidence": 0.0}
+        )
+    )
+    assert after["step_count"] == 6
+    return {"sid": sid}
+
+
+async def test_mcp_over_streamable_http(app):
+    port = free_port()
+    asgi = build_server(app).streamable_http_app(host="127.0.0.1")
+    server = uvicorn.Server(
+        uvicorn.Config(asgi, host="127.0.0.1", port=port, log_level="warning")
+    )
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        assert not task.done()
+        await asyncio.sleep(0.05)
+    try:
+        async with Client(
+            f"http://127.0.0.1:{port}/mcp", cache=None, read_timeout_seconds=300
+        ) as client:
+            await exercise(client)
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def test_mcp_http_token(app):
+    port = free_port()
+    asgi = with_token(build_server(app).streamable_http_app(host="127.0.0.1"), "s3cret")
+    server = uvicorn.Server(
+        uvicorn.Config(asgi, host="127.0.0.1", port=port, log_level="warning")
+    )
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.05)
+    try:
+        async with httpx.AsyncClient() as h:
+            r = await h.post(
+                f"http://127.0.0.1:{port}/mcp",
+                json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+            )
+        assert r.status_code == 401 and "token" in r.text
+        auth = httpx2.AsyncClient(
+            headers={"Authorization": "Bearer s3cret"}, timeout=60
+        )
+        async with Client(
+            streamable_transport(f"http://127.0.0.1:{port}/mcp", auth), cache=None
+        ) as client:
+            assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+    finally:
+        server.should_exit = True
+        await task
+
+
+def streamable_transport(url, http_client):
+    return streamable_http_client(url, http_client=http_client)
+
+
+def readme_config() -> dict:
+    """The JSON block the README tells people to paste into Claude Code / Claude Desktop."""
+    text = (REPO / "README.md").read_text()
+    section = text.split("## Agents: the MCP server", 1)[1]
+    block = section.split("```json", 1)[1].split("```", 1)[0]
+    return json.loads(block.replace("/path/to/wander", str(REPO)))["mcpServers"][
+        "wander"
+    ]
+
+
+async def test_mcp_over_stdio_as_the_readme_configures_it(cli_env):
+    """Launch the command the README's JSON names, with its args and env, like Claude does."""
+    conf = readme_config()
+    assert Path(conf["command"]).is_file()
+    params = StdioServerParameters(
+        command=conf["command"], args=conf["args"], env=cli_env | conf["env"]
+    )
+    async with Client(params, cache=None, read_timeout_seconds=300) as client:
+        await exercise(client)
