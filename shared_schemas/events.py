@@ -331,9 +331,9 @@ class EventBase(BaseModel):
 
 def _envelope(subject: Subject, payload: type[EventPayload]) -> type[EventBase]:
     name = payload.__name__.removesuffix("Payload") + "Event"
-    model: type[EventBase] = create_model(  # type: ignore[call-overload]
-        name, __base__=EventBase, __module__=__name__,
-        subject=(Literal[subject.value], ...), payload=(payload, ...),  # type: ignore[valid-type, arg-type]
+    literal: Any = Literal[subject.value]  # type: ignore[valid-type]  # a Literal made at run time
+    model: type[EventBase] = create_model(
+        name, __base__=EventBase, __module__=__name__, subject=(literal, ...), payload=(payload, ...)
     )
     return model
 
@@ -373,6 +373,16 @@ def payload_json(payload: EventPayload) -> dict[str, Any]:
 
 
 EXPORTED: tuple[type[BaseModel], ...] = (
-    *PAYLOADS.values(), SessionStatusPayload, FenceChangedPayload, ProposalPayload, ProposalDecisionPayload, ResonanceSummary, CrystalSummary, EventOut, EventFrame, HeartbeatFrame,
-    CaughtUpFrame, WsFrame,
+    *PAYLOADS.values(),
+    SessionStatusPayload,
+    FenceChangedPayload,
+    ProposalPayload,
+    ProposalDecisionPayload,
+    ResonanceSummary,
+    CrystalSummary,
+    EventOut,
+    EventFrame,
+    HeartbeatFrame,
+    CaughtUpFrame,
+    WsFrame,
 )

@@ -59,6 +59,9 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         async def start(a: App) -> Runner:
+            # Load the embedding model before the first request (it now runs in a thread, and a
+            # first load can take longer than a client waits).
+            await a.engine.warm_up()
             runner = make_runner(a)  # in-process tasks, or the NATS run queue for workers
             archivist = Archivist(ArchiveRepository(a.db), a.bus, refit_every=a.settings.archive.refit_every)
             archivist.attach(warm_up=api.umap_warm_up)
