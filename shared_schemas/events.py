@@ -41,6 +41,8 @@ class Subject(StrEnum):
     FENCE_REMOVED = "wander.fence.removed"
     CIRCUIT_TRIPPED = "wander.circuit.tripped"
     BUDGET_LOW = "wander.budget.low"
+    # The archive room (wander.archive.service): a wander's projection was refitted
+    PROJECTION_UPDATED = "wander.projection.updated"
     # The economic action layer (wander.action.service)
     PROPOSAL_PROPOSED = "wander.proposal.proposed"
     PROPOSAL_ENCODED = "wander.proposal.encoded"
@@ -238,6 +240,15 @@ class CircuitTrippedPayload(EventPayload):
     reason: str
     detail: str
     step_number: int | None = None
+
+
+class ProjectionUpdatedPayload(EventPayload):
+    """The stored 2-D projection of the wander's loci was refitted: maps fetch it again."""
+
+    subject: ClassVar[Subject] = Subject.PROJECTION_UPDATED
+    fit_id: str
+    method: Literal["umap", "pca"]
+    n_loci: int
 
 
 class BudgetLowPayload(EventPayload):

@@ -200,6 +200,22 @@ class CaSettings(Section):
         return v.lower()
 
 
+class ArchiveSettings(Section):
+    projection: str = _var("WANDER_PROJECTION", "umap", "how loci are projected to 2-D: `umap` (umap-learn; PCA "
+                           "below 12 loci) or `pca`")
+    refit_every: int = _var("WANDER_PROJECTION_REFIT_EVERY", 25, "steps between background refits of a running "
+                            "wander's projection (0: only on pause and completion)", ge=0)
+    umap_warmup: bool = _var("WANDER_UMAP_WARMUP", True, "`wander serve` compiles UMAP in the background at start "
+                             "(`0`: on first use)", shown="`1`")
+
+    @field_validator("projection")
+    @classmethod
+    def _method(cls, v: str) -> str:
+        if v.lower() not in ("umap", "pca"):
+            raise ValueError("must be umap or pca")
+        return v.lower()
+
+
 class CoreSettings(Section):
     home: Path | None = _var(
         "WANDER_HOME",
@@ -271,6 +287,7 @@ class Settings(BaseSettings):
     nats: NatsSettingsSection = NatsSettingsSection()
     worker: WorkerSettingsSection = WorkerSettingsSection()
     ca: CaSettings = CaSettings()
+    archive: ArchiveSettings = ArchiveSettings()
 
     @classmethod
     def settings_customise_sources(

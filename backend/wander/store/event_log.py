@@ -55,6 +55,14 @@ async def append_after_lock(conn: AsyncConnection, session_id: str, drafts: list
 class EventLogRepository:
     engine: AsyncEngine
 
+    # For repositories mixed into PostgresStore that write events (intervention_repository, crystal_review).
+    async def _lock_session(self, conn: AsyncConnection, session_id: str) -> Any:
+        return await lock_session(conn, session_id)
+
+    async def _append_events(self, conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft],
+                             ts: datetime | None) -> list[Event]:  # fmt: skip
+        return await append_events(conn, session_id, first_seq, drafts, ts)
+
     async def events_after(self, session_id: str, after_seq: int = 0, limit: int = 10_000) -> list[Event]:
         q = (select(E).where(and_(E.c.session_id == as_uuid(session_id), E.c.seq > after_seq))
              .order_by(E.c.seq).limit(limit))  # fmt: skip
