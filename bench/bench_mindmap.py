@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 import uvicorn
+from shared_schemas.common import ResidueOut
+from shared_schemas.events import StepCompletedPayload
 from wander.api.app import ApiSettings, create_app
 from wander.config import load_settings
 from wander.domain.models import EventDraft, Locus, SourceType, new_id
@@ -61,10 +63,11 @@ def fake_locus(sid: str, i: int, rng: np.random.Generator) -> Locus:
 
 
 def step_draft(sid: str, step: int, a: Locus, b: Locus) -> EventDraft:
-    residue = {"connection": "c", "tension": "t", "bridge": "b", "surprise": "s", "possibility": "p", "themes": [],
-               "interestingness": 0.5, "actionability": 0.5, "model_used": "bench"}  # fmt: skip
-    return ev.draft(ev.STEP_COMPLETED, sid, step_number=step, from_locus=ev.locus_summary(a), to_locus=ev.locus_summary(b),
-                    trace_id=new_id(), residue=residue, selection_reason="bench", resonances_detected=0)  # fmt: skip
+    residue = ResidueOut(connection="c", tension="t", bridge="b", surprise="s", possibility="p", themes=[],
+                         interestingness=0.5, actionability=0.5, model_used="bench")  # fmt: skip
+    return ev.draft(StepCompletedPayload(session_id=sid, step_number=step, from_locus=ev.locus_summary(a),
+                                         to_locus=ev.locus_summary(b), trace_id=new_id(), residue=residue,
+                                         selection_reason="bench", resonances_detected=0))  # fmt: skip
 
 
 async def main() -> None:

@@ -41,6 +41,8 @@ class Subject(StrEnum):
     FENCE_REMOVED = "wander.fence.removed"
     CIRCUIT_TRIPPED = "wander.circuit.tripped"
     BUDGET_LOW = "wander.budget.low"
+    # The archive room (wander.archive.service): a wander's projection was refitted
+    PROJECTION_UPDATED = "wander.projection.updated"
     # The economic action layer (wander.action.service)
     PROPOSAL_PROPOSED = "wander.proposal.proposed"
     PROPOSAL_ENCODED = "wander.proposal.encoded"
@@ -240,6 +242,15 @@ class CircuitTrippedPayload(EventPayload):
     step_number: int | None = None
 
 
+class ProjectionUpdatedPayload(EventPayload):
+    """The stored 2-D projection of the wander's loci was refitted: maps fetch it again."""
+
+    subject: ClassVar[Subject] = Subject.PROJECTION_UPDATED
+    fit_id: str
+    method: Literal["umap", "pca"]
+    n_loci: int
+
+
 class BudgetLowPayload(EventPayload):
     subject: ClassVar[Subject] = Subject.BUDGET_LOW
     spent_cents: int
@@ -320,9 +331,9 @@ class EventBase(BaseModel):
 
 def _envelope(subject: Subject, payload: type[EventPayload]) -> type[EventBase]:
     name = payload.__name__.removesuffix("Payload") + "Event"
-    model: type[EventBase] = create_model(  # type: ignore[call-overload]
-        name, __base__=EventBase, __module__=__name__,
-        subject=(Literal[subject.value], ...), payload=(payload, ...),  # type: ignore[valid-type, arg-type]
+    literal: Any = Literal[subject.value]  # type: ignore[valid-type]  # a Literal made at run time
+    model: type[EventBase] = create_model(
+        name, __base__=EventBase, __module__=__name__, subject=(literal, ...), payload=(payload, ...)
     )
     return model
 
@@ -362,6 +373,16 @@ def payload_json(payload: EventPayload) -> dict[str, Any]:
 
 
 EXPORTED: tuple[type[BaseModel], ...] = (
-    *PAYLOADS.values(), SessionStatusPayload, FenceChangedPayload, ProposalPayload, ProposalDecisionPayload, ResonanceSummary, CrystalSummary, EventOut, EventFrame, HeartbeatFrame,
-    CaughtUpFrame, WsFrame,
+    *PAYLOADS.values(),
+    SessionStatusPayload,
+    FenceChangedPayload,
+    ProposalPayload,
+    ProposalDecisionPayload,
+    ResonanceSummary,
+    CrystalSummary,
+    EventOut,
+    EventFrame,
+    HeartbeatFrame,
+    CaughtUpFrame,
+    WsFrame,
 )

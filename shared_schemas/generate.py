@@ -31,8 +31,9 @@ ALIASES = {"EventSubject": events.EventSubject, "SessionStatusName": common.Sess
 
 
 def json_schema() -> dict[str, Any]:
-    _, schema = models_json_schema([(m, "validation") for m in (*models.EXPORTED, *events.EXPORTED)],
-                                   title="Wander wire contract")  # fmt: skip
+    _, schema = models_json_schema(
+        [(m, "validation") for m in (*models.EXPORTED, *events.EXPORTED)], title="Wander wire contract"
+    )
     for name, alias in ALIASES.items():
         schema["$defs"][name] = {"enum": list(get_args(alias)), "title": name, "type": "string"}
     return schema
@@ -48,19 +49,33 @@ def _without_titles(node: Any) -> Any:
 
 
 def typescript(schema: dict[str, Any]) -> str:
-    defs = {name: {k: (v if k == "title" else _without_titles(v)) for k, v in d.items()}
-            for name, d in schema["$defs"].items()}  # fmt: skip
+    defs = {
+        name: {k: (v if k == "title" else _without_titles(v)) for k, v in d.items()}
+        for name, d in schema["$defs"].items()
+    }
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("node is missing: install Node.js 20+ (e.g. `apt-get install nodejs npm`)")
-    out = subprocess.run([node, str(TO_TS), HEADER], input=json.dumps({"title": "WanderContract", "$defs": defs}),
-                         capture_output=True, text=True, cwd=ROOT, check=False)  # fmt: skip
+    out = subprocess.run(
+        [node, str(TO_TS), HEADER],
+        input=json.dumps({"title": "WanderContract", "$defs": defs}),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     if out.returncode != 0:
         raise RuntimeError(f"json-schema-to-typescript failed (run `npm install`?): {out.stderr.strip()}")
-    ts = re.sub(r"\n \*\n \* This interface was referenced by `WanderContract`'s JSON-Schema\n \* via the `definition` \"\w+\"\.",
-                "", out.stdout)  # fmt: skip
-    ts = re.sub(r"/\*\*\n \* This interface was referenced by `WanderContract`'s JSON-Schema\n \* via the `definition` \"\w+\"\.\n \*/\n",
-                "", ts)  # fmt: skip
+    ts = re.sub(
+        r"\n \*\n \* This interface was referenced by `WanderContract`'s JSON-Schema\n \* via the `definition` \"\w+\"\.",
+        "",
+        out.stdout,
+    )
+    ts = re.sub(
+        r"/\*\*\n \* This interface was referenced by `WanderContract`'s JSON-Schema\n \* via the `definition` \"\w+\"\.\n \*/\n",
+        "",
+        ts,
+    )
     ts = re.sub(r"\nexport interface WanderContract \{\n(  .*\n)*\}\n", "\n", ts)
     return ts
 

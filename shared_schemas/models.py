@@ -12,6 +12,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from shared_schemas.action import ACTION_MODELS
+from shared_schemas.archive import ARCHIVE_MODELS
+from shared_schemas.archive import ArchiveList as ArchiveList
+from shared_schemas.archive import ArchiveOut as ArchiveOut
+from shared_schemas.archive import ProjectionOut as ProjectionOut
 
 # Re-exported: the shapes and the event contract live in common.py and events.py.
 from shared_schemas.common import CandidateOut as CandidateOut
@@ -355,5 +359,5 @@ EXPORTED: tuple[type[BaseModel], ...] = (
     CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
     ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, FenceAnchorOut, *ACTION_MODELS,
     CrystalReview, FenceOut, CompareOut, RecallRequest, RecallHitOut, RecallOut, ForageRequest, MetricValue, TypeCount,
-    IngredientCount, ValidityPoint, RunEfficiency, CrossDomainBread, SandwichMetrics,
+    IngredientCount, ValidityPoint, RunEfficiency, CrossDomainBread, SandwichMetrics, *ARCHIVE_MODELS,
 )  # fmt: skip

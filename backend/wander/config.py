@@ -40,19 +40,33 @@ class Section(BaseModel):
 
 
 class DatabaseSettings(Section):
-    url: str | None = _var("WANDER_DATABASE_URL", None, "any Postgres with pgvector, "
-                           "`postgresql://user:pass@host:5432/db`", shown="unset: embedded Postgres in `WANDER_HOME/pg`")
-    embed_dim: int = _var("WANDER_EMBED_DIM", 384, "the embedding dimension of the vector columns (follows the "
-                          "embedder; checked against it when the app opens)", ge=1)
+    url: str | None = _var(
+        "WANDER_DATABASE_URL",
+        None,
+        "any Postgres with pgvector, `postgresql://user:pass@host:5432/db`",
+        shown="unset: embedded Postgres in `WANDER_HOME/pg`",
+    )
+    embed_dim: int = _var(
+        "WANDER_EMBED_DIM",
+        384,
+        "the embedding dimension of the vector columns (follows the embedder; checked against it when the app opens)",
+        ge=1,
+    )
 
 
 class ApiSettingsSection(Section):
-    token: str | None = _var("WANDER_API_TOKEN", None, "bearer token the API requires; mandatory to bind beyond "
-                             "loopback", shown="unset")
-    allowed_origins: tuple[str, ...] = _var("WANDER_ALLOWED_ORIGINS", (), "extra browser origins (comma-separated) "
-                                            "allowed on the WebSocket and by CORS", shown="unset")
-    ws_heartbeat_s: float = _var("WANDER_WS_HEARTBEAT_S", 15.0, "seconds between WebSocket heartbeats when no "
-                                 "event flows", gt=0)
+    token: str | None = _var(
+        "WANDER_API_TOKEN", None, "bearer token the API requires; mandatory to bind beyond loopback", shown="unset"
+    )
+    allowed_origins: tuple[str, ...] = _var(
+        "WANDER_ALLOWED_ORIGINS",
+        (),
+        "extra browser origins (comma-separated) allowed on the WebSocket and by CORS",
+        shown="unset",
+    )
+    ws_heartbeat_s: float = _var(
+        "WANDER_WS_HEARTBEAT_S", 15.0, "seconds between WebSocket heartbeats when no event flows", gt=0
+    )
 
     @field_validator("allowed_origins", mode="before")
     @classmethod
@@ -62,38 +76,59 @@ class ApiSettingsSection(Section):
 
 class ModelsSettings(Section):
     dweller: Literal["offline", "ollama", "anthropic", "auto"] = _var(
-        "WANDER_DWELLER", "offline", "who dwells: `offline`, `ollama`, `anthropic`, or `auto` (the 001 routing rule "
-        "over both, falling back to offline)")
-    embedder: Literal["minilm", "ollama"] = _var("WANDER_EMBEDDER", "minilm", "`minilm` (shipped, offline) or "
-                                                 "`ollama` (set `WANDER_EMBED_DIM` to its size)")
+        "WANDER_DWELLER",
+        "offline",
+        "who dwells: `offline`, `ollama`, `anthropic`, or `auto` (the 001 routing rule "
+        "over both, falling back to offline)",
+    )
+    embedder: Literal["minilm", "ollama"] = _var(
+        "WANDER_EMBEDDER", "minilm", "`minilm` (shipped, offline) or `ollama` (set `WANDER_EMBED_DIM` to its size)"
+    )
     ollama_url: str = _var("WANDER_OLLAMA_URL", defaults.OLLAMA_URL, "the Ollama server")
     ollama_model: str = _var("WANDER_OLLAMA_MODEL", defaults.OLLAMA_MODEL, "the local dwelling model")
-    ollama_timeout: float = _var("WANDER_OLLAMA_TIMEOUT", defaults.OLLAMA_TIMEOUT, "seconds per Ollama call",
-                                 ge=0.01)
-    ollama_embed_model: str = _var("WANDER_OLLAMA_EMBED_MODEL", defaults.OLLAMA_EMBED_MODEL,
-                                   "Ollama embedding model (for `WANDER_EMBEDDER=ollama`)")
-    ollama_embed_dim: int | None = _var("WANDER_OLLAMA_EMBED_DIM", None, "truncate Ollama embeddings to this size",
-                                        shown="model's own", ge=1)
+    ollama_timeout: float = _var("WANDER_OLLAMA_TIMEOUT", defaults.OLLAMA_TIMEOUT, "seconds per Ollama call", ge=0.01)
+    ollama_embed_model: str = _var(
+        "WANDER_OLLAMA_EMBED_MODEL",
+        defaults.OLLAMA_EMBED_MODEL,
+        "Ollama embedding model (for `WANDER_EMBEDDER=ollama`)",
+    )
+    ollama_embed_dim: int | None = _var(
+        "WANDER_OLLAMA_EMBED_DIM", None, "truncate Ollama embeddings to this size", shown="model's own", ge=1
+    )
     anthropic_api_key: str | None = _var("ANTHROPIC_API_KEY", None, "turns the cloud model on", shown="unset")
     anthropic_url: str | None = _var("WANDER_ANTHROPIC_URL", None, "another Anthropic endpoint", shown="SDK default")
     anthropic_model: str = _var("WANDER_ANTHROPIC_MODEL", defaults.ANTHROPIC_MODEL, "cloud dwelling model")
-    anthropic_heavy_model: str = _var("WANDER_ANTHROPIC_HEAVY_MODEL", defaults.ANTHROPIC_HEAVY_MODEL,
-                                      "reserved for rumination; not wired yet: with `anthropic` or `auto`, "
-                                      "rumination runs offline")
-    anthropic_timeout: float = _var("WANDER_ANTHROPIC_TIMEOUT", defaults.ANTHROPIC_TIMEOUT,
-                                    "seconds per Anthropic call", ge=0.01)
-    prices: str | None = _var("WANDER_PRICES", None, "JSON overrides, $ per million tokens: "
-                              '`{"model": {"input": 3, "output": 15}}`', shown="built-in table")
+    anthropic_heavy_model: str = _var(
+        "WANDER_ANTHROPIC_HEAVY_MODEL",
+        defaults.ANTHROPIC_HEAVY_MODEL,
+        "reserved for rumination; not wired yet: with `anthropic` or `auto`, rumination runs offline",
+    )
+    anthropic_timeout: float = _var(
+        "WANDER_ANTHROPIC_TIMEOUT", defaults.ANTHROPIC_TIMEOUT, "seconds per Anthropic call", ge=0.01
+    )
+    prices: str | None = _var(
+        "WANDER_PRICES",
+        None,
+        'JSON overrides, $ per million tokens: `{"model": {"input": 3, "output": 15}}`',
+        shown="built-in table",
+    )
     retries: int = _var("WANDER_MODEL_RETRIES", 3, "retries of 429, 5xx and timeouts", ge=0)
     retry_delay: float = _var("WANDER_MODEL_RETRY_DELAY", 1.0, "backoff base, seconds", ge=0)
     retry_max_delay: float = _var("WANDER_MODEL_RETRY_MAX_DELAY", 20.0, "backoff cap, seconds", ge=0)
-    dwell_max_tokens: int = _var("WANDER_DWELL_MAX_TOKENS", 800, "output cap per dwelling (also in the cost "
-                                 "estimate)", ge=64)
-    router_cooldown: int = _var("WANDER_ROUTER_COOLDOWN", 10, "dwells a failing model is skipped before it is "
-                                "tried again", ge=1)
-    helpers: bool = _var("WANDER_MODEL_HELPERS", True, "with `--dweller ollama` only, the model also proposes "
-                         "analogies/tensions and ruminates (`0`: off); with `anthropic` or `auto` the proposals "
-                         "and rumination stay offline", shown="`1`")
+    dwell_max_tokens: int = _var(
+        "WANDER_DWELL_MAX_TOKENS", 800, "output cap per dwelling (also in the cost estimate)", ge=64
+    )
+    router_cooldown: int = _var(
+        "WANDER_ROUTER_COOLDOWN", 10, "dwells a failing model is skipped before it is tried again", ge=1
+    )
+    helpers: bool = _var(
+        "WANDER_MODEL_HELPERS",
+        True,
+        "with `--dweller ollama` only, the model also proposes "
+        "analogies/tensions and ruminates (`0`: off); with `anthropic` or `auto` the proposals "
+        "and rumination stay offline",
+        shown="`1`",
+    )
 
     @field_validator("dweller", "embedder", mode="before")
     @classmethod
@@ -107,16 +142,21 @@ class ModelsSettings(Section):
 
 
 class NatsSettingsSection(Section):
-    url: str | None = _var("WANDER_NATS_URL", None, "turns on scale-out; unset keeps everything in-process",
-                           shown="unset")
-    run_ack_wait_s: float = _var("WANDER_RUN_ACK_WAIT_S", 30.0, "a run that stops reporting progress this long goes "
-                                 "to another worker", gt=0)
-    events_max_age_s: float = _var("WANDER_NATS_EVENTS_MAX_AGE_S", 86_400.0, "how long the event stream keeps "
-                                   "events", gt=0)
-    relay_sweep_s: float = _var("WANDER_RELAY_SWEEP_S", 10.0, "how often each process looks for events a crashed "
-                                "process left unpublished", gt=0)
-    relay_horizon_s: float = _var("WANDER_RELAY_HORIZON_S", 86_400.0, "older unpublished events are never relayed",
-                                  gt=0)
+    url: str | None = _var(
+        "WANDER_NATS_URL", None, "turns on scale-out; unset keeps everything in-process", shown="unset"
+    )
+    run_ack_wait_s: float = _var(
+        "WANDER_RUN_ACK_WAIT_S", 30.0, "a run that stops reporting progress this long goes to another worker", gt=0
+    )
+    events_max_age_s: float = _var(
+        "WANDER_NATS_EVENTS_MAX_AGE_S", 86_400.0, "how long the event stream keeps events", gt=0
+    )
+    relay_sweep_s: float = _var(
+        "WANDER_RELAY_SWEEP_S", 10.0, "how often each process looks for events a crashed process left unpublished", gt=0
+    )
+    relay_horizon_s: float = _var(
+        "WANDER_RELAY_HORIZON_S", 86_400.0, "older unpublished events are never relayed", gt=0
+    )
 
     @field_validator("url")
     @classmethod
@@ -127,18 +167,32 @@ class NatsSettingsSection(Section):
 class WorkerSettingsSection(Section):
     id: str | None = _var("WANDER_WORKER_ID", None, "recorded on every step a worker runs", shown="host-pid-random")
     concurrency: int = _var("WANDER_WORKER_CONCURRENCY", 1, "runs per worker at a time")
-    run_max_attempts: int = _var("WANDER_RUN_MAX_ATTEMPTS", 5, "deliveries of a failing run request before it is "
-                                 "dropped (the target stays in the session row)")
+    run_max_attempts: int = _var(
+        "WANDER_RUN_MAX_ATTEMPTS",
+        5,
+        "deliveries of a failing run request before it is dropped (the target stays in the session row)",
+    )
     threads: int = _var("WANDER_WORKER_THREADS", 1, "math threads per worker")
-    health_file: Path | None = _var("WANDER_WORKER_HEALTH_FILE", None, "a file the worker touches while alive "
-                                    "(container health checks)", shown="unset")
+    health_file: Path | None = _var(
+        "WANDER_WORKER_HEALTH_FILE",
+        None,
+        "a file the worker touches while alive (container health checks)",
+        shown="unset",
+    )
 
 
 class CaSettings(Section):
-    backend: str = _var("WANDER_CA_BACKEND", "auto", "CA kernel array module: `auto` (CuPy on a CUDA device, else "
-                        "NumPy), `numpy`, `cupy` (checked by wander.ca.xp)")
-    memory_capacity: str = _var("WANDER_MEMORY_CAPACITY", "", "Wheeler CA memories kept before the coldest 10% are "
-                                "evicted (checked by wander.ca.store)", shown="`1000`")
+    backend: str = _var(
+        "WANDER_CA_BACKEND",
+        "auto",
+        "CA kernel array module: `auto` (CuPy on a CUDA device, else NumPy), `numpy`, `cupy` (checked by wander.ca.xp)",
+    )
+    memory_capacity: str = _var(
+        "WANDER_MEMORY_CAPACITY",
+        "",
+        "Wheeler CA memories kept before the coldest 10% are evicted (checked by wander.ca.store)",
+        shown="`1000`",
+    )
 
     @field_validator("backend")
     @classmethod
@@ -146,10 +200,29 @@ class CaSettings(Section):
         return v.lower()
 
 
+class ArchiveSettings(Section):
+    projection: str = _var("WANDER_PROJECTION", "umap", "how loci are projected to 2-D: `umap` (umap-learn; PCA "
+                           "below 12 loci) or `pca`")
+    refit_every: int = _var("WANDER_PROJECTION_REFIT_EVERY", 25, "steps between background refits of a running "
+                            "wander's projection (0: only on pause and completion)", ge=0)
+    umap_warmup: bool = _var("WANDER_UMAP_WARMUP", True, "`wander serve` compiles UMAP in the background at start "
+                             "(`0`: on first use)", shown="`1`")
+
+    @field_validator("projection")
+    @classmethod
+    def _method(cls, v: str) -> str:
+        if v.lower() not in ("umap", "pca"):
+            raise ValueError("must be umap or pca")
+        return v.lower()
+
+
 class CoreSettings(Section):
-    home: Path | None = _var("WANDER_HOME", None, "Wander's data folder: the embedded Postgres (`pg/`), the CA memory "
-                             "(`memory/`), caches",
-                             shown="`/var/lib/wander` as root, else the user data dir (`~/.local/share/wander`)")
+    home: Path | None = _var(
+        "WANDER_HOME",
+        None,
+        "Wander's data folder: the embedded Postgres (`pg/`), the CA memory (`memory/`), caches",
+        shown="`/var/lib/wander` as root, else the user data dir (`~/.local/share/wander`)",
+    )
     log_level: str = _var("WANDER_LOG_LEVEL", "WARNING", "Python log level")
 
     @field_validator("log_level")
@@ -214,13 +287,17 @@ class Settings(BaseSettings):
     nats: NatsSettingsSection = NatsSettingsSection()
     worker: WorkerSettingsSection = WorkerSettingsSection()
     ca: CaSettings = CaSettings()
+    archive: ArchiveSettings = ArchiveSettings()
 
     @classmethod
-    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
-                                   env_settings: PydanticBaseSettingsSource,
-                                   dotenv_settings: PydanticBaseSettingsSource,
-                                   file_secret_settings: PydanticBaseSettingsSource,
-                                   ) -> tuple[PydanticBaseSettingsSource, ...]:  # fmt: skip
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
         return init_settings, _FlatEnv(settings_cls)
 
     # ---- the names the rest of Wander has always used ----------------------------------

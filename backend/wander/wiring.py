@@ -17,6 +17,7 @@ from wander.config import Settings, load_section, load_settings
 from wander.domain.errors import InvalidInput
 from wander.engine.clock import SystemClock
 from wander.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
+from wander.engine.queries import Queries
 from wander.engine.service import WanderEngine
 from wander.kb import corpus, importer
 from wander.kb.index import KnowledgeIndex
@@ -140,6 +141,21 @@ class App:
     scale: Any = None  # wander.scale.Scale with NATS
     crystal_memory: Any = None  # wander.crystal_memory.CrystalMemory: crystals in the Wheeler memory
     sandwiches: Any = None  # wander.store.sandwich_repository.SandwichRepository: the SANDWICH corpus
+
+    @property
+    def queries(self) -> Queries:
+        """What the faces read and the settings they change (engine.queries)."""
+        return Queries(self.store, self.embedder, self.knowledge, self.engine.project_id)
+
+
+@asynccontextmanager
+async def open_queries(settings: Settings | None = None):
+    """The read side over the store alone (no model, no knowledge index, no engine)."""
+    db = await open_database(settings or load_settings())
+    try:
+        yield Queries(PostgresStore(db))
+    finally:
+        await db.dispose()
 
 
 def make_runner(app: App) -> Any:

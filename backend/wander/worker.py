@@ -30,6 +30,8 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, wait_exponential
+
 from wander.config import Settings, load_settings
 from wander.domain.models import SessionStatus
 
@@ -133,23 +135,19 @@ class Worker:
         sid, target = delivery.session_id, delivery.target_step
         keep = asyncio.create_task(self._keep_alive(delivery))
         outcome = "error"
+        def db_away(state: RetryCallState) -> None:
+            exc = state.outcome.exception() if state.outcome else None
+            log.warning("run of %s: database unavailable (%s); retrying", sid, _first_line(exc) if exc else "")
+
+        # The database away (restart, network): wait and run again, 0.5 s doubling to 5 s, for as long as it takes.
+        retrying = AsyncRetrying(retry=retry_if_exception(is_transient_db_error), before_sleep=db_away,
+                                 wait=wait_exponential(multiplier=0.5, max=5.0), reraise=True)  # fmt: skip
         try:
-            backoff = 0.5
-            while True:
-                try:
-                    outcome = await self._run_leased(sid, target, delivery.step_delay_s)
-                    break
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:
-                    if is_transient_db_error(exc):
-                        log.warning("run of %s: database unavailable (%s); retrying", sid, _first_line(exc))
-                        await asyncio.sleep(backoff)
-                        backoff = min(backoff * 2, 5.0)
-                        continue
-                    log.exception("run of %s failed", sid)
-                    outcome = await self._after_failure(sid, target)
-                    break
+            try:
+                outcome = await retrying(self._run_leased, sid, target, delivery.step_delay_s)
+            except Exception:
+                log.exception("run of %s failed", sid)
+                outcome = await self._after_failure(sid, target)
         except asyncio.CancelledError:
             await delivery.nak()  # stopping: another worker takes it now
             raise

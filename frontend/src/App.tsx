@@ -1,6 +1,7 @@
 import { matchRoute, usePath, Link } from "./router";
 import { SessionsPage } from "./pages/SessionsPage";
 import { SessionPage } from "./pages/SessionPage";
+import { ArchivePage } from "./pages/ArchivePage";
 import { TokenPrompt } from "./panels/TokenPrompt";
 import { lazy, Suspense } from "react";
 
@@ -27,6 +28,8 @@ function Routes() {
           <AnalysisPage />
         </Suspense>
       );
+    case "archive":
+      return <ArchivePage key={route.id} sessionId={route.id} />;
     case "session":
       return <SessionPage key={route.id} sessionId={route.id} />;
     default:

@@ -2,6 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import "@xyflow/react/dist/style.css";
 import "./styles.css";
+import "./archive/archive.css";
 import { App } from "./App";
 
 createRoot(document.getElementById("root")!).render(

@@ -22,12 +22,14 @@ export function usePath(): string {
   return useSyncExternalStore(subscribe, () => window.location.pathname, () => "/");
 }
 
-export type Route = { name: "sessions" } | { name: "analysis" } | { name: "session"; id: string } | { name: "not-found"; path: string };
+export type Route = { name: "sessions" } | { name: "analysis" } | { name: "session"; id: string } | { name: "archive"; id: string } | { name: "not-found"; path: string };
 
 export function matchRoute(path: string): Route {
   const p = path.replace(/\/+$/, "") || "/";
   if (p === "/" || p === "/sessions") return { name: "sessions" };
   if (p === "/analysis") return { name: "analysis" };
+  const a = /^\/sessions\/([^/]+)\/archive$/.exec(p);
+  if (a) return { name: "archive", id: decodeURIComponent(a[1]) };
   const m = /^\/sessions\/([^/]+)$/.exec(p);
   if (m) return { name: "session", id: decodeURIComponent(m[1]) };
   return { name: "not-found", path };

@@ -1,6 +1,7 @@
 """The engine's layers on the real store and the full corpus: strategies, scope, breakers,
 memory, checkpoints, interventions and sub-wanders."""
 
+import uuid
 from datetime import timedelta
 
 import numpy as np
@@ -15,7 +16,7 @@ from wander.engine.adjacency.bridging import bridging
 from wander.engine.adjacency.distance_band import _compost_candidates
 from wander.engine.adjacency.tension import tension
 from wander.engine.service import Interventions, NewWander
-from wander.store.repository import S
+from wander.store.tables import WanderSession
 from sqlalchemy import update
 
 SEED = "information asymmetry"
@@ -92,7 +93,7 @@ async def test_scope_properties_over_1000_random_steps(app):
         trace = await app.store.trace(s.id)
         loci = {lo.id: lo for lo in await app.store.loci(s.id)}
         for t in trace:
-            lo = loci[str(t["to_locus_id"])]
+            lo = loci[t.to_locus_id]
             assert not set(lo.domains) & set(forbidden), (lo.concept, lo.domains, forbidden)
             assert cosine_distance(lo.embedding, session.seed_embedding) <= drift + 1e-6
             assert fences.inside(excluded, lo.embedding), (lo.concept, anchor)
@@ -116,7 +117,7 @@ async def test_breakers_trip_with_status_reason_and_event(app):
     # Budget exhausted.
     s, _ = await walked(app, steps=1, max_steps=20)
     async with app.db.begin() as conn:
-        await conn.execute(update(S).where(S.c.id == __import__("uuid").UUID(s.id)).values(
+        await conn.execute(update(WanderSession).where(WanderSession.id == uuid.UUID(s.id)).values(
             cloud_budget_cents=10, cloud_spent_cents=10))  # fmt: skip
     await app.engine.run(s.id, n_steps=5)
     await expect_trip(app, s.id, "budget_exhausted", "paused")
@@ -198,7 +199,7 @@ async def test_inject_forces_the_next_visit_and_planting_adds_a_locus(app):
     await Interventions(app.engine).inject(s.id, "lighthouse")
     await app.engine.run(s.id, n_steps=1)
     trace = await app.store.trace(s.id)
-    assert trace[-1]["to_concept"] == "lighthouse" and trace[-1]["selection_scores"]["strategy"] == "injected"
+    assert trace[-1].to_concept == "lighthouse" and trace[-1].selection_scores["strategy"] == "injected"
     assert (await app.store.get_session(s.id)).pending_injection is None
     await Interventions(app.engine).inject(s.id, "harbour pilot", force_visit=False)
     assert "harbour pilot" in {lo.concept for lo in await app.store.loci(s.id)}

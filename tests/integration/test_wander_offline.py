@@ -20,20 +20,19 @@ async def _path(app, **kw):
 
 async def test_fifty_step_offline_wander(app):
     sid, steps = await _path(app, max_steps=50, random_seed=7)
-    assert [s["step_number"] for s in steps] == list(range(1, 51))
+    assert [s.step_number for s in steps] == list(range(1, 51))
     session = await app.store.get_session(sid)
     assert session.status == "completed" and session.stopped_reason == "max_steps"
     in_band = 0
     for s in steps:
-        for facet in ("connection", "tension", "bridge", "surprise", "possibility"):
-            text = s[facet]
-            assert text and text.strip(), f"step {s['step_number']} has an empty {facet}"
+        for facet, text in s.facets().items():
+            assert text and text.strip(), f"step {s.step_number} has an empty {facet}"
             assert QUOTED.search(text), f"{facet} names no concept: {text}"
             assert re.search(r"\d\.\d\d", text) or facet == "tension", f"{facet} gives no figure: {text}"
         # The facets name the two loci they are about.
-        assert s["to_concept"] in s["connection"] and s["from_concept"] in s["connection"]
-        assert len(s["themes"]) >= 3
-        d = s["selection_scores"]["distance"]
+        assert s.to_concept in s.connection and s.from_concept in s.connection
+        assert len(s.themes) >= 3
+        d = s.selection_scores["distance"]
         in_band += BAND_LOW <= d <= BAND_HIGH
     share = in_band / len(steps)
     print(f"in band: {in_band}/{len(steps)} = {share:.0%}")
@@ -44,7 +43,7 @@ async def test_same_seed_same_path_and_other_seed_other_path(app):
     _, a = await _path(app, max_steps=25, random_seed=11)
     _, b = await _path(app, max_steps=25, random_seed=11)
     _, c = await _path(app, max_steps=25, random_seed=12)
-    path = lambda steps: [s["to_concept"] for s in steps]  # noqa: E731
+    path = lambda steps: [s.to_concept for s in steps]  # noqa: E731
     assert path(a) == path(b)
     assert path(a) != path(c)
 
@@ -81,10 +80,10 @@ async def test_bus_receives_what_the_store_wrote(app):
 async def test_forbidden_and_allowed_domains_hold(app):
     sid, steps = await _path(app, max_steps=30, random_seed=5, forbidden_domains=["cognition", "communication"])
     for s in steps:
-        assert not {"cognition", "communication"} & set(s["to_domains"])
+        assert not {"cognition", "communication"} & set(s.to_domains)
     sid, steps = await _path(app, max_steps=20, random_seed=5, allowed_domains=["act", "possession"])
     for s in steps:
-        assert {"act", "possession"} & set(s["to_domains"])
+        assert {"act", "possession"} & set(s.to_domains)
 
 
 async def test_step_of_a_stale_walk_is_refused_and_nothing_written(app):

@@ -51,9 +51,12 @@ def _environ_reads(path: Path) -> list[int]:
 
 
 def test_no_module_but_config_reads_the_environment():
-    offenders = {str(p.relative_to(BACKEND)): lines for p in sorted(BACKEND.rglob("*.py"))
-                 if p.name != "config.py" or p.parent != BACKEND
-                 if (lines := _environ_reads(p))}  # fmt: skip
+    offenders = {
+        str(p.relative_to(BACKEND)): lines
+        for p in sorted(BACKEND.rglob("*.py"))
+        if p.name != "config.py" or p.parent != BACKEND
+        if (lines := _environ_reads(p))
+    }
     assert offenders == {}, f"read settings through wander.config, not os.environ: {offenders}"
 
 
@@ -67,18 +70,21 @@ def test_every_known_variable_is_in_the_model():
     assert set(KNOWN) <= set(_variables())
 
 
-@pytest.mark.parametrize("var, value, section, name, expected", [
-    ("WANDER_DATABASE_URL", "postgresql://x/y", "database", "url", "postgresql://x/y"),
-    ("WANDER_EMBED_DIM", "768", "database", "embed_dim", 768),
-    ("WANDER_ALLOWED_ORIGINS", "http://a, http://b", "api", "allowed_origins", ("http://a", "http://b")),
-    ("WANDER_DWELLER", "AUTO", "models", "dweller", "auto"),
-    ("WANDER_MODEL_HELPERS", "0", "models", "helpers", False),
-    ("ANTHROPIC_API_KEY", "k", "models", "anthropic_api_key", "k"),
-    ("WANDER_NATS_URL", " nats://h:4222 ", "nats", "url", "nats://h:4222"),
-    ("WANDER_RELAY_HORIZON_S", "60", "nats", "relay_horizon_s", 60.0),
-    ("WANDER_WORKER_HEALTH_FILE", "/tmp/h", "worker", "health_file", Path("/tmp/h")),
-    ("WANDER_CA_BACKEND", "NumPy", "ca", "backend", "numpy"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "var, value, section, name, expected",
+    [
+        ("WANDER_DATABASE_URL", "postgresql://x/y", "database", "url", "postgresql://x/y"),
+        ("WANDER_EMBED_DIM", "768", "database", "embed_dim", 768),
+        ("WANDER_ALLOWED_ORIGINS", "http://a, http://b", "api", "allowed_origins", ("http://a", "http://b")),
+        ("WANDER_DWELLER", "AUTO", "models", "dweller", "auto"),
+        ("WANDER_MODEL_HELPERS", "0", "models", "helpers", False),
+        ("ANTHROPIC_API_KEY", "k", "models", "anthropic_api_key", "k"),
+        ("WANDER_NATS_URL", " nats://h:4222 ", "nats", "url", "nats://h:4222"),
+        ("WANDER_RELAY_HORIZON_S", "60", "nats", "relay_horizon_s", 60.0),
+        ("WANDER_WORKER_HEALTH_FILE", "/tmp/h", "worker", "health_file", Path("/tmp/h")),
+        ("WANDER_CA_BACKEND", "NumPy", "ca", "backend", "numpy"),
+    ],
+)
 def test_a_variable_lands_in_its_section(var, value, section, name, expected):
     assert getattr(getattr(load_settings({var: value}), section), name) == expected
     assert getattr(load_section(section, {var: value}), name) == expected
@@ -91,10 +97,15 @@ def test_a_mapping_is_read_alone_and_empty_values_are_unset(monkeypatch):
     assert load_settings({"WANDER_EMBED_DIM": ""}).embed_dim == 384
 
 
-@pytest.mark.parametrize("env, var", [({"WANDER_EMBED_DIM": "x"}, "WANDER_EMBED_DIM"),
-                                      ({"WANDER_EMBED_DIM": "0"}, "WANDER_EMBED_DIM"),
-                                      ({"WANDER_WS_HEARTBEAT_S": "soon"}, "WANDER_WS_HEARTBEAT_S"),
-                                      ({"WANDER_EMBEDDER": "bert"}, "WANDER_EMBEDDER")])  # fmt: skip
+@pytest.mark.parametrize(
+    "env, var",
+    [
+        ({"WANDER_EMBED_DIM": "x"}, "WANDER_EMBED_DIM"),
+        ({"WANDER_EMBED_DIM": "0"}, "WANDER_EMBED_DIM"),
+        ({"WANDER_WS_HEARTBEAT_S": "soon"}, "WANDER_WS_HEARTBEAT_S"),
+        ({"WANDER_EMBEDDER": "bert"}, "WANDER_EMBEDDER"),
+    ],
+)
 def test_a_bad_value_names_its_variable(env, var):
     with pytest.raises(InvalidInput) as e:
         load_settings(env)

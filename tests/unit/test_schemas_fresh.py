@@ -34,7 +34,7 @@ def test_every_subject_has_exactly_one_payload_and_an_envelope():
 
 def test_the_typescript_union_is_discriminated_on_subject():
     ts = generate.TS_FILE.read_text()
-    union = ts[ts.index("export type EventOut ="):]
+    union = ts[ts.index("export type EventOut =") :]
     union = union[: union.index(";") + 1]
     for subject, payload in events.PAYLOADS.items():
         name = payload.__name__.removesuffix("Payload") + "Event"
@@ -57,8 +57,13 @@ def test_schema_names_every_exported_model():
 
 def test_the_envelope_parses_by_subject_and_refuses_a_wrong_payload():
     base = {"session_id": "s", "seq": 1, "ts": "2026-01-01T00:00:00Z"}
-    ok = events.EventOut.model_validate({**base, "subject": "wander.step.started",
-                                         "payload": {"session_id": "s", "step_number": 1, "from_locus_id": "l"}})
+    ok = events.EventOut.model_validate(
+        {
+            **base,
+            "subject": "wander.step.started",
+            "payload": {"session_id": "s", "step_number": 1, "from_locus_id": "l"},
+        }
+    )
     assert isinstance(ok.root.payload, events.StepStartedPayload)
     with pytest.raises(ValidationError):
         events.EventOut.model_validate({**base, "subject": "wander.step.started", "payload": {"session_id": "s"}})
@@ -77,17 +82,29 @@ def test_engine_payloads_validate_against_the_contract():
     r = Residue("c", "t", "b", "s", "p", ["th"], 0.5, 0.2, "offline")
     c = Candidate("b", np.zeros(3), ["y"], "distance_band", "why", 0.4, scores=Scores(0.1, 0.2, 0.3, 0.4, 0.5))
     drafts = [
-        ev.draft(events.StepCompletedPayload(session_id="s", step_number=1, from_locus=ev.locus_summary(lo),
-                                             to_locus=ev.locus_summary(lo), trace_id="t",
-                                             residue=ev.residue_summary(r), selection_reason="x",
-                                             resonances_detected=0)),
-        ev.draft(events.AdjacenciesFoundPayload(session_id="s", step_number=1, from_locus_id="l1",
-                                                candidates=[ev.candidate_summary(c, 0.3)])),
+        ev.draft(
+            events.StepCompletedPayload(
+                session_id="s",
+                step_number=1,
+                from_locus=ev.locus_summary(lo),
+                to_locus=ev.locus_summary(lo),
+                trace_id="t",
+                residue=ev.residue_summary(r),
+                selection_reason="x",
+                resonances_detected=0,
+            )
+        ),
+        ev.draft(
+            events.AdjacenciesFoundPayload(
+                session_id="s", step_number=1, from_locus_id="l1", candidates=[ev.candidate_summary(c, 0.3)]
+            )
+        ),
         ev.draft(events.LocusVisitedPayload(session_id="s", step_number=0, locus=ev.locus_summary(lo), new=True)),
-    ]  # fmt: skip
+    ]
     for seq, d in enumerate(drafts, 1):
         out = events.EventOut.model_validate(
-            {"session_id": "s", "seq": seq, "ts": "2026-01-01T00:00:00Z", "subject": d.subject, "payload": d.payload})
+            {"session_id": "s", "seq": seq, "ts": "2026-01-01T00:00:00Z", "subject": d.subject, "payload": d.payload}
+        )
         assert out.root.payload.model_dump(mode="json") == d.payload
 
 
@@ -99,5 +116,6 @@ def test_the_websocket_frame_parses_as_the_contract():
 
     payload = {"session_id": "s", "step_number": 1, "from_locus_id": "l"}
     frame = events.EventFrame.model_validate_json(
-        event_frame(Event(session_id="s", seq=1, subject="wander.step.started", ts=datetime.now(UTC), payload=payload)))
+        event_frame(Event(session_id="s", seq=1, subject="wander.step.started", ts=datetime.now(UTC), payload=payload))
+    )
     assert isinstance(frame.event.root.payload, events.StepStartedPayload)

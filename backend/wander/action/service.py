@@ -59,10 +59,9 @@ class ActionService:
                 locus = await self.store.locus(c.session_id, lid)
                 if locus is not None:
                     ctx.loci[lid] = locus.concept
-                    ctx.residues += [{"step": s["step_number"], "from": s["from_concept"], "to": s["to_concept"],
-                                      "connection": s["connection"], "possibility": s["possibility"]}
-                                     for s in await self.store.locus_steps(lid) if s["to_locus_id"] is not None
-                                     and str(s["to_locus_id"]) == lid][:2]  # fmt: skip
+                    ctx.residues += [{"step": s.step_number, "from": s.from_concept, "to": s.to_concept,
+                                      "connection": s.connection, "possibility": s.possibility}
+                                     for s in await self.store.locus_steps(lid) if s.to_locus_id == lid][:2]  # fmt: skip
         return ctx
 
     async def propose(self, crystal_id: str) -> Proposal:

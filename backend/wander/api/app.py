@@ -14,6 +14,7 @@ from litestar.exceptions import NotFoundException
 from litestar.openapi import OpenAPIConfig
 
 from wander.api import auth, problems, static
+from wander.api.controllers.archive import ArchiveController
 from wander.api.controllers.control import ControlController
 from wander.api.controllers.crystals import CrystalController
 from wander.api.controllers.interventions import InterventionController
@@ -26,9 +27,11 @@ from wander.api.controllers.sessions import SessionController
 from wander.api.controllers.workbench import WorkbenchController
 from wander.api.deps import Services, provide_services
 from wander.api.security import make_token_guard
+from wander.archive.service import Archivist
 from wander.api.ws import session_socket
 from wander.config import Settings, load_settings
 from wander.engine.runner import Runner
+from wander.store.archive_repository import ArchiveRepository
 from wander.wiring import App, dweller_builder_for, make_runner, open_app
 
 
@@ -38,11 +41,14 @@ class ApiSettings:
     heartbeat_s: float = 15.0
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)
     resume_interrupted: bool = True
+    umap_warm_up: bool = False  # compile UMAP in the background at start (`wander serve`: on; WANDER_UMAP_WARMUP=0)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> ApiSettings:
-        a = load_settings(env).api
-        return cls(token=a.token or None, heartbeat_s=a.ws_heartbeat_s, allowed_origins=a.allowed_origins)
+        s = load_settings(env)
+        a = s.api
+        return cls(token=a.token or None, heartbeat_s=a.ws_heartbeat_s, allowed_origins=a.allowed_origins,
+                   umap_warm_up=s.archive.umap_warmup)  # fmt: skip
 
 
 def create_app(settings: Settings | None = None, api: ApiSettings | None = None, *,
@@ -53,29 +59,39 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         async def start(a: App) -> Runner:
+            # Load the embedding model before the first request (it now runs in a thread, and a
+            # first load can take longer than a client waits).
+            await a.engine.warm_up()
             runner = make_runner(a)  # in-process tasks, or the NATS run queue for workers
-            app.state.services = Services(app=a, runner=runner)
+            archivist = Archivist(ArchiveRepository(a.db), a.bus, refit_every=a.settings.archive.refit_every)
+            archivist.attach(warm_up=api.umap_warm_up)
+            archivist.spawn("catch-up", archivist.catch_up)  # finished while no archivist listened
+            app.state.services = Services(app=a, runner=runner, archivist=archivist)
             app.state.api_settings = api
             if api.resume_interrupted:
                 await runner.resume_interrupted()
             return runner
+
+        async def stop(runner: Runner) -> None:
+            await runner.shutdown()
+            await app.state.services.archivist.close()
 
         if wired is not None:
             runner = await start(wired)
             try:
                 yield
             finally:
-                await runner.shutdown()
+                await stop(runner)
         else:
             async with open_app(settings or load_settings(), progress=progress, dweller=dweller_builder_for(None)) as a:
                 runner = await start(a)
                 try:
                     yield
                 finally:
-                    await runner.shutdown()
+                    await stop(runner)
 
     return Litestar(
-        route_handlers=[SessionController, ControlController, MemoryController, CrystalController,
+        route_handlers=[SessionController, ControlController, ArchiveController, MemoryController, CrystalController,
                         InterventionController, WorkbenchController, ProposalController, SandwichController, health,
                         domains, recall, session_socket, auth.sign_in, static.index_page, *static.static_routes()],  # fmt: skip
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from shared_schemas.models import CrystalOut, FenceAnchorOut, LocusOut, ResidueOut, ResonanceOut, SessionOut, TraceStep
 from wander.domain.models import Crystal, Locus, Residue, Resonance, Session
+from wander.domain.views import StepView
 
 
 def session_out(s: Session, running: bool) -> SessionOut:
@@ -36,24 +36,22 @@ def residue_out(r: Residue) -> ResidueOut:
                       actionability=r.actionability, model_used=r.model_used)  # fmt: skip
 
 
-def residue_from_row(row: dict[str, Any]) -> ResidueOut | None:
-    if row.get("connection") is None:
+def step_residue_out(step: StepView) -> ResidueOut | None:
+    if not step.has_residue:
         return None
     return ResidueOut(
-        connection=row["connection"], tension=row["tension"], bridge=row["bridge"], surprise=row["surprise"],
-        possibility=row["possibility"], themes=list(row["themes"] or []),
-        interestingness=row.get("residue_interestingness") or 0.0,
-        actionability=row.get("residue_actionability") or 0.0, model_used=row.get("model_used") or "",
+        **step.facets(), themes=step.themes, interestingness=step.residue_interestingness or 0.0,
+        actionability=step.residue_actionability or 0.0, model_used=step.model_used or "",
     )  # fmt: skip
 
 
-def trace_step(row: dict[str, Any]) -> TraceStep:
+def trace_step(step: StepView) -> TraceStep:
     return TraceStep(
-        step_number=row["step_number"], from_locus_id=str(row["from_locus_id"]) if row["from_locus_id"] else None,
-        to_locus_id=str(row["to_locus_id"]), from_concept=row["from_concept"], to_concept=row["to_concept"],
-        adjacencies_considered=row["adjacencies_considered"], selection_scores=row["selection_scores"] or {},
-        selection_reason=row["selection_reason"], model_used=row["model_used"], created_at=row["created_at"],
-        residue=residue_from_row(row),
+        step_number=step.step_number, from_locus_id=step.from_locus_id, to_locus_id=step.to_locus_id,
+        from_concept=step.from_concept, to_concept=step.to_concept,
+        adjacencies_considered=step.adjacencies_considered, selection_scores=step.selection_scores,
+        selection_reason=step.selection_reason, model_used=step.model_used, created_at=step.created_at,
+        residue=step_residue_out(step),
     )  # fmt: skip
 
 

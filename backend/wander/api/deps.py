@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from litestar.datastructures import State
 
+from typing import Any
+
 from wander.engine.runner import Runner
 from wander.wiring import App
 
@@ -14,6 +16,7 @@ from wander.wiring import App
 class Services:
     app: App
     runner: Runner
+    archivist: Any = None  # wander.archive.service.Archivist
 
 
 def provide_services(state: State) -> Services:

@@ -15,6 +15,7 @@ from litestar.exceptions import WebSocketDisconnect
 
 from wander.api.deps import Services
 from wander.api.security import origin_ok, token_ok
+from wander.domain.errors import NotFound
 from wander.domain.models import Event
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,10 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             raise ValueError
     except ValueError:
         return await _refuse(socket, CLOSE_BAD_REQUEST, "after_seq: must be a non-negative integer")
-    if await svc.app.store.get_session(session_id) is None:
+    queries = svc.app.queries
+    try:
+        await queries.session(session_id)
+    except NotFound:
         return await _refuse(socket, CLOSE_UNKNOWN_SESSION, f"session not found: {session_id}")
 
     await socket.accept()
@@ -71,7 +75,7 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
     sent_at = loop.time()
     try:
         while True:  # the whole backlog, page by page (a 5,000-step walk has ~20,000 events)
-            page = await svc.app.store.events_after(session_id, last, limit=CATCH_UP_PAGE)
+            page = await queries.events_after(session_id, last, limit=CATCH_UP_PAGE)
             for e in page:
                 await socket.send_text(event_frame(e))
                 last = e.seq
@@ -91,7 +95,7 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
                     continue  # events are flowing: no heartbeat needed
                 # A quiet spell: send any tail the bus did not deliver (e.g. events the relay
                 # published while this process was reconnecting to NATS) from the outbox.
-                for missed in await svc.app.store.events_after(session_id, last):
+                for missed in await queries.events_after(session_id, last):
                     await socket.send_text(event_frame(missed))
                     last = missed.seq
                 await socket.send_text(json.dumps({"type": "heartbeat", "ts": datetime.now(UTC).isoformat(),
@@ -102,7 +106,7 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             if event.seq <= last:
                 continue  # already sent from the backlog
             if event.seq > last + 1:  # a hole: fetch what we missed from the outbox
-                for missed in await svc.app.store.events_after(session_id, last, limit=event.seq - last - 1):
+                for missed in await queries.events_after(session_id, last, limit=event.seq - last - 1):
                     await socket.send_text(event_frame(missed))
                     last = missed.seq
             await socket.send_text(event_frame(event))

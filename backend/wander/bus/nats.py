@@ -46,11 +46,16 @@ from nats.js.api import (
     StorageType,
     StreamConfig,
 )
+from tenacity import AsyncRetrying, RetryCallState, retry_if_not_exception_type, wait_exponential
 
 from wander.bus import subjects
 from wander.domain.models import Event
 
 log = logging.getLogger(__name__)
+
+
+class _Closed(Exception):
+    """The bus was closed while it was still trying to connect."""
 Handler = Callable[[Event], Awaitable[None]]
 
 
@@ -123,25 +128,33 @@ class NatsClient:
         except TimeoutError:
             return False
 
+    async def _connect(self) -> Any:
+        if self._closing:
+            raise _Closed
+        return await nats.connect(
+            servers=[self.settings.url], name=self.name, allow_reconnect=True, max_reconnect_attempts=-1,
+            reconnect_time_wait=0.5, connect_timeout=2, ping_interval=5, max_outstanding_pings=3,
+            disconnected_cb=self._on_disconnected, reconnected_cb=self._on_reconnected,
+            error_cb=self._on_error,
+        )  # fmt: skip
+
     async def _connect_loop(self) -> None:
-        delay = 0.2
-        while not self._closing:
-            try:
-                nc = await nats.connect(
-                    servers=[self.settings.url], name=self.name, allow_reconnect=True, max_reconnect_attempts=-1,
-                    reconnect_time_wait=0.5, connect_timeout=2, ping_interval=5, max_outstanding_pings=3,
-                    disconnected_cb=self._on_disconnected, reconnected_cb=self._on_reconnected,
-                    error_cb=self._on_error,
-                )  # fmt: skip
-            except Exception as exc:  # not reachable yet: events wait in the outbox
-                log.info("NATS at %s not reachable (%s); retrying", self.settings.url, exc)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 2.0)
-                continue
-            self.nc = nc
-            self.js = nc.jetstream(timeout=self.settings.publish_timeout_s)
-            await self._after_connect()
-            return
+        """Connect, trying again (0.2 s doubling to 2 s) until it works or the bus closes;
+        meanwhile events wait in the outbox."""
+
+        def unreachable(state: RetryCallState) -> None:
+            exc = state.outcome.exception() if state.outcome else None
+            log.info("NATS at %s not reachable (%s); retrying", self.settings.url, exc)
+
+        retrying = AsyncRetrying(retry=retry_if_not_exception_type(_Closed), before_sleep=unreachable,
+                                 wait=wait_exponential(multiplier=0.2, max=2.0), reraise=True)  # fmt: skip
+        try:
+            nc: Any = await retrying(self._connect)
+        except _Closed:
+            return  # closed while NATS was away
+        self.nc = nc
+        self.js = nc.jetstream(timeout=self.settings.publish_timeout_s)
+        await self._after_connect()
 
     async def _after_connect(self) -> None:
         self._streams_ok = False  # a restarted server may have lost them: declare again

@@ -6,6 +6,7 @@ from __future__ import annotations
 import typer
 
 from wander.cli.action import register as register_action_commands
+from wander.cli.archive import archive, export, import_
 from wander.cli.db import db_app
 from wander.cli.doctor import doctor
 from wander.cli.kb import kb_app
@@ -30,6 +31,9 @@ app.command("mcp")(mcp)
 app.command("forage")(forage)
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(sandwich_app, name="sandwich")
+app.command()(archive)
+app.command()(export)
+app.command("import")(import_)
 
 
 def main() -> None:

@@ -8,7 +8,6 @@ import logging
 import os
 import warnings
 from collections.abc import Callable, Coroutine
-from contextlib import asynccontextmanager
 from typing import Any, NoReturn
 
 import typer
@@ -75,18 +74,11 @@ class RichProgress:
             self._bar = None
 
 
-@asynccontextmanager
-async def open_store():
-    """The store alone (no model, no knowledge index): for commands that only read."""
-    from wander.config import load_settings
-    from wander.store.repository import PostgresStore
-    from wander.wiring import open_database
+def open_queries():
+    """The read side over the store alone (no model, no knowledge index): for commands that only read."""
+    from wander.wiring import open_queries as wire
 
-    db = await open_database(load_settings())
-    try:
-        yield PostgresStore(db)
-    finally:
-        await db.dispose()
+    return wire()
 
 
 def open_app(dweller: Any = None):

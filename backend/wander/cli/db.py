@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from wander.cli.common import console, open_store, quiet_libraries, run_async
+from wander.cli.common import console, open_queries, quiet_libraries, run_async
 
 db_app = typer.Typer(help="The database: migrations.", no_args_is_help=True)
 
@@ -15,7 +15,7 @@ def db_upgrade() -> None:
     quiet_libraries()
 
     async def main():
-        async with open_store():
+        async with open_queries():
             pass  # opening the database migrates it to head
 
     run_async(main)

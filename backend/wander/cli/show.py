@@ -10,13 +10,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from wander.cli.common import console, fail, open_store, quiet_libraries, run_async
-from wander.domain.errors import NotFound
-from wander.domain.models import Crystal, Locus, Resonance, SessionStatus
+from wander.cli.common import console, fail, open_queries, quiet_libraries, run_async
+from wander.domain.errors import InvalidInput
+from wander.domain.models import Crystal, Locus, Resonance, ResonanceStatus, SessionStatus
 
 
 def print_resonances(console: Console, resonances: list[Resonance]) -> None:
-    confirmed = [r for r in resonances if str(r.status) == "confirmed"]
+    confirmed = [r for r in resonances if r.status == ResonanceStatus.CONFIRMED]
     console.rule(f"[bold]resonances[/]: {len(confirmed)} confirmed of {len(resonances)}")
     for r in sorted(confirmed, key=lambda r: -r.strength)[:12]:
         console.print(f"  [magenta]{', '.join(r.themes[:5])}[/]  occurrences {r.occurrences}, strength {r.strength:.2f}",
@@ -56,12 +56,17 @@ def sessions(
 ) -> None:
     """List wanders, newest first."""
     quiet_libraries()
-    if status is not None and status not in {s.value for s in SessionStatus}:
-        fail(f"status: must be one of {', '.join(s.value for s in SessionStatus)} (got '{status}')")
+    from wander.engine.queries import check_status
+
+    try:  # before the database starts
+        check_status("status", status, SessionStatus)
+    except InvalidInput as exc:
+        fail(f"{exc.field}: {exc.reason}")
 
     async def main():
-        async with open_store() as store:
-            return await store.list_sessions(status=status, limit=200)
+        async with open_queries() as queries:
+            rows, _ = await queries.sessions(status=status, limit=200)
+            return rows
 
     rows = run_async(main)
     if as_json:
@@ -80,13 +85,11 @@ def show(session_id: str = typer.Argument(..., help="The wander to show.")) -> N
     quiet_libraries()
 
     async def main():
-        async with open_store() as store:
-            session = await store.get_session(session_id)
-            if session is None:
-                raise NotFound("session", session_id)
-            found = (await store.find_resonances(session_id=session_id), await store.find_crystals(session_id=session_id),
-                     {lo.id: lo for lo in await store.loci(session_id)})  # fmt: skip
-            return session, await store.trace(session_id), found
+        async with open_queries() as q:
+            session = await q.session(session_id)
+            found = (await q.resonances(session_id=session_id), await q.crystals(session_id=session_id),
+                     {lo.id: lo for lo in await q.loci(session_id)})  # fmt: skip
+            return session, await q.trace(session_id), found
 
     session, steps, (resonances, crystals, loci) = run_async(main)
     console.rule(f"[bold]{session.name}")
@@ -96,13 +99,13 @@ def show(session_id: str = typer.Argument(..., help="The wander to show.")) -> N
                   + f"    steps: {session.step_count}/{session.max_steps}    temperature: {session.temperature}"
                   + f"    random seed: {session.random_seed}")  # fmt: skip
     for s in steps:
-        sc = s["selection_scores"] or {}
-        console.print(f"\n[bold cyan]{s['step_number']:>3}[/] {s['from_concept']} [dim]->[/] [bold]{s['to_concept']}[/]"
-                      f"  [dim]({', '.join(s['to_domains'])}; distance {sc.get('distance', 0):.2f}, "
+        sc = s.selection_scores
+        console.print(f"\n[bold cyan]{s.step_number:>3}[/] {s.from_concept} [dim]->[/] [bold]{s.to_concept}[/]"
+                      f"  [dim]({', '.join(s.to_domains)}; distance {sc.get('distance', 0):.2f}, "
                       f"score {sc.get('composite', 0):.2f}, p {sc.get('probability', 0):.2f})[/]", highlight=False)  # fmt: skip
-        for facet in ("connection", "tension", "bridge", "surprise", "possibility"):
-            console.print(f"    [green]{facet:<11}[/] {s[facet]}", highlight=False)
-        console.print(f"    [green]{'themes':<11}[/] {', '.join(s['themes'] or [])}", highlight=False)
+        for facet, text in s.facets().items():
+            console.print(f"    [green]{facet:<11}[/] {text}", highlight=False)
+        console.print(f"    [green]{'themes':<11}[/] {', '.join(s.themes)}", highlight=False)
     print_resonances(console, resonances)
     print_crystals(console, crystals, loci)
 
@@ -112,10 +115,8 @@ def children(session_id: str = typer.Argument(..., help="The parent wander.")) -
     quiet_libraries()
 
     async def main():
-        async with open_store() as store:
-            if await store.get_session(session_id) is None:
-                raise NotFound("session", session_id)
-            return await store.children(session_id)
+        async with open_queries() as queries:
+            return await queries.children(session_id)
 
     rows = run_async(main)
     table = Table("id", "seed", "status", "steps")

@@ -10,9 +10,8 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from wander.cli.common import DWELLER_HELP, console, err, fail, open_app, quiet_libraries, run_async
-from wander.domain.errors import Conflict, InvalidInput, NotFound
+from wander.domain.errors import InvalidInput
 from wander.domain.geometry import BAND_HIGH, BAND_LOW
-from wander.domain.models import SessionStatus
 from wander.domain.validation import check_random_seed, check_steps, check_temperature, clean_text
 
 
@@ -44,9 +43,9 @@ async def _run_steps(app_, session_id: str, total: int, done_before: int, as_jso
 
 
 async def _summary(app_, session_id: str) -> dict[str, Any]:
-    session = await app_.store.get_session(session_id)
-    steps = await app_.store.trace(session_id)
-    distances = [s["selection_scores"].get("distance") for s in steps if s["selection_scores"]]
+    session = await app_.queries.session(session_id)
+    steps = await app_.queries.trace(session_id)
+    distances = [s.selection_scores.get("distance") for s in steps if s.selection_scores]
     in_band = sum(1 for d in distances if d is not None and BAND_LOW <= d <= BAND_HIGH)
     return {
         "session_id": session_id,
@@ -55,13 +54,12 @@ async def _summary(app_, session_id: str) -> dict[str, Any]:
         "steps": len(steps),
         "in_band": in_band,
         "in_band_share": round(in_band / len(steps), 4) if steps else None,
-        "path": [session.seed_concept] + [s["to_concept"] for s in steps],
+        "path": [session.seed_concept] + [s.to_concept for s in steps],
         "residues": [
-            {"step": s["step_number"], "from": s["from_concept"], "to": s["to_concept"],
-             **{k: s[k] for k in ("connection", "tension", "bridge", "surprise", "possibility", "themes")}}
+            {"step": s.step_number, "from": s.from_concept, "to": s.to_concept, **s.facets(), "themes": s.themes}
             for s in steps
         ],
-    }  # fmt: skip
+    }
 
 
 def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
@@ -146,12 +144,7 @@ def resume(
 
     async def main():
         async with open_app(builder) as a:
-            session = await a.store.get_session(session_id)
-            if session is None:
-                raise NotFound("session", session_id)
-            if session.status in (SessionStatus.COMPLETED, SessionStatus.ABANDONED):
-                raise Conflict(f"session {session_id} is {session.status}; nothing to resume")
-            await a.engine.set_status(session_id, SessionStatus.ACTIVE)
+            session = await a.engine.resume(session_id)
             await _run_steps(a, session_id, session.max_steps, session.step_count, as_json)
             _print_fallback_notice(a)
             return await _summary(a, session_id)

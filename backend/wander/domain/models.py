@@ -22,6 +22,9 @@ class SessionStatus(StrEnum):
     ABANDONED = "abandoned"
 
 
+FINISHED = frozenset({SessionStatus.COMPLETED, SessionStatus.ABANDONED})  # no step, no resume after these
+
+
 class SourceType(StrEnum):
     SEED = "SEED"
     ADJACENT = "ADJACENT"
@@ -206,6 +209,13 @@ class ResonanceStatus(StrEnum):
     INVALIDATED = "invalidated"
 
 
+class CrystalStatus(StrEnum):
+    ACTIVE = "active"
+    ACTED_UPON = "acted_upon"
+    INVALIDATED = "invalidated"
+    ARCHIVED = "archived"
+
+
 @dataclass
 class Resonance:
     id: str
@@ -259,7 +269,7 @@ class Crystal:
     confidence: float
     actionability: float
     domains: list[str]
-    status: str = "active"
+    status: str = CrystalStatus.ACTIVE
     source_resonance_id: str | None = None
     source_locus_id: str | None = None
     supporting_evidence: list[dict[str, Any]] = field(default_factory=list)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 _lock = threading.Lock()
+_encode_lock = threading.Lock()  # one encode at a time: the fast tokenizer is not thread-safe
 _model = None
 
 
@@ -43,10 +44,11 @@ class MiniLMEmbedder:
         chunk = self.batch_size * 8
         for start in range(0, len(texts), chunk):
             part = list(texts[start : start + chunk])
-            out[start : start + len(part)] = model.encode(
-                part, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
-                show_progress_bar=False,
-            )  # fmt: skip
+            with _encode_lock:  # faces embed in threads (engine.embed, Queries.search)
+                out[start : start + len(part)] = model.encode(
+                    part, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                    show_progress_bar=False,
+                )  # fmt: skip
             if progress is not None:
                 progress(len(part))
         return out

@@ -15,7 +15,7 @@ import numpy as np
 
 from wander.domain import sandwich
 from wander.domain.geometry import midpoint, normalize
-from wander.domain.models import Crystal, EventDraft, Locus, Resonance, new_id
+from wander.domain.models import Crystal, CrystalStatus, EventDraft, Locus, Resonance, new_id
 from shared_schemas.events import CrystalFormedPayload, CrystalSummary, CrystalValidatedPayload
 from wander.engine import events as ev
 from wander.engine.ports import Clock, Embedder, Knowledge, RuminationModel, Store
@@ -104,7 +104,7 @@ class Crystallizer:
             id=new_id(), project_id=session.project_id, session_id=session.id, insight=insight, embedding=embedding,
             confidence=round(val.v, 4), actionability=float(np.clip((b1.actionability + b2.actionability) / 2, 0, 1)),
             domains=list(dict.fromkeys([*b1.domains, *filling.domains, *b2.domains])),
-            status="invalidated" if verdict == "rejected" else "active",
+            status=CrystalStatus.INVALIDATED if verdict == "rejected" else CrystalStatus.ACTIVE,
             source_resonance_id=resonance.id if resonance else None, source_locus_id=locus.id,
             supporting_evidence=evidence, bread_a_locus_id=b1.id, bread_b_locus_id=b2.id,
             validity={**val.as_dict(), "filling": filling.label, "trigger": trigger}, structural_type=stype,

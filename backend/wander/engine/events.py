@@ -52,5 +52,10 @@ def candidate_summary(c: Candidate, probability: float | None = None) -> Candida
 
 
 def residue_summary(r: Residue) -> ResidueOut:
-    return ResidueOut(**r.facets(), themes=list(r.themes), interestingness=_r(r.interestingness),
-                      actionability=_r(r.actionability), model_used=r.model_used)  # fmt: skip
+    return ResidueOut(
+        **r.facets(),
+        themes=list(r.themes),
+        interestingness=_r(r.interestingness),
+        actionability=_r(r.actionability),
+        model_used=r.model_used,
+    )

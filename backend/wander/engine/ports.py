@@ -23,6 +23,7 @@ from wander.domain.models import (
     Trace,
     WarmMemory,
 )
+from wander.domain.views import SimilarItem, StepView
 
 
 class Clock(Protocol):
@@ -302,6 +303,40 @@ class Store(Protocol):
     async def set_fence(self, session_id: str, anchors: list, events: list[EventDraft]) -> list[Event]:
         """Replace the fence with its events; Conflict once the wander is finished."""
         ...
+
+
+class ReadStore(Protocol):
+    """What the faces read (through engine.queries.Queries), and the settings they change."""
+
+    async def get_session(self, session_id: str) -> Session | None: ...
+
+    async def list_sessions(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[Session]: ...
+
+    async def count_sessions(self, status: str | None = None) -> int: ...
+
+    async def children(self, session_id: str) -> list[Session]: ...
+
+    async def loci(self, session_id: str, visited: bool | None = None,
+                   min_interestingness: float | None = None) -> list[Locus]: ...  # fmt: skip
+
+    async def locus(self, session_id: str, locus_id: str) -> Locus | None: ...
+
+    async def locus_steps(self, locus_id: str) -> list[StepView]: ...
+
+    async def trace(self, session_id: str) -> list[StepView]: ...
+
+    async def find_resonances(self, session_id: str | None = None, status: str | None = None) -> list[Resonance]: ...
+
+    async def find_crystals(self, session_id: str | None = None, status: str | None = None,
+                            min_confidence: float | None = None, crystal_id: str | None = None) -> list[Crystal]: ...  # fmt: skip
+
+    async def search(self, project_id: str, vector: np.ndarray, types: list[str], limit: int) -> list[SimilarItem]: ...
+
+    async def events_after(self, session_id: str, after_seq: int = 0, limit: int = 10_000) -> list[Event]: ...
+
+    async def update_session(self, session_id: str, **values: Any) -> None: ...
+
+    async def delete_session(self, session_id: str) -> bool: ...
 
 
 class EventBus(Protocol):

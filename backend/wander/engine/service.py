@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wander.domain.errors import Conflict, InvalidInput, NoCandidates, NotFound, StepAlreadyCommitted
-from wander.domain.models import FenceAnchor, Locus, Session, SessionStatus, SourceType, new_id
+from wander.domain.models import FINISHED, FenceAnchor, Locus, Session, SessionStatus, SourceType, new_id
 from wander.domain.validation import (
     check_domains,
     check_random_seed,
@@ -68,6 +69,13 @@ class NewWander:
     fence: list[FenceAnchor] | None = None
 
 
+def require_active(session: Session, action: str) -> None:
+    """Stepping or running needs an active wander (a paused one is resumed first)."""
+    if session.status != SessionStatus.ACTIVE:
+        hint = "; resume it first" if session.status == SessionStatus.PAUSED else ""
+        raise Conflict(f"cannot {action}: session {session.id} is {session.status}{hint}")
+
+
 @dataclass
 class RunOutcome:
     steps_completed: int
@@ -100,6 +108,14 @@ class WanderEngine:
     @worker_id.setter
     def worker_id(self, value: str | None) -> None:
         self.ctx.worker_id = value
+
+    async def embed(self, texts: list[str]) -> np.ndarray:
+        """The embedder is synchronous (MiniLM runs torch): off the event loop, in a thread."""
+        return await asyncio.to_thread(self.embedder.embed, texts)
+
+    async def warm_up(self) -> None:
+        """Load the embedding model now rather than in the first request that needs it."""
+        await self.embed(["warm up"])
 
     # ---- creation -------------------------------------------------------------------
 
@@ -146,7 +162,7 @@ class WanderEngine:
         req = self.validate(req)
         texts = [req.seed_concept] + ([req.attractor] if req.attractor else [])
         others = list(req.other_seeds or [])
-        vectors = self.embedder.embed(texts + others)
+        vectors = await self.embed(texts + others)
         now = self.clock.now()
         session = Session(
             id=new_id(), project_id=self.project_id, name=req.name or req.seed_concept,
@@ -245,6 +261,18 @@ class WanderEngine:
                                              allowed_from=[str(SessionStatus.ACTIVE)])  # fmt: skip
         await self.bus.publish(events)
 
+    async def resume(self, session_id: str, paused_only: bool = False) -> Session:
+        """Make a wander active again: a paused one, or (unless paused_only) one a crash left
+        active, to continue its run."""
+        session = await self.store.get_session(session_id)
+        if session is None:
+            raise NotFound("session", session_id)
+        if paused_only and session.status != SessionStatus.PAUSED:
+            raise Conflict(f"cannot resume: session {session_id} is {session.status}, not paused")
+        if session.status in FINISHED:
+            raise Conflict(f"session {session_id} is {session.status}; nothing to resume")
+        return await self.set_status(session_id, SessionStatus.ACTIVE)
+
     async def set_status(self, session_id: str, status: SessionStatus, reason: str | None = None) -> Session:
         session = await self.store.get_session(session_id)
         if session is None:
@@ -295,12 +323,12 @@ class Interventions:
         concept is planted as a locus that the distance band can reach."""
         session = await self._session(session_id)
         concept = clean_text("concept", concept)
-        if session.status in (SessionStatus.COMPLETED, SessionStatus.ABANDONED):
+        if session.status in FINISHED:
             raise Conflict(f"session {session_id} is {session.status}")
         if force_visit:
             await self.engine.store.set_controls(session_id, pending_injection={"concept": concept})
         else:
-            v = self.engine.embedder.embed([concept])[0]
+            v = (await self.engine.embed([concept]))[0]
             domains, kb_key, abstraction = self.engine._seed_domains(concept, v)
             locus = Locus(id=new_id(), session_id=session_id, concept=concept, embedding=v,
                           source_type=SourceType.SERENDIPITOUS, domains=domains, abstraction_level=abstraction,
@@ -318,7 +346,7 @@ class Interventions:
         if action not in ("include", "exclude"):
             raise InvalidInput("action", f"must be 'include' or 'exclude' (got '{action}')")
         _require_unfinished(session)
-        v = self.engine.embedder.embed([concept])[0]
+        v = (await self.engine.embed([concept]))[0]
         anchors = [a for a in session.fence if a.concept != concept] + [FenceAnchor(concept, action, v)]
         events = await self.engine.store.set_fence(session_id, anchors, [
             ev.draft(FenceAddedPayload(session_id=session_id, concept=concept, action=action,  # type: ignore[arg-type]

@@ -21,6 +21,7 @@ from wander.domain.models import (
     HotItem,
     Locus,
     Residue,
+    ResonanceStatus,
     Scores,
     SessionStatus,
     SourceType,
@@ -251,7 +252,7 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
     proximity = resonance.proximity(walk, target.embedding)
     residue = await ctx.dweller.dwell(DwellRequest(
         session=session, current=current, encountered=target, recent_themes=list(walk.recent_themes),
-        active_resonances=[", ".join(r.themes[:4]) for r in walk.resonances if r.status != "invalidated"][:8],
+        active_resonances=[", ".join(r.themes[:4]) for r in walk.resonances if r.status != ResonanceStatus.INVALIDATED][:8],
         bridge_score=chosen.scores.bridge_potential, resonance_proximity=proximity,
         crystallization_candidate=proximity > 0.8,
     ))  # fmt: skip

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import json
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -36,6 +37,7 @@ from wander.llm.pricing import PriceTable
 DEFAULT_MODEL = defaults.ANTHROPIC_MODEL
 DEFAULT_HEAVY_MODEL = defaults.ANTHROPIC_HEAVY_MODEL
 DEFAULT_TIMEOUT = defaults.ANTHROPIC_TIMEOUT
+ANSWER_TOOL = "answer"  # the tool a structured answer is forced through
 
 
 def retry_after(headers: Mapping[str, str] | None) -> float | None:
@@ -127,17 +129,24 @@ class AnthropicChat:
         return self.prices.cents(model or self.model, prompt_tokens, max_tokens)
 
     async def complete(self, messages: Sequence[dict[str, str]], *, system: str | None = None,
-                       max_tokens: int = 800, json_mode: bool = False, model: str | None = None) -> Completion:  # fmt: skip
+                       max_tokens: int = 800, json_mode: bool = False, model: str | None = None,
+                       schema: dict[str, Any] | None = None) -> Completion:  # fmt: skip
         model = model or self.model
         kwargs: dict[str, Any] = {"model": model, "max_tokens": max_tokens,
                                   "messages": [{"role": m["role"], "content": m["content"]} for m in messages]}  # fmt: skip
         if system:
             kwargs["system"] = system
+        if schema is not None:  # structured output: a forced call of a tool whose input is the answer
+            kwargs["tools"] = [{"name": ANSWER_TOOL, "description": "Record the answer.", "input_schema": schema}]
+            kwargs["tool_choice"] = {"type": "tool", "name": ANSWER_TOOL}
         try:
             r = await self.client().messages.create(**kwargs)
         except Exception as exc:
             raise classify(exc, self.where, model, self.timeout) from exc
-        text = "".join(getattr(b, "text", "") for b in (r.content or []) if getattr(b, "type", None) == "text")
+        blocks = r.content or []
+        answer = next((b.input for b in blocks if getattr(b, "type", None) == "tool_use"), None)
+        text = json.dumps(answer) if answer is not None else "".join(
+            getattr(b, "text", "") for b in blocks if getattr(b, "type", None) == "text")  # fmt: skip
         u = r.usage
         inp, out = int(u.input_tokens or 0), int(u.output_tokens or 0)
         cw, cr = int(u.cache_creation_input_tokens or 0), int(u.cache_read_input_tokens or 0)

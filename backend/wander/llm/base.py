@@ -12,7 +12,9 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
+
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +94,11 @@ class ChatModel(Protocol):
     where: str
 
     async def complete(self, messages: Sequence[dict[str, str]], *, system: str | None = None,
-                       max_tokens: int = 800, json_mode: bool = False, model: str | None = None) -> Completion:
-        """The reply text and usage; raises TransientModelError, ModelUnreachable or PermanentModelError."""
+                       max_tokens: int = 800, json_mode: bool = False, model: str | None = None,
+                       schema: dict[str, Any] | None = None) -> Completion:
+        """The reply text and usage; raises TransientModelError, ModelUnreachable or PermanentModelError.
+        With `schema` the provider is held to that JSON schema where it offers structured
+        output (the reply text is then the JSON)."""
         ...
 
     def estimate_cents(self, messages: Sequence[dict[str, str]], *, system: str | None = None,
@@ -133,24 +138,41 @@ class RetryPolicy:
         d = min(self.max_delay, self.base_delay * (2**attempt))
         return d * (1.0 + self.jitter * self.rng.random())
 
+    def _stop(self, state: RetryCallState) -> bool:
+        exc = state.outcome.exception() if state.outcome else None
+        too_long = isinstance(exc, TransientModelError) and exc.retry_after is not None and \
+            exc.retry_after > self.max_retry_after  # fmt: skip
+        return state.attempt_number > self.retries or too_long
+
+    def _wait(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        return self.delay(state.attempt_number - 1, getattr(exc, "retry_after", None))
+
     async def call(self, fn: Callable[[], Awaitable[T]], what: str = "model call") -> T:
-        attempt = 0
-        while True:
-            try:
-                return await fn()
-            except TransientModelError as exc:
-                if attempt >= self.retries:
-                    raise ModelUnavailable(f"{exc.reason} (gave up after {attempt + 1} attempts)", exc,
-                                           attempt + 1) from exc  # fmt: skip
-                if exc.retry_after is not None and exc.retry_after > self.max_retry_after:
-                    raise ModelUnavailable(f"{exc.reason}; retry-after {exc.retry_after:g}s is too long to wait",
-                                           exc, attempt + 1) from exc  # fmt: skip
-                wait = self.delay(attempt, exc.retry_after)
-                log.debug("%s: %s; retry %d of %d in %.2fs", what, exc.reason, attempt + 1, self.retries, wait)
-                await self.sleep(wait)
-                attempt += 1
-            except (ModelUnreachable, PermanentModelError) as exc:
-                raise ModelUnavailable(exc.reason, exc, attempt + 1) from exc
+        """fn until it answers; transient errors retried (tenacity), the rest raised as ModelUnavailable."""
+        attempts = 0
+
+        async def attempt() -> T:
+            nonlocal attempts
+            attempts += 1
+            return await fn()
+
+        def before_sleep(state: RetryCallState) -> None:
+            exc = state.outcome.exception() if state.outcome else None
+            log.debug("%s: %s; retry %d of %d in %.2fs", what, getattr(exc, "reason", exc), state.attempt_number,
+                      self.retries, state.upcoming_sleep)  # fmt: skip
+
+        retrying = AsyncRetrying(retry=retry_if_exception_type(TransientModelError), stop=self._stop, wait=self._wait,
+                                 sleep=self.sleep, before_sleep=before_sleep, reraise=True)  # fmt: skip
+        try:
+            return await retrying(attempt)
+        except TransientModelError as exc:
+            if attempts > self.retries:
+                raise ModelUnavailable(f"{exc.reason} (gave up after {attempts} attempts)", exc, attempts) from exc
+            raise ModelUnavailable(f"{exc.reason}; retry-after {exc.retry_after:g}s is too long to wait",
+                                   exc, attempts) from exc  # fmt: skip
+        except (ModelUnreachable, PermanentModelError) as exc:
+            raise ModelUnavailable(exc.reason, exc, attempts) from exc
 
 
 @dataclass

@@ -16,7 +16,8 @@ from wander.domain.models import Residue
 from wander.engine.ports import DwellRequest, Embedder
 from wander.llm import prompts
 from wander.llm.base import BudgetRefused, ChatModel, Completion, ModelUnavailable, RetryPolicy
-from wander.llm.verify import DWELLING_SCHEMA, OutputError, clip_raw, failed_residue, parse_dwelling
+from wander.llm.dwelling_answer import DWELLING_JSON_SCHEMA, DWELLING_SCHEMA, parse_dwelling
+from wander.llm.output import OutputError, clip_raw, failed_residue
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,8 @@ class ModelDweller:
 
     async def _call(self, messages: list[dict[str, str]]) -> Completion:
         return await self.retry.call(
-            lambda: self.chat.complete(messages, system=self.system, max_tokens=self.max_tokens, json_mode=True),
+            lambda: self.chat.complete(messages, system=self.system, max_tokens=self.max_tokens, json_mode=True,
+                                       schema=DWELLING_JSON_SCHEMA),
             what=f"{self.name} dwell",
         )
 

@@ -90,12 +90,14 @@ class OllamaChat:
         return 0
 
     async def complete(self, messages: Sequence[dict[str, str]], *, system: str | None = None,
-                       max_tokens: int = 800, json_mode: bool = False, model: str | None = None) -> Completion:  # fmt: skip
+                       max_tokens: int = 800, json_mode: bool = False, model: str | None = None,
+                       schema: dict[str, Any] | None = None) -> Completion:  # fmt: skip
         model = model or self.model
+        fmt: Any = schema if schema is not None else ("json" if json_mode else None)  # structured outputs
         msgs = ([{"role": "system", "content": system}] if system else []) + [dict(m) for m in messages]
         try:
             r = await self.client().chat(
-                model=model, messages=msgs, stream=False, format="json" if json_mode else None,
+                model=model, messages=msgs, stream=False, format=fmt,
                 options={"num_predict": max_tokens, "temperature": self.temperature}, keep_alive=self.keep_alive,
             )  # fmt: skip
         except Exception as exc:

@@ -1,7 +1,7 @@
 """Model-made adjacencies (000 strategies 3 and 4): the ConceptProposer port on any ChatModel.
 
 "X is to Y as A is to ?" and "what stands in productive tension with A?" are asked for a
-JSON list of concept names; the answer is repaired like a dwelling (verify.extract_json),
+JSON list of concept names; the answer is repaired like a dwelling (output.extract_json),
 retried once with what was wrong, and cleaned: numbering, bullets, quotes and glosses
 stripped, duplicates, the asked concepts themselves, sentences and anything PII-like
 dropped. A model that cannot be had gives [] (and says so once in the log): the
@@ -21,7 +21,7 @@ from wander.domain.pii import scrub_pii
 from wander.engine.ports import ConceptProposer
 from wander.llm import prompts
 from wander.llm.base import ChatModel, Completion, ModelUnavailable, ModelUsage, RetryPolicy
-from wander.llm.verify import LIST_SCHEMA, OutputError, extract_json
+from wander.llm.output import LIST_SCHEMA, OutputError, extract_json
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from typing import Protocol
 from wander.domain.models import Residue
 from wander.engine.ports import Dweller, DwellRequest
 from wander.llm.base import BudgetRefused, ModelUnavailable
-from wander.llm.verify import failed_residue
+from wander.llm.output import failed_residue
 
 log = logging.getLogger(__name__)
 

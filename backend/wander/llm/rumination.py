@@ -22,7 +22,7 @@ from wander.domain.pii import scrub_pii
 from wander.engine.ports import RuminationReply, RuminationTurn
 from wander.llm import prompts
 from wander.llm.base import ChatModel, Completion, ModelUnavailable, ModelUsage, RetryPolicy
-from wander.llm.verify import OutputError, clip_raw, extract_json
+from wander.llm.output import OutputError, clip_raw, extract_json
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,9 @@ from collections.abc import Callable
 
 from wander.domain.errors import Conflict, NotFound
 from wander.domain.models import Crystal, Event, EventDraft
-from wander.store.repository import C, PostgresStore, _uuid
+from wander.store.findings_repository import C
+from wander.store.mappers import as_uuid as _uuid
+from wander.store.repository import PostgresStore
 
 
 async def review_crystal(

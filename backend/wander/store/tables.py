@@ -318,3 +318,4 @@ class KbSource(SQLModel, table=True):
 
 from wander.store import action_tables as _action_tables  # noqa: E402,F401  (registers the action tables)
 from wander.store import sandwich_tables as _sandwich_tables  # noqa: E402,F401  (SANDWICH tables, same metadata)
+from wander.store import archive_tables  # noqa: E402,F401  (registers the archive tables)

@@ -24,6 +24,7 @@ export type EventOut =
   | FenceRemovedEvent
   | CircuitTrippedEvent
   | BudgetLowEvent
+  | ProjectionUpdatedEvent
   | ProposalProposedEvent
   | ProposalEncodedEvent
   | ProposalApprovedEvent
@@ -55,6 +56,7 @@ export type EventSubject =
   | "wander.fence.removed"
   | "wander.circuit.tripped"
   | "wander.budget.low"
+  | "wander.projection.updated"
   | "wander.proposal.proposed"
   | "wander.proposal.encoded"
   | "wander.proposal.approved"
@@ -88,6 +90,40 @@ export interface CandidateOut {
     [k: string]: number | undefined;
   };
   probability?: number | null;
+}
+export interface ArchiveList {
+  items: ArchiveOut[];
+}
+export interface ArchiveOut {
+  session_id: string;
+  name: string;
+  seed_concept: string;
+  attractor: string | null;
+  status: "active" | "paused" | "completed" | "abandoned";
+  step_count: number;
+  loci_count: number;
+  crystal_count: number;
+  /**
+   * Which state of the wander the artefacts show.
+   */
+  fingerprint: string;
+  /**
+   * The projection fit the UMAP plot was drawn from.
+   */
+  fit_id: string | null;
+  archived_at: string | null;
+  /**
+   * When the wander was created.
+   */
+  created_at: string | null;
+  /**
+   * Cosine similarity to the search query, if any.
+   */
+  similarity?: number | null;
+  /**
+   * POST .../archive: written now (false: already current).
+   */
+  written?: boolean | null;
 }
 export interface BudgetLowEvent {
   session_id: string;
@@ -500,6 +536,22 @@ export interface FenceRemovedPayload {
   concept: string;
   fence: FenceAnchorOut[];
 }
+export interface ProjectionUpdatedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.projection.updated";
+  payload: ProjectionUpdatedPayload;
+}
+/**
+ * The stored 2-D projection of the wander's loci was refitted: maps fetch it again.
+ */
+export interface ProjectionUpdatedPayload {
+  session_id: string;
+  fit_id: string;
+  method: "umap" | "pca";
+  n_loci: number;
+}
 export interface ProposalProposedEvent {
   session_id: string;
   seq: number;
@@ -686,6 +738,23 @@ export interface Problem {
   status: number;
   detail: string;
   field?: string | null;
+}
+export interface ProjectionOut {
+  session_id?: string | null;
+  sessions?: string[] | null;
+  fit_id: string;
+  method: "umap" | "pca";
+  points: ProjectionPoint[];
+}
+export interface ProjectionPoint {
+  locus_id: string;
+  x: number;
+  y: number;
+  /**
+   * Placed by the fit itself; false: placed by transform since.
+   */
+  fitted: boolean;
+  session_id?: string | null;
 }
 export interface ProposalDecisionPayload {
   session_id: string | null;

@@ -1,5 +1,6 @@
 import { CreateForm } from "../panels/CreateForm";
 import { SessionList } from "../panels/SessionList";
+import { ArchiveList } from "../panels/ArchiveList";
 import { Brand } from "../panels/Brand";
 
 export function SessionsPage() {
@@ -12,6 +13,7 @@ export function SessionsPage() {
       <main className="home">
         <CreateForm />
         <SessionList />
+        <ArchiveList />
       </main>
     </div>
   );

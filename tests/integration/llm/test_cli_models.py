@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from tests.unit.llm.servers import AnthropicServer, OllamaServer, Reply, anthropic_error, ollama_error, truncated
+from wander.llm.dwelling_answer import DWELLING_JSON_SCHEMA
 
 WANDER = [sys.executable, "-m", "wander.cli"]
 SEED = "information asymmetry"
@@ -71,14 +72,14 @@ async def test_run_with_ollama(cli_env, db_url, ollama):
     summary, stderr = _run(model_env(cli_env, ollama), "ollama")
     session, steps = await _stored(db_url, summary["session_id"])
     assert (session.local_calls, session.cloud_calls, session.cloud_spent_cents) == (20, 0, 0)
-    assert [s["model_used"] for s in steps] == ["llama3.2:3b"] * 20
-    assert all(s["tokens_used"] > 0 and s["cost_cents"] == 0 for s in steps)
-    assert all(s["details"]["route"] == "local" for s in steps)
-    assert "truncated JSON closed" in steps[0]["details"]["repairs"]
-    assert "both turn on who knows what" in steps[5]["connection"]
+    assert [s.model_used for s in steps] == ["llama3.2:3b"] * 20
+    assert all(s.tokens_used > 0 and s.cost_cents == 0 for s in steps)
+    assert all(s.details["route"] == "local" for s in steps)
+    assert "truncated JSON closed" in steps[0].details["repairs"]
+    assert "both turn on who knows what" in steps[5].connection
     calls = ollama.calls("/api/chat")
     assert len(calls) == 21 and {c.body["model"] for c in calls} == {"llama3.2:3b"}
-    assert all(c.body["format"] == "json" for c in calls)
+    assert all(c.body["format"] == DWELLING_JSON_SCHEMA for c in calls)  # structured output
     first, later = calls[0].body["messages"][-1]["content"], calls[-1].body["messages"][-1]["content"]
     assert f"CURRENT LOCUS:\n{SEED}" in first and "RECENT THEMES FROM THIS SESSION:\n(none yet)" in first
     assert "RECENT THEMES FROM THIS SESSION:\n" in later and "signalling" in later.split("ACTIVE RESONANCES")[0]
@@ -92,13 +93,13 @@ async def test_run_with_anthropic(cli_env, db_url, claude):
     sent = [body for path, status, body in claude.responses if path == "/v1/messages" and status == 200]
     assert len(sent) == 20 and len(claude.calls("/v1/messages")) == 22
     assert session.cloud_calls == 20 and session.local_calls == 0
-    assert [s["model_used"] for s in steps] == ["claude-sonnet-4-6"] * 20
+    assert [s.model_used for s in steps] == ["claude-sonnet-4-6"] * 20
     for s, body in zip(steps, sent):
         u = body["usage"]
-        assert s["tokens_used"] == u["input_tokens"] + u["output_tokens"]
+        assert s.tokens_used == u["input_tokens"] + u["output_tokens"]
         # $3 / $15 per million tokens, in cents, rounded up
-        assert s["cost_cents"] == math.ceil(Fraction(u["input_tokens"] * 3 + u["output_tokens"] * 15, 10_000))
-    assert session.cloud_spent_cents == sum(s["cost_cents"] for s in steps) > 0
+        assert s.cost_cents == math.ceil(Fraction(u["input_tokens"] * 3 + u["output_tokens"] * 15, 10_000))
+    assert session.cloud_spent_cents == sum(s.cost_cents for s in steps) > 0
     assert session.cloud_spent_cents <= session.cloud_budget_cents
     prompts = [c.body["messages"][0]["content"] for c in claude.calls("/v1/messages")]
     assert all(SEED in p or "CURRENT LOCUS" in p for p in prompts) and "note:" not in stderr
@@ -110,14 +111,14 @@ async def test_run_auto_routes_by_the_rule_and_says_its_fallback_once(cli_env, d
     claude.push("/v1/messages", *[anthropic_error(500)] * 4)
     summary, stderr = _run(model_env(cli_env, ollama, claude, WANDER_ROUTER_COOLDOWN="3"), "auto")
     session, steps = await _stored(db_url, summary["session_id"])
-    models = [s["model_used"] for s in steps]
+    models = [s.model_used for s in steps]
     assert session.local_calls + session.cloud_calls == 20 and session.cloud_calls > 0 and session.local_calls > 0
     assert session.cloud_calls == models.count("claude-sonnet-4-6") and session.local_calls == models.count("llama3.2:3b")
-    assert all(s["details"]["route"] == ("cloud" if s["model_used"].startswith("claude") else "local") for s in steps)
-    assert session.cloud_spent_cents == sum(s["cost_cents"] for s in steps)
-    fell_back = [s for s in steps if "skipped" in s["details"]]
-    assert fell_back and "Anthropic answered 500" in fell_back[0]["details"]["skipped"][0]
-    assert fell_back[0]["details"]["route"] == "local"
+    assert all(s.details["route"] == ("cloud" if s.model_used.startswith("claude") else "local") for s in steps)
+    assert session.cloud_spent_cents == sum(s.cost_cents for s in steps)
+    fell_back = [s for s in steps if "skipped" in s.details]
+    assert fell_back and "Anthropic answered 500" in fell_back[0].details["skipped"][0]
+    assert fell_back[0].details["route"] == "local"
     assert stderr.count("note:") == 1 and "Falling back to ollama (local)" in stderr
     assert stderr.count("is unavailable") == 2  # the log warning when it happened, the note at the end
     print(f"\nauto: {session.cloud_calls} cloud, {session.local_calls} local of 20 steps, "

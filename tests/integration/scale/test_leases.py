@@ -126,7 +126,7 @@ async def test_the_engine_of_a_worker_commits_steps_only_under_its_lease(setting
             out = await app.engine.run(s.id, 3)
             assert out.steps_completed == 3
             rows = await app.store.trace(s.id)
-            assert [r["worker_id"] for r in rows] == ["w-fenced"] * 3
+            assert [r.worker_id for r in rows] == ["w-fenced"] * 3
     finally:
         await leases.close()
         await other.close()

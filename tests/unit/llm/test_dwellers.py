@@ -11,11 +11,12 @@ import pytest
 from wander.embed.ollama import EmbeddingUnavailable, OllamaEmbedder
 from wander.llm.anthropic import AnthropicDweller
 from wander.llm.base import ModelUnavailable, RetryPolicy
+from wander.llm.dwelling_answer import DWELLING_JSON_SCHEMA
 from wander.llm.ollama import OllamaDweller
 from wander.llm.pricing import PriceTable, parse_prices
 
 from .conftest import UnitEmbedder, make_request
-from .servers import Reply, anthropic_error, in_prose, ollama_error, truncated, wrong_types
+from .servers import Reply, anthropic_error, dwelling, in_prose, ollama_error, truncated, wrong_types
 
 
 def _anthropic(server, retry, **kw) -> AnthropicDweller:
@@ -28,7 +29,7 @@ async def test_ollama_request_carries_model_loci_themes_and_resonances(ollama_se
                                    resonances=["hidden knowledge, disclosure"]))  # fmt: skip
     (call,) = ollama_server.calls("/api/chat")
     body = call.body
-    assert body["model"] == "llama3.2:3b" and body["format"] == "json" and body["stream"] is False
+    assert body["model"] == "llama3.2:3b" and body["format"] == DWELLING_JSON_SCHEMA and body["stream"] is False
     assert body["options"]["num_predict"] == 800
     prompt = body["messages"][-1]["content"]
     assert body["messages"][0]["role"] == "system"
@@ -50,6 +51,8 @@ async def test_anthropic_request_usage_and_cost(anthropic_server, retry):
     (call,) = anthropic_server.calls("/v1/messages")
     body = call.body
     assert body["model"] == "claude-sonnet-4-6" and body["max_tokens"] == 800 and "JSON" in body["system"]
+    assert body["tool_choice"] == {"type": "tool", "name": "answer"}  # structured output: forced tool use
+    assert body["tools"][0]["input_schema"] == DWELLING_JSON_SCHEMA
     prompt = body["messages"][0]["content"]
     assert "information asymmetry" in prompt and "lighthouse keeper" in prompt
     assert "signalling, trust, maritime safety" in prompt and "hidden knowledge, disclosure" in prompt
@@ -60,6 +63,19 @@ async def test_anthropic_request_usage_and_cost(anthropic_server, retry):
     assert (inp, out) == (usage["input_tokens"], usage["output_tokens"]) and inp + out == r.tokens_used
     assert r.cost_cents == math.ceil((inp * 3 + out * 15) / 1_000_000 * 100) == 1
     assert r.cost_cents <= d.estimate_cents(make_request())
+
+
+async def test_anthropic_tool_use_answer_is_the_dwelling(anthropic_server, retry):
+    answer = dwelling("CURRENT LOCUS:\ninformation asymmetry\nENCOUNTERED LOCUS:\nlighthouse keeper\n")
+    anthropic_server.push("/v1/messages", Reply(200, {
+        "id": "msg_01Tool", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
+        "content": [{"type": "tool_use", "id": "toolu_01", "name": "answer", "input": answer}],
+        "stop_reason": "tool_use", "stop_sequence": None,
+        "usage": {"input_tokens": 900, "output_tokens": 200, "cache_creation_input_tokens": 0,
+                  "cache_read_input_tokens": 0}}))  # fmt: skip
+    r = await _anthropic(anthropic_server, retry).dwell(make_request())
+    assert not r.failed and r.details["repairs"] == [] and r.connection == answer["connection"]
+    assert r.themes == answer["themes"] and r.interestingness == 0.72 and r.tokens_used == 1100
 
 
 @pytest.mark.parametrize("answer, repair", [(in_prose, "code fence"), (wrong_types, "themes split from text"),

@@ -164,7 +164,7 @@ class FakeChat:
         return self.prices.cents(model or self.model, estimate_tokens(system, *[m["content"] for m in messages]),
                                  max_tokens)  # fmt: skip
 
-    async def complete(self, messages, *, system=None, max_tokens=800, json_mode=False, model=None):
+    async def complete(self, messages, *, system=None, max_tokens=800, json_mode=False, model=None, schema=None):
         self.calls += 1
         if self.rng.random() < self.fail:
             raise TransientModelError("fake 529", status=529)

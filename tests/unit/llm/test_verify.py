@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from wander.llm.dwelling import ModelDweller
 from wander.llm.ollama import OllamaChat
-from wander.llm.verify import OutputError, extract_json, failed_residue, parse_dwelling
+from wander.llm.dwelling_answer import parse_dwelling
+from wander.llm.output import OutputError, extract_json, failed_residue
 
 from .conftest import make_request
 from .servers import Reply, dwelling, well_formed

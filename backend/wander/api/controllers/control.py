@@ -10,12 +10,7 @@ from wander.api.convert import locus_out, residue_out, session_out
 from wander.api.deps import Services
 from wander.domain.errors import Conflict
 from wander.domain.models import SessionStatus
-
-
-def _require_active(session, action: str) -> None:
-    if session.status != SessionStatus.ACTIVE:
-        hint = "; resume it first" if session.status == SessionStatus.PAUSED else ""
-        raise Conflict(f"cannot {action}: session {session.id} is {session.status}{hint}")
+from wander.engine.service import require_active
 
 
 class ControlController(Controller):
@@ -25,7 +20,7 @@ class ControlController(Controller):
     @post("/step", status_code=200)
     async def step(self, session_id: str, svc: Services) -> StepOut:
         session = await load_session(svc, session_id)
-        _require_active(session, "step")
+        require_active(session, "step")
         if svc.runner.is_running(session_id):
             raise Conflict(f"cannot step: session {session_id} is running; pause it first")
         walk = await svc.app.engine.load_walk(session_id)
@@ -38,12 +33,12 @@ class ControlController(Controller):
     async def wander(self, session_id: str, data: WanderRequest, svc: Services) -> WanderStarted:
         """Start a background run of n_steps; returns at once. Watch it on the WebSocket."""
         session = await load_session(svc, session_id)
-        _require_active(session, "wander")
+        require_active(session, "wander")
         if session.step_count >= session.max_steps:
             raise Conflict(f"cannot wander: session {session_id} has taken all {session.max_steps} steps")
         await svc.runner.start(session_id, data.n_steps, data.step_delay_ms / 1000)
         return WanderStarted(session_id=session_id, n_steps=min(data.n_steps, session.max_steps - session.step_count),
-                             from_step=session.step_count, status="active", running=True)  # fmt: skip
+                             from_step=session.step_count, status=SessionStatus.ACTIVE.value, running=True)  # fmt: skip
 
     @post("/pause", status_code=200)
     async def pause(self, session_id: str, svc: Services) -> SessionOut:
@@ -53,10 +48,7 @@ class ControlController(Controller):
     @post("/resume", status_code=200)
     async def resume(self, session_id: str, svc: Services) -> SessionOut:
         """Make a paused wander active again and continue the run it was part of, if any."""
-        session = await load_session(svc, session_id)
-        if session.status != SessionStatus.PAUSED:
-            raise Conflict(f"cannot resume: session {session_id} is {session.status}, not paused")
-        session = await change_status(svc, session_id, SessionStatus.ACTIVE, None)
+        session = await svc.app.engine.resume(session_id, paused_only=True)
         if session.run_until_step and session.run_until_step > session.step_count and not svc.runner.is_running(
             session_id
         ):

@@ -47,5 +47,4 @@ class InterventionController(Controller):
 
     @get("/children")
     async def children(self, session_id: str, svc: Services) -> list[SessionOut]:
-        await load_session(svc, session_id)
-        return [session_out(s, svc.runner.is_running(s.id)) for s in await svc.app.store.children(session_id)]
+        return [session_out(s, svc.runner.is_running(s.id)) for s in await svc.app.queries.children(session_id)]

@@ -10,19 +10,14 @@ from litestar.params import Parameter
 from shared_schemas.models import SessionCreate, SessionList, SessionOut, SessionPatch
 from wander.api.convert import session_out
 from wander.api.deps import Services
-from wander.domain.errors import Conflict, InvalidInput, NotFound
-from wander.domain.models import Session, SessionStatus
+from wander.domain.errors import Conflict, InvalidInput
+from wander.domain.models import FINISHED, Session, SessionStatus
 from wander.domain.validation import check_domains, clean_text
 from wander.engine.service import NewWander
 
-STATUSES = ("active", "paused", "completed", "abandoned")
-
 
 async def load_session(svc: Services, session_id: str) -> Session:
-    session = await svc.app.store.get_session(session_id)
-    if session is None:
-        raise NotFound("session", session_id)
-    return session
+    return await svc.app.queries.session(session_id)
 
 
 class SessionController(Controller):
@@ -43,12 +38,7 @@ class SessionController(Controller):
         offset: Annotated[int, Parameter(ge=0)] = 0,
         project_id: str | None = None,
     ) -> SessionList:
-        if status is not None and status not in STATUSES:
-            raise InvalidInput("status", f"must be one of {', '.join(STATUSES)} (got '{status}')")
-        if project_id is not None and project_id != svc.app.engine.project_id:
-            raise InvalidInput("project_id", "unknown project")
-        rows = await svc.app.store.list_sessions(status=status, limit=limit, offset=offset)
-        total = await svc.app.store.count_sessions(status=status)
+        rows, total = await svc.app.queries.sessions(status=status, limit=limit, offset=offset, project_id=project_id)
         return SessionList(items=[session_out(s, svc.runner.is_running(s.id)) for s in rows], total=total,
                            limit=limit, offset=offset)  # fmt: skip
 
@@ -93,12 +83,12 @@ class SessionController(Controller):
     async def delete_session(self, session_id: str, svc: Services) -> None:
         await load_session(svc, session_id)
         await svc.runner.cancel(session_id)
-        await svc.app.store.delete_session(session_id)
+        await svc.app.queries.delete(session_id)
 
 
 async def change_status(svc: Services, session_id: str, status: SessionStatus, reason: str | None) -> Session:
     session = await svc.app.engine.set_status(session_id, status, reason)
-    if status in (SessionStatus.ABANDONED, SessionStatus.COMPLETED):
+    if status in FINISHED:
         await svc.runner.cancel(session_id)
     return session
 

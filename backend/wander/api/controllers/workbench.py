@@ -4,7 +4,6 @@ fence as a list (and removing an anchor), and the comparison of two loci."""
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
 from litestar import Controller, delete, get, post
 
@@ -16,6 +15,7 @@ from wander.api.deps import Services
 from wander.domain.errors import InvalidInput, NotFound
 from wander.domain.geometry import cosine_distance, midpoint
 from wander.domain.models import Crystal, EventDraft
+from wander.domain.views import StepView
 from wander.engine import events as ev
 from wander.store.crystal_review import review_crystal
 
@@ -83,11 +83,11 @@ class WorkbenchController(Controller):
         )  # fmt: skip
 
 
-def walk_path(steps: list[dict[str, Any]], a: str, b: str) -> list[str]:
+def walk_path(steps: list[StepView], a: str, b: str) -> list[str]:
     """Shortest chain of taken steps (either direction) linking locus a to locus b."""
     nbrs: dict[str, set[str]] = {}
     for s in steps:
-        f, t = s.get("from_locus_id"), s.get("to_locus_id")
+        f, t = s.from_locus_id, s.to_locus_id
         if f is None or t is None:
             continue
         f, t = str(f), str(t)

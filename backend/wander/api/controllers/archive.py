@@ -1,0 +1,119 @@
+"""Archives (issue 11): metadata, the JSON export, the Markdown summary, the UMAP plot,
+projections of one or several wanders, and the archive list with semantic search."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Annotated, Any
+
+from litestar import Controller, Response, get, post
+from litestar.params import Parameter
+
+from shared_schemas.models import ArchiveList, ArchiveOut, ProjectionOut
+from wander.api.deps import Services
+from wander.archive.build import document
+from wander.domain.errors import Conflict, InvalidInput, NotFound
+
+STATUSES = ("completed", "abandoned", "paused")
+
+
+def archive_out(a: Any, written: bool | None = None) -> ArchiveOut:
+    return ArchiveOut(session_id=a.session_id, name=a.name, seed_concept=a.seed_concept, attractor=a.attractor,
+                      status=a.status, step_count=a.step_count, loci_count=a.loci_count,
+                      crystal_count=a.crystal_count, fingerprint=a.fingerprint, fit_id=a.fit_id,
+                      archived_at=a.created_at, created_at=a.session_created_at, similarity=a.similarity,
+                      written=written)  # fmt: skip
+
+
+async def _current(svc: Services, session_id: str) -> None:
+    """Archive now if there is no archive yet (409 while it runs); a stored one is served as
+    it is (the archivist rewrites it whenever the wander finishes again)."""
+    if not _is_uuid(session_id) or await svc.archivist.repo.archive(session_id) is None:
+        await svc.archivist.archive(session_id)
+
+
+class ArchiveController(Controller):
+    path = "/api/v1/wander"
+    tags = ["archives"]
+
+    @get("/sessions/{session_id:str}/archive")
+    async def get_archive(self, session_id: str, svc: Services) -> ArchiveOut:
+        found = await svc.archivist.repo.archive(session_id) if _is_uuid(session_id) else None
+        if found is None:
+            if _is_uuid(session_id) and await svc.archivist.repo.session_exists(session_id):
+                raise NotFound("archive", session_id)
+            raise NotFound("session", session_id)
+        return archive_out(found)
+
+    @post("/sessions/{session_id:str}/archive", status_code=200)
+    async def post_archive(self, session_id: str, svc: Services, force: bool = False) -> ArchiveOut:
+        if svc.runner.is_running(session_id):
+            raise Conflict(f"session {session_id} is running; pause or stop it before archiving it as final")
+        row, written = await svc.archivist.archive(session_id, force=force)
+        return archive_out(row, written)
+
+    @get("/sessions/{session_id:str}/archive.json")
+    async def archive_json(self, session_id: str, svc: Services, final: bool = True) -> Response[bytes]:
+        rows = await svc.archivist.rows(session_id)
+        status = rows["session"]["status"]
+        if final and (status == "active" or svc.runner.is_running(session_id)):
+            raise Conflict(f"session {session_id} is {status} and may still change; stop or pause it to export it "
+                           "as final, or ask for ?final=false for a snapshot")  # fmt: skip
+        body = json.dumps(document(rows, final=final), separators=(",", ":")).encode()
+        return Response(body, media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="wander-{session_id}.json"'})  # fmt: skip
+
+    @get("/sessions/{session_id:str}/archive.md")
+    async def archive_md(self, session_id: str, svc: Services) -> Response[bytes]:
+        await _current(svc, session_id)
+        text = await svc.archivist.repo.archive_blob(session_id, "markdown")
+        return Response(text.encode(), media_type="text/markdown; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="wander-{session_id}.md"'})  # fmt: skip
+
+    @get("/sessions/{session_id:str}/umap.png", media_type="image/png")
+    async def umap_png(self, session_id: str, svc: Services) -> Response[bytes]:
+        await _current(svc, session_id)
+        png = await svc.archivist.repo.archive_blob(session_id, "png")
+        return Response(bytes(png), media_type="image/png",
+                        headers={"Content-Disposition": f'inline; filename="wander-{session_id}-umap.png"'})  # fmt: skip
+
+    @get("/sessions/{session_id:str}/projection")
+    async def projection(self, session_id: str, svc: Services) -> ProjectionOut:
+        return ProjectionOut(**await svc.archivist.projection(session_id))
+
+    @get("/projection")
+    async def joint_projection(
+        self, svc: Services, sessions: Annotated[str, Parameter(description="comma-separated session ids")]
+    ) -> ProjectionOut:
+        ids = [s.strip() for s in sessions.split(",") if s.strip()]
+        if not ids:
+            raise InvalidInput("sessions", "name at least one session id")
+        if len(ids) > 20:
+            raise InvalidInput("sessions", f"at most 20 sessions (got {len(ids)})")
+        return ProjectionOut(**await svc.archivist.joint_projection(ids))
+
+    @get("/archives")
+    async def list_archives(
+        self, svc: Services, q: Annotated[str | None, Parameter(description="wanders about ...")] = None,
+        status: str | None = None, has_crystals: bool | None = None, since: datetime | None = None,
+        limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
+    ) -> ArchiveList:  # fmt: skip
+        if status is not None and status not in STATUSES:
+            raise InvalidInput("status", f"must be one of {', '.join(STATUSES)} (got '{status}')")
+        vector = None
+        if q is not None and q.strip():
+            vector = svc.app.embedder.embed([q.strip()[:500]])[0]
+        rows = await svc.archivist.repo.list_archives(vector=vector, status=status, has_crystals=has_crystals,
+                                                      since=since, limit=limit)  # fmt: skip
+        return ArchiveList(items=[archive_out(r) for r in rows])
+
+
+def _is_uuid(value: str) -> bool:
+    import uuid
+
+    try:
+        uuid.UUID(value)
+        return True
+    except ValueError:
+        return False

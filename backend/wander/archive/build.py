@@ -1,0 +1,71 @@
+"""A wander's stored rows -> its archive artefacts. Pure: no I/O, same rows, same bytes.
+
+`rows` is what ArchiveRepository.dump returns: {"project": {...}, "session": {...},
+"loci": [...], "traces": [...], "residues": [...], "resonances": [...], "crystals": [...],
+"warm_memory": [...], "compost": [...], "events": [...], "projection": [...]}."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from wander.archive.markdown import render_markdown
+from wander.archive.plot import render_png
+
+FORMAT = "wander-archive"
+VERSION = 1
+PROJECTION_SUBJECT = "wander.projection.updated"
+FINAL_STATUSES = ("completed", "abandoned", "paused")
+
+
+@dataclass
+class Artefacts:
+    fingerprint: str
+    status: str
+    step_count: int
+    loci_count: int
+    crystal_count: int
+    markdown: str
+    png: bytes
+    embedding: np.ndarray
+    fit_id: str | None
+
+
+def fingerprint(rows: dict[str, Any]) -> str:
+    """What the wander itself holds: everything but its projection (a view of it, refitted
+    at will) and the projection's events; so an unchanged wander archives once."""
+    session = {k: v for k, v in rows["session"].items() if k != "event_seq"}
+    core = {k: v for k, v in rows.items() if k not in ("projection", "events", "session", "project")}
+    events = [(e["seq"], e["subject"]) for e in rows.get("events", []) if e["subject"] != PROJECTION_SUBJECT]
+    blob = json.dumps({"v": VERSION, "session": session, "core": core, "events": events}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+
+def document(rows: dict[str, Any], final: bool) -> dict[str, Any]:
+    """The full JSON export (what `wander import` reads back)."""
+    return {"format": FORMAT, "version": VERSION, "final": final, "fingerprint": fingerprint(rows), **rows}
+
+
+def session_embedding(rows: dict[str, Any]) -> np.ndarray:
+    """What the wander was about: the mean direction of its visited loci and its crystals
+    (crystals count twice), unit length."""
+    vecs = [np.asarray(lo["embedding"], dtype=np.float32) for lo in rows["loci"] if lo.get("visit_count", 0) > 0]
+    vecs += [np.asarray(c["embedding"], dtype=np.float32) for c in rows["crystals"] for _ in range(2)]
+    if not vecs:
+        vecs = [np.asarray(lo["embedding"], dtype=np.float32) for lo in rows["loci"]]
+    m = np.mean([v / (np.linalg.norm(v) or 1.0) for v in vecs], axis=0)
+    return (m / (np.linalg.norm(m) or 1.0)).astype(np.float32)
+
+
+def build(rows: dict[str, Any], points: dict[str, list[float]], fit_id: str | None) -> Artefacts:
+    """`points`: 2-D position per locus id (the stored projection, new loci transformed)."""
+    session = rows["session"]
+    return Artefacts(
+        fingerprint=fingerprint(rows), status=session["status"], step_count=int(session["step_count"]),
+        loci_count=len(rows["loci"]), crystal_count=len(rows["crystals"]), markdown=render_markdown(rows),
+        png=render_png(rows, points), embedding=session_embedding(rows), fit_id=fit_id,
+    )  # fmt: skip

@@ -1,0 +1,52 @@
+"""The compressed text of a wander (000 "Visual Encoding for Session Archives": 500-2,000
+tokens for a model's context or a person): the path, the best residues, the confirmed
+resonances and the crystals as sandwiches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+FACETS = ("connection", "tension", "bridge", "surprise", "possibility")
+BEST_RESIDUES = 5
+PATH_SHOWN = 60
+
+
+def render_markdown(rows: dict[str, Any]) -> str:
+    s = rows["session"]
+    loci = {lo["id"]: lo for lo in rows["loci"]}
+    name = lambda i: loci[i]["concept"] if i in loci else "?"  # noqa: E731
+    traces = sorted(rows["traces"], key=lambda t: t["step_number"])
+    out = [f"# {s['name']}", ""]
+    out.append(f"- seed: **{s['seed_concept']}**" + (f"; attractor: *{s['attractor']}*" if s.get("attractor") else ""))
+    out.append(f"- status: {s['status']}" + (f" ({s['stopped_reason']})" if s.get("stopped_reason") else "")
+               + f"; steps: {s['step_count']}/{s['max_steps']}; loci: {len(loci)}; temperature {s['temperature']}; "
+               f"random seed {s['random_seed']}")  # fmt: skip
+    out.append(f"- session: `{s['id']}`")
+    out += ["", "## Path", ""]
+    path = [s["seed_concept"]] + [name(t["to_locus_id"]) for t in traces]
+    more = f" -> ... ({len(path) - PATH_SHOWN} more)" if len(path) > PATH_SHOWN else ""
+    out.append(" -> ".join(path[:PATH_SHOWN]) + more)
+    step_of = {t["id"]: t for t in traces}
+    residues = [r for r in rows["residues"] if r["trace_id"] in step_of]
+    best = sorted(residues, key=lambda r: (-(r.get("interestingness") or 0), step_of[r["trace_id"]]["step_number"]))
+    out += ["", f"## Best residues ({min(BEST_RESIDUES, len(best))} of {len(residues)})"]
+    for r in best[:BEST_RESIDUES]:
+        t = step_of[r["trace_id"]]
+        out += ["", f"### Step {t['step_number']}: {name(t['from_locus_id'])} -> {name(t['to_locus_id'])} "
+                    f"(interestingness {r.get('interestingness') or 0:.2f})"]  # fmt: skip
+        out += [f"- **{f}**: {r[f]}" for f in FACETS if r.get(f)]
+        if r.get("themes"):
+            out.append(f"- themes: {', '.join(r['themes'])}")
+    confirmed = [r for r in rows["resonances"] if r["status"] == "confirmed"]
+    out += ["", f"## Resonances ({len(confirmed)} confirmed of {len(rows['resonances'])})", ""]
+    out += [f"- {', '.join(r['themes'][:6])} (occurrences {r['occurrences']}, strength {r['strength']:.2f})"
+            for r in sorted(confirmed, key=lambda r: -r["strength"])]  # fmt: skip
+    out += ["", f"## Crystals ({len(rows['crystals'])})"]
+    for c in rows["crystals"]:
+        v = c.get("validity") or {}
+        out += ["", f"### {c.get('structural_type') or 'crystal'}: V = {v.get('V', 0):.3f} ({v.get('verdict', '?')})",
+                f"- bread: {name(c.get('bread_a_locus_id'))}", f"- filling: {v.get('filling', '?')}: {c['insight']}",
+                f"- bread: {name(c.get('bread_b_locus_id'))}",
+                f"- confidence {c['confidence']:.2f}, actionability {c['actionability']:.2f}, "
+                f"domains {', '.join(c['domains'])}"]  # fmt: skip
+    return "\n".join(out) + "\n"

@@ -1,0 +1,71 @@
+"""The event outbox's write side: every change to a wander appends its events to
+wander_events in the same transaction, numbered from the session row's event_seq, which
+that transaction holds locked; so seq is gapless per session, and a crash loses the
+change and its events together or neither. (The relay's side is store/outbox.py.)"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from wander.domain.errors import Conflict
+from wander.domain.models import Event, EventDraft
+from wander.store.mappers import as_uuid
+from wander.store.tables import WanderEvent, WanderSession
+
+S = WanderSession.__table__
+E = WanderEvent.__table__
+
+
+async def lock_session(conn: AsyncConnection, session_id: str) -> Any:
+    """The session's status, step_count and event_seq, its row locked until the transaction ends."""
+    q = select(S.c.status, S.c.step_count, S.c.event_seq).where(S.c.id == as_uuid(session_id)).with_for_update()
+    row = (await conn.execute(q)).first()
+    if row is None:
+        raise Conflict(f"session {session_id} no longer exists")
+    return row
+
+
+async def append_events(
+    conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft], ts: datetime | None
+) -> list[Event]:
+    # The time the event is written (not the start of its transaction or of the step).
+    now = ts or (await conn.execute(select(func.clock_timestamp()))).scalar_one()
+    events = [Event(session_id=session_id, seq=first_seq + i, subject=d.subject, ts=now, payload=d.payload)
+              for i, d in enumerate(drafts)]  # fmt: skip
+    if events:
+        await conn.execute(
+            insert(E),
+            [dict(session_id=as_uuid(e.session_id), seq=e.seq, subject=e.subject, ts=e.ts, payload=e.payload)
+             for e in events],
+        )  # fmt: skip
+        await conn.execute(update(S).where(S.c.id == as_uuid(session_id)).values(event_seq=first_seq + len(events) - 1))
+    return events
+
+
+async def append_after_lock(conn: AsyncConnection, session_id: str, drafts: list[EventDraft]) -> list[Event]:
+    """Lock the session row and append the events after its last seq."""
+    row = await lock_session(conn, session_id)
+    return await append_events(conn, session_id, row.event_seq + 1, drafts, None)
+
+
+class EventLogRepository:
+    engine: AsyncEngine
+
+    # For repositories mixed into PostgresStore that write events (intervention_repository, crystal_review).
+    async def _lock_session(self, conn: AsyncConnection, session_id: str) -> Any:
+        return await lock_session(conn, session_id)
+
+    async def _append_events(self, conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft],
+                             ts: datetime | None) -> list[Event]:  # fmt: skip
+        return await append_events(conn, session_id, first_seq, drafts, ts)
+
+    async def events_after(self, session_id: str, after_seq: int = 0, limit: int = 10_000) -> list[Event]:
+        q = (select(E).where(and_(E.c.session_id == as_uuid(session_id), E.c.seq > after_seq))
+             .order_by(E.c.seq).limit(limit))  # fmt: skip
+        async with self.engine.connect() as conn:
+            return [Event(session_id=str(r.session_id), seq=r.seq, subject=r.subject, ts=r.ts, payload=r.payload)
+                    for r in (await conn.execute(q)).all()]  # fmt: skip

@@ -1,0 +1,134 @@
+"""Sessions: create, read, list, status changes, controls, settings, delete."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from wander.domain.errors import Conflict
+from wander.domain.models import Event, EventDraft, Locus, Session, SessionStatus
+from wander.engine.ports import SessionControls
+from wander.store.event_log import append_events, lock_session
+from wander.store.mappers import (
+    as_uuid,
+    fence_from_json,
+    fence_to_json,
+    locus_values,
+    parse_uuid,
+    session_from_row,
+    session_values,
+)
+from wander.store.tables import WanderLocus, WanderSession
+
+S = WanderSession.__table__
+L = WanderLocus.__table__
+UPDATABLE = frozenset({"name", "allowed_domains", "forbidden_domains", "max_steps", "temperature", "cloud_budget_cents",
+                       "max_drift_distance", "human_checkpoint_frequency"})
+
+
+class SessionsRepository:
+    engine: AsyncEngine
+
+    async def create_session(self, session: Session, seed_loci: list[Locus], events: list[EventDraft]) -> list[Event]:
+        """The session, its seed locus first (then any planted seeds), and their events."""
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(S).values(id=as_uuid(session.id), created_at=session.created_at,
+                                                **session_values(session)))  # fmt: skip
+            for locus in seed_loci:
+                await conn.execute(insert(L).values(**locus_values(locus)))
+            return await append_events(conn, session.id, 1, events, session.created_at)
+
+    async def get_session(self, session_id: str) -> Session | None:
+        sid = parse_uuid(session_id)
+        if sid is None:
+            return None
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(S).where(S.c.id == sid))).first()
+        return session_from_row(row) if row else None
+
+    async def list_sessions(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[Session]:
+        q = select(S).order_by(S.c.created_at.desc()).limit(limit).offset(offset)
+        if status:
+            q = q.where(S.c.status == status)
+        async with self.engine.connect() as conn:
+            return [session_from_row(r) for r in (await conn.execute(q)).all()]
+
+    async def count_sessions(self, status: str | None = None) -> int:
+        q = select(func.count()).select_from(S)
+        if status:
+            q = q.where(S.c.status == status)
+        async with self.engine.connect() as conn:
+            return (await conn.execute(q)).scalar_one()
+
+    async def children(self, session_id: str) -> list[Session]:
+        q = select(S).where(S.c.parent_session_id == as_uuid(session_id)).order_by(S.c.created_at)
+        async with self.engine.connect() as conn:
+            return [session_from_row(r) for r in (await conn.execute(q)).all()]
+
+    async def set_status(
+        self, session_id: str, status: str, reason: str | None, events: list[EventDraft],
+        allowed_from: Iterable[str] | None = None,
+    ) -> list[Event]:  # fmt: skip
+        """Change the status; with allowed_from, only from one of those (checked under the row lock,
+        so a step that completes the wander meanwhile wins over a late pause)."""
+        async with self.engine.begin() as conn:
+            row = await lock_session(conn, session_id)
+            if allowed_from is not None and row.status not in set(allowed_from):
+                raise Conflict(f"session {session_id} is {row.status}; cannot become {status}")
+            values: dict[str, Any] = {"status": status, "stopped_reason": reason}
+            if status == SessionStatus.COMPLETED:
+                values["completed_at"] = func.now()
+            elif status == SessionStatus.ACTIVE:
+                values["completed_at"] = None  # a completed wander extended by raising max_steps
+            await conn.execute(update(S).where(S.c.id == as_uuid(session_id)).values(**values))
+            return await append_events(conn, session_id, row.event_seq + 1, events, None)
+
+    async def session_controls(self, session_id: str) -> SessionControls | None:
+        q = select(S.c.status, S.c.allowed_domains, S.c.forbidden_domains, S.c.temperature, S.c.max_steps, S.c.fence,
+                   S.c.pending_injection, S.c.cloud_budget_cents).where(S.c.id == as_uuid(session_id))  # fmt: skip
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(q)).first()
+        if r is None:
+            return None
+        return SessionControls(r.status, list(r.allowed_domains or []), list(r.forbidden_domains or []),
+                               r.temperature, r.max_steps, fence_from_json(r.fence), r.pending_injection,
+                               r.cloud_budget_cents)  # fmt: skip
+
+    async def set_controls(self, session_id: str, **values: Any) -> None:
+        """fence (anchors) and pending_injection, written by interventions."""
+        if "fence" in values:
+            values["fence"] = fence_to_json(values["fence"])
+        await self._update(session_id, **values)
+
+    async def set_budget(self, session_id: str, cloud_budget_cents: int) -> None:
+        await self._update(session_id, cloud_budget_cents=cloud_budget_cents)
+
+    async def set_run_target(self, session_id: str, run_until_step: int | None) -> None:
+        await self._update(session_id, run_until_step=run_until_step)
+
+    async def interrupted_runs(self) -> list[Session]:
+        """Active sessions whose requested run had not reached its step: left by a crash."""
+        q = select(S).where(S.c.status == SessionStatus.ACTIVE.value, S.c.run_until_step > S.c.step_count)
+        async with self.engine.connect() as conn:
+            return [session_from_row(r) for r in (await conn.execute(q)).all()]
+
+    async def update_session(self, session_id: str, **values: Any) -> None:
+        """Settings a person may change (name, domains, max_steps, temperature, budget, drift, checkpoints)."""
+        bad = set(values) - UPDATABLE
+        if bad:
+            raise ValueError(f"not updatable: {sorted(bad)}")
+        if values:
+            await self._update(session_id, **values)
+
+    async def delete_session(self, session_id: str) -> bool:
+        async with self.engine.begin() as conn:
+            # Events and traces go with the session (ON DELETE CASCADE).
+            res = await conn.execute(delete(S).where(S.c.id == as_uuid(session_id)))
+            return res.rowcount > 0
+
+    async def _update(self, session_id: str, **values: Any) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(S).where(S.c.id == as_uuid(session_id)).values(**values))
