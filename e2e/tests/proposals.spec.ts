@@ -6,7 +6,7 @@ import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers"
 // The review panel of the economic action layer: propose from an accepted crystal, see the
 // fractal image (on the map and in the panel), be refused without approval, approve with
 // the image's sha256, execute on the paper wallet.
-const RECIPE = { steps: 12, random_seed: 3 }; // a wander whose forced crystal is accepted (V >= 0.7)
+const RECIPE = { steps: 12 };
 
 test("review, approve and execute a proposal from the panel", async ({ page }) => {
   // The e2e home lives across runs: limits wide enough that earlier runs today never trip the breaker.
@@ -16,17 +16,39 @@ test("review, approve and execute a proposal from the panel", async ({ page }) =
     "session_loss_limit = 1000.0", "day_loss_limit = 1000000.0", "", "[[asset]]", 'name = "data engineering"',
     'domains = ["cognition", "communication", "possession"]', 'keywords = ["information"]', "strength = 0.8", "",
   ].join("\n"));
-  const s = await createViaApi(page, {
-    seed_concept: "information asymmetry",
-    attractor: "economic opportunity in financial intelligence",
-    max_steps: 40,
-    random_seed: RECIPE.random_seed,
-  });
-  for (let i = 0; i < RECIPE.steps; i++) expect((await page.request.post(`${API}/sessions/${s.id}/step`)).status()).toBe(200);
-  const crystallized = await page.request.post(`${API}/sessions/${s.id}/crystallize`);
-  expect(crystallized.status()).toBe(200);
-  const out = await crystallized.json();
-  expect(out.crystal.validity.verdict, JSON.stringify(out.crystal.validity)).toBe("accepted");
+  // A crystal that can become a proposal: accepted by the gate, or kept for review and
+  // accepted by a person. The e2e home lives across runs and novelty is measured against
+  // every crystal already stored, so each run tries fresh random seeds until one qualifies.
+  const base = Date.now() % 1_000_000;
+  let s: { id: string } | undefined;
+  let out: { crystal: { id: string; validity: { verdict: string } } } | undefined;
+  const tried: string[] = [];
+  for (let attempt = 0; attempt < 8 && !out; attempt++) {
+    const candidate = await createViaApi(page, {
+      seed_concept: "information asymmetry",
+      attractor: "economic opportunity in financial intelligence",
+      max_steps: 40,
+      random_seed: base + attempt,
+    });
+    for (let i = 0; i < RECIPE.steps; i++) {
+      expect((await page.request.post(`${API}/sessions/${candidate.id}/step`)).status()).toBe(200);
+    }
+    const crystallized = await page.request.post(`${API}/sessions/${candidate.id}/crystallize`);
+    expect(crystallized.status()).toBe(200);
+    const formed = await crystallized.json();
+    const verdict: string = formed.crystal?.validity?.verdict ?? "none";
+    tried.push(verdict);
+    if (verdict === "review") {
+      const reviewed = await page.request.post(`${API}/crystals/${formed.crystal.id}/review`, { data: { verdict: "accept" } });
+      expect(reviewed.status()).toBe(200);
+    }
+    if (verdict === "accepted" || verdict === "review") {
+      s = candidate;
+      out = formed;
+    }
+  }
+  expect(out, `no crystal could be proposed; gate verdicts: ${tried.join(", ")}`).toBeTruthy();
+  if (!s || !out) return;
   expect((await sessionViaApi(page, s.id)).step_count).toBe(RECIPE.steps);
 
   await page.goto(`/sessions/${s.id}`);
