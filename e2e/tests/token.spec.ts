@@ -86,7 +86,7 @@ test("a link's ?token= signs in and lands on the clean address", async ({ browse
   const page = await context.newPage();
   await page.goto(`${url}/?token=${TOKEN}`);
   await expect(page).toHaveURL(`${url}/`);
-  await expect(page.getByRole("heading", { name: "Wanders" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Wanders", exact: true })).toBeVisible();
   await expect(page.getByTestId("session-row").first()).toBeVisible();
   await expect(page.getByRole("form", { name: "Sign in" })).toHaveCount(0);
   await context.close();
