@@ -94,8 +94,11 @@ class LeaseManager:
             conn = await self._connection()
             try:
                 return await conn.fetchval(query, *args)
+            # InternalClientError ("another operation is in progress") is what asyncpg raises on a
+            # connection the server has just terminated mid-query: replace it like a dead one.
             except (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError,
-                    asyncpg.exceptions.AdminShutdownError, asyncpg.exceptions.CannotConnectNowError):  # fmt: skip
+                    asyncpg.exceptions.AdminShutdownError, asyncpg.exceptions.CannotConnectNowError,
+                    asyncpg.exceptions.InternalClientError):  # fmt: skip
                 await self._drop()
                 if attempt == 2:
                     raise
