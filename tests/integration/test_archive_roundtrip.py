@@ -4,6 +4,7 @@ malformed file gets one line naming what is wrong and nothing is written."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -44,7 +45,7 @@ async def snapshot(url: str, session_id: str) -> dict:
     db = make_engine(url)
     try:
         store = PostgresStore(db)
-        trace = [{k: v for k, v in s.items()} for s in await store.trace(session_id)]
+        trace = [dataclasses.asdict(s) for s in await store.trace(session_id)]
         loci = [(lo.id, lo.concept, lo.visit_count, lo.embedding.tolist()) for lo in await store.loci(session_id)]
         events = [(e.seq, e.subject, e.payload) for e in await store.events_after(session_id)]
         crystals = [(c.id, c.insight) for c in await store.find_crystals(session_id=session_id, status=None)]
