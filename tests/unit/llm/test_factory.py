@@ -15,6 +15,8 @@ from wander.llm.factory import (
     build_rumination,
     check_dweller,
     dweller_builder,
+    helpers_wired,
+    local_helpers,
     model_settings,
 )
 from wander.llm.proposer import ChainProposer, ModelProposer
@@ -101,7 +103,8 @@ def test_doctor_with_nothing_configured():
     report = diagnose(NOTHING)
     ok = {d["name"]: d["ok"] for d in report["dwellers"]}
     assert ok == {"offline": True, "ollama": False, "anthropic": False, "anthropic (heavy)": False}
-    assert report["dweller"] == "offline" and report["proposer"] is None
+    assert report["dweller"] == "offline"
+    assert report["proposer"] == report["rumination"] == "offline (knowledge base + geometry)"
     assert report["ca_backend"]["requested"] == "auto" and report["ca_backend"]["active"] in ("numpy", "cupy")
     ca = diagnose({**NOTHING, "WANDER_CA_BACKEND": "numpy"})["ca_backend"]
     assert (ca["requested"], ca["active"]) == ("numpy", "numpy")
@@ -115,7 +118,21 @@ def test_doctor_with_servers(ollama_server, anthropic_server):
     assert all(d["ok"] for d in report["dwellers"]) and all(e["ok"] for e in report["embedders"])
     assert report["router"].startswith("cloud: anthropic claude-sonnet-4-6 when bridge_score > 0.7")
     assert "local: ollama llama3.2:3b for the other steps" in report["router"]
-    assert report["rumination"] == "anthropic claude-opus-4-6"
+    # auto (like anthropic) does not wire the model helpers: rumination and proposals stay offline,
+    # and the heavy model is reachable but reserved, as the README says
+    for r in (report, diagnose(_env(ollama_server, anthropic_server), dweller="anthropic")):
+        assert r["rumination"] == r["proposer"]
+        assert r["rumination"].startswith("offline (knowledge base + geometry: model helpers only with WANDER_DWELLER")
+    assert "claude-opus" not in report["rumination"]
+    heavy = {d["name"]: d["status"] for d in report["dwellers"]}["anthropic (heavy)"]
+    assert heavy == "ready (reserved: not wired to rumination yet)"
+    local = diagnose(_env(ollama_server, anthropic_server), dweller="ollama")
+    assert local["rumination"] == local["proposer"] == "ollama llama3.2:3b"
+    off = diagnose(_env(ollama_server, WANDER_MODEL_HELPERS="0"), dweller="ollama")
+    assert off["rumination"] == "offline (knowledge base + geometry: WANDER_MODEL_HELPERS=0)"
+    down = diagnose(_env(None), dweller="ollama")
+    assert down["rumination"].startswith("ollama llama3.2:3b (nothing answers")
+    assert down["rumination"].endswith("falls back to offline (knowledge base + geometry)")
     assert ollama_server.calls("/api/tags") and anthropic_server.calls("/v1/models/claude-sonnet-4-6")
     assert anthropic_server.calls("/v1/messages") == []  # no tokens spent
     missing = diagnose(_env(ollama_server, anthropic_server, WANDER_OLLAMA_MODEL="qwen2.5:7b",
@@ -125,3 +142,19 @@ def test_doctor_with_servers(ollama_server, anthropic_server):
     assert status["anthropic"] == "key accepted, model 'claude-nope' unknown"
     bad_key = diagnose({**_env(None, anthropic_server), "ANTHROPIC_API_KEY": "sk-wrong"})
     assert "refused the key" in {d["name"]: d["status"] for d in bad_key["dwellers"]}["anthropic"]
+
+
+@pytest.mark.parametrize("dweller", ["offline", "anthropic", "auto", None])
+def test_no_model_helpers_unless_every_call_stays_local(dweller):
+    """What the engine gets as proposer and ruminator (wiring.open_app asks local_helpers):
+    nothing but the offline path for anthropic and auto, even with a key and servers set."""
+    env = {"ANTHROPIC_API_KEY": "k", "WANDER_DWELLER": "auto"}
+    assert local_helpers(dweller, env) == (None, None)
+    assert not helpers_wired(dweller, env)
+
+
+def test_model_helpers_with_ollama():
+    proposer, ruminator = local_helpers("ollama", {})
+    assert isinstance(proposer, ModelProposer) and isinstance(ruminator, ModelRumination)
+    assert ruminator.route == "local" and ruminator.model == "llama3.2:3b"
+    assert local_helpers("ollama", {"WANDER_MODEL_HELPERS": "0"}) == (None, None)
