@@ -130,7 +130,18 @@ class ModelsSettings(Section):
         shown="`1`",
     )
 
-    @field_validator("dweller", "embedder", mode="before")
+    evaluator: Literal["offline", "model"] = _var(
+        "WANDER_EVALUATOR",
+        "offline",
+        "who evaluates a crystal into an action proposal: `offline` (rules over the crystal's scores and "
+        "the assets) or `model` (Anthropic when a key is set, within the wander's cloud budget, then "
+        "Ollama, then the rules)",
+    )
+    evaluator_max_tokens: int = _var(
+        "WANDER_EVALUATOR_MAX_TOKENS", 600, "output cap per evaluation call (also in the cost estimate)", ge=64
+    )
+
+    @field_validator("dweller", "embedder", "evaluator", mode="before")
     @classmethod
     def _lower(cls, v: Any) -> Any:
         return v.strip().lower() if isinstance(v, str) else v

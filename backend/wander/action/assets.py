@@ -21,6 +21,8 @@ session_budget = 500.0      # spend per wander session
 day_budget = 1000.0         # spend per UTC day
 session_loss_limit = 500.0  # worst-case loss per wander session
 day_loss_limit = 1000.0     # worst-case loss per UTC day
+stop_loss = 1.0             # share of its cost at which a position is closed: worst-case loss
+                            # = cost x stop_loss (1.0: a paper position can go to 0)
 
 [[asset]]
 name = "software and data engineering"
@@ -50,6 +52,11 @@ class Assets:
     paper_balance_cents: int
     max_stake_cents: int
     limits: Limits
+    stop_loss: float = 1.0
+
+    def worst_case_loss(self, cost_cents: int) -> int:
+        """What a position of this cost can lose at most, in whole cents (rounded up)."""
+        return min(cost_cents, -(-round(cost_cents * self.stop_loss * 10_000) // 10_000))
 
 
 def _cents(wallet: dict, key: str, default: float) -> int:
@@ -79,4 +86,8 @@ def load_assets(home: Path) -> Assets:
     limits = Limits(session_budget_cents=_cents(wallet, "session_budget", 500), day_budget_cents=_cents(wallet, "day_budget", 1000),
                     session_loss_cents=_cents(wallet, "session_loss_limit", 500),
                     day_loss_cents=_cents(wallet, "day_loss_limit", 1000))  # fmt: skip
-    return Assets(tuple(assets), _cents(wallet, "paper_balance", 10000), _cents(wallet, "max_stake", 250), limits)
+    stop_loss = wallet.get("stop_loss", 1.0)
+    if not isinstance(stop_loss, (int, float)) or not 0 < stop_loss <= 1:
+        raise InvalidInput("assets.toml wallet.stop_loss", f"must be a number in (0, 1] (got {stop_loss!r})")
+    return Assets(tuple(assets), _cents(wallet, "paper_balance", 10000), _cents(wallet, "max_stake", 250), limits,
+                  float(stop_loss))

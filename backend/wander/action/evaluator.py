@@ -6,7 +6,8 @@ Every figure in its output says which inputs it came from, so a reader can check
     p(success)   = 0.1 + 0.6 x (0.5 confidence + 0.5 V) x (0.4 + 0.6 tractability)
     cost         = max_stake x (0.25 + 0.75 actionability) x (0.5 + 0.5 tractability)
     payoff       = cost x (1.5 + 2 novelty + actionability) on success, 0 otherwise
-    EV           = p x payoff - cost;   worst-case loss = cost (a paper position can go to 0)
+    EV           = p x payoff - cost
+    worst-case loss = cost x stop_loss (assets.toml; 1.0 by default: a paper position can go to 0)
     risk         = 1 - p
 """
 
@@ -58,14 +59,14 @@ class OfflineEvaluator:
             "recommendation": verdict,
             "expected_value_cents": ev,
             "cost_cents": cost,
-            "worst_case_loss_cents": cost,
+            "worst_case_loss_cents": self.assets.worst_case_loss(cost),
             "p_success": _r(p),
             "risk": _r(1 - p),
             "tractability": _r(tract),
             "assets_used": used,
             "inputs": {"confidence": _r(c.confidence), "V": _r(v), "novelty": _r(novelty),
                        "actionability": _r(c.actionability), "payoff_multiple": _r(multiple),
-                       "max_stake_cents": self.assets.max_stake_cents},
+                       "max_stake_cents": self.assets.max_stake_cents, "stop_loss": self.assets.stop_loss},
             "evidence": evidence_chain(ctx),
         }
 

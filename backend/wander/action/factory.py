@@ -1,5 +1,6 @@
 """Wires the action service from an open App: the key from WANDER_HOME, the assets file,
-the offline evaluator, the Postgres proposal store and the paper wallet."""
+the evaluator (WANDER_EVALUATOR: the offline rules, or a model within the wander's cloud
+budget), the Postgres proposal store and the paper wallet."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from wander.action.service import ActionService
 
 
 def action_service(app: Any, require_token: bool = False) -> ActionService:
+    from wander.llm.evaluator import build_evaluator
     from wander.store.action_repository import ActionRepository, PaperWallet
+    from wander.store.session_budget import SessionBudget
 
     home = app.settings.home
     assets = load_assets(home)
+    evaluator = build_evaluator(app.settings, OfflineEvaluator(assets), SessionBudget(app.db))
     return ActionService(store=app.store, repo=ActionRepository(app.db),
-                         wallet=PaperWallet(app.db, assets.paper_balance_cents), evaluator=OfflineEvaluator(assets),
+                         wallet=PaperWallet(app.db, assets.paper_balance_cents), evaluator=evaluator,
                          keys=codec.Keys.from_secret(codec.load_secret(home)), limits=assets.limits, bus=app.bus,
                          require_token=require_token)  # fmt: skip

@@ -31,6 +31,20 @@ class Limits:
     day_loss_cents: int
 
 
+class CloudBudget(Protocol):
+    """A wander session's cloud budget (the same cents the router spends on dwellings), for
+    a model evaluator: a call's estimate is held before it is made and replaced by what it
+    really cost after."""
+
+    async def reserve(self, session_id: str, cents: int) -> bool:
+        """Hold `cents` if what the session has left covers them; False (nothing held) otherwise."""
+        ...
+
+    async def settle(self, session_id: str, held_cents: int, spent_cents: int, route: str) -> None:
+        """Replace a hold with what the call cost (0 when it failed) and count the call on `route`."""
+        ...
+
+
 class Evaluator(Protocol):
     name: str
 

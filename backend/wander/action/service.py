@@ -67,6 +67,7 @@ class ActionService:
     async def propose(self, crystal_id: str) -> Proposal:
         ctx = await self._context(crystal_id)
         evaluation = await self.evaluator.evaluate(ctx)
+        evaluator = str(evaluation.get("evaluator") or self.evaluator.name)  # the rules, when a model fell back
         pid = str(uuid.uuid4())
         sid = ctx.crystal.session_id
         plaintext = json.dumps({"proposal_id": pid, "crystal_id": crystal_id, "session_id": sid,
@@ -77,14 +78,14 @@ class ActionService:
             draft(ProposalProposedPayload(proposal_id=pid, crystal_id=crystal_id, session_id=sid, status="pending",
                                           action=evaluation["action"],
                                           expected_value_cents=evaluation["expected_value_cents"],
-                                          cost_cents=evaluation["cost_cents"], evaluator=self.evaluator.name)),
+                                          cost_cents=evaluation["cost_cents"], evaluator=evaluator)),
             draft(ProposalEncodedPayload(proposal_id=pid, crystal_id=crystal_id, session_id=sid, image_sha256=sha,
                                          image_url=f"/api/v1/wander/proposals/{pid}/image.png", bytes=len(png),
                                          side=params.side)),
         ]
         events = await self.repo.add({"id": uuid.UUID(pid), "crystal_id": uuid.UUID(crystal_id),
                                           "session_id": uuid.UUID(sid) if sid else None, "status": "pending",
-                                          "evaluator": self.evaluator.name,
+                                          "evaluator": evaluator,
                                           "evaluation": json.loads(json.dumps(evaluation, default=str)), "image": png,
                                           "image_sha256": sha, "params": json.loads(params.canonical())}, drafts)  # fmt: skip
         await self.bus.publish(events)
