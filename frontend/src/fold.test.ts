@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventOut, ResonanceSummary } from "./api/types.gen";
-import { emptyGraph, foldEvents, reduceEvent, reduceEvents, resonanceLinks } from "./store";
+import { emptyGraph, foldEvents, HINT_DECAY_STEPS, mapNodeId, mapNodes, reduceEvent, reduceEvents, resonanceLinks } from "./store";
 import { ev, locus, SID, walkEvents } from "./test/fixtures";
 
 /** A walk of 6 steps with a resonance confirmed over three steps, a crystal formed, validated
@@ -80,9 +80,89 @@ describe("foldEvents", () => {
       expect(foldEvents(log, n, SID).lastSeq).toBe(Math.min(n, log.length));
     }
     const hintSeq = log.find((e) => (e.payload as { injected?: boolean }).injected)!.seq;
-    expect(foldEvents(log, hintSeq).hints).toEqual({ H: true }); // still a hint at that point
+    expect(foldEvents(log, hintSeq).hints).toEqual({ H: 3 }); // still a hint at that point (planted at step 3)
     const crystalSeq = log.find((e) => e.subject === "wander.crystal.formed")!.seq;
     expect(foldEvents(log, crystalSeq - 1).crystalOrder).toEqual([]);
     expect(foldEvents(log, crystalSeq).crystalOrder).toEqual(["C1"]);
+  });
+});
+
+describe("node kinds", () => {
+  it("every node of the graph carries its kind, and mapNodes lists them by map id", () => {
+    const g = foldEvents(richLog());
+    expect(Object.values(g.loci).every((l) => l.kind === "locus")).toBe(true);
+    expect(Object.values(g.crystals).map((c) => c.kind)).toEqual(["crystal", "crystal"]);
+    const nodes = mapNodes(g);
+    expect([...nodes.keys()]).toEqual([...g.order, "crystal:C1", "crystal:C2"]);
+    for (const [id, n] of nodes) expect(mapNodeId(n)).toBe(id);
+    expect([...nodes.values()].map((n) => n.kind)).toEqual([...g.order.map(() => "locus"), "crystal", "crystal"]);
+  });
+});
+
+describe("fences in the fold", () => {
+  it("fence.added and fence.removed set the whole fence; the state at a seq has the fence of that seq", () => {
+    const log = walkEvents(2);
+    let seq = log.at(-1)!.seq;
+    log.push(ev(++seq, "wander.fence.added", { concept: "tide", action: "exclude", fence: [{ concept: "tide", action: "exclude" }] }));
+    const added = seq;
+    log.push(
+      ev(++seq, "wander.fence.added", {
+        concept: "harbour",
+        action: "include",
+        fence: [{ concept: "tide", action: "exclude" }, { concept: "harbour", action: "include" }],
+      }),
+    );
+    log.push(ev(++seq, "wander.fence.removed", { concept: "tide", fence: [{ concept: "harbour", action: "include" }] }));
+    expect(foldEvents(log, added - 1).fences).toEqual([]);
+    expect(foldEvents(log, added - 1).fenceFromEvents).toBe(false);
+    expect(foldEvents(log, added).fences).toEqual([{ concept: "tide", action: "exclude" }]);
+    expect(foldEvents(log, added + 1).fences.map((f) => f.concept)).toEqual(["tide", "harbour"]);
+    const g = foldEvents(log);
+    expect(g.fences).toEqual([{ concept: "harbour", action: "include" }]);
+    expect(g.fenceFromEvents).toBe(true);
+    expect(g.lastSeq).toBe(seq);
+  });
+});
+
+describe("hint decay", () => {
+  /** A walk of `n` steps with "harbour" planted by a person after step 2. */
+  function hinted(n: number): EventOut[] {
+    const base = walkEvents(n);
+    const at = base.findIndex((e) => e.subject === "wander.step.started" && (e.payload as { step_number: number }).step_number === 3);
+    const planted = ev(0, "wander.locus.planted", { step_number: 2, locus: locus("H", "harbour", { source_type: "SERENDIPITOUS" }), source: "inject" });
+    return [...base.slice(0, at), planted, ...base.slice(at)].map((e, i) => ({ ...e, seq: i + 1 }));
+  }
+
+  it("marks a person's planted locus as a hint, and a preset's planted seed not", () => {
+    let g = foldEvents(hinted(3));
+    expect(g.hints).toEqual({ H: 2 });
+    expect(g.loci.H.planted).toBe(true);
+    g = reduceEvent(g, ev(g.lastSeq + 1, "wander.locus.planted", { step_number: 3, locus: locus("P", "pier"), source: "preset" }));
+    expect(g.loci.P.planted).toBe(true);
+    expect(g.hints.P).toBeUndefined();
+  });
+
+  it(`clears a hint no step took within ${HINT_DECAY_STEPS} steps`, () => {
+    const log = hinted(2 + HINT_DECAY_STEPS);
+    const endOf = (step: number) =>
+      log.find((e) => e.subject === "wander.step.completed" && (e.payload as { step_number: number }).step_number === step)!.seq;
+    // still a hint after the last step that could have taken it, gone after the next one
+    expect(foldEvents(log, endOf(1 + HINT_DECAY_STEPS)).hints).toEqual({ H: 2 });
+    expect(foldEvents(log, endOf(2 + HINT_DECAY_STEPS)).hints).toEqual({});
+    // the locus itself stays on the map, planted and never walked to
+    expect(foldEvents(log).loci.H).toMatchObject({ planted: true, kind: "locus" });
+  });
+
+  it("clears a hint as soon as a step visits it", () => {
+    const log = hinted(3);
+    const visit = log.map((e) =>
+      e.subject === "wander.step.completed" && e.payload.step_number === 3
+        ? ({ ...e, payload: { ...e.payload, to_locus: locus("H", "harbour", { source_type: "SERENDIPITOUS" }) } } as EventOut)
+        : e,
+    );
+    const g = foldEvents(visit);
+    expect(g.hints).toEqual({});
+    expect(g.currentLocusId).toBe("H");
+    expect(g.loci.H.planted).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { adjacencyView, emptyGraph, reduceEvent, reduceEvents, useWander } from "./store";
+import { adjacencyView, emptyGraph, mapNodes, reduceEvent, reduceEvents, useWander } from "./store";
+import { flowNodes, layoutInput } from "./mindmap/flow";
 import { candidate, ev, locus, residue, SID, walkEvents } from "./test/fixtures";
 import type { SessionOut } from "./api/types.gen";
 
@@ -145,5 +146,50 @@ describe("useWander store", () => {
     st().setSession({ ...base, status: "paused", last_event_seq: 99 } as SessionOut);
     expect(st().graph.status).toBe("paused");
     expect(st().graph.maxSteps).toBe(8);
+  });
+
+  it("keeps the fence a wander began with (REST) until a fence event folds, then follows the events", () => {
+    const st = useWander.getState;
+    st().openSession(SID);
+    st().ingest(walkEvents(1));
+    const base = { id: SID, name: "n", seed_concept: "information asymmetry", attractor: null, step_count: 1, max_steps: 8, stopped_reason: null, status: "active", last_event_seq: 3 } as Partial<SessionOut>;
+    st().setSession({ ...base, fence: [{ concept: "tide", action: "exclude" }] } as SessionOut);
+    expect(st().graph.fences).toEqual([{ concept: "tide", action: "exclude" }]);
+    expect(st().fences).toEqual(st().graph.fences);
+    const seq = st().graph.lastSeq;
+    st().ingest([ev(seq + 1, "wander.fence.removed", { concept: "tide", fence: [] })]);
+    expect(st().graph.fences).toEqual([]);
+    expect(st().fences).toEqual([]);
+    // a REST view taken before that event no longer brings the old fence back
+    st().setSession({ ...base, fence: [{ concept: "tide", action: "exclude" }] } as SessionOut);
+    expect(st().graph.fences).toEqual([]);
+  });
+
+  it("turns the polled sub-wanders into sub-wander nodes attached to their locus", () => {
+    const st = useWander.getState;
+    st().openSession(SID);
+    st().ingest(walkEvents(2));
+    const child = (over: Partial<SessionOut>) =>
+      ({ id: "c-1", name: "w / concept 1", seed_concept: "concept 1", status: "active", step_count: 1, max_steps: 4, running: true,
+        parent_session_id: SID, parent_locus_id: "L1", last_event_seq: 3, ...over }) as SessionOut;
+    st().setChildren([child({})]);
+    const g = st().graph;
+    expect(g.subwanderOrder).toEqual(["c-1"]);
+    expect(g.subwanders["c-1"]).toMatchObject({ kind: "subwander", step_count: 1, parent_locus_id: "L1" });
+    const nodes = mapNodes(g);
+    expect(nodes.get("sub:c-1")?.kind).toBe("subwander");
+    // the same poll again changes nothing; progress does
+    st().setChildren([child({})]);
+    expect(st().graph).toBe(g);
+    st().setChildren([child({ step_count: 4, status: "completed", running: false })]);
+    expect(st().graph.subwanders["c-1"]).toMatchObject({ step_count: 4, status: "completed" });
+    // drawn with its own node type, hanging from its locus
+    const gg = st().graph;
+    const { nodes: laid } = layoutInput(gg, []);
+    expect(laid.find((n) => n.id === "sub:c-1")?.parentId).toBe("L1");
+    const positions = new Map(laid.map((n, i) => [n.id, { x: i * 10, y: 0 }]));
+    const flow = flowNodes(gg, [], positions, null);
+    expect(flow.map((n) => [n.id, n.type])).toEqual([["L0", "locus"], ["L1", "locus"], ["L2", "locus"], ["sub:c-1", "subwander"]]);
+    expect(flow.at(-1)!.data).toMatchObject({ seed: "concept 1", steps: 4, status: "completed" });
   });
 });

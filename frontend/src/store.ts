@@ -1,11 +1,20 @@
-// The one store. The mind map is built from session events only: `reduceEvent` folds an
-// event into the graph and is pure, so replay, dedupe and live updates are one code path.
+// The one store. The mind map is built from session events: `reduceEvent` folds an event
+// into the graph and is pure, so replay, dedupe and live updates are one code path. The
+// graph's nodes are of several kinds (locus, candidate, crystal, sub-wander; fractal nodes
+// come from proposals), each record carrying its `kind`; `mapNodes` lists them all.
+//
+// Two things have no event on this session's stream, so the REST view fills them in:
+// the fence a wander was created with (a sub-wander inherits its parent's; later changes
+// arrive as wander.fence.added / wander.fence.removed and are folded), and the sub-wanders
+// spawned from it (the spawn announces nothing on the parent's stream, and a child's
+// progress is on the child's own stream), which the map polls (api/children.ts).
 import { create } from "zustand";
 import type { ConnState } from "./api/ws";
 import type {
   CandidateOut,
   CrystalSummary,
   EventOut,
+  FenceAnchorOut,
   FenceOut,
   LocusOut,
   ResidueOut,
@@ -14,7 +23,17 @@ import type {
   SessionStatusName,
 } from "./api/types.gen";
 
+/** The kinds of node the map draws. "fractal" nodes are proposals (mindmap/fractals.ts). */
+export type NodeKind = "locus" | "candidate" | "crystal" | "subwander" | "fractal";
+
+/** A person-planted hint that no step has taken within this many steps has decayed: its
+ * marker goes. The backend emits nothing when a planted locus stops being likely (it stays
+ * in the distance band's reach for ever), but the band draws candidates around the current
+ * locus, and ten steps on the walk has as a rule drifted away from where the hint was put. */
+export const HINT_DECAY_STEPS = 10;
+
 export interface MapLocus extends LocusOut {
+  kind: "locus";
   /** The locus the walk came from when it first reached this one (null for the seed). */
   parentId: string | null;
   /** Step at which it first appeared (0 for the seed). */
@@ -33,11 +52,17 @@ export interface PathEdge {
 }
 
 export interface MapCrystal extends CrystalSummary {
+  kind: "crystal";
   /** Seq of the event that formed it (the archive timeline places it there). */
   seq: number;
   validated: boolean;
   /** A person's verdict, once given (crystals kept for review). */
   review: "accept" | "reject" | null;
+}
+
+/** A sub-wander spawned from a locus of this wander (from the REST view: see the top). */
+export interface MapSubwander extends SessionOut {
+  kind: "subwander";
 }
 
 export interface MapResonance extends ResonanceSummary {
@@ -83,8 +108,16 @@ export interface GraphState {
   resonances: Record<string, MapResonance>;
   /** Resonances touched by the step in progress (its events come before step.completed). */
   stepResonances: string[];
-  /** Loci planted by a person (a hint, not forced) and not visited by a step since. */
-  hints: Record<string, true>;
+  /** Loci planted by a person (a hint, not forced), by the step they were planted at; a
+   * hint goes when a step visits it or HINT_DECAY_STEPS steps pass without one. */
+  hints: Record<string, number>;
+  /** The fence as the latest fence event (or, before any, the REST view) left it. */
+  fences: FenceAnchorOut[];
+  /** A fence event has been folded: the REST view no longer sets the fence. */
+  fenceFromEvents: boolean;
+  /** Sub-wanders spawned from this wander's loci, in order of spawning. */
+  subwanders: Record<string, MapSubwander>;
+  subwanderOrder: string[];
 }
 
 export function emptyGraph(sessionId: string | null = null): GraphState {
@@ -112,17 +145,21 @@ export function emptyGraph(sessionId: string | null = null): GraphState {
     resonances: {},
     stepResonances: [],
     hints: {},
+    fences: [],
+    fenceFromEvents: false,
+    subwanders: {},
+    subwanderOrder: [],
   };
 }
 
 function upsertLocus(g: GraphState, locus: LocusOut, parentId: string | null, step: number): GraphState {
   const prev = g.loci[locus.id];
   if (prev) {
-    return { ...g, loci: { ...g.loci, [locus.id]: { ...prev, ...locus, parentId: prev.parentId, firstStep: prev.firstStep } } };
+    return { ...g, loci: { ...g.loci, [locus.id]: { ...prev, ...locus, kind: "locus", parentId: prev.parentId, firstStep: prev.firstStep } } };
   }
   return {
     ...g,
-    loci: { ...g.loci, [locus.id]: { ...locus, parentId, firstStep: step } },
+    loci: { ...g.loci, [locus.id]: { ...locus, kind: "locus", parentId, firstStep: step } },
     order: [...g.order, locus.id],
   };
 }
@@ -161,6 +198,8 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       const c = ev.payload;
       next = upsertLocus(next, c.locus, null, c.step_number);
       next = { ...next, loci: { ...next.loci, [c.locus.id]: { ...next.loci[c.locus.id], planted: true } } };
+      // a person's hint (not a preset's other seed): marked until visited or decayed
+      if (c.source === "inject") next = { ...next, hints: { ...next.hints, [c.locus.id]: c.step_number } };
       break;
     }
     case "wander.locus.visited": {
@@ -168,7 +207,7 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       if (c.injected) {
         // a hint planted from outside: a locus the next steps may choose, not where the walk is
         next = upsertLocus(next, c.locus, next.currentLocusId, c.step_number);
-        next = { ...next, hints: { ...next.hints, [c.locus.id]: true } };
+        next = { ...next, hints: { ...next.hints, [c.locus.id]: c.step_number } };
         break;
       }
       const parent = c.step_number > 0 && next.currentLocusId !== c.locus.id ? next.currentLocusId : null;
@@ -215,11 +254,8 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
         }
         next = { ...next, resonances, stepResonances: [] };
       }
-      if (next.hints[c.to_locus.id]) {
-        const hints = { ...next.hints };
-        delete hints[c.to_locus.id];
-        next = { ...next, hints };
-      }
+      const hints = Object.entries(next.hints).filter(([id, at]) => id !== c.to_locus.id && c.step_number - at < HINT_DECAY_STEPS);
+      if (hints.length !== Object.keys(next.hints).length) next = { ...next, hints: Object.fromEntries(hints) };
       break;
     }
     case "wander.resonance.detected":
@@ -239,7 +275,7 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       if (next.crystals[c.id]) break;
       next = {
         ...next,
-        crystals: { ...next.crystals, [c.id]: { ...c, seq: ev.seq, validated: false, review: null } },
+        crystals: { ...next.crystals, [c.id]: { ...c, kind: "crystal", seq: ev.seq, validated: false, review: null } },
         crystalOrder: [...next.crystalOrder, c.id],
       };
       break;
@@ -270,13 +306,18 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       next = { ...next, status: c.status ?? "completed", stoppedReason: c.reason ?? null, stepping: null };
       break;
     }
+    case "wander.fence.added":
+    case "wander.fence.removed":
+      // each carries the whole fence after the change
+      next = { ...next, fences: ev.payload.fence, fenceFromEvents: true };
+      break;
     case "wander.circuit.tripped": {
       const c = ev.payload;
       next = { ...next, tripped: { reason: c.reason, detail: c.detail }, stoppedReason: c.reason };
       break;
     }
     default:
-      break; // resonance, crystal, fence, budget events: not drawn yet
+      break; // fence approached, budget, projection, proposal events: not part of the graph
   }
   return next;
 }
@@ -307,9 +348,77 @@ export function resonanceLinks(g: GraphState): { id: string; source: string; tar
   return out;
 }
 
+/** The sub-wanders the REST view lists, as sub-wander nodes of the graph (progress
+ * included). Returns the same graph when nothing changed. */
+export function withSubwanders(g: GraphState, children: SessionOut[]): GraphState {
+  const mine = children.filter((c) => !g.sessionId || c.parent_session_id === g.sessionId || !c.parent_session_id);
+  const same =
+    mine.length === g.subwanderOrder.length &&
+    mine.every((c) => {
+      const p = g.subwanders[c.id];
+      return p && p.step_count === c.step_count && p.status === c.status && p.running === c.running && p.max_steps === c.max_steps;
+    });
+  if (same) return g;
+  const subwanders: Record<string, MapSubwander> = {};
+  for (const c of mine) subwanders[c.id] = { ...c, kind: "subwander" };
+  const order = g.subwanderOrder.filter((id) => subwanders[id]);
+  for (const c of mine) if (!order.includes(c.id)) order.push(c.id);
+  return { ...g, subwanders, subwanderOrder: order };
+}
+
+/** Any node of the graph, discriminated on `kind`. */
+export type MapNode = MapLocus | MapCrystal | MapSubwander | GhostNode;
+
+/** The id a node has on the map (loci keep theirs; the other kinds are prefixed). */
+export function mapNodeId(n: MapNode): string {
+  switch (n.kind) {
+    case "locus":
+    case "candidate":
+      return n.id;
+    case "crystal":
+      return `crystal:${n.id}`;
+    case "subwander":
+      return `sub:${n.id}`;
+  }
+}
+
+/** The locus a node hangs from on the map (null for a root locus or a node with none there). */
+export function anchorOf(g: GraphState, n: MapNode): string | null {
+  switch (n.kind) {
+    case "locus":
+      return n.parentId;
+    case "candidate":
+      return n.parentId;
+    case "crystal":
+      return n.bread.find((b): b is string => !!b && !!g.loci[b]) ?? null;
+    case "subwander":
+      return n.parent_locus_id && g.loci[n.parent_locus_id] ? n.parent_locus_id : null;
+  }
+}
+
+/**
+ * Every node the map draws, by map id, in drawing order: loci (in order of appearance),
+ * crystals and sub-wanders attached to a locus on the map, then the latest step's candidates.
+ */
+export function mapNodes(g: GraphState, ghosts: GhostNode[] = []): Map<string, MapNode> {
+  const out = new Map<string, MapNode>();
+  for (const id of g.order) out.set(id, g.loci[id]);
+  for (const id of g.crystalOrder) {
+    const c = g.crystals[id];
+    if (anchorOf(g, c)) out.set(mapNodeId(c), c);
+  }
+  for (const id of g.subwanderOrder) {
+    const c = g.subwanders[id];
+    if (anchorOf(g, c)) out.set(mapNodeId(c), c);
+  }
+  for (const gh of ghosts) out.set(gh.id, gh);
+  return out;
+}
+
 // ---- derived view: dashed adjacency edges and ghost nodes ----------------------------
 
 export interface GhostNode {
+  kind: "candidate";
   id: string;
   concept: string;
   domains: string[];
@@ -365,6 +474,7 @@ export function adjacencyView(g: GraphState, max = MAX_CANDIDATES_SHOWN): { ghos
     } else {
       const id = `ghost:${adj.step}:${i}`;
       ghosts.push({
+        kind: "candidate",
         id,
         concept: c.concept,
         domains: c.domains,
@@ -397,7 +507,9 @@ export interface WanderStore {
   compareId: string | null;
   crystalId: string | null;
   panel: SidePanel | null;
+  /** The same list as `graph.fences` (kept for readers of the store's top level). */
   fences: FenceOut[];
+  /** The sub-wanders as the REST view last listed them (`graph.subwanders` are their nodes). */
   children: SessionOut[];
   /** The last command's outcome, shown on the map. */
   notice: Notice | null;
@@ -417,7 +529,9 @@ export interface WanderStore {
   selectSecond(id: string): void;
   openCrystal(id: string | null): void;
   openPanel(p: SidePanel | null): void;
+  /** The fence as a command's answer gives it, until the fence event arrives. */
   setFences(f: FenceOut[]): void;
+  /** The sub-wanders from the REST poll: they become the graph's sub-wander nodes. */
   setChildren(c: SessionOut[]): void;
   say(kind: Notice["kind"], text: string): void;
   setHighlight(ids: string[]): void;
@@ -437,7 +551,7 @@ export const useWander = create<WanderStore>((set) => ({
       const received = st.received + events.length;
       if (graph === st.graph) return { received };
       const fresh = events.filter((e) => e.seq > st.graph.lastSeq && e.seq <= graph.lastSeq && (!graph.sessionId || e.session_id === graph.sessionId));
-      return { graph, received, log: st.log.concat(fresh) };
+      return { graph, received, log: st.log.concat(fresh), ...(graph.fences !== st.graph.fences ? { fences: graph.fences } : {}) };
     }),
   setSession: (s) =>
     set((st) => {
@@ -455,8 +569,10 @@ export const useWander = create<WanderStore>((set) => ({
         attractor: g.attractor ?? s.attractor,
         maxSteps: s.max_steps,
         stoppedReason: g.stoppedReason ?? s.stopped_reason,
+        // the fence it was created with (no event says it); fence events take over once seen
+        fences: g.fenceFromEvents ? g.fences : (s.fence ?? g.fences),
       };
-      return { session: s, graph };
+      return { session: s, graph, fences: graph.fences };
     }),
   setConn: (conn) => set({ conn }),
   select: (selectedId) => set({ selectedId, compareId: null, crystalId: null, panel: selectedId ? "locus" : null }),
@@ -466,8 +582,8 @@ export const useWander = create<WanderStore>((set) => ({
     ),
   openCrystal: (crystalId) => set({ crystalId, panel: crystalId ? "crystal" : null }),
   openPanel: (panel) => set({ panel }),
-  setFences: (fences) => set({ fences }),
-  setChildren: (children) => set({ children }),
+  setFences: (fences) => set((st) => ({ fences, graph: { ...st.graph, fences } })),
+  setChildren: (children) => set((st) => ({ children, graph: withSubwanders(st.graph, children) })),
   say: (kind, text) => set({ notice: { kind, text, at: Date.now() } }),
   setHighlight: (highlight) => set({ highlight }),
   openMenu: (menu) => set({ menu }),

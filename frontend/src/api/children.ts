@@ -1,18 +1,20 @@
-// The map's view of what lives beside the event feed: sub-wanders (their progress, polled
-// while any runs), the fence, and the chain of parents for the breadcrumb.
+// The map's view of what lives beside the event feed: sub-wanders (no event on this
+// wander's stream announces one, and their progress is on their own streams, so they are
+// polled) and the chain of parents for the breadcrumb. The fence is not read here: it is
+// the fold of the fence events (and the session's REST view for the fence it began with).
 import { useEffect, useState } from "react";
 import { api } from "./client";
-import { reads, refreshFences } from "./commands";
+import { reads } from "./commands";
 import type { SessionOut } from "./types.gen";
 import { useWander } from "../store";
 
 const POLL_MS = 1500;
 
+/** Polls this wander's sub-wanders into the store (the name is kept for SessionPage). */
 export function useChildrenAndFences(sessionId: string): void {
   useEffect(() => {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    void refreshFences(sessionId);
     const poll = async () => {
       try {
         const kids = await reads.children(sessionId);

@@ -22,14 +22,6 @@ async function command<T>(what: string, call: () => Promise<T>, ok: (r: T) => st
   }
 }
 
-export async function refreshFences(sessionId: string): Promise<void> {
-  try {
-    useWander.getState().setFences(await request<FenceOut[]>("GET", `${s(sessionId)}/fences`));
-  } catch {
-    /* the fences panel keeps what it had; the next command refreshes it */
-  }
-}
-
 export const commands = {
   /** "Go here next" (force) or a hint: planted as a locus the next steps may choose. */
   inject: (sessionId: string, concept: string, force: boolean) =>
@@ -38,24 +30,19 @@ export const commands = {
       () => request<SessionOut>("POST", `${s(sessionId)}/inject`, { concept, force_visit: force }),
       () => (force ? `The next step goes to “${concept}”` : `“${concept}” planted as a hint`),
     ),
-  fence: async (sessionId: string, concept: string, action: "include" | "exclude") => {
-    const r = await command(
+  // The map's fence is the fold of wander.fence.added / wander.fence.removed: no re-read here.
+  fence: (sessionId: string, concept: string, action: "include" | "exclude") =>
+    command(
       action === "include" ? "Fence in" : "Fence out",
       () => request<SessionOut>("POST", `${s(sessionId)}/fence`, { concept, action }),
       () => `Fence ${action === "include" ? "includes" : "excludes"} the region of “${concept}”`,
-    );
-    await refreshFences(sessionId);
-    return r;
-  },
-  removeFence: async (sessionId: string, concept: string) => {
-    const r = await command(
+    ),
+  removeFence: (sessionId: string, concept: string) =>
+    command(
       "Remove fence",
       () => request<FenceOut[]>("DELETE", `${s(sessionId)}/fences?concept=${encodeURIComponent(concept)}`),
       () => `Fence anchor “${concept}” removed`,
-    );
-    if (r) useWander.getState().setFences(r);
-    return r;
-  },
+    ),
   crystallize: (sessionId: string) =>
     command(
       "Crystallize",

@@ -1,7 +1,19 @@
-// Turns the store's graph (plus laid-out positions) into React Flow nodes and edges.
+// Turns the store's graph (plus laid-out positions) into React Flow nodes and edges: one
+// React Flow node per node of the graph, its type the node's `kind` ("candidate" is drawn
+// by the "ghost" node type).
 import type { Edge, Node } from "@xyflow/react";
 import type { FenceOut, SessionOut } from "../api/types.gen";
-import { resonanceLinks, type AdjacencyEdge as AdjEdge, type GhostNode as Ghost, type GraphState } from "../store";
+import {
+  anchorOf,
+  mapNodeId,
+  mapNodes,
+  resonanceLinks,
+  type AdjacencyEdge as AdjEdge,
+  type GhostNode as Ghost,
+  type GraphState,
+  type MapCrystal,
+  type MapSubwander,
+} from "../store";
 import type { LayoutLink, LayoutNode, Point } from "./layout/force";
 import { GHOST_RADIUS, locusRadius } from "./palette";
 import type { AdjacencyEdgeData, LinkEdgeData, PathEdgeData, ResonanceEdgeData } from "./edges";
@@ -12,37 +24,46 @@ export const SUB_W = 150;
 export const SUB_H = 46;
 export const attractorUrl = (id: string) => `/api/v1/wander/crystals/${encodeURIComponent(id)}/attractor.png`;
 
-/** What the map draws besides the walk's own events: sub-wanders, fences, pins, highlights. */
+/** What the map marks besides the graph: highlights and the open crystal and compare pair.
+ * `children` and `fences` are ignored: the graph has both (`subwanders`, `fences`); they stay
+ * optional so that callers written before that still type-check. */
 export interface MapExtras {
-  children: SessionOut[];
-  fences: FenceOut[];
+  children?: SessionOut[];
+  fences?: FenceOut[];
   highlight: Set<string>;
   crystalId: string | null;
   compareId: string | null;
 }
 
-export function layoutInput(g: GraphState, ghosts: Ghost[], children: SessionOut[] = []): { nodes: LayoutNode[]; links: LayoutLink[] } {
-  const nodes: LayoutNode[] = g.order.map((id) => {
-    const l = g.loci[id];
-    return { id, parentId: l.parentId, r: locusRadius(l.visit_count), label: l.concept.toLowerCase() };
-  });
-  for (const gh of ghosts)
-    nodes.push({ id: gh.id, parentId: gh.parentId, r: GHOST_RADIUS, label: gh.concept.toLowerCase(), group: `candidates:${gh.id.split(":")[1]}` });
+/** The layout's input: every node of the graph with the locus it hangs from. The third
+ * argument is ignored (sub-wanders are in the graph); it stays for older callers. */
+export function layoutInput(g: GraphState, ghosts: Ghost[], _children?: SessionOut[]): { nodes: LayoutNode[]; links: LayoutLink[] } {
+  const nodes: LayoutNode[] = [];
   const links: LayoutLink[] = g.path.map((e) => ({ source: e.source, target: e.target }));
-  for (const gh of ghosts) links.push({ source: gh.parentId, target: gh.id });
-  for (const id of g.crystalOrder) {
-    const bread = g.crystals[id].bread.filter((b): b is string => !!b && !!g.loci[b]);
-    if (!bread.length) continue;
-    nodes.push({ id: `crystal:${id}`, parentId: bread[0], r: CRYSTAL_SIZE / 2 + 6 });
-    for (const b of bread) links.push({ source: b, target: `crystal:${id}` });
-  }
-  for (const c of children) {
-    if (!c.parent_locus_id || !g.loci[c.parent_locus_id]) continue;
-    nodes.push({ id: `sub:${c.id}`, parentId: c.parent_locus_id, r: SUB_W / 2 });
-    links.push({ source: c.parent_locus_id, target: `sub:${c.id}` });
+  for (const [id, n] of mapNodes(g, ghosts)) {
+    const parentId = anchorOf(g, n);
+    switch (n.kind) {
+      case "locus":
+        nodes.push({ id, parentId, r: locusRadius(n.visit_count), label: n.concept.toLowerCase() });
+        break;
+      case "candidate":
+        nodes.push({ id, parentId, r: GHOST_RADIUS, label: n.concept.toLowerCase(), group: `candidates:${id.split(":")[1]}` });
+        links.push({ source: n.parentId, target: id });
+        break;
+      case "crystal":
+        nodes.push({ id, parentId, r: CRYSTAL_SIZE / 2 + 6 });
+        for (const b of breadOnMap(g, n)) links.push({ source: b, target: id });
+        break;
+      case "subwander":
+        nodes.push({ id, parentId, r: SUB_W / 2 });
+        links.push({ source: parentId!, target: id });
+        break;
+    }
   }
   return { nodes, links };
 }
+
+const breadOnMap = (g: GraphState, c: MapCrystal) => c.bread.filter((b): b is string => !!b && !!g.loci[b]);
 
 /** Node and edge objects from the previous render, reused when nothing about them changed,
  * so that React Flow only updates what did (a replay of hundreds of loci stays cheap). */
@@ -61,59 +82,53 @@ export function flowNodes(
   positions: Map<string, Point>,
   selectedId: string | null,
   cache?: FlowCache,
-  extras: MapExtras = { children: [], fences: [], highlight: new Set(), crystalId: null, compareId: null },
+  extras: MapExtras = { highlight: new Set(), crystalId: null, compareId: null },
 ): Node[] {
   const next: FlowCache | undefined = cache ? new Map() : undefined;
   const out: Node[] = [];
-  const fenceBy = new Map(extras.fences.map((f) => [f.concept.toLowerCase(), f.action]));
-  for (const id of g.order) {
-    const l = g.loci[id];
+  const fenceBy = new Map(g.fences.map((f) => [f.concept.toLowerCase(), f.action]));
+  for (const [id, n] of mapNodes(g, ghosts)) {
     const p = positions.get(id);
     if (!p) continue;
-    const r = locusRadius(l.visit_count);
-    const current = id === g.currentLocusId;
-    const marks: LocusMarks = {
-      selected: id === selectedId || id === extras.compareId,
-      hint: !!g.hints[id] || !!l.planted,
-      fence: fenceBy.get(l.concept.toLowerCase()) ?? null,
-      highlighted: extras.highlight.has(id),
-    };
-    const key = `${p.x},${p.y},${r},${l.visit_count},${current},${l.concept},${l.domains.join("|")},${l.source_type},${JSON.stringify(marks)}`;
-    out.push(cached(cache, next, id, key, () => locusNode(id, l, p, r, current, marks)));
-  }
-  for (const cid of g.crystalOrder) {
-    const c = g.crystals[cid];
-    const p = positions.get(`crystal:${cid}`);
-    if (!p) continue;
-    const data: CrystalNodeData = {
-      insight: c.insight,
-      v: c.V ?? null,
-      verdict: c.verdict ?? null,
-      status: c.status,
-      review: c.review,
-      thumb: attractorUrl(cid),
-      size: CRYSTAL_SIZE,
-      selected: extras.crystalId === cid,
-    };
-    const key = `${p.x},${p.y},${JSON.stringify(data)}`;
-    const id = `crystal:${cid}`;
-    out.push(cached(cache, next, id, key, () => ({ id, type: "crystal", position: { x: p.x - CRYSTAL_SIZE / 2, y: p.y - CRYSTAL_SIZE / 2 },
-      width: CRYSTAL_SIZE, height: CRYSTAL_SIZE, data, zIndex: 4, draggable: false, connectable: false })));
-  }
-  for (const c of extras.children) {
-    const id = `sub:${c.id}`;
-    const p = positions.get(id);
-    if (!p) continue;
-    const data: SubwanderNodeData = { seed: c.seed_concept, steps: c.step_count, maxSteps: c.max_steps, status: c.status, running: c.running, w: SUB_W, h: SUB_H };
-    const key = `${p.x},${p.y},${JSON.stringify(data)}`;
-    out.push(cached(cache, next, id, key, () => ({ id, type: "subwander", position: { x: p.x - SUB_W / 2, y: p.y - SUB_H / 2 },
-      width: SUB_W, height: SUB_H, data, zIndex: 4, draggable: false, connectable: false })));
-  }
-  for (const gh of ghosts) {
-    const p = positions.get(gh.id);
-    if (!p) continue;
-    const key = `${p.x},${p.y},${gh.concept},${gh.probability}`;
-    out.push(cached(cache, next, gh.id, key, () => ghostNode(gh, p)));
+    switch (n.kind) {
+      case "locus": {
+        const r = locusRadius(n.visit_count);
+        const current = id === g.currentLocusId;
+        const marks: LocusMarks = {
+          selected: id === selectedId || id === extras.compareId,
+          hint: g.hints[id] !== undefined,
+          fence: fenceBy.get(n.concept.toLowerCase()) ?? null,
+          highlighted: extras.highlight.has(id),
+        };
+        const key = `${p.x},${p.y},${r},${n.visit_count},${current},${n.concept},${n.domains.join("|")},${n.source_type},${!!n.planted},${JSON.stringify(marks)}`;
+        out.push(cached(cache, next, id, key, () => locusNode(id, n, p, r, current, marks)));
+        break;
+      }
+      case "crystal": {
+        const data: CrystalNodeData = {
+          insight: n.insight,
+          v: n.V ?? null,
+          verdict: n.verdict ?? null,
+          status: n.status,
+          review: n.review,
+          thumb: attractorUrl(n.id),
+          size: CRYSTAL_SIZE,
+          selected: extras.crystalId === n.id,
+        };
+        out.push(cached(cache, next, id, `${p.x},${p.y},${JSON.stringify(data)}`, () => ({ id, type: "crystal", position: { x: p.x - CRYSTAL_SIZE / 2, y: p.y - CRYSTAL_SIZE / 2 },
+          width: CRYSTAL_SIZE, height: CRYSTAL_SIZE, data, zIndex: 4, draggable: false, connectable: false })));
+        break;
+      }
+      case "subwander": {
+        const data: SubwanderNodeData = { seed: n.seed_concept, steps: n.step_count, maxSteps: n.max_steps, status: n.status, running: n.running, w: SUB_W, h: SUB_H };
+        out.push(cached(cache, next, id, `${p.x},${p.y},${JSON.stringify(data)}`, () => ({ id, type: "subwander", position: { x: p.x - SUB_W / 2, y: p.y - SUB_H / 2 },
+          width: SUB_W, height: SUB_H, data, zIndex: 4, draggable: false, connectable: false })));
+        break;
+      }
+      case "candidate":
+        out.push(cached(cache, next, id, `${p.x},${p.y},${n.concept},${n.probability}`, () => ghostNode(n, p)));
+        break;
+    }
   }
   if (cache && next) {
     cache.clear();
@@ -208,11 +223,13 @@ export function flowEdges(g: GraphState, adjEdges: AdjEdge[], cache?: FlowCache,
       out.push(cached(cache, next, id, `${data.sr}`, () => ({ id, type: "link", source: b, target: `crystal:${cid}`, data, zIndex: 0, selectable: false })));
     }
   }
-  for (const c of extras?.children ?? []) {
-    if (!c.parent_locus_id || !g.loci[c.parent_locus_id]) continue;
+  for (const sid of g.subwanderOrder) {
+    const c: MapSubwander = g.subwanders[sid];
+    const parent = anchorOf(g, c);
+    if (!parent) continue;
     const id = `sl:${c.id}`;
-    const data: LinkEdgeData = { sr: r(c.parent_locus_id), tr: SUB_H / 2, kind: "subwander" };
-    out.push(cached(cache, next, id, `${data.sr}`, () => ({ id, type: "link", source: c.parent_locus_id!, target: `sub:${c.id}`, data, zIndex: 0, selectable: false })));
+    const data: LinkEdgeData = { sr: r(parent), tr: SUB_H / 2, kind: "subwander" };
+    out.push(cached(cache, next, id, `${data.sr}`, () => ({ id, type: "link", source: parent, target: mapNodeId(c), data, zIndex: 0, selectable: false })));
   }
   if (cache && next) {
     cache.clear();

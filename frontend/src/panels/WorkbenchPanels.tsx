@@ -16,7 +16,7 @@ function Head({ title }: { title: string }) {
 }
 
 export function FencesPanel({ sessionId }: { sessionId: string }) {
-  const fences = useWander((s) => s.fences);
+  const fences = useWander((s) => s.graph.fences);
   return (
     <aside className="side-panel" aria-label="Fences" data-testid="fences-panel">
       <Head title="Fences" />
@@ -148,7 +148,7 @@ const TABS: [SidePanel, string][] = [
 export function PanelTabs() {
   const panel = useWander((s) => s.panel);
   const nRes = useWander((s) => Object.keys(s.graph.resonances).length);
-  const nFence = useWander((s) => s.fences.length);
+  const nFence = useWander((s) => s.graph.fences.length);
   return (
     <div className="panel-tabs">
       {TABS.map(([k, label]) => (
