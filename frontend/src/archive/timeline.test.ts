@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SID, walkEvents } from "../test/fixtures";
-import { foldAt, stepEnds, stepFromSearch } from "./timeline";
+import { ev, SID, walkEvents } from "../test/fixtures";
+import { crystalsAt, foldAt, resonancesAt, stepEnds, stepFromSearch } from "./timeline";
 
 describe("archive timeline (fold at seq)", () => {
   const events = walkEvents(4);
@@ -34,5 +34,21 @@ describe("archive timeline (fold at seq)", () => {
     expect(stepFromSearch("?step=-2", 10)).toBe(10);
     expect(stepFromSearch("?step=abc", 10)).toBe(10);
     expect(stepFromSearch("?step=0", 10)).toBe(0);
+  });
+
+  it("lists resonances as their latest event up to a seq left them, and the crystals formed by then", () => {
+    const log = walkEvents(2);
+    let seq = log.at(-1)!.seq;
+    const res = (id: string, status: "candidate" | "confirmed", strength: number) => ({ id, themes: ["trust"], occurrences: strength, strength, status, session_id: SID });
+    log.push(ev(++seq, "wander.resonance.detected", { resonance: res("R1", "candidate", 1) }));
+    const detected = seq;
+    log.push(ev(++seq, "wander.resonance.detected", { resonance: res("R2", "candidate", 2) }));
+    log.push(ev(++seq, "wander.resonance.confirmed", { resonance: res("R1", "confirmed", 3), similarity: 0.9 }));
+    log.push(ev(++seq, "wander.crystal.formed", { crystal: { id: "C1", insight: "i", confidence: 0.7, structural_type: "bridge", status: "active",
+      bread: ["L1", "L2"], domains: [], V: 0.72, verdict: "accepted" } }));
+    expect(resonancesAt(log, detected).map((r) => [r.id, r.status])).toEqual([["R1", "candidate"]]);
+    expect(resonancesAt(log, seq).map((r) => [r.id, r.status, r.strength])).toEqual([["R1", "confirmed", 3], ["R2", "candidate", 2]]);
+    expect(crystalsAt(log, seq - 1)).toEqual([]);
+    expect(crystalsAt(log, seq).map((c) => [c.id, c.V, c.verdict])).toEqual([["C1", 0.72, "accepted"]]);
   });
 });

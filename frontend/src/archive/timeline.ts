@@ -1,6 +1,6 @@
 // The archive timeline: the graph at any step is the fold of the event log up to that
 // step's last seq (the same pure reducer the live map uses).
-import type { EventOut } from "../api/types.gen";
+import type { CrystalSummary, EventOut, ResonanceSummary } from "../api/types.gen";
 import { emptyGraph, reduceEvents, type GraphState } from "../store";
 
 /** ends[n] = the last seq of step n (ends[0]: before the first step started). */
@@ -22,37 +22,35 @@ export function foldAt(sessionId: string, events: EventOut[], seq: number): Grap
   return reduceEvents(emptyGraph(sessionId), upTo);
 }
 
-export interface ResonanceAt {
-  id: string;
-  themes: string[];
-  occurrences: number;
-  strength: number;
-  status: string;
-}
+/** A resonance as the archive shows it: the summary its events carry. */
+export type ResonanceAt = ResonanceSummary;
 
 /** Each resonance as its latest event up to `seq` left it. */
 export function resonancesAt(events: EventOut[], seq: number): ResonanceAt[] {
   const byId = new Map<string, ResonanceAt>();
   for (const e of events) {
-    if (e.seq > seq || !e.subject.startsWith("wander.resonance.")) continue;
-    const r = (e.payload as { resonance?: ResonanceAt }).resonance;
-    if (r?.id) byId.set(r.id, r);
+    if (e.seq > seq) continue;
+    switch (e.subject) {
+      case "wander.resonance.detected":
+      case "wander.resonance.strengthened":
+      case "wander.resonance.confirmed":
+        // `subject` narrows the union: the payload is that subject's, with its resonance
+        byId.set(e.payload.resonance.id, e.payload.resonance);
+        break;
+      default:
+        break;
+    }
   }
   return [...byId.values()].sort((a, b) => b.strength - a.strength);
 }
 
-export interface CrystalAt {
-  id: string;
-  insight: string;
-  structural_type: string | null;
-  V: number | null;
-  verdict: string | null;
-}
+/** A crystal as the archive shows it: the summary wander.crystal.formed carries. */
+export type CrystalAt = CrystalSummary;
 
 export function crystalsAt(events: EventOut[], seq: number): CrystalAt[] {
-  return events
-    .filter((e) => e.seq <= seq && e.subject === "wander.crystal.formed")
-    .map((e) => (e.payload as { crystal: CrystalAt }).crystal);
+  const out: CrystalAt[] = [];
+  for (const e of events) if (e.seq <= seq && e.subject === "wander.crystal.formed") out.push(e.payload.crystal);
+  return out;
 }
 
 /** ?step=N of the URL, clamped to 0..max; max when absent or not a number. */
