@@ -3,6 +3,7 @@ import {
   Background,
   BackgroundVariant,
   getNodesBounds,
+  getViewportForBounds,
   MiniMap,
   ReactFlow,
   useReactFlow,
@@ -20,6 +21,9 @@ import { edgeTypes } from "./edges";
 import { flowEdges, flowNodes, layoutInput, type FlowCache, type MapExtras } from "./flow";
 import { fractalEdges, fractalNodes, useProposalList } from "./fractals";
 import { IncrementalLayout, type Point } from "./layout/force";
+import { parentsOf, semanticScale, semanticTargets, useAnimatedPositions, type Box, type LayoutMode } from "./layout/semantic";
+import { useProjection } from "./layout/useProjection";
+import { LayoutSwitch } from "../panels/LayoutSwitch";
 import { nodeTypes } from "./nodes";
 import { LocusMenu } from "./ContextMenu";
 import { MapSearch, NoticeLine } from "./MapOverlays";
@@ -42,8 +46,12 @@ function loadPins(sid: string | null): Record<string, Point> {
 /** Below this zoom labels are too small to read: follow the current locus instead of fitting all. */
 const READABLE_ZOOM = 0.75;
 
-/** The live mind map of the open session. Must be inside a <ReactFlowProvider>. */
-export function MindMap() {
+/**
+ * The mind map of the open session (live, or an archive at a step). Must be inside a
+ * <ReactFlowProvider>. `layout`/`onLayout`: the "Flow" / "Semantic (UMAP)" switch when the
+ * page keeps it (the archive view keeps it in its URL); else the map keeps it itself.
+ */
+export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode; onLayout?: (m: LayoutMode) => void } = {}) {
   const graph = useWander((s) => s.graph);
   const selectedId = useWander((s) => s.selectedId);
   const select = useWander((s) => s.select);
@@ -53,6 +61,9 @@ export function MindMap() {
   const crystalId = useWander((s) => s.crystalId);
   const compareId = useWander((s) => s.compareId);
   const focus = useWander((s) => s.focus);
+  const [ownMode, setOwnMode] = useState<LayoutMode>("flow");
+  const mode = layoutProp ?? ownMode;
+  const setMode = onLayout ?? setOwnMode;
   const layout = useRef<IncrementalLayout | null>(null);
   const layoutFor = useRef<string | null>(null);
   if (!layout.current || layoutFor.current !== graph.sessionId) {
@@ -70,10 +81,26 @@ export function MindMap() {
 
   // The layout runs only when the set of nodes changes (new locus, new candidates).
   const childKey = children.map((c) => c.id).join(",");
-  const positions = useMemo(() => {
-    const { nodes, links } = layoutInput(graph, adj.ghosts, children);
-    return layout.current!.update(nodes, links);
-  }, [graph.order, ghostKey, pathKey, graph.sessionId, graph.crystalOrder, childKey, pinRev]); // eslint-disable-line react-hooks/exhaustive-deps
+  const input = useMemo(
+    () => layoutInput(graph, adj.ghosts, children),
+    [graph.order, ghostKey, pathKey, graph.sessionId, graph.crystalOrder, childKey], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+  const flowPositions = useMemo(() => layout.current!.update(input.nodes, input.links), [input, pinRev]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The semantic (UMAP) layout: the stored projection scaled to the map's box; until it
+  // has come, the flow layout stays on screen.
+  const box = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState<Box | null>(null);
+  const projection = useProjection(graph.sessionId, mode === "semantic", graph.order);
+  const semantic = mode === "semantic" && projection.points !== null;
+  const target = useMemo(() => {
+    if (!semantic || !projection.points) return flowPositions;
+    return semanticTargets(flowPositions, projection.points, parentsOf(input.nodes), semanticScale(projection.points.size, size));
+  }, [semantic, projection.points, flowPositions, input, size]);
+  // a switch of layout, or a new picture of the projection, glides; the flow layout growing does not
+  const shownLayout: LayoutMode = semantic ? "semantic" : "flow";
+  const animKey = semantic ? `semantic:${projection.fitId}:${projection.points?.size}` : "flow";
+  const positions = useAnimatedPositions(target, animKey);
 
   const extras: MapExtras = useMemo(
     () => ({ children, fences, highlight: new Set(highlight), crystalId, compareId }),
@@ -104,22 +131,26 @@ export function MindMap() {
   // the current locus in the middle at a readable zoom. A person panning or zooming turns
   // following off; "Fit & follow" turns it back on.
   const rf = useReactFlow();
-  const box = useRef<HTMLDivElement>(null);
   const [follow, setFollow] = useState(true);
   const moveStart = useRef<Viewport | null>(null);
-  const currentPos = graph.currentLocusId ? positions.get(graph.currentLocusId) : undefined;
-  const view = useRef({ nodes, currentPos });
-  view.current = { nodes, currentPos };
+  // Following looks at where the nodes are going (during a switch of layout, the view
+  // moves with them).
+  const currentPos = graph.currentLocusId ? target.get(graph.currentLocusId) : undefined;
+  const view = useRef({ nodes, positions, target, currentPos });
+  view.current = { nodes, positions, target, currentPos };
   const followView = useCallback(
     (duration = 350) => {
       const el = box.current;
-      const { nodes: ns, currentPos: cur } = view.current;
-      if (!el || ns.length === 0) return;
+      const { nodes: shown, positions: at, target: to, currentPos: cur } = view.current;
+      if (!el || shown.length === 0) return;
+      const ns = at === to ? shown : shown.map((n) => destined(n, at, to));
       const b = getNodesBounds(ns);
       const pad = 140;
       const fitZoom = Math.min(el.clientWidth / (b.width + pad), el.clientHeight / (b.height + pad));
-      if (fitZoom >= READABLE_ZOOM || !cur) void rf.fitView({ padding: 0.2, duration, maxZoom: 1.3 });
-      else void rf.setCenter(cur.x, cur.y, { zoom: 0.9, duration });
+      if (fitZoom >= READABLE_ZOOM || !cur) {
+        if (at === to) void rf.fitView({ padding: 0.2, duration, maxZoom: 1.3 });
+        else void rf.setViewport(getViewportForBounds(b, el.clientWidth, el.clientHeight, 0.02, 1.3, 0.2), { duration });
+      } else void rf.setCenter(cur.x, cur.y, { zoom: 0.9, duration });
     },
     [rf],
   );
@@ -128,14 +159,17 @@ export function MindMap() {
     if (!follow || nodeCount === 0) return;
     const t = setTimeout(() => followView(), 30);
     return () => clearTimeout(t);
-  }, [follow, nodeCount, positions, currentPos, followView]);
+  }, [follow, nodeCount, target, currentPos, followView]);
   useEffect(() => {
     const el = box.current;
     if (!el || typeof ResizeObserver === "undefined") return;
     let t: ReturnType<typeof setTimeout> | undefined;
     const ro = new ResizeObserver(() => {
       clearTimeout(t);
-      t = setTimeout(() => follow && followView(200), 60);
+      t = setTimeout(() => {
+        setSize((s) => (s && Math.abs(s.width - el.clientWidth) < 40 && Math.abs(s.height - el.clientHeight) < 40 ? s : { width: el.clientWidth, height: el.clientHeight }));
+        if (follow) followView(200);
+      }, 60);
     });
     ro.observe(el);
     return () => {
@@ -202,6 +236,11 @@ export function MindMap() {
         return;
       }
       if (node.type !== "locus") return;
+      if (shownLayout === "semantic") {
+        // the semantic layout places loci by meaning: a locus dropped there goes back
+        st.say("ok", "Pins hold in the Flow layout; the semantic layout places loci by meaning");
+        return;
+      }
       layout.current!.pin(node.id, centre);
       const pins = loadPins(sid);
       pins[node.id] = centre;
@@ -213,12 +252,18 @@ export function MindMap() {
       st.say("ok", `Pinned “${(node.data as { concept: string }).concept}”`);
       setPinRev((n) => n + 1);
     },
-    [positions],
+    [positions, shownLayout],
   );
   const zoom = useStore((s) => s.transform[2]);
 
   return (
-    <div className={zoom < LABEL_ZOOM ? "mindmap lod-far" : "mindmap"} data-testid="mindmap" ref={box}>
+    <div
+      className={zoom < LABEL_ZOOM ? "mindmap lod-far" : "mindmap"}
+      data-testid="mindmap"
+      data-layout={shownLayout}
+      data-fit-id={semantic ? (projection.fitId ?? undefined) : undefined}
+      ref={box}
+    >
       <svg width="0" height="0" style={{ position: "absolute" }} aria-hidden>
         <defs>
           <marker id="wander-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -291,6 +336,7 @@ export function MindMap() {
         <button type="button" className="tool" onClick={() => void rf.zoomOut({ duration: 200 })} title="Zoom out">
           −
         </button>
+        <LayoutSwitch mode={mode} onChange={setMode} busy={mode === "semantic" && projection.loading && !semantic} error={mode === "semantic" ? projection.error : null} />
       </div>
       <MapSearch />
       <NoticeLine />
@@ -362,4 +408,12 @@ function Legend() {
       ) : null}
     </div>
   );
+}
+
+/** Node `n` moved to where its layout is taking it (for fitting the view to a transition's end). */
+function destined(n: Node, at: Map<string, Point>, to: Map<string, Point>): Node {
+  const a = at.get(n.id);
+  const b = to.get(n.id);
+  if (!a || !b || (a.x === b.x && a.y === b.y)) return n;
+  return { ...n, position: { x: n.position.x + b.x - a.x, y: n.position.y + b.y - a.y } };
 }

@@ -7,11 +7,13 @@ import { archiveApi, type ArchiveDoc } from "../api/archive";
 import { ApiError } from "../api/client";
 import { crystalsAt, foldAt, resonancesAt, stepEnds, stepFromSearch } from "../archive/timeline";
 import { MindMap } from "../mindmap/MindMap";
+import type { LayoutMode } from "../mindmap/layout/semantic";
 import { Brand } from "../panels/Brand";
 import { ReplayPanels } from "../panels/ReplayPanels";
 import { Timeline } from "../panels/Timeline";
 import { Link } from "../router";
 import { emptyGraph, useWander } from "../store";
+import "./review.css";
 
 export function ArchivePage({ sessionId }: { sessionId: string }) {
   const [doc, setDoc] = useState<ArchiveDoc | null>(null);
@@ -19,6 +21,15 @@ export function ArchivePage({ sessionId }: { sessionId: string }) {
   const [step, setStepState] = useState<number | null>(null);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(5);
+  // the layout is part of the moment a link holds: ?step=5&layout=semantic
+  const [layout, setLayoutState] = useState<LayoutMode>(() => layoutFromSearch(window.location.search));
+  const setLayout = useCallback((m: LayoutMode) => {
+    setLayoutState(m);
+    const url = new URL(window.location.href);
+    if (m === "semantic") url.searchParams.set("layout", m);
+    else url.searchParams.delete("layout");
+    window.history.replaceState(null, "", url.pathname + url.search);
+  }, []);
 
   useEffect(() => {
     let alive = true;
@@ -80,12 +91,14 @@ export function ArchivePage({ sessionId }: { sessionId: string }) {
           <a href={archiveApi.exportUrl(sessionId, "archive.json")} download data-testid="export-json">JSON</a>
           <a href={archiveApi.exportUrl(sessionId, "archive.md")} download data-testid="export-md">Markdown</a>
           <a href={archiveApi.exportUrl(sessionId, "umap.png")} download data-testid="export-png">UMAP PNG</a>
-          <Link to={`/sessions/${encodeURIComponent(sessionId)}`}>live map</Link>
+          <Link to={`/sessions/${encodeURIComponent(sessionId)}`} data-testid="live-map-link">
+            live map
+          </Link>
         </nav>
       </header>
       <ReactFlowProvider>
         <div className="workspace with-panel">
-          <MindMap />
+          <MindMap layout={layout} onLayout={setLayout} />
           <ReplayPanels graph={graph} resonances={resonances} crystals={crystals} onStep={setStep} />
         </div>
       </ReactFlowProvider>
@@ -96,4 +109,8 @@ export function ArchivePage({ sessionId }: { sessionId: string }) {
       )}
     </div>
   );
+}
+
+function layoutFromSearch(search: string): LayoutMode {
+  return new URLSearchParams(search).get("layout") === "semantic" ? "semantic" : "flow";
 }
