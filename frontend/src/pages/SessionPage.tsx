@@ -12,6 +12,7 @@ import { StatusBar } from "../panels/StatusBar";
 import { ComparePanel, FencesPanel, PanelTabs, ResonancesPanel, TracePanel } from "../panels/WorkbenchPanels";
 import { Link } from "../router";
 import { useWander } from "../store";
+import "./review.css";
 
 export function SessionPage({ sessionId }: { sessionId: string }) {
   const { error, notFound } = useSessionFeed(sessionId);
@@ -21,6 +22,10 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const attractor = useWander((s) => s.graph.attractor);
   const session = useWander((s) => s.session);
   const panel = useWander((s) => s.panel);
+  const status = useWander((s) => s.graph.status ?? s.session?.status ?? null);
+  const running = useWander((s) => !!s.session?.running);
+  // a wander that is not walking can be reviewed: its archive (timeline, UMAP, exports)
+  const reviewable = !running && (status === "paused" || status === "completed" || status === "abandoned");
   const ancestors = useAncestors(session && session.id === sessionId ? session : null);
 
   if (notFound) {
@@ -52,6 +57,16 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           <Lineage sessionId={sessionId} />
         </div>
         <PanelTabs />
+        {reviewable ? (
+          <Link
+            to={`/sessions/${encodeURIComponent(sessionId)}/archive`}
+            className="tool archive-link"
+            data-testid="archive-link"
+            title="Review this wander: replay it step by step, see it in semantic space, export it"
+          >
+            Archive
+          </Link>
+        ) : null}
         <Controls sessionId={sessionId} />
       </header>
       {error ? <div className="banner">Could not load the session: {error}</div> : null}

@@ -32,7 +32,7 @@ export function ArchiveList() {
   }, [query]);
 
   return (
-    <section className="card archives" aria-label="Archived wanders">
+    <section className="card archives" aria-label="Archived wanders" id="archived-wanders">
       <div className="card-head">
         <h2>Archived wanders</h2>
       </div>
@@ -71,6 +71,9 @@ export function ArchiveList() {
                 <div className="small">
                   {a.step_count} steps · {a.crystal_count} crystals · {a.status}
                   {a.similarity !== null && a.similarity !== undefined ? <span className="muted"> · match {a.similarity.toFixed(2)}</span> : null}
+                </div>
+                <div className="review-cue">
+                  Review ›
                 </div>
               </div>
             </Link>

@@ -12,6 +12,11 @@ function when(iso: string | null): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
 }
 
+/** A wander that is not walking has an archive to review (timeline, UMAP, exports). */
+export function reviewable(s: Pick<SessionOut, "status" | "running">): boolean {
+  return !s.running && (s.status === "completed" || s.status === "abandoned" || s.status === "paused");
+}
+
 export interface Row {
   s: SessionOut;
   /** Nesting depth under a parent on this page (0: top level). */
@@ -106,6 +111,16 @@ export function SessionList() {
                   <Link to={`/sessions/${encodeURIComponent(s.id)}`} className="session-link">
                     {s.name}
                   </Link>
+                  {reviewable(s) ? (
+                    <Link
+                      to={`/sessions/${encodeURIComponent(s.id)}/archive`}
+                      className="review-link"
+                      data-testid="review-link"
+                      title="Replay it step by step, see it in semantic space, export it"
+                    >
+                      Review
+                    </Link>
+                  ) : null}
                   {children ? <span className="badge" data-testid="children-count">{children} sub-wander{children > 1 ? "s" : ""}</span> : null}
                   {s.attractor ? <div className="muted small">→ {s.attractor}</div> : null}
                   {s.parent_session_id ? (
