@@ -297,6 +297,12 @@ class ForageRequest(Strict):
     seed: int | None = Field(default=None, ge=0, lt=2**32, description="Random seed of the autonomous forager.")
 
 
+class CorpusQuestion(Strict):
+    """POST /api/v1/sandwich/ask: a question about the existing sandwiches (reflective mode)."""
+
+    question: str = Field(min_length=1, max_length=2000, description="e.g. 'which ingredients are reused most?'")
+
+
 # ---- SANDWICH corpus analysis (004, 5.3 / 7 / 8.1): GET /api/v1/sandwich/metrics ----
 
 
@@ -358,6 +364,6 @@ EXPORTED: tuple[type[BaseModel], ...] = (
     SessionCreate, SessionPatch, WanderRequest, InjectRequest, FenceRequest, SearchRequest, SubwanderRequest,
     CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
     ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, FenceAnchorOut, *ACTION_MODELS,
-    CrystalReview, FenceOut, CompareOut, RecallRequest, RecallHitOut, RecallOut, ForageRequest, MetricValue, TypeCount,
+    CrystalReview, FenceOut, CompareOut, RecallRequest, RecallHitOut, RecallOut, ForageRequest, CorpusQuestion, MetricValue, TypeCount,
     IngredientCount, ValidityPoint, RunEfficiency, CrossDomainBread, SandwichMetrics, *ARCHIVE_MODELS,
 )  # fmt: skip

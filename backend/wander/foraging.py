@@ -8,8 +8,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from wander.domain.errors import InvalidInput
 from wander.domain.models import Event
-from wander.domain.sandwich import TAXONOMY
+from wander.domain.sandwich import ACCEPT, REVIEW, TAXONOMY, WEIGHTS
 from shared_schemas.events import Subject
 from wander.kb.forage_sources import FileAndUrlReader
 from wander.sandwich.assembler import Assembler
@@ -71,3 +72,33 @@ async def corpus_report(app: Any) -> dict[str, Any]:
             "ingredient_frequency": await repo.ingredient_frequency(), "validity_over_time": await repo.validity_over_time(),
             "foraging_efficiency": await repo.foraging_efficiency(), "outcomes": await repo.outcome_counts(),
             "cross_domain_breads": await repo.cross_domain_breads()}  # fmt: skip
+
+
+async def ask_corpus(app: Any, question: str) -> dict[str, Any]:
+    """Reflective mode (`wander corpus ask`, POST /api/v1/sandwich/ask): the question routed to
+    one of 004's analysis queries (or a vector search over the sandwiches when none fits),
+    and that query's rows as the answer."""
+    from wander.sandwich.analysis import route
+
+    question = (question or "").strip()
+    if not question:
+        raise InvalidInput("question", "must not be empty")
+    query = route(question)
+    if query == "similar":
+        await sync_crystals(app.sandwiches, app.embedder)
+        answer: Any = await app.sandwiches.similar(app.embedder.embed([question])[0], 5)
+    else:
+        report = await corpus_report(app)
+        answer = report[query]
+    return {"question": question, "query": query, "answer": answer}
+
+
+async def explanation(app: Any) -> dict[str, Any]:
+    """Pedagogical mode (`wander sandwich explain`, GET /api/v1/sandwich/explain): the
+    definition, the validity function and the 10 types with the corpus's best example of each."""
+    await sync_crystals(app.sandwiches, app.embedder)
+    examples = await app.sandwiches.best_per_type()
+    return {"definition": "Two pieces of bread bounding a filling: the breads related but not the same idea, "
+                          "the filling closer to each bread than they are to each other.",
+            "weights": WEIGHTS, "accept": ACCEPT, "review": REVIEW,
+            "types": [{"name": n, "description": d, "example": examples.get(n)} for n, d in TAXONOMY.items()]}  # fmt: skip

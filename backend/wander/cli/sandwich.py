@@ -124,16 +124,11 @@ def ask(question: str = typer.Argument(..., help="A question about the corpus.")
         _fail("question: must not be empty")
 
     async def main():
-        from wander.foraging import corpus_report
-        from wander.sandwich.analysis import route
+        from wander.foraging import ask_corpus
 
         async with _open() as app:
-            report = await corpus_report(app)
-            query = route(question)
-            if query == "similar":
-                v = app.embedder.embed([question])[0]
-                return query, await app.sandwiches.similar(v, 5)
-            return query, report[query] if query != "metrics" else report["metrics"]
+            found = await ask_corpus(app, question)
+            return found["query"], found["answer"]
 
     query, answer = _run(main)
     if as_json:
@@ -154,9 +149,10 @@ def explain() -> None:
     from wander.domain.sandwich import ACCEPT, REVIEW, TAXONOMY, WEIGHTS
 
     async def main():
+        from wander.foraging import explanation
+
         async with _open() as app:
-            await __import__("wander.foraging", fromlist=["sync_crystals"]).sync_crystals(app.sandwiches, app.embedder)
-            return await app.sandwiches.best_per_type()
+            return {t["name"]: t["example"] for t in (await explanation(app))["types"]}
 
     examples = _run(main)
     out.print("A sandwich is two pieces of bread (B1, B2) that bound a filling F: the breads are related but not "

@@ -194,6 +194,15 @@ export interface Connection {
   direction: "from" | "to";
   step_number: number;
 }
+/**
+ * POST /api/v1/sandwich/ask: a question about the existing sandwiches (reflective mode).
+ */
+export interface CorpusQuestion {
+  /**
+   * e.g. 'which ingredients are reused most?'
+   */
+  question: string;
+}
 export interface CrossDomainBread {
   bread_concept: string;
   domain_count: number;

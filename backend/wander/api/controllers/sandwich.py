@@ -4,16 +4,22 @@ sandwiches, the foraging log and a run's events, the analysis queries and 8.1's 
 
 from __future__ import annotations
 
+import uuid
 from typing import Annotated, Any
 
 from litestar import Controller, get, post
 from litestar.params import Parameter
 
-from shared_schemas.models import ForageRequest, SandwichMetrics
+from shared_schemas.models import CorpusQuestion, ForageRequest, SandwichMetrics
 from wander.api.deps import Services
 from wander.domain.errors import InvalidInput, NotFound
-from wander.domain.sandwich import ACCEPT, REVIEW, TAXONOMY, WEIGHTS
-from wander.store.repository import parse_uuid
+
+
+def parse_uuid(value: str) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        return None
 
 
 class SandwichController(Controller):
@@ -69,10 +75,17 @@ class SandwichController(Controller):
 
         return SandwichMetrics.model_validate(await corpus_report(svc.app))
 
+    @post("/ask", status_code=200)
+    async def ask(self, data: CorpusQuestion, svc: Services) -> dict[str, Any]:
+        """Reflective mode, as `wander corpus ask`: {question, query (the analysis query it was
+        routed to), answer (that query's rows)}."""
+        from wander.foraging import ask_corpus
+
+        return await ask_corpus(svc.app, data.question)
+
     @get("/explain")
     async def explain(self, svc: Services) -> dict[str, Any]:
-        examples = await svc.app.sandwiches.best_per_type()
-        return {"definition": "Two pieces of bread bounding a filling: the breads related but not the same idea, "
-                              "the filling closer to each bread than they are to each other.",
-                "weights": WEIGHTS, "accept": ACCEPT, "review": REVIEW,
-                "types": [{"name": n, "description": d, "example": examples.get(n)} for n, d in TAXONOMY.items()]}  # fmt: skip
+        """Pedagogical mode, as `wander sandwich explain`."""
+        from wander.foraging import explanation
+
+        return await explanation(svc.app)
