@@ -23,10 +23,17 @@ Outcome of an evolution (frame 0 is the seed, tick t produces frame t):
 
 Convergence is checked before oscillation at the same tick.
 
-Two implementations give bit-identical results:
+Three implementations give bit-identical results:
 
-- :func:`evolve_batch`: B frames at once. Frames live in padded (H+2, W+2) buffers so
-  that the four neighbours are plain offsets into one flat array (no np.roll, no copies),
+- :func:`evolve_batch` on NumPy with numba installed (the default there): the fused CPU
+  passes of :mod:`wander.ca.fused`. One compiled pass per frame and tick computes the
+  next frame and the roles, a second sums |change|; each frame runs on its own for many
+  ticks while it sits in cache, and comes back to this module's driver only where a
+  decision needs all frames or the reference's own arithmetic (oscillation checks, the
+  budget, a convergence estimate too close to the threshold to tell).
+- :func:`evolve_batch` on CuPy (or NumPy with ``fused=False``): B frames at once. Frames
+  live in padded (H+2, W+2) buffers so that the four neighbours are plain offsets into
+  one flat array (no np.roll, no copies),
   every elementwise pass runs over one contiguous span, the role history is an int8 ring
   buffer of 20 slots, the per-frame convergence sums come from one matrix-vector product
   (with the reference's exact computation only for frames within 0.2% of the threshold),
@@ -40,6 +47,7 @@ Two implementations give bit-identical results:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -526,6 +534,170 @@ def _attach_history(results: list[Evolution | None], blocks: list[tuple[np.ndarr
         ev.history = np.stack(frames)
 
 
+# --------------------------------------------------------------------------------------
+# The fused CPU path: numba passes (wander.ca.fused) and their driver.
+
+FUSED_CHUNK = 256  # frames per chunk on the fused path (bounds the role ring's memory)
+
+_fused_lock = threading.Lock()
+_fused_state: list[ModuleType | None] = []  # [] until probed, then [module or None]
+
+
+def _fused_module() -> ModuleType | None:
+    """wander.ca.fused, imported and warmed up once per process; None without numba."""
+    if not _fused_state:
+        with _fused_lock:
+            if not _fused_state:
+                try:
+                    from . import fused as module
+                except ImportError:  # numba is not installed: the NumPy passes
+                    _fused_state.append(None)
+                else:
+                    module.warm_up()  # loads the cached machine code (compiles it once)
+                    _fused_state.append(module)
+    return _fused_state[0]
+
+
+def fused_available() -> bool:
+    """Whether the fused CPU passes (numba) can run here; loads them on first call."""
+    return _fused_module() is not None
+
+
+def _fused_for(arr: Any, xp: ModuleType, fused: bool | None) -> ModuleType | None:
+    """The fused module when this batch takes the fused CPU path, else None.
+
+    ``fused``: None picks it on NumPy when numba is there; True insists (an error when it
+    cannot run); False never. Frames holding NaN always take the NumPy passes, whose
+    NaN handling (max/min propagate it) the fused passes do not copy.
+    """
+    if fused is False:
+        return None
+    if backend_name(xp) != "numpy":
+        if fused:
+            raise ValueError("fused: the fused CPU passes run on NumPy arrays only")
+        return None
+    module = _fused_module()
+    if module is None:
+        if fused:
+            raise RuntimeError("fused: numba is not importable here")
+        return None
+    if np.isnan(arr).any():
+        return None
+    return module
+
+
+def _is_detection_tick(t: int) -> bool:
+    return t >= DETECT_START and t % DETECT_EVERY == 0
+
+
+def _next_stop(t: int, max_ticks: int, detect: bool, keep_history: bool) -> int:
+    """The tick after ``t`` at which the driver next needs every frame in hand."""
+    if keep_history:
+        return t + 1
+    if not detect:
+        return max_ticks
+    nxt = DETECT_START if t < DETECT_START else (t // DETECT_EVERY + 1) * DETECT_EVERY
+    return min(nxt, max_ticks)
+
+
+def _evolve_chunk_fused(
+    frames: np.ndarray,
+    fz: ModuleType,
+    max_ticks: int,
+    threshold: float,
+    detect: bool,
+    keep_history: bool,
+) -> list[Evolution]:
+    """:func:`_evolve_chunk` on the fused passes, same decisions in the same order.
+
+    ``fz.advance`` runs each frame on its own, tick after tick, until the next tick at
+    which the driver must look at all of them (an oscillation check, the budget, or every
+    tick when the history is kept) or until it converges; a frame whose convergence
+    estimate is too close to the threshold comes back early and is decided here with the
+    reference's own float32 mean, then resumed if it has not converged. At a check the
+    role windows go through :func:`_periodicity`, as on the other paths.
+    """
+    n, h, w = frames.shape
+    cells = h * w
+    P = np.array(frames.reshape(n, cells), dtype=np.float32, order="C", copy=True)
+    Q = np.empty_like(P)
+    which = np.zeros(n, dtype=np.int64)  # 0: frame f's current values are P[f], 1: Q[f]
+    ticks = np.zeros(n, dtype=np.int64)
+    status = np.zeros(n, dtype=np.int64)
+    if detect:
+        ring = np.zeros((n, ROLE_WINDOW, cells), dtype=np.int8)
+        roles_from = DETECT_START - ROLE_WINDOW + 1
+    else:
+        ring = np.zeros((1, 1, 1), dtype=np.int8)
+        roles_from = max_ticks + 1
+    results: list[Evolution | None] = [None] * n
+    blocks: list[tuple[np.ndarray, Any]] = []
+    if keep_history:
+        blocks.append((np.arange(n), frames.copy()))
+
+    def frame_of(f: int, current: bool = True) -> np.ndarray:
+        on_p = (which[f] == 0) == current
+        return (P if on_p else Q)[f].reshape(h, w)
+
+    def finish(f: int, state: str, t: int, period: int | None = None, osc_cells: int = 0) -> None:
+        results[f] = Evolution(
+            attractor=frame_of(f).copy(), state=state, ticks=int(t), period=period, oscillating_cells=osc_cells
+        )
+
+    active = np.arange(n, dtype=np.int64)
+    t = 0
+    while active.size:
+        t_stop = _next_stop(t, max_ticks, detect, keep_history)
+        stop_roles = detect and _is_detection_tick(t_stop)
+        todo = active
+        while todo.size:
+            args = (todo, t_stop, roles_from, stop_roles, True, float(threshold), _BAND, _ABS_ERR)
+            fz.advance(P, Q, h, w, which, ticks, status, ring, *args)
+            resume = []
+            for f in todo[status[todo] == fz.UNSURE].tolist():
+                mean = float(np.abs(frame_of(f) - frame_of(f, current=False)).mean())
+                if mean < threshold:
+                    status[f] = fz.CONVERGED
+                else:
+                    resume.append(f)
+            todo = np.array(resume, dtype=np.int64)
+        done = status[active] == fz.CONVERGED
+        for f in active[done].tolist():
+            finish(f, CONVERGED, ticks[f])
+        if keep_history:
+            blocks.append((active.copy(), np.stack([frame_of(f) for f in active.tolist()])))
+        active = active[~done]
+        t = t_stop
+        if active.size and detect and _is_detection_tick(t):
+            slots = np.asarray(_window_slots(t))
+            window = ring[active[:, None], slots[None, :]]  # (m, ROLE_WINDOW, cells), time order
+            osc, period, count = _periodicity(window, np)
+            for j in np.flatnonzero(osc).tolist():
+                finish(int(active[j]), OSCILLATING, t, int(period[j]), int(count[j]))
+            active = active[~osc]
+        if active.size and t >= max_ticks:
+            for f in active.tolist():
+                finish(f, CHAOTIC, t)
+            active = active[:0]
+
+    if keep_history:
+        _attach_history(results, blocks)
+    return [r for r in results if r is not None]
+
+
+def _run_ticks_fused(arr: np.ndarray, ticks: int, fz: ModuleType) -> np.ndarray:
+    n, h, w = arr.shape
+    P = np.array(arr.reshape(n, h * w), dtype=np.float32, order="C", copy=True)
+    Q = np.empty_like(P)
+    zeros = [np.zeros(n, dtype=np.int64) for _ in range(3)]
+    which, done, status = zeros
+    no_ring = np.zeros((1, 1, 1), dtype=np.int8)
+    frames = np.arange(n, dtype=np.int64)
+    ticks = max(int(ticks), 0)
+    fz.advance(P, Q, h, w, which, done, status, no_ring, frames, ticks, ticks + 1, False, False, 0.0, _BAND, _ABS_ERR)
+    return (Q if ticks % 2 else P).reshape(n, h, w)
+
+
 def evolve_batch(
     frames: Any,
     *,
@@ -535,23 +707,31 @@ def evolve_batch(
     keep_history: bool = False,
     xp: ModuleType | None = None,
     chunk_size: int | None = None,
+    fused: bool | None = None,
 ) -> list[Evolution]:
     """Evolve a batch of frames (B, H, W) (or one (H, W)) to their outcomes.
 
     Returns one :class:`Evolution` per frame, in order, with NumPy arrays. ``detect=False``
     disables the oscillation check (frames then either converge or run out of ticks).
-    ``keep_history`` stores every frame of every evolution (for bricks).
+    ``keep_history`` stores every frame of every evolution (for bricks). ``fused``: the
+    fused CPU passes (numba) on NumPy, by default when numba is installed; False takes
+    the NumPy passes. Every path gives the same results, bit for bit.
     """
     _check_budget(max_ticks)
     xp = xp or get_xp()
     arr = _as_batch(frames, xp)
     b = arr.shape[0]
-    chunk = int(chunk_size or default_chunk_size(xp))
+    fz = _fused_for(arr, xp, fused)
+    chunk = int(chunk_size or (FUSED_CHUNK if fz is not None else default_chunk_size(xp)))
     if chunk < 1:
         raise ValueError(f"chunk_size: must be positive, got {chunk_size!r}")
     out: list[Evolution] = []
     for s in range(0, b, chunk):
-        out.extend(_evolve_chunk(arr[s : s + chunk], xp, max_ticks, threshold, detect, keep_history))
+        part = arr[s : s + chunk]
+        if fz is not None:
+            out.extend(_evolve_chunk_fused(part, fz, max_ticks, threshold, detect, keep_history))
+        else:
+            out.extend(_evolve_chunk(part, xp, max_ticks, threshold, detect, keep_history))
     return out
 
 
@@ -566,13 +746,18 @@ def run_ticks(
     *,
     xp: ModuleType | None = None,
     chunk_size: int | None = None,
+    fused: bool | None = None,
 ) -> Any:
     """Timing mode: exactly ``ticks`` updates of every frame, no detection, no early stop.
 
-    Returns the final frames (B, H, W) as an ``xp`` array.
+    Returns the final frames (B, H, W) as an ``xp`` array. ``fused`` as in
+    :func:`evolve_batch` (the fused passes take the whole batch at once).
     """
     xp = xp or get_xp()
     arr = _as_batch(frames, xp)
+    fz = _fused_for(arr, xp, fused)
+    if fz is not None:
+        return _run_ticks_fused(arr, ticks, fz)
     b = arr.shape[0]
     chunk = int(chunk_size or default_chunk_size(xp))
     out = xp.empty_like(arr)
@@ -619,6 +804,7 @@ __all__ = [
     "evolve",
     "evolve_batch",
     "evolve_reference",
+    "fused_available",
     "run_ticks",
     "run_ticks_reference",
     "summarize",
