@@ -45,6 +45,8 @@ function loadPins(sid: string | null): Record<string, Point> {
 
 /** Below this zoom labels are too small to read: follow the current locus instead of fitting all. */
 const READABLE_ZOOM = 0.75;
+/** Room the semantic layout's fit leaves for the map's tools (top left), legend (top right) and minimap. */
+const SEMANTIC_PADDING = { top: "80px", left: "40px", bottom: "60px", right: "300px" } as const;
 
 /**
  * The mind map of the open session (live, or an archive at a step). Must be inside a
@@ -136,20 +138,22 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   // Following looks at where the nodes are going (during a switch of layout, the view
   // moves with them).
   const currentPos = graph.currentLocusId ? target.get(graph.currentLocusId) : undefined;
-  const view = useRef({ nodes, positions, target, currentPos });
-  view.current = { nodes, positions, target, currentPos };
+  const view = useRef({ nodes, positions, target, currentPos, semantic });
+  view.current = { nodes, positions, target, currentPos, semantic };
   const followView = useCallback(
     (duration = 350) => {
       const el = box.current;
-      const { nodes: shown, positions: at, target: to, currentPos: cur } = view.current;
+      const { nodes: shown, positions: at, target: to, currentPos: cur, semantic: bySense } = view.current;
       if (!el || shown.length === 0) return;
       const ns = at === to ? shown : shown.map((n) => destined(n, at, to));
       const b = getNodesBounds(ns);
       const pad = 140;
       const fitZoom = Math.min(el.clientWidth / (b.width + pad), el.clientHeight / (b.height + pad));
       if (fitZoom >= READABLE_ZOOM || !cur) {
-        if (at === to) void rf.fitView({ padding: 0.2, duration, maxZoom: 1.3 });
-        else void rf.setViewport(getViewportForBounds(b, el.clientWidth, el.clientHeight, 0.02, 1.3, 0.2), { duration });
+        // the semantic picture fills the whole box: keep it clear of the tools, legend and minimap
+        const padding = bySense ? SEMANTIC_PADDING : 0.2;
+        if (at === to) void rf.fitView({ padding, duration, maxZoom: 1.3 });
+        else void rf.setViewport(getViewportForBounds(b, el.clientWidth, el.clientHeight, 0.02, 1.3, padding), { duration });
       } else void rf.setCenter(cur.x, cur.y, { zoom: 0.9, duration });
     },
     [rf],
