@@ -1,15 +1,22 @@
 """Wheeler CA kernel benchmark. Prints `name: value unit` lines only.
 
-- Throughput of the batched kernel on NumPy at batch 1, 64 and 1024, in frame-ticks per
-  second, over a fixed 50 ticks with detection and early stopping off (timing mode,
-  ``run_ticks``).
+- Throughput of the batched kernel on NumPy arrays at batch 1, 64 and 1024, in
+  frame-ticks per second, over a fixed 50 ticks with detection and early stopping off
+  (timing mode, ``run_ticks``), on its default path: the fused CPU passes (numba,
+  ``wander.ca.fused``) when numba is installed, else the NumPy passes.
 - The one-frame-at-a-time reference loop (np.roll, np.where, full history, as the
   reference design does it) against the batched kernel on the same 1024 seed frames:
   over the fixed 50 ticks, and for full evolutions (convergence and oscillation
-  detection on, until every frame is decided). Both give bit-identical results.
-- With CuPy and a CUDA device: CuPy against NumPy at batch 1024, and the memory bandwidth
-  the kernel achieves as a share of the device's peak (bytes counted per elementwise
-  pass: each pass reads its inputs and writes its output once).
+  detection on, until every frame is decided). All paths give bit-identical results.
+  The machine may be shared, so the ratios are measured within one process with the
+  runs interleaved: the reference loop runs in four blocks of 256 frames, each followed
+  by one run of the batched kernel over all 1024 (and of the NumPy passes, for the
+  fixed ticks); the ratio is the reference's total over the batched runs' median, and
+  ``..._min_pair`` is the smallest ratio of one block (x4) to the run after it.
+- With CuPy and a CUDA device: CuPy against the NumPy passes and against the fused CPU
+  passes at batch 1024, and the memory bandwidth the kernel achieves as a share of the
+  device's peak (bytes counted per elementwise pass: each pass reads its inputs and
+  writes its output once).
 
 Run: PYTHONPATH=backend python bench/bench_ca.py
 """
@@ -20,7 +27,7 @@ import time
 
 import numpy as np
 
-from wander.ca.kernel import evolve_batch, evolve_reference, run_ticks, run_ticks_reference
+from wander.ca.kernel import evolve_batch, evolve_reference, fused_available, run_ticks, run_ticks_reference
 from wander.ca.seed import hash_frames
 from wander.ca.xp import cupy_available, get_xp
 
@@ -44,40 +51,93 @@ def best_time(fn, repeat: int) -> float:
     return best
 
 
+def interleaved(reference_block, batched_runs, blocks: int = 4):
+    """Reference blocks interleaved with runs of each batched variant.
+
+    ``reference_block(i)`` runs block i of the reference loop; ``batched_runs`` maps a
+    name to a function running that variant over the whole batch. Returns the reference
+    loop's total time, each variant's run times, and the block times.
+    """
+    ref_times: list[float] = []
+    runs: dict[str, list[float]] = {name: [] for name in batched_runs}
+    for i in range(blocks):
+        t = time.perf_counter()
+        reference_block(i)
+        ref_times.append(time.perf_counter() - t)
+        for name, fn in batched_runs.items():
+            t = time.perf_counter()
+            fn()
+            runs[name].append(time.perf_counter() - t)
+    return sum(ref_times), runs, ref_times
+
+
+def emit_ratio(name: str, t_ref: float, ref_blocks: list[float], runs: list[float]) -> None:
+    emit(name, t_ref / float(np.median(runs)), "x")
+    emit(f"{name}_min_pair", min(r * len(ref_blocks) / b for r, b in zip(ref_blocks, runs)), "x")
+
+
 def main() -> None:
     frames = hash_frames([f"bench text {i}" for i in range(1024)])
     np_ = get_xp("numpy")
+    t0 = time.perf_counter()
+    has_fused = fused_available()  # numba: loads the cached machine code, or compiles it once
+    emit("fused_cpu_kernel", 1.0 if has_fused else 0.0, "bool")
+    emit("fused_cpu_first_use", time.perf_counter() - t0, "s")
     run_ticks(frames[:32], 5, xp=np_)  # warm up
+    run_ticks(frames[:32], 5, xp=np_, fused=False)
 
     for batch, repeat in ((1, 20), (64, 5), (1024, 2)):
         t = best_time(lambda: run_ticks(frames[:batch], TICKS, xp=np_), repeat)  # noqa: B023 (called at once)
         emit(f"numpy_batch{batch}_{TICKS}ticks_nodetect", batch * TICKS / t, "frame_ticks/s")
 
-    # Reference loop over the same 1024 frames, fixed ticks.
-    t0 = time.perf_counter()
-    for f in frames:
-        run_ticks_reference(f, TICKS)
-    t_ref = time.perf_counter() - t0
-    t_bat = best_time(lambda: run_ticks(frames, TICKS, xp=np_), 2)
-    emit(f"reference_loop_batch1024_{TICKS}ticks_nodetect", 1024 * TICKS / t_ref, "frame_ticks/s")
-    emit(f"batched_vs_reference_1024_{TICKS}ticks_nodetect", t_ref / t_bat, "x")
+    # Reference loop over the same 1024 frames, fixed ticks, interleaved with the batched
+    # kernel (default path) and the NumPy passes.
+    block = len(frames) // 4
+    finals: dict[str, np.ndarray] = {}
 
-    # Full evolutions: detection on, every frame run until decided.
-    t0 = time.perf_counter()
-    ref = [evolve_reference(f) for f in frames]
-    t_ref_full = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    bat = evolve_batch(frames, xp=np_)
-    t_bat_full = time.perf_counter() - t0
+    def keep(name: str, fn):
+        def run() -> None:
+            finals[name] = fn()
+
+        return run
+
+    t_ref, runs, ref_blocks = interleaved(
+        lambda i: [run_ticks_reference(f, TICKS) for f in frames[i * block : (i + 1) * block]],
+        {
+            "batched": keep("batched", lambda: run_ticks(frames, TICKS, xp=np_)),
+            "numpy_passes": keep("numpy_passes", lambda: run_ticks(frames, TICKS, xp=np_, fused=False)),
+        },
+    )
+    t_bat = float(np.median(runs["batched"]))
+    t_np = float(np.median(runs["numpy_passes"]))
+    emit(f"reference_loop_batch1024_{TICKS}ticks_nodetect", 1024 * TICKS / t_ref, "frame_ticks/s")
+    emit(f"batched_batch1024_{TICKS}ticks_nodetect", 1024 * TICKS / t_bat, "frame_ticks/s")
+    emit(f"numpy_passes_batch1024_{TICKS}ticks_nodetect", 1024 * TICKS / t_np, "frame_ticks/s")
+    emit_ratio(f"batched_vs_reference_1024_{TICKS}ticks_nodetect", t_ref, ref_blocks, runs["batched"])
+    emit_ratio(f"numpy_passes_vs_reference_1024_{TICKS}ticks_nodetect", t_ref, ref_blocks, runs["numpy_passes"])
+    emit(f"fused_vs_numpy_passes_1024_{TICKS}ticks_nodetect", t_np / t_bat, "x")
+    same_ticks = np.array_equal(finals["batched"].view(np.int32), finals["numpy_passes"].view(np.int32))
+    emit("batched_equals_numpy_passes_1024_ticks", 1.0 if same_ticks else 0.0, "bool")
+
+    # Full evolutions: detection on, every frame run until decided, interleaved the same way.
+    ref: list = []
+    bat_runs: list[list] = []
+    t_ref_full, full_runs, ref_full_blocks = interleaved(
+        lambda i: ref.extend(evolve_reference(f) for f in frames[i * block : (i + 1) * block]),
+        {"batched": lambda: bat_runs.append(evolve_batch(frames, xp=np_))},
+    )
+    bat = bat_runs[-1]
+    t_bat_full = float(np.median(full_runs["batched"]))
     same = all(
-        a.state == b.state and a.ticks == b.ticks and np.array_equal(a.attractor, b.attractor)
+        a.state == b.state and a.ticks == b.ticks and np.array_equal(a.attractor.view(np.int32), b.attractor.view(np.int32))
         for a, b in zip(ref, bat)
     )
     ticks = sum(r.ticks for r in bat)
     emit("reference_loop_1024_full_evolution", t_ref_full, "s")
     emit("batched_1024_full_evolution", t_bat_full, "s")
+    emit("reference_loop_1024_full_evolution_throughput", ticks / t_ref_full, "frame_ticks/s")
     emit("batched_1024_full_evolution_throughput", ticks / t_bat_full, "frame_ticks/s")
-    emit("batched_vs_reference_1024_full_evolution", t_ref_full / t_bat_full, "x")
+    emit_ratio("batched_vs_reference_1024_full_evolution", t_ref_full, ref_full_blocks, full_runs["batched"])
     emit("batched_equals_reference_1024", 1.0 if same else 0.0, "bool")
     emit("mean_ticks_to_decide_1024", ticks / len(bat), "ticks")
 
@@ -92,7 +152,8 @@ def main() -> None:
         gpu_run()
         t_gpu = best_time(gpu_run, 5)
         emit(f"cupy_batch1024_{TICKS}ticks_nodetect", 1024 * TICKS / t_gpu, "frame_ticks/s")
-        emit("cupy_vs_numpy_batch1024", t_bat / t_gpu, "x")
+        emit("cupy_vs_numpy_batch1024", t_np / t_gpu, "x")  # the NumPy passes, same code on each xp
+        emit("cupy_vs_fused_cpu_batch1024", t_bat / t_gpu, "x")
         cells_per_s = 1024 * TICKS * frames.shape[1] * frames.shape[2] / t_gpu
         props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
         peak = 2 * props["memoryClockRate"] * 1e3 * props["memoryBusWidth"] / 8

@@ -67,6 +67,21 @@ class ApiSettingsSection(Section):
     ws_heartbeat_s: float = _var(
         "WANDER_WS_HEARTBEAT_S", 15.0, "seconds between WebSocket heartbeats when no event flows", gt=0
     )
+    ws_max_buffer: int = _var(
+        "WANDER_WS_MAX_BUFFER",
+        1024,
+        "events held for one WebSocket client that does not read; when full the client is dropped "
+        "with close code 4408 (it reconnects with `after_seq` and loses nothing)",
+        ge=1,
+    )
+    ws_max_message: int = _var(
+        "WANDER_WS_MAX_MESSAGE",
+        65_536,
+        "largest message in bytes a client may send on the WebSocket (it only listens; "
+        "a larger one closes the socket with 1009)",
+        ge=1,
+    )
+
 
     @field_validator("allowed_origins", mode="before")
     @classmethod
