@@ -1,13 +1,23 @@
 """WebSocket /ws/sessions/{id}?after_seq=N: every stored event with seq > N from the
 outbox, a caught_up frame, then live events from the bus, with no gap and no duplicate
 across the hand-over (the bus is subscribed before the backlog is read; anything live at
-or below the last sent seq is dropped; a hole in the live stream is filled from the store)."""
+or below the last sent seq is dropped; a hole in the live stream is filled from the store).
+
+Hostile or slow clients (issue 15):
+- Back-pressure: each client has a bounded buffer of live events (WANDER_WS_MAX_BUFFER). The
+  bus hands events over without ever waiting on a socket, so a client that does not read
+  cannot stall the engine or other clients; when its buffer is full it is unsubscribed at
+  once and closed with 4408 ("too slow; reconnect with after_seq"), after which a reconnect
+  with `after_seq` resumes from the outbox without a gap.
+- The socket only listens: text and binary messages from the client are read and ignored;
+  one larger than WANDER_WS_MAX_MESSAGE bytes closes the socket with 1009."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from litestar import WebSocket, websocket
@@ -24,8 +34,30 @@ CLOSE_UNKNOWN_SESSION = 4404
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_BAD_ORIGIN = 4403
 CLOSE_BAD_REQUEST = 4400
+CLOSE_TOO_SLOW = 4408  # the client's buffer of unsent events filled up: reconnect with after_seq
+CLOSE_TOO_BIG = 1009  # RFC 6455 "message too big"
+CLOSE_GRACE_S = 30.0  # how long a close frame may wait behind unread data before the handler gives up
 CATCH_UP_PAGE = 10_000  # events_after's default page size
 _CLOSED = object()  # the client went away
+_TOO_BIG = object()  # the client sent a message over the limit
+
+
+@dataclass
+class SocketStats:
+    """Counters of one app's sockets (tests and diagnostics read them)."""
+
+    open: int = 0  # handlers running now
+    subscribed: int = 0  # bus subscriptions held now (a dropped client lets go before its close is sent)
+    accepted: int = 0
+    dropped_slow: int = 0
+    closed_too_big: int = 0
+
+
+def socket_stats(app) -> SocketStats:
+    stats = getattr(app.state, "ws_stats", None)
+    if stats is None:
+        stats = app.state.ws_stats = SocketStats()
+    return stats
 
 
 def event_frame(e: Event) -> str:
@@ -62,13 +94,70 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
     except NotFound:
         return await _refuse(socket, CLOSE_UNKNOWN_SESSION, f"session not found: {session_id}")
 
+    limits = svc.app.settings.api
+    stats = socket_stats(socket.app)
     await socket.accept()
-    queue: asyncio.Queue = asyncio.Queue()  # events, None (heartbeat tick), _CLOSED
+    stats.accepted += 1
+    stats.open += 1
+    # Live events, None (a heartbeat tick), _CLOSED or _TOO_BIG. The bound is kept by
+    # on_event (ticks and the end markers never count against it).
+    queue: asyncio.Queue = asyncio.Queue()
+    overflowed = asyncio.Event()
 
     async def on_event(event: Event) -> None:
+        if overflowed.is_set():
+            return
+        if queue.qsize() >= limits.ws_max_buffer:
+            overflowed.set()  # wakes the handler, which stops the sender and closes
+            unsubscribe()  # from now on the bus does not even call us
+            return
         queue.put_nowait(event)
 
-    unsubscribe = svc.app.bus.subscribe(on_event, session_id=session_id)
+    bus_unsubscribe = svc.app.bus.subscribe(on_event, session_id=session_id)
+    stats.subscribed += 1
+
+    def unsubscribe() -> None:
+        nonlocal bus_unsubscribe
+        if bus_unsubscribe is not None:
+            bus_unsubscribe()
+            bus_unsubscribe = None
+            stats.subscribed -= 1
+
+    sender = asyncio.create_task(_send_events(socket, queue, session_id=session_id, after_seq=after_seq,
+                                              heartbeat_s=settings.heartbeat_s, max_message=limits.ws_max_message,
+                                              queries=queries))  # fmt: skip
+    slow = asyncio.create_task(overflowed.wait())
+    try:
+        await asyncio.wait({sender, slow}, return_when=asyncio.FIRST_COMPLETED)
+        if overflowed.is_set():
+            sender.cancel()
+            stats.dropped_slow += 1
+            log.info("socket for %s dropped: more than %d events unread", session_id, limits.ws_max_buffer)
+            await _close(socket, CLOSE_TOO_SLOW, "too slow: event buffer full; reconnect with after_seq")
+        elif not sender.cancelled() and sender.result() is _TOO_BIG:
+            stats.closed_too_big += 1
+            await _close(socket, CLOSE_TOO_BIG, f"messages are limited to {limits.ws_max_message} bytes")
+    finally:
+        unsubscribe()
+        for task in (sender, slow):
+            task.cancel()
+        await asyncio.gather(sender, slow, return_exceptions=True)
+        stats.open -= 1
+
+
+async def _close(socket: WebSocket, code: int, reason: str) -> None:
+    """Send the close frame; it waits for the client to read what is ahead of it, at most
+    CLOSE_GRACE_S (then the handler ends and the server closes the transport)."""
+    try:
+        await asyncio.wait_for(socket.close(code=code, reason=reason), CLOSE_GRACE_S)
+    except (TimeoutError, WebSocketDisconnect, OSError, RuntimeError) as exc:
+        log.debug("close %d not sent: %r", code, exc)
+
+
+async def _send_events(socket: WebSocket, queue: asyncio.Queue, *, session_id: str, after_seq: int,
+                       heartbeat_s: float, max_message: int, queries) -> object:  # fmt: skip
+    """The backlog, caught_up, then live events until the client goes away. Returns
+    _TOO_BIG when the client sent a message over the limit, else None."""
     last = after_seq
     receiver = ticker = None
     loop = asyncio.get_running_loop()
@@ -82,8 +171,8 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             if len(page) < CATCH_UP_PAGE:
                 break
         await socket.send_text(json.dumps({"type": "caught_up", "last_seq": last}))
-        receiver = asyncio.create_task(_drain_client(socket, queue))
-        ticker = asyncio.create_task(_tick(queue, settings.heartbeat_s))
+        receiver = asyncio.create_task(_drain_client(socket, queue, max_message))
+        ticker = asyncio.create_task(_tick(queue, heartbeat_s))
         while not receiver.done():
             # The queue is awaited directly (no wait_for task in between): a published event
             # wakes this loop in the next turn of the event loop.
@@ -91,7 +180,7 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             if event is None:
                 if receiver.done():
                     break
-                if not queue.empty() or loop.time() - sent_at < settings.heartbeat_s * 0.9:
+                if not queue.empty() or loop.time() - sent_at < heartbeat_s * 0.9:
                     continue  # events are flowing: no heartbeat needed
                 # A quiet spell: send any tail the bus did not deliver (e.g. events the relay
                 # published while this process was reconnecting to NATS) from the outbox.
@@ -103,6 +192,8 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
                 continue
             if event is _CLOSED:
                 break
+            if event is _TOO_BIG:
+                return _TOO_BIG
             if event.seq <= last:
                 continue  # already sent from the backlog
             if event.seq > last + 1:  # a hole: fetch what we missed from the outbox
@@ -111,26 +202,37 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
                     last = missed.seq
             await socket.send_text(event_frame(event))
             last, sent_at = event.seq, loop.time()
-    except (WebSocketDisconnect, ConnectionError, RuntimeError) as exc:
+    except (WebSocketDisconnect, OSError, RuntimeError) as exc:  # OSError: uvicorn's ClientDisconnected
         log.debug("socket for %s closed: %s", session_id, exc)
     finally:
-        unsubscribe()
         for task in (receiver, ticker):
             if task is not None:
                 task.cancel()
+    return None
 
 
 async def _tick(queue: asyncio.Queue, every_s: float) -> None:
-    """A None in the queue every heartbeat interval: the loop sends a heartbeat when quiet."""
+    """A None in the queue every heartbeat interval when it is empty: the loop sends a
+    heartbeat when quiet (a full queue needs no tick, and must not grow by ticks)."""
     while True:
         await asyncio.sleep(every_s)
-        queue.put_nowait(None)
+        if queue.empty():
+            queue.put_nowait(None)
 
 
-async def _drain_client(socket: WebSocket, queue: asyncio.Queue) -> None:
-    """Read (and ignore) what the client sends, so a close from its side ends the loop."""
+async def _drain_client(socket: WebSocket, queue: asyncio.Queue, max_message: int) -> None:
+    """Read and ignore what the client sends (text, binary, garbage), so a close from its
+    side ends the loop; a message over max_message bytes ends it with _TOO_BIG."""
     try:
         while True:
-            await socket.receive_data(mode="text")
-    except (WebSocketDisconnect, RuntimeError):
-        queue.put_nowait(_CLOSED)
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text, raw = message.get("text"), message.get("bytes")
+            size = len(text.encode()) if isinstance(text, str) else len(raw) if isinstance(raw, bytes) else 0
+            if size > max_message:
+                queue.put_nowait(_TOO_BIG)
+                return
+    except (WebSocketDisconnect, OSError, RuntimeError):
+        pass
+    queue.put_nowait(_CLOSED)
