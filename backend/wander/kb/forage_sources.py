@@ -2,7 +2,7 @@
 
 Text is split by kb.importer's chunker (a chunk per heading or paragraph); HTML is reduced to
 its text first (headings kept as Markdown headings so the chunker sees them), PDF through
-pypdf when it is installed. A URL is fetched once with a short timeout: an unreachable one
+pypdf (a dependency). A URL is fetched once with a short timeout: an unreachable one
 is a SourceError that says so, never a hang."""
 
 from __future__ import annotations
