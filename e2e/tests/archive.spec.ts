@@ -285,7 +285,7 @@ test("the semantic layout on a live map: new loci placed by transform, a refit p
   await walk(6);
   const steps6 = await sessionViaApi(page, live);
   expect(steps6.step_count).toBe(6);
-  // nothing archived yet: a running-or-not active wander offers no Archive link
+  // an active wander (walking or between runs) offers no Archive link yet
   await page.goto(`/sessions/${live}`);
   const loci = page.locator(".react-flow__node-locus");
   await expect.poll(() => loci.count()).toBeGreaterThanOrEqual(5);
