@@ -137,9 +137,11 @@ describe("hint decay", () => {
     let g = foldEvents(hinted(3));
     expect(g.hints).toEqual({ H: 2 });
     expect(g.loci.H.planted).toBe(true);
+    expect(g.loci.H.parentId).toBe("L2"); // laid out beside where the walk was when it was planted
     g = reduceEvent(g, ev(g.lastSeq + 1, "wander.locus.planted", { step_number: 3, locus: locus("P", "pier"), source: "preset" }));
     expect(g.loci.P.planted).toBe(true);
     expect(g.hints.P).toBeUndefined();
+    expect(g.loci.P.parentId).toBeNull();
   });
 
   it(`clears a hint no step took within ${HINT_DECAY_STEPS} steps`, () => {

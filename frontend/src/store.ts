@@ -195,8 +195,9 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
     }
     case "wander.locus.planted": {
       // A hint on the map, not a move: "current" stays where the walk is.
+      // A person's hint is placed beside the locus the walk was at (where it was dropped).
       const c = ev.payload;
-      next = upsertLocus(next, c.locus, null, c.step_number);
+      next = upsertLocus(next, c.locus, c.source === "inject" ? next.currentLocusId : null, c.step_number);
       next = { ...next, loci: { ...next.loci, [c.locus.id]: { ...next.loci[c.locus.id], planted: true } } };
       // a person's hint (not a preset's other seed): marked until visited or decayed
       if (c.source === "inject") next = { ...next, hints: { ...next.hints, [c.locus.id]: c.step_number } };

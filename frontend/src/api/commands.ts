@@ -2,7 +2,7 @@
 // The effect comes back as events like everything else; the command itself reports its
 // result or the API's error as a notice on the map (nothing fails silently).
 import { API_BASE, ApiError, request, s } from "./client";
-import type { CompareOut, CrystalOut, CrystallizeOut, FenceOut, SessionOut, TraceStep } from "./types.gen";
+import type { CompareOut, CrystalOut, CrystallizeOut, SessionOut, TraceStep } from "./types.gen";
 import { useWander } from "../store";
 
 function say(kind: "ok" | "error", text: string) {
@@ -40,7 +40,8 @@ export const commands = {
   removeFence: (sessionId: string, concept: string) =>
     command(
       "Remove fence",
-      () => request<FenceOut[]>("DELETE", `${s(sessionId)}/fences?concept=${encodeURIComponent(concept)}`),
+      // the intervention (not the bare DELETE .../fences): it emits wander.fence.removed
+      () => request<SessionOut>("DELETE", `${s(sessionId)}/fence?concept=${encodeURIComponent(concept)}`),
       () => `Fence anchor “${concept}” removed`,
     ),
   crystallize: (sessionId: string) =>

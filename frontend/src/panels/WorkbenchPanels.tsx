@@ -88,9 +88,9 @@ export function ComparePanel({ sessionId }: { sessionId: string }) {
       {out ? (
         <dl className="facets">
           <div className="facet"><dt>Cosine distance</dt><dd data-testid="compare-distance">{out.cosine_distance.toFixed(3)}</dd></div>
-          <div className="facet"><dt>Shared domains</dt><dd>{out.shared_domains.join(", ") || "none"}</dd></div>
-          <div className="facet"><dt>Only {out.a.concept}</dt><dd>{out.only_a_domains.join(", ") || "none"}</dd></div>
-          <div className="facet"><dt>Only {out.b.concept}</dt><dd>{out.only_b_domains.join(", ") || "none"}</dd></div>
+          <div className="facet"><dt>Shared domains</dt><dd data-testid="compare-shared">{out.shared_domains.join(", ") || "none"}</dd></div>
+          <div className="facet"><dt>Only {out.a.concept}</dt><dd data-testid="compare-only-a">{out.only_a_domains.join(", ") || "none"}</dd></div>
+          <div className="facet"><dt>Only {out.b.concept}</dt><dd data-testid="compare-only-b">{out.only_b_domains.join(", ") || "none"}</dd></div>
           <div className="facet"><dt>Between them</dt><dd data-testid="compare-midpoint">{out.midpoint_concept ?? "?"}{out.midpoint_gloss ? <span className="muted">: {out.midpoint_gloss}</span> : null}</dd></div>
           <div className="facet"><dt>Path of the walk</dt><dd data-testid="compare-path">{out.path.length ? out.path.map((id) => loci[id]?.concept ?? id).join(" → ") : "the walk never linked them"}</dd></div>
         </dl>
