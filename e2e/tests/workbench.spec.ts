@@ -25,6 +25,10 @@ async function drag(page: Page, from: Locator, to: { x: number; y: number }): Pr
   const y0 = b.y + b.height / 2;
   await page.mouse.move(x0, y0);
   await page.mouse.down();
+  // a few pixels first: the drag starts once past React Flow's threshold, and a long first
+  // move would leave the node that far behind the pointer
+  const len = Math.hypot(to.x - x0, to.y - y0) || 1;
+  for (const px of [2, 4, 6]) await page.mouse.move(x0 + ((to.x - x0) * px) / len, y0 + ((to.y - y0) * px) / len);
   for (let i = 1; i <= 12; i++) await page.mouse.move(x0 + ((to.x - x0) * i) / 12, y0 + ((to.y - y0) * i) / 12);
   await page.mouse.up();
 }
@@ -298,4 +302,134 @@ test("analyze: shift-click two loci to compare; the trace centres a step; search
     .poll(() => offCentre(trace[3].to_locus_id))
     .toBeLessThan(40);
   await shot(page, "w13-search");
+});
+
+type Locus = { id: string; concept: string; domains: string[]; source_type: string };
+type Step = { step_number: number; from_locus_id: string; to_locus_id: string; to_concept: string };
+
+test("bridges: a step that crossed domains is drawn as a double line", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "harbour pilot", max_steps: 40, random_seed: 21, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 10);
+  const loci = new Map(((await (await page.request.get(`${API}/sessions/${s.id}/loci`)).json()) as Locus[]).map((l) => [l.id, l]));
+  const trace = (await (await page.request.get(`${API}/sessions/${s.id}/trace`)).json()) as Step[];
+  // the rule of 001: a step whose two loci share no domain crossed domains
+  const crossed = trace
+    .filter((t) => {
+      const a = loci.get(t.from_locus_id)!.domains;
+      const b = loci.get(t.to_locus_id)!.domains;
+      return a.length > 0 && b.length > 0 && !a.some((d) => b.includes(d));
+    })
+    .map((t) => t.step_number);
+  expect(crossed.length, "this walk crosses domains").toBeGreaterThan(0);
+  await openMap(page, s.id);
+  await expect(page.locator(".react-flow__edge-path.path-edge")).toHaveCount(10);
+  const bridges = page.locator(".react-flow__edge-path.path-edge.is-bridge");
+  await expect(bridges).toHaveCount(crossed.length);
+  for (const n of crossed) {
+    const edge = page.locator(`.react-flow__edge[data-id="path:${n}"] .react-flow__edge-path`);
+    await expect(edge).toHaveClass(/is-bridge/);
+    // two rails: the path has two separate sub-paths
+    expect(((await edge.getAttribute("d")) ?? "").match(/M/g)).toHaveLength(2);
+  }
+  const straight = trace.map((t) => t.step_number).find((n) => !crossed.includes(n))!;
+  await expect(page.locator(`.react-flow__edge[data-id="path:${straight}"] .react-flow__edge-path`)).not.toHaveClass(/is-bridge/);
+  await stopFollowing(page);
+  await shot(page, "w14-bridge-edges");
+});
+
+test("reject a crystal kept for review: the verdict is recorded through the API", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "forged letters", max_steps: 60, random_seed: 22, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 6);
+  await openMap(page, s.id);
+  let review: Crystal | null = null;
+  for (let i = 0; i < 12 && !review; i++) {
+    const r = await page.request.post(`${API}/sessions/${s.id}/crystallize`);
+    expect(r.status()).toBe(200);
+    const c = (await r.json()).crystal as Crystal | null;
+    if (c && c.validity.verdict === "review") review = c;
+  }
+  expect(review, "the gate kept a crystal for review").not.toBeNull();
+  const diamond = node(page, `crystal:${review!.id}`);
+  await expect(diamond).toBeVisible();
+  await diamond.click();
+  const panel = page.getByTestId("crystal-panel");
+  await expect(panel.getByTestId("crystal-review")).toBeVisible();
+  await panel.getByRole("button", { name: "Reject" }).click();
+  await expect(notice(page)).toContainText("Crystal rejected");
+  await expect(panel.getByTestId("crystal-review")).toHaveCount(0);
+  const stored = ((await (await page.request.get(`${API}/sessions/${s.id}/crystals`)).json()) as Crystal[]).find((c) => c.id === review!.id);
+  expect(stored, "the rejected crystal is still listed").toBeDefined();
+  expect(stored!.status).toBe("invalidated");
+  expect(stored!.human_approved).toBe(false);
+  // a second verdict is refused: the first one was recorded
+  const again = await page.request.post(`${API}/crystals/${review!.id}/review`, { data: { verdict: "accept" } });
+  expect(again.status()).toBe(409);
+  await shot(page, "w15-crystal-rejected");
+});
+
+test("drag an existing locus onto the current locus: planted as a hint", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "tide tables", max_steps: 40, random_seed: 23, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 3);
+  await openMap(page, s.id);
+  await stopFollowing(page);
+  const seed = page.locator(".react-flow__node-locus:has(.locus.is-seed)");
+  const concept = (await seed.locator(".locus").getAttribute("data-concept"))!;
+  const current = page.locator(".react-flow__node-locus:has(.locus.is-current)");
+  await expect(current.locator(".locus")).not.toHaveAttribute("data-concept", concept);
+  await drag(page, seed, await centreOf(current));
+  await expect(notice(page)).toHaveAttribute("data-kind", "ok");
+  await expect(notice(page)).toContainText(`“${concept}” planted as a hint`);
+  const hinted = page.locator(`.locus.is-hint[data-concept="${concept}"]`);
+  await expect(hinted).toHaveCount(1);
+  await expect(hinted.getByTestId("hint-marker")).toBeVisible();
+  const loci = (await (await page.request.get(`${API}/sessions/${s.id}/loci`)).json()) as Locus[];
+  expect(loci.filter((l) => l.concept === concept).map((l) => l.source_type).sort()).toEqual(["SEED", "SERENDIPITOUS"]);
+  // the planted locus is a new node (the dragged one goes back to its place): show them all
+  await expect(page.locator(`.locus[data-concept="${concept}"]`)).toHaveCount(2);
+  await stopFollowing(page);
+  await shot(page, "w16-drag-locus-to-hint");
+});
+
+test("right click a locus, go here next: the next step arrives there", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "lighthouse keeper", max_steps: 40, random_seed: 24, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 4);
+  await openMap(page, s.id);
+  const target = page.locator(".react-flow__node-locus").nth(1);
+  const concept = (await target.locator(".locus").getAttribute("data-concept"))!;
+  expect(await currentConcept(page)).not.toBe(concept);
+  await target.click({ button: "right" });
+  await expect(page.getByTestId("locus-menu")).toBeVisible();
+  await page.getByRole("menuitem", { name: "Go here next" }).click();
+  await expect(notice(page)).toHaveAttribute("data-kind", "ok");
+  await expect(notice(page)).toContainText(`The next step goes to “${concept}”`);
+  await page.getByRole("button", { name: "Step", exact: true }).click();
+  await expect.poll(() => currentConcept(page)).toBe(concept);
+  const trace = (await (await page.request.get(`${API}/sessions/${s.id}/trace`)).json()) as Step[];
+  expect(trace.at(-1)).toMatchObject({ step_number: 5, to_concept: concept });
+  await page.waitForTimeout(500);
+  await shot(page, "w17-context-go-here-next");
+});
+
+test("compare: the panel shows the domains the two loci share and those only one has", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "price discovery", max_steps: 40, random_seed: 19, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 8);
+  const loci = ((await (await page.request.get(`${API}/sessions/${s.id}/loci`)).json()) as Locus[]).filter((l) => l.domains.length > 0);
+  // a pair that shares a domain and differs in another, so that every row has something to show
+  let pair: [Locus, Locus] | null = null;
+  for (const a of loci)
+    for (const b of loci)
+      if (!pair && a.id !== b.id && a.domains.some((d) => b.domains.includes(d)) && a.domains.some((d) => !b.domains.includes(d)) && b.domains.some((d) => !a.domains.includes(d)))
+        pair = [a, b];
+  expect(pair, "two loci that share a domain and differ in others").not.toBeNull();
+  const [a, b] = pair!;
+  await openMap(page, s.id);
+  await node(page, a.id).click();
+  await node(page, b.id).click({ modifiers: ["Shift"] });
+  const cmp = page.getByTestId("compare-panel");
+  await expect(cmp.getByTestId("compare-distance")).toHaveText(/^\d\.\d{3}$/);
+  const shared = a.domains.filter((d) => b.domains.includes(d));
+  await expect(cmp.getByTestId("compare-shared")).toHaveText(shared.join(", "));
+  await expect(cmp.getByTestId("compare-only-a")).toHaveText(a.domains.filter((d) => !b.domains.includes(d)).join(", "));
+  await expect(cmp.getByTestId("compare-only-b")).toHaveText(b.domains.filter((d) => !a.domains.includes(d)).join(", "));
+  await shot(page, "w18-compare-domains");
 });
