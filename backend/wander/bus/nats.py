@@ -8,7 +8,9 @@ Subjects (see wander.bus.subjects): every event subject of 000 is published as
 ``<sid>:<seq>``. Stream WANDER_EVENTS (file storage, limits retention, 24 h by default)
 holds ``wander.>`` and de-duplicates by that id. Run requests go to
 ``wander_runs.<sid>`` in the work-queue stream WANDER_RUNS, pulled by the durable
-consumer ``wander-workers`` with explicit acks.
+consumer ``wander-workers`` with explicit acks. SANDWICH forage events (``sandwich.*``,
+numbered per foraging run) go to ``wander.forage.<run_id>.<event>`` in the same stream,
+published directly (they have their own outbox, forage_events, which the API replays).
 
 - ``NatsClient``: one connection per process, made in the background and retried forever
   (a process starts even while NATS is away); the streams are declared on every connect.
@@ -46,7 +48,14 @@ from nats.js.api import (
     StorageType,
     StreamConfig,
 )
-from tenacity import AsyncRetrying, RetryCallState, retry_if_not_exception_type, wait_exponential
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_not_exception_type,
+    retry_if_result,
+    wait_exponential,
+    wait_fixed,
+)
 
 from wander.bus import subjects
 from wander.domain.models import Event
@@ -210,7 +219,7 @@ class NatsClient:
         """Publish one event to JetStream and wait for its acknowledgement (raises if not)."""
         js = await self.ready_js()
         await js.publish(subjects.event_subject(e.subject, e.session_id), encode_event(e),
-                              headers={"Nats-Msg-Id": subjects.message_id(e.session_id, e.seq)})  # fmt: skip
+                         headers={"Nats-Msg-Id": subjects.message_id(e.session_id, e.seq, e.subject)})  # fmt: skip
 
     async def close(self) -> None:
         self._closing = True
@@ -245,8 +254,14 @@ class NatsBus:
         self.received = 0
 
     async def publish(self, events: Sequence[Event]) -> None:
-        if events:
-            self._notify({e.session_id for e in events})
+        """Wander events: wake the relay (they are in wander_events). Forage events: publish
+        them now, in order (raises while NATS is away; they stay in forage_events)."""
+        sessions = {e.session_id for e in events if not subjects.is_forage(e.subject)}
+        if sessions:
+            self._notify(sessions)
+        for e in events:
+            if subjects.is_forage(e.subject):
+                await self.client.publish_event(e)
 
     def subscribe(self, handler: Handler, session_id: str | None = None) -> Callable[[], None]:
         entry = (session_id, handler)
@@ -329,6 +344,9 @@ async def _quietly(coro: Awaitable[Any]) -> None:
         log.info("JetStream acknowledgement not sent: %s", exc)
 
 
+RESEND_EVERY_S = 1.0  # how often run requests NATS did not accept are sent again
+
+
 class NatsRunQueue:
     """The JetStream work queue of runs. Producers (API) enqueue; workers call next()."""
 
@@ -369,9 +387,16 @@ class NatsRunQueue:
             self._retry.pop(msg_id, None)
 
     async def _retry_loop(self) -> None:
-        while self._retry:
-            await asyncio.sleep(1.0)
-            await self._resend()
+        """Re-send what JetStream has not accepted yet every RESEND_EVERY_S (tenacity), until
+        nothing is left (enqueue has just tried once: the first re-send waits)."""
+        retrying = AsyncRetrying(retry=retry_if_result(bool), wait=wait_fixed(RESEND_EVERY_S))
+        async for attempt in retrying:
+            with attempt:
+                if attempt.retry_state.attempt_number > 1:
+                    await self._resend()
+            outcome = attempt.retry_state.outcome
+            if outcome is not None and not outcome.failed:  # an error ends the loop, as it is
+                attempt.retry_state.set_result(bool(self._retry))
 
     async def _consumer(self):
         if self._psub is None:

@@ -21,6 +21,22 @@ The message body is the event as JSON (``session_id``, ``seq``, ``subject`` in t
 ``<session_id>:<seq>``, which JetStream uses to drop a re-publish (stream WANDER_EVENTS over
 ``wander.>``), so the outbox relay may publish an event twice after a crash, harmlessly.
 
+Forage events
+-------------
+SANDWICH foraging (004) numbers its events per foraging run (table forage_events) with
+subjects ``sandwich.forage.started``, ``sandwich.forage.attempt``, ``sandwich.made`` and
+``sandwich.forage.finished``. On NATS they go under ``wander.forage.<run_id>.`` with the
+``sandwich.`` prefix dropped, in the same stream WANDER_EVENTS::
+
+    sandwich.made of run R            ->  wander.forage.R.made
+    sandwich.forage.attempt of run R  ->  wander.forage.R.forage.attempt
+
+so ``wander.forage.>`` takes every run's events, ``wander.forage.<run_id>.>`` one run's,
+and ``wander.>`` still takes everything (a session id is a UUID, never ``forage``). The
+header ``Nats-Msg-Id`` is ``forage:<run_id>:<seq>``. They are published when the forager
+publishes them (not through the outbox relay): with NATS away they stay in forage_events,
+which GET /api/v1/sandwich/runs/{id}/events replays.
+
 Run queue
 ---------
 Run requests (start or continue a wander up to a target step) go on
@@ -40,6 +56,8 @@ RUNS_ALL = "wander_runs.>"
 RUNS_CONSUMER = "wander-workers"
 
 _PREFIX = "wander."
+FORAGE_PREFIX = "sandwich."  # forage events (004), numbered per foraging run
+FORAGE_ALL = "wander.forage.>"
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")  # a session id may not contain '.', '*', '>' or spaces
 
 
@@ -49,8 +67,15 @@ def _check_session(session_id: str) -> str:
     return session_id
 
 
+def is_forage(subject: str) -> bool:
+    return subject.startswith(FORAGE_PREFIX) and len(subject) > len(FORAGE_PREFIX)
+
+
 def event_subject(subject: str, session_id: str) -> str:
-    """``wander.step.completed`` of session S -> ``wander.S.step.completed``."""
+    """``wander.step.completed`` of session S -> ``wander.S.step.completed``;
+    ``sandwich.made`` of foraging run R -> ``wander.forage.R.made``."""
+    if is_forage(subject):
+        return f"{_PREFIX}forage.{_check_session(session_id)}.{subject[len(FORAGE_PREFIX):]}"
     if not subject.startswith(_PREFIX) or len(subject) <= len(_PREFIX):
         raise ValueError(f"not a wander event subject: {subject!r}")
     return f"{_PREFIX}{_check_session(session_id)}.{subject[len(_PREFIX):]}"
@@ -66,12 +91,17 @@ def parse_event_subject(nats_subject: str) -> tuple[str, str]:
     parts = nats_subject.split(".")
     if len(parts) < 3 or parts[0] != "wander":
         raise ValueError(f"not a wander event subject on NATS: {nats_subject!r}")
+    if parts[1] == "forage":
+        if len(parts) < 4:
+            raise ValueError(f"not a forage event subject on NATS: {nats_subject!r}")
+        return parts[2], FORAGE_PREFIX + ".".join(parts[3:])
     return parts[1], "wander." + ".".join(parts[2:])
 
 
-def message_id(session_id: str, seq: int) -> str:
-    """JetStream de-duplication id of an event: one per (session, seq)."""
-    return f"{session_id}:{seq}"
+def message_id(session_id: str, seq: int, subject: str | None = None) -> str:
+    """JetStream de-duplication id of an event: one per (session, seq), or per (run, seq)
+    for a forage event."""
+    return f"forage:{session_id}:{seq}" if subject is not None and is_forage(subject) else f"{session_id}:{seq}"
 
 
 def run_subject(session_id: str) -> str:

@@ -72,8 +72,8 @@ class Forager:
         self._notes = [i for i in range(len(knowledge)) if knowledge.concept(i).source.startswith("import:")]
 
     async def _publish(self, events: list) -> None:
-        """The events are stored (forage_events) before this; a bus that cannot carry them
-        (NATS takes wander.* subjects only) must not stop the foraging."""
+        """The events are stored (forage_events) before this; a bus that cannot carry them now
+        (NATS away: they go to wander.forage.<run_id>.* when it is up) must not stop the foraging."""
         try:
             await self.bus.publish(events)
         except Exception as exc:  # noqa: BLE001
