@@ -27,9 +27,15 @@ from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
+from tenacity import AsyncRetrying, retry_if_exception_type, wait_fixed
+
 from wander.domain.models import Event
 
 log = logging.getLogger(__name__)
+
+
+class _Stalled(Exception):
+    """NATS or the database is away: the relay waits fail_backoff_s (or a kick) and goes on."""
 
 
 class Batch(Protocol):
@@ -63,6 +69,7 @@ class OutboxRelay:
         self._pending: dict[str, int] = {}
         self._wake = asyncio.Event()
         self._sweep_now = True
+        self._next_sweep = 0.0
         self._last: OrderedDict[str, int] = OrderedDict()  # last seq this relay saw marked, per session
         self._task: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
@@ -114,39 +121,56 @@ class OutboxRelay:
     # ---- the loop --------------------------------------------------------------------
 
     async def _loop(self) -> None:
-        next_sweep = 0.0
-        delay: float | None = None
+        """Rounds until one stalls (NATS away, the database away); then tenacity waits
+        fail_backoff_s, or less when notify/kick wakes it, and the rounds go on."""
+        retrying = AsyncRetrying(retry=retry_if_exception_type(_Stalled), wait=wait_fixed(self.fail_backoff_s),
+                                 sleep=self._nap)  # fmt: skip
+        await retrying(self._rounds)
+
+    async def _rounds(self) -> None:
         while True:
-            now = time.monotonic()
-            wait = max(0.0, next_sweep - now)
-            if delay is not None:
-                wait = min(wait, delay)
-            if not self._wake.is_set():
-                self._idle.set()
-                try:
-                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
-                except TimeoutError:
-                    pass
-            self._wake.clear()
-            delay = None
-            if not self._connected():
-                delay = self.fail_backoff_s  # the reconnect callback kicks us sooner
-                continue
-            if self._sweep_now or time.monotonic() >= next_sweep:
-                self._sweep_now = False
-                next_sweep = time.monotonic() + self.sweep_s
-                try:
-                    found = await self.outbox.pending_sessions()
-                    for sid in found:  # look at these from their first unpublished event
-                        self._last.pop(sid, None)
-                    self._mark(found)
-                except Exception as exc:  # the database is away: try again later
-                    log.warning("outbox sweep failed: %s", _short(exc))
-                    next_sweep = time.monotonic() + self.fail_backoff_s
-            delay = await self._drain()
+            delay = await self._round()
+            await self._nap(delay)
+
+    async def _nap(self, delay: float | None) -> None:
+        """Wait for a notify or kick, the next sweep, or `delay` (None: no limit but the sweep)."""
+        wait = max(0.0, self._next_sweep - time.monotonic())
+        if delay is not None:
+            wait = min(wait, delay)
+        if not self._wake.is_set():
+            self._idle.set()
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+            except TimeoutError:
+                pass
+        self._wake.clear()
+
+    async def _round(self) -> float | None:
+        """Sweep when due, publish what is pending; the delay before the next round (None:
+        until woken or the next sweep). Raises _Stalled when NATS or the database is away."""
+        if not self._connected():
+            raise _Stalled("NATS is not connected")  # the reconnect callback kicks us sooner
+        swept = True
+        if self._sweep_now or time.monotonic() >= self._next_sweep:
+            self._sweep_now = False
+            self._next_sweep = time.monotonic() + self.sweep_s
+            try:
+                found = await self.outbox.pending_sessions()
+                for sid in found:  # look at these from their first unpublished event
+                    self._last.pop(sid, None)
+                self._mark(found)
+            except Exception as exc:  # the database is away: sweep again after the back-off
+                log.warning("outbox sweep failed: %s", _short(exc))
+                swept = False
+                self._next_sweep = time.monotonic() + self.fail_backoff_s
+        delay = await self._drain()
+        if not swept:
+            raise _Stalled("outbox sweep failed")
+        return delay
 
     async def _drain(self) -> float | None:
-        """Publish what is pending; the delay before the next try, or None when all done."""
+        """Publish what is pending; the delay before the next try, or None when all done.
+        Raises _Stalled when the database or NATS failed: everything waits."""
         retry: float | None = None
         for sid, generation in list(self._pending.items()):
             try:
@@ -154,7 +178,7 @@ class OutboxRelay:
             except Exception as exc:  # database trouble while claiming: keep it pending
                 log.warning("outbox relay: session %s: %s", sid, _short(exc))
                 self.failures += 1
-                return self.fail_backoff_s
+                raise _Stalled("claim failed") from exc
             if state == "done":
                 if self._pending.get(sid) == generation:  # else: new events came meanwhile
                     del self._pending[sid]
@@ -166,7 +190,7 @@ class OutboxRelay:
                 retry = self.busy_retry_s if retry is None else min(retry, self.busy_retry_s)
             else:  # "failed": NATS refused or timed out; everything waits
                 self.failures += 1
-                return self.fail_backoff_s
+                raise _Stalled("publish failed")
         return retry
 
     async def _publish_session(self, sid: str) -> str:

@@ -29,11 +29,20 @@ from typing import Any
 
 import asyncpg
 from sqlalchemy import exc as sa_exc
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
 from wander.domain.errors import Conflict
 
 log = logging.getLogger(__name__)
 LEASE_CLASS = 0x574B5253  # 'WKRS': the worker-lease advisory lock namespace (positive int4)
+
+
+# What a lease connection the server dropped raises under a query. InternalClientError
+# ("another operation is in progress") is what asyncpg raises on a connection the server
+# has just terminated mid-query: it is replaced like a dead one.
+_DEAD_CONNECTION = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError,
+                    asyncpg.exceptions.AdminShutdownError, asyncpg.exceptions.CannotConnectNowError,
+                    asyncpg.exceptions.InternalClientError)  # fmt: skip
 
 
 class LeaseLost(Conflict):
@@ -89,20 +98,25 @@ class LeaseManager:
         return conn
 
     async def _run(self, query: str, *args: Any) -> Any:
-        """One query on the lease connection; a dead connection is replaced once."""
-        for attempt in (1, 2):
+        """One query on the lease connection; a connection that dies under the query is
+        dropped and the query tried once more on a new one (tenacity). A failure to connect
+        is raised as it is."""
+        in_query = False
+
+        async def once() -> Any:
+            nonlocal in_query
+            in_query = False
             conn = await self._connection()
+            in_query = True
             try:
                 return await conn.fetchval(query, *args)
-            # InternalClientError ("another operation is in progress") is what asyncpg raises on a
-            # connection the server has just terminated mid-query: replace it like a dead one.
-            except (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError,
-                    asyncpg.exceptions.AdminShutdownError, asyncpg.exceptions.CannotConnectNowError,
-                    asyncpg.exceptions.InternalClientError):  # fmt: skip
+            except _DEAD_CONNECTION:
                 await self._drop()
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+                raise
+
+        retrying = AsyncRetrying(retry=retry_if_exception(lambda exc: in_query and isinstance(exc, _DEAD_CONNECTION)),
+                                 stop=stop_after_attempt(2), reraise=True)  # fmt: skip
+        return await retrying(once)
 
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None
