@@ -67,6 +67,10 @@ lint:
 test-js:
 	npm test --workspaces --if-present
 
+# API fuzzing (schemathesis over /schema) with many more examples than `make test` runs.
+fuzz: setup
+	WANDER_FUZZ_EXAMPLES=$${WANDER_FUZZ_EXAMPLES:-200} $(PY) -m pytest -q -p no:cacheprovider -s tests/api/test_fuzz.py
+
 bench: setup
 	@for f in bench/bench_*.py; do echo "# $$f"; $(PY) $$f || exit 1; done
 
