@@ -12,6 +12,12 @@ once and produces, cell by cell and in float32 exactly as the reference does:
 and a second, vectorised pass sums |new - old| (each term the float32 difference, as in
 the reference, added in float64) for the convergence test.
 
+Frames are stored padded and flat, (h + 2) * (w + 2) values each, as in the NumPy
+passes: a halo ring holds the wrapped edges, so that the four neighbours of the interior
+rows are that span shifted by -(w + 2), +(w + 2), -1 and +1, and the rule runs as one
+vectorised loop over it (at the halo positions inside the span it computes values that
+the next halo refresh overwrites; the sum and the role windows leave those out).
+
 Frames are independent, so :func:`advance` evolves one frame after the other, each for
 as many ticks as it can (up to a stop tick chosen by the caller: the next oscillation
 check or the budget), while the frame stays in the core's cache. It stops a frame early
@@ -65,21 +71,17 @@ def _cell(x, u, d, left, right):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _one(cur, nxt, roles, push, c, up, dn, left, right):  # type: ignore[no-untyped-def]
-    """Cell at flat index ``c`` of a frame, from the flat indices of its neighbours."""
-    y, r = _cell(cur[c], cur[up], cur[dn], cur[left], cur[right])
-    nxt[c] = y
-    if push:
-        roles[c] = r
-
-
-@njit(cache=True, nogil=True)
-def _wrapped(cur, nxt, roles, push, h, w, i, j):  # type: ignore[no-untyped-def]
-    """Cell (i, j) of a flat frame of any size, neighbours wrapping around the edges."""
-    row = i * w
-    up = ((i - 1) % h) * w + j
-    dn = ((i + 1) % h) * w + j
-    _one(cur, nxt, roles, push, row + j, up, dn, row + (j - 1) % w, row + (j + 1) % w)
+def _halo(buf, h, w):  # type: ignore[no-untyped-def]
+    """Refresh the halo of a padded flat frame: the wrapped edges of its interior."""
+    w2 = w + 2
+    for i in range(1, h + 1):
+        r = i * w2
+        buf[r] = buf[r + w]  # left halo: the last column
+        buf[r + w + 1] = buf[r + 1]  # right halo: the first column
+    last, below = h * w2, (h + 1) * w2
+    for j in range(w2):
+        buf[j] = buf[last + j]  # top halo: the last row
+        buf[below + j] = buf[w2 + j]  # bottom halo: the first row
 
 
 @njit(cache=True, nogil=True)
@@ -96,79 +98,69 @@ def _span(x, u, d, left, right, out, roles, push):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True, nogil=True)
-def _row(cur, nxt, roles, push, w, i, i_up, i_dn):  # type: ignore[no-untyped-def]
-    """Row ``i`` of a flat frame (w >= 3) whose neighbouring rows are ``i_up``, ``i_dn``."""
-    c, u, d = i * w, i_up * w, i_dn * w
-    _span(
-        cur[c + 1 : c + w - 1],
-        cur[u + 1 : u + w - 1],
-        cur[d + 1 : d + w - 1],
-        cur[c : c + w - 2],
-        cur[c + 2 : c + w],
-        nxt[c + 1 : c + w - 1],
-        roles[c + 1 : c + w - 1] if push else roles,
-        push,
-    )
-    _one(cur, nxt, roles, push, c, u, d, c + w - 1, c + 1)
-    _one(cur, nxt, roles, push, c + w - 1, u + w - 1, d + w - 1, c + w - 2, c)
+def _span_roles(x, u, d, left, right, roles):  # type: ignore[no-untyped-def]
+    for k in range(x.shape[0]):
+        roles[k] = _cell(x[k], u[k], d[k], left[k], right[k])[1]
 
 
 @njit(cache=True, nogil=True)
 def _step(cur, nxt, roles, push, h, w):  # type: ignore[no-untyped-def]
-    """One tick of one flat frame ``cur`` (h * w,) into ``nxt``; with ``push``, the roles
-    of ``cur`` into ``roles`` (h * w,) int8. Neighbours wrap around the edges.
-
-    Rows 1..h-2 are one flat span whose up / down / left / right neighbours are the span
-    shifted by -w, +w, -1, +1; that is right except in the first and last columns, which
-    are then recomputed with wrapping, as are the first and last rows.
-    """
-    n = h * w
-    if h >= 3 and w >= 3:
-        lo, hi = w, n - w
-        _span(
-            cur[lo:hi],
-            cur[lo - w : hi - w],
-            cur[lo + w : hi + w],
-            cur[lo - 1 : hi - 1],
-            cur[lo + 1 : hi + 1],
-            nxt[lo:hi],
-            roles[lo:hi] if push else roles,
-            push,
-        )
-        for i in range(1, h - 1):
-            c = i * w
-            _one(cur, nxt, roles, push, c, c - w, c + w, c + w - 1, c + 1)
-            c += w - 1
-            _one(cur, nxt, roles, push, c, c - w, c + w, c - 1, c - w + 1)
-        _row(cur, nxt, roles, push, w, 0, h - 1, 1)
-        _row(cur, nxt, roles, push, w, h - 1, h - 2, 0)
-    else:
-        for i in range(h):
-            for j in range(w):
-                _wrapped(cur, nxt, roles, push, h, w, i, j)
+    """One tick of one padded frame ``cur`` into ``nxt``; with ``push``, the roles of
+    ``cur`` into ``roles`` (same padded layout, int8)."""
+    w2 = w + 2
+    _halo(cur, h, w)
+    lo, hi = w2 + 1, h * w2 + w + 1  # first and past-last interior cell
+    _span(
+        cur[lo:hi],
+        cur[lo - w2 : hi - w2],
+        cur[lo + w2 : hi + w2],
+        cur[lo - 1 : hi - 1],
+        cur[lo + 1 : hi + 1],
+        nxt[lo:hi],
+        roles[lo:hi] if push else roles,
+        push,
+    )
 
 
 @njit(cache=True, nogil=True)
 def _roles(cur, roles, h, w):  # type: ignore[no-untyped-def]
-    """Roles of the cells of the flat frame ``cur`` into ``roles`` (no update kept)."""
-    for i in range(h):
-        for j in range(w):
-            c = i * w + j
-            up = ((i - 1) % h) * w + j
-            dn = ((i + 1) % h) * w + j
-            left = i * w + (j - 1) % w
-            right = i * w + (j + 1) % w
-            roles[c] = _cell(cur[c], cur[up], cur[dn], cur[left], cur[right])[1]
+    """Roles of the cells of the padded frame ``cur`` into ``roles`` (no update)."""
+    w2 = w + 2
+    _halo(cur, h, w)
+    lo, hi = w2 + 1, h * w2 + w + 1
+    _span_roles(
+        cur[lo:hi],
+        cur[lo - w2 : hi - w2],
+        cur[lo + w2 : hi + w2],
+        cur[lo - 1 : hi - 1],
+        cur[lo + 1 : hi + 1],
+        roles[lo:hi],
+    )
+
+
+@njit(cache=True, nogil=True)
+def _interior_mask(h, w):  # type: ignore[no-untyped-def]
+    """1.0 on the interior cells of a padded flat frame, 0.0 on its halo."""
+    w2 = w + 2
+    mask = np.zeros((h + 2) * w2, dtype=np.float32)
+    for i in range(1, h + 1):
+        mask[i * w2 + 1 : i * w2 + w + 1] = 1
+    return mask
 
 
 # Reassociation only reorders the float64 additions of this sum (so that it vectorises);
-# each term is still the float32 |new - old|. The caller allows for the rounding of any
-# summation order (it is far below its error band).
+# each term is still the float32 |new - old| (times 1, or times 0 on a halo position).
+# The caller allows for the rounding of any summation order (far below its error band).
 @njit(cache=True, nogil=True, fastmath={"reassoc"})
-def _abs_diff_sum(a, b):  # type: ignore[no-untyped-def]
+def _abs_diff_sum(a, b, mask, h, w):  # type: ignore[no-untyped-def]
+    """Sum of |a - b| over the interior cells of two padded frames. Every value of both
+    buffers is finite (frames without NaN, halos refreshed copies, the rest outputs of
+    the rule or zeros), so the halo positions inside the span add exact zeros."""
+    lo, hi = w + 3, h * (w + 2) + w + 1
+    x, y, m = a[lo:hi], b[lo:hi], mask[lo:hi]
     s = 0.0
-    for k in range(a.shape[0]):
-        s += abs(a[k] - b[k])
+    for k in range(x.shape[0]):
+        s += abs(x[k] - y[k]) * m[k]
     return s
 
 
@@ -193,7 +185,8 @@ def advance(  # type: ignore[no-untyped-def]
 ):
     """Evolve the frames ``frames`` (indices into the batch) up to tick ``t_stop``.
 
-    Frames are flat, ``P`` and ``Q`` (n, h * w) float32. Frame ``f`` is at tick
+    Frames are padded and flat, ``P`` and ``Q`` (n, (h + 2) * (w + 2)) float32, and so
+    are the rows of the role ring ``ring`` (n, window, (h + 2) * (w + 2)) int8. Frame ``f`` is at tick
     ``ticks[f]``; its current values are in ``P[f]`` when
     ``which[f] == 0``, else in ``Q[f]``, and the other buffer holds the previous frame.
     Each tick t: roles of frame t into ``ring[f, t % window]`` when ``t >= roles_from``,
@@ -206,6 +199,7 @@ def advance(  # type: ignore[no-untyped-def]
     """
     n_cells = h * w
     window = ring.shape[1]
+    mask = _interior_mask(h, w)
     for q in range(frames.shape[0]):
         f = frames[q]
         t = ticks[f]
@@ -225,7 +219,7 @@ def advance(  # type: ignore[no-untyped-def]
             t += 1
             par = 1 - par
             if check:
-                est = _abs_diff_sum(nxt, cur) / n_cells
+                est = _abs_diff_sum(nxt, cur, mask, h, w) / n_cells
                 err = est * band + abs_err + threshold * band
                 if est + err < threshold:
                     st = CONVERGED
@@ -242,9 +236,9 @@ def advance(  # type: ignore[no-untyped-def]
 
 def warm_up() -> None:
     """Load (or compile, the first time) every specialisation the kernel uses."""
-    P = np.zeros((1, 9), dtype=np.float32)
+    P = np.zeros((1, 25), dtype=np.float32)
     Q = np.zeros_like(P)
-    ring = np.zeros((1, 20, 9), dtype=np.int8)
+    ring = np.zeros((1, 20, 25), dtype=np.int8)
     state = [np.zeros(1, dtype=np.int64) for _ in range(4)]
     which, ticks, status, idx = state
     advance(P, Q, 3, 3, which, ticks, status, ring, idx, 2, 0, True, True, 1e-4, 1e-3, 2.0**-22)

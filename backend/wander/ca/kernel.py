@@ -537,7 +537,7 @@ def _attach_history(results: list[Evolution | None], blocks: list[tuple[np.ndarr
 # --------------------------------------------------------------------------------------
 # The fused CPU path: numba passes (wander.ca.fused) and their driver.
 
-FUSED_CHUNK = 256  # frames per chunk on the fused path (bounds the role ring's memory)
+FUSED_CHUNK = 64  # frames per chunk on the fused path: buffers and role ring stay in cache
 
 _fused_lock = threading.Lock()
 _fused_state: list[ModuleType | None] = []  # [] until probed, then [module or None]
@@ -600,6 +600,18 @@ def _next_stop(t: int, max_ticks: int, detect: bool, keep_history: bool) -> int:
     return min(nxt, max_ticks)
 
 
+def _fused_buffers(n: int, h: int, w: int, detect: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Buffers for chunks of up to ``n`` frames, reused from chunk to chunk: two flat
+    padded frame buffers (n, (h+2) * (w+2)) and the role ring (n, ROLE_WINDOW, same), or a
+    dummy ring without detection. Stale values are harmless: the driver loads each
+    chunk's frames, the passes refresh every halo before reading it, and a role window
+    is read only after all of its slots were written for the frame at hand."""
+    size = (h + 2) * (w + 2)
+    P = np.zeros((n, size), dtype=np.float32)
+    ring = np.empty((n, ROLE_WINDOW, size), dtype=np.int8) if detect else np.zeros((1, 1, 1), dtype=np.int8)
+    return P, np.zeros_like(P), ring
+
+
 def _evolve_chunk_fused(
     frames: np.ndarray,
     fz: ModuleType,
@@ -607,6 +619,7 @@ def _evolve_chunk_fused(
     threshold: float,
     detect: bool,
     keep_history: bool,
+    buffers: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> list[Evolution]:
     """:func:`_evolve_chunk` on the fused passes, same decisions in the same order.
 
@@ -618,18 +631,14 @@ def _evolve_chunk_fused(
     role windows go through :func:`_periodicity`, as on the other paths.
     """
     n, h, w = frames.shape
-    cells = h * w
-    P = np.array(frames.reshape(n, cells), dtype=np.float32, order="C", copy=True)
-    Q = np.empty_like(P)
+    padded = np.arange((h + 2) * (w + 2)).reshape(h + 2, w + 2)  # flat positions
+    P, Q = buffers[0][:n], buffers[1][:n]
+    P.reshape(n, h + 2, w + 2)[:, 1:-1, 1:-1] = frames
     which = np.zeros(n, dtype=np.int64)  # 0: frame f's current values are P[f], 1: Q[f]
     ticks = np.zeros(n, dtype=np.int64)
     status = np.zeros(n, dtype=np.int64)
-    if detect:
-        ring = np.zeros((n, ROLE_WINDOW, cells), dtype=np.int8)
-        roles_from = DETECT_START - ROLE_WINDOW + 1
-    else:
-        ring = np.zeros((1, 1, 1), dtype=np.int8)
-        roles_from = max_ticks + 1
+    ring = buffers[2][:n] if detect else buffers[2]
+    roles_from = DETECT_START - ROLE_WINDOW + 1 if detect else max_ticks + 1
     results: list[Evolution | None] = [None] * n
     blocks: list[tuple[np.ndarray, Any]] = []
     if keep_history:
@@ -637,7 +646,7 @@ def _evolve_chunk_fused(
 
     def frame_of(f: int, current: bool = True) -> np.ndarray:
         on_p = (which[f] == 0) == current
-        return (P if on_p else Q)[f].reshape(h, w)
+        return (P if on_p else Q)[f].reshape(padded.shape)[1:-1, 1:-1]
 
     def finish(f: int, state: str, t: int, period: int | None = None, osc_cells: int = 0) -> None:
         results[f] = Evolution(
@@ -655,6 +664,7 @@ def _evolve_chunk_fused(
             fz.advance(P, Q, h, w, which, ticks, status, ring, *args)
             resume = []
             for f in todo[status[todo] == fz.UNSURE].tolist():
+                # as the reference: the difference is a fresh contiguous (h, w) array
                 mean = float(np.abs(frame_of(f) - frame_of(f, current=False)).mean())
                 if mean < threshold:
                     status[f] = fz.CONVERGED
@@ -670,7 +680,8 @@ def _evolve_chunk_fused(
         t = t_stop
         if active.size and detect and _is_detection_tick(t):
             slots = np.asarray(_window_slots(t))
-            window = ring[active[:, None], slots[None, :]]  # (m, ROLE_WINDOW, cells), time order
+            inner = padded[1:-1, 1:-1].reshape(-1)
+            window = ring[active[:, None, None], slots[None, :, None], inner[None, None, :]]  # time order
             osc, period, count = _periodicity(window, np)
             for j in np.flatnonzero(osc).tolist():
                 finish(int(active[j]), OSCILLATING, t, int(period[j]), int(count[j]))
@@ -687,15 +698,15 @@ def _evolve_chunk_fused(
 
 def _run_ticks_fused(arr: np.ndarray, ticks: int, fz: ModuleType) -> np.ndarray:
     n, h, w = arr.shape
-    P = np.array(arr.reshape(n, h * w), dtype=np.float32, order="C", copy=True)
-    Q = np.empty_like(P)
+    P, Q, _ = _fused_buffers(n, h, w, detect=False)
+    P.reshape(n, h + 2, w + 2)[:, 1:-1, 1:-1] = arr
     zeros = [np.zeros(n, dtype=np.int64) for _ in range(3)]
     which, done, status = zeros
     no_ring = np.zeros((1, 1, 1), dtype=np.int8)
     frames = np.arange(n, dtype=np.int64)
     ticks = max(int(ticks), 0)
     fz.advance(P, Q, h, w, which, done, status, no_ring, frames, ticks, ticks + 1, False, False, 0.0, _BAND, _ABS_ERR)
-    return (Q if ticks % 2 else P).reshape(n, h, w)
+    return (Q if ticks % 2 else P).reshape(n, h + 2, w + 2)[:, 1:-1, 1:-1].copy()
 
 
 def evolve_batch(
@@ -726,10 +737,12 @@ def evolve_batch(
     if chunk < 1:
         raise ValueError(f"chunk_size: must be positive, got {chunk_size!r}")
     out: list[Evolution] = []
+    if fz is not None and b:
+        buffers = _fused_buffers(min(chunk, b), arr.shape[1], arr.shape[2], detect)
     for s in range(0, b, chunk):
         part = arr[s : s + chunk]
         if fz is not None:
-            out.extend(_evolve_chunk_fused(part, fz, max_ticks, threshold, detect, keep_history))
+            out.extend(_evolve_chunk_fused(part, fz, max_ticks, threshold, detect, keep_history, buffers))
         else:
             out.extend(_evolve_chunk(part, xp, max_ticks, threshold, detect, keep_history))
     return out

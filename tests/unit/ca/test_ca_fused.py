@@ -159,13 +159,14 @@ def stand_in_detector(real):
     return fake
 
 
-@pytest.mark.parametrize("keep_history", [False, True])
-def test_oscillation_decisions_and_role_windows_are_identical(monkeypatch, keep_history):
+@pytest.mark.parametrize(("keep_history", "chunk_size"), [(False, None), (True, None), (False, 3)])
+def test_oscillation_decisions_and_role_windows_are_identical(monkeypatch, keep_history, chunk_size):
+    """Also with small chunks, whose buffers and role ring are reused from chunk to chunk."""
     monkeypatch.setattr(kernel, "_periodicity", stand_in_detector(kernel._periodicity))
     rng = np.random.default_rng(5)
     frames = np.concatenate([hash_frames([f"osc {i}" for i in range(10)]), tied_frames(rng, 4, (64, 64), 2)])
     kw = dict(threshold=1e-7, max_ticks=140, keep_history=keep_history, xp=np)
-    fused = evolve_batch(frames, fused=True, **kw)
+    fused = evolve_batch(frames, fused=True, chunk_size=chunk_size, **kw)
     counts = summarize(fused)
     assert 2 <= counts[OSCILLATING] < len(frames), counts
     for f, a, b in zip(frames, fused, evolve_batch(frames, fused=False, **kw)):
@@ -224,3 +225,13 @@ def test_fused_constants_are_the_kernels():
 
     assert bits(np.array([fused.PUSH, fused.FLOW])).tolist() == bits(np.array([kernel.PUSH, kernel.FLOW])).tolist()
     fused.warm_up()
+
+
+def test_infinite_seeds_are_clipped_and_identical():
+    f = hash_frames(["inf"])[0].copy()
+    f[0, :5] = np.inf
+    f[7, 3] = -np.inf
+    f[63, 63] = np.inf  # on the wrapped edges
+    got = evolve_batch(f, xp=np, fused=True)[0]
+    assert_same(got, evolve_reference(f))
+    assert same_bits(run_ticks(f, 3, xp=np, fused=True)[0], run_ticks_reference(f, 3))
