@@ -1,7 +1,8 @@
 """What the action service depends on: an evaluator, an executor (wallet) and a proposal
-store. One file per implementation: the offline evaluator (evaluator.py) and the paper
-wallet (wander.store.action_repository) ship; a model evaluator or a real broker is one
-more file behind the same Protocol."""
+store. One file per implementation: the offline evaluator (evaluator.py), the model
+evaluator (wander.llm.evaluator, over a CloudBudget: wander.store.session_budget) and the
+paper wallet (wander.store.action_repository) ship; a real broker is one more file behind
+the same Protocol."""
 
 from __future__ import annotations
 
