@@ -47,6 +47,7 @@ Three implementations give bit-identical results:
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -552,6 +553,9 @@ def _fused_module() -> ModuleType | None:
                     from . import fused as module
                 except ImportError:  # numba is not installed: the NumPy passes
                     _fused_state.append(None)
+                except RuntimeError as exc:  # numba found no writable place for its cache
+                    logging.getLogger(__name__).warning("CA kernel: fused CPU passes off (%s)", exc)
+                    _fused_state.append(None)
                 else:
                     module.warm_up()  # loads the cached machine code (compiles it once)
                     _fused_state.append(module)
@@ -660,7 +664,7 @@ def _evolve_chunk_fused(
         stop_roles = detect and _is_detection_tick(t_stop)
         todo = active
         while todo.size:
-            args = (todo, t_stop, roles_from, stop_roles, True, float(threshold), _BAND, _ABS_ERR)
+            args = (todo, int(t_stop), int(roles_from), stop_roles, True, float(threshold), _BAND, _ABS_ERR)
             fz.advance(P, Q, h, w, which, ticks, status, ring, *args)
             resume = []
             for f in todo[status[todo] == fz.UNSURE].tolist():
