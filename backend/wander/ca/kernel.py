@@ -702,11 +702,10 @@ def _evolve_chunk_fused(
 
 def _run_ticks_fused(arr: np.ndarray, ticks: int, fz: ModuleType) -> np.ndarray:
     n, h, w = arr.shape
-    P, Q, _ = _fused_buffers(n, h, w, detect=False)
+    P, Q, no_ring = _fused_buffers(n, h, w, detect=False)
     P.reshape(n, h + 2, w + 2)[:, 1:-1, 1:-1] = arr
     zeros = [np.zeros(n, dtype=np.int64) for _ in range(3)]
     which, done, status = zeros
-    no_ring = np.zeros((1, 1, 1), dtype=np.int8)
     frames = np.arange(n, dtype=np.int64)
     ticks = max(int(ticks), 0)
     fz.advance(P, Q, h, w, which, done, status, no_ring, frames, ticks, ticks + 1, False, False, 0.0, _BAND, _ABS_ERR)
