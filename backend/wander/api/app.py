@@ -26,12 +26,12 @@ from wander.api.controllers.sandwich import SandwichController
 from wander.api.controllers.sessions import SessionController
 from wander.api.controllers.workbench import WorkbenchController
 from wander.api.deps import Services, provide_services
+from wander.api.headers import API_HEADERS
 from wander.api.security import make_token_guard
 from wander.archive.service import Archivist
 from wander.api.ws import session_socket
 from wander.config import Settings, load_settings
 from wander.engine.runner import Runner
-from wander.store.archive_repository import ArchiveRepository
 from wander.wiring import App, dweller_builder_for, make_runner, open_app
 
 
@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
             # first load can take longer than a client waits).
             await a.engine.warm_up()
             runner = make_runner(a)  # in-process tasks, or the NATS run queue for workers
-            archivist = Archivist(ArchiveRepository(a.db), a.bus, refit_every=a.settings.archive.refit_every)
+            archivist = Archivist.open(a.db, a.bus, embedder=a.embedder, refit_every=a.settings.archive.refit_every)
             archivist.attach(warm_up=api.umap_warm_up)
             archivist.spawn("catch-up", archivist.catch_up)  # finished while no archivist listened
             app.state.services = Services(app=a, runner=runner, archivist=archivist)
@@ -100,5 +100,6 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path="/schema"),
         cors_config=CORSConfig(allow_origins=list(api.allowed_origins)) if api.allowed_origins else None,
+        response_headers=API_HEADERS,
         debug=False,
     )

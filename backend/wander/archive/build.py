@@ -15,11 +15,13 @@ import numpy as np
 
 from wander.archive.markdown import render_markdown
 from wander.archive.plot import render_png
+from wander.domain.models import SessionStatus
 
 FORMAT = "wander-archive"
 VERSION = 1
 PROJECTION_SUBJECT = "wander.projection.updated"
-FINAL_STATUSES = ("completed", "abandoned", "paused")
+# The statuses an archive can have: a wander that no longer moves.
+ARCHIVED_STATUSES = (SessionStatus.COMPLETED, SessionStatus.ABANDONED, SessionStatus.PAUSED)
 
 
 @dataclass

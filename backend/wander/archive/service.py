@@ -7,7 +7,12 @@ background tasks off the wander's hot path (never inside a step).
   refits new loci are placed by Fit.transform when the projection is read.
 - a refit stores the fit and appends wander.projection.updated to the wander's events.
 
-`repo` is a wander.store.archive_repository.ArchiveRepository; `bus` an EventBus."""
+`repo` is a wander.store.archive_repository.ArchiveRepository (Archivist.open makes one);
+`bus` an EventBus; `embedder` (optional) embeds archive searches, in a thread.
+
+The faces call it for everything about archives (the API's archive controller only
+translates): the stored archive, its artefacts (archived first when there is none yet),
+the JSON export with its "final" rule, and the archive list with semantic search."""
 
 from __future__ import annotations
 
@@ -21,17 +26,20 @@ import numpy as np
 
 from shared_schemas.events import ProjectionUpdatedPayload, payload_json
 from wander.archive import projection as proj
-from wander.archive.build import PROJECTION_SUBJECT, Artefacts, build, fingerprint
-from wander.domain.errors import Conflict, NotFound
+from wander.archive.build import ARCHIVED_STATUSES, PROJECTION_SUBJECT, Artefacts, build, document, fingerprint
+from wander.domain.errors import Conflict, InvalidInput, NotFound
+from wander.domain.models import SessionStatus
 
 log = logging.getLogger(__name__)
 REFIT_EVERY = 25  # the default of WANDER_PROJECTION_REFIT_EVERY (the API passes the setting)
 
 
 class Archivist:
-    def __init__(self, repo: Any, bus: Any, *, refit_every: int = REFIT_EVERY, projector: str | None = None):
+    def __init__(self, repo: Any, bus: Any, *, refit_every: int = REFIT_EVERY, projector: str | None = None,
+                 embedder: Any = None):  # fmt: skip
         self.repo = repo
         self.bus = bus
+        self.embedder = embedder
         self.refit_every = refit_every
         self.projector = projector
         self._tasks: dict[str, asyncio.Task[Any]] = {}
@@ -40,13 +48,22 @@ class Archivist:
         self._joint: dict[tuple[str, ...], tuple[int, dict[str, Any]]] = {}
         self._unsubscribe: Callable[[], None] | None = None
 
+    @classmethod
+    def open(cls, db: Any, bus: Any, *, embedder: Any = None, refit_every: int = REFIT_EVERY) -> Archivist:
+        """The archivist over the database engine `db` (its archive repository made here)."""
+        from wander.store.archive_repository import ArchiveRepository
+
+        return cls(ArchiveRepository(db), bus, refit_every=refit_every, embedder=embedder)
+
     # ---- archives ------------------------------------------------------------------------
 
-    async def archive(self, session_id: str, force: bool = False) -> tuple[Any, bool]:
+    async def archive(self, session_id: str, force: bool = False, running: bool = False) -> tuple[Any, bool]:
         """(archive row, whether it was written now). A running wander is not final: 409."""
+        if running:
+            raise Conflict(f"session {session_id} is running; pause or stop it before archiving it as final")
         async with self._lock(f"archive:{session_id}"):
             rows = await self.rows(session_id)
-            if rows["session"]["status"] == "active":
+            if rows["session"]["status"] == SessionStatus.ACTIVE:
                 raise Conflict(f"session {session_id} is active; pause or stop it before archiving it as final")
             existing = await self.repo.archive(session_id)
             if existing is not None and not force and existing.fingerprint == fingerprint(rows):
@@ -58,6 +75,48 @@ class Archivist:
                 crystal_count=art.crystal_count, markdown=art.markdown, png=art.png, embedding=art.embedding,
                 fit_id=art.fit_id))  # fmt: skip
             return await self.repo.archive(session_id), True
+
+    async def stored(self, session_id: str) -> Any:
+        """The stored archive row; NotFound names the archive when the session exists."""
+        found = await self.repo.archive(session_id) if _is_uuid(session_id) else None
+        if found is None:
+            if _is_uuid(session_id) and await self.repo.session_exists(session_id):
+                raise NotFound("archive", session_id)
+            raise NotFound("session", session_id)
+        return found
+
+    async def artefact(self, session_id: str, kind: str) -> Any:
+        """The archive's "markdown" or "png", archived now if there is no archive yet (409
+        while the wander is active); a stored one is served as it is (the archivist rewrites
+        it whenever the wander finishes again)."""
+        if not _is_uuid(session_id) or await self.repo.archive(session_id) is None:
+            await self.archive(session_id)
+        return await self.repo.archive_blob(session_id, kind)
+
+    async def export(self, session_id: str, final: bool = True, running: bool = False) -> dict[str, Any]:
+        """The JSON archive document. final: refused (409) while the wander may still change;
+        final=False gives a snapshot of a live one."""
+        rows = await self.rows(session_id)
+        status = rows["session"]["status"]
+        if final and (status == SessionStatus.ACTIVE or running):
+            raise Conflict(f"session {session_id} is {status} and may still change; stop or pause it to export it "
+                           "as final, or ask for ?final=false for a snapshot")  # fmt: skip
+        return await asyncio.to_thread(document, rows, final)
+
+    async def search(self, q: str | None = None, status: str | None = None, has_crystals: bool | None = None,
+                     since: Any = None, limit: int = 50) -> list[Any]:  # fmt: skip
+        """Archives, nearest `q` first when given (embedded in a thread: the embedder is
+        synchronous), else newest first; `status` one of ARCHIVED_STATUSES."""
+        if status is not None and status not in ARCHIVED_STATUSES:
+            names = ", ".join(str(s) for s in ARCHIVED_STATUSES)
+            raise InvalidInput("status", f"must be one of {names} (got '{status}')")
+        vector = None
+        if q is not None and q.strip():
+            if self.embedder is None:
+                raise InvalidInput("q", "semantic search is not available here (no embedder)")
+            vector = (await asyncio.to_thread(self.embedder.embed, [q.strip()[:500]]))[0]
+        return await self.repo.list_archives(vector=vector, status=status, has_crystals=has_crystals, since=since,
+                                             limit=limit)  # fmt: skip
 
     async def rows(self, session_id: str) -> dict[str, Any]:
         rows = await self.repo.dump(session_id) if _is_uuid(session_id) else None

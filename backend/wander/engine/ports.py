@@ -304,6 +304,11 @@ class Store(Protocol):
         """Replace the fence with its events; Conflict once the wander is finished."""
         ...
 
+    async def record_crystal_review(self, crystal_id: str, session_id: str | None, status: str, approved: bool,
+                                    notes: str, events: list[EventDraft]) -> list[Event]:  # fmt: skip
+        """A person's verdict on a crystal (its status and notes) with its events, in one transaction."""
+        ...
+
 
 class ReadStore(Protocol):
     """What the faces read (through engine.queries.Queries), and the settings they change."""

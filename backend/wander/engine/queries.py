@@ -1,6 +1,6 @@
 """The read side the faces (API, CLI, MCP) use: sessions, loci, the trace, findings and
-search, with the not-found and status rules in one place; and the session settings a
-person may change. Nothing here steps a wander (that is service.WanderEngine)."""
+search, with the not-found and status rules in one place (the settings a person may change
+are session_settings.py). Nothing here steps a wander (that is service.WanderEngine)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from wander.domain.errors import Conflict, InvalidInput, NotFound
+from wander.domain.errors import InvalidInput, NotFound
 from wander.domain.models import Crystal, CrystalStatus, Event, Locus, Resonance, ResonanceStatus, Session, SessionStatus
-from wander.domain.validation import check_domains, clean_text
 from wander.domain.views import SimilarItem, StepView
 from wander.engine.ports import Embedder, Knowledge, ReadStore
 
@@ -103,29 +102,6 @@ class Queries:
 
     async def events_after(self, session_id: str, after_seq: int = 0, limit: int = 10_000) -> list[Event]:
         return await self.store.events_after(session_id, after_seq, limit)
-
-    async def update_settings(self, session_id: str, changes: dict[str, Any], running: bool) -> Session:
-        """The settings a person may change (name, domains, max_steps, temperature); the
-        constraints only while no run is going on. Returns the session before the change."""
-        session = await self.session(session_id)
-        values: dict[str, Any] = {}
-        if "name" in changes:
-            values["name"] = clean_text("name", changes["name"])
-        constraint_keys = {"allowed_domains", "forbidden_domains", "max_steps", "temperature"} & set(changes)
-        if constraint_keys and running:
-            raise Conflict(f"session {session_id} is running; pause it before changing {sorted(constraint_keys)}")
-        known = self.knowledge.domains() if self.knowledge is not None else set()
-        for key in ("allowed_domains", "forbidden_domains"):
-            if changes.get(key) is not None:
-                values[key] = check_domains(key, changes[key], known)
-        if changes.get("max_steps") is not None:
-            if changes["max_steps"] < session.step_count:
-                raise InvalidInput("max_steps", f"must be at least the steps already taken ({session.step_count})")
-            values["max_steps"] = changes["max_steps"]
-        if changes.get("temperature") is not None:
-            values["temperature"] = changes["temperature"]
-        await self.store.update_session(session_id, **values)
-        return session
 
     async def delete(self, session_id: str) -> None:
         await self.session(session_id)

@@ -1,19 +1,21 @@
 """Writes from outside a step that carry their own events: a step's start (published
-before the step's work, in its own small transaction), fence changes. Mixed into
-PostgresStore, which supplies the row lock and the outbox."""
+before the step's work, in its own small transaction), fence changes, a person's verdict
+on a crystal. Mixed into PostgresStore, which supplies the row lock and the outbox."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 
 from wander.domain.errors import Conflict
-from wander.domain.models import Event, EventDraft, FenceAnchor
-from wander.store.tables import WanderSession
+from wander.domain.models import FINISHED, Event, EventDraft, FenceAnchor
+from wander.store.mappers import as_uuid
+from wander.store.tables import WanderCrystal, WanderSession
 
 S = WanderSession.__table__
+C = WanderCrystal.__table__
 
 
 class InterventionWrites:
@@ -29,7 +31,7 @@ class InterventionWrites:
             )
 
     async def set_fence(self: Any, session_id: str, anchors: list[FenceAnchor], events: list[EventDraft],
-                        finished: tuple[str, ...] = ("completed", "abandoned")) -> list[Event]:  # fmt: skip
+                        finished: frozenset[str] = FINISHED) -> list[Event]:  # fmt: skip
         """Replace the fence and write its events, refused once the wander is finished."""
         async with self.engine.begin() as conn:
             row = await self._lock_session(conn, session_id)
@@ -49,3 +51,17 @@ class InterventionWrites:
             return await self._append_events(
                 conn, session_id, row.event_seq + 1, events, None
             )
+
+    async def record_crystal_review(self: Any, crystal_id: str, session_id: str | None, status: str, approved: bool,
+                                    notes: str, events: list[EventDraft]) -> list[Event]:  # fmt: skip
+        """A person's verdict on a crystal (engine.workbench checks it) and its events, in one
+        transaction."""
+        async with self.engine.begin() as conn:
+            now = (await conn.execute(select(func.now()))).scalar_one()
+            await conn.execute(update(C).where(C.c.id == as_uuid(crystal_id)).values(
+                status=status, human_approved=approved, validation_notes=notes, human_approved_at=now,
+                human_approved_by="mind map"))  # fmt: skip
+            if session_id is None or not events:
+                return []
+            row = await self._lock_session(conn, session_id)
+            return await self._append_events(conn, session_id, row.event_seq + 1, events, None)

@@ -1,5 +1,6 @@
 """Archives (issue 11): metadata, the JSON export, the Markdown summary, the UMAP plot,
-projections of one or several wanders, and the archive list with semantic search."""
+projections of one or several wanders, and the archive list with semantic search. The
+rules are the archivist's (wander.archive.service); this translates."""
 
 from __future__ import annotations
 
@@ -12,10 +13,7 @@ from litestar.params import Parameter
 
 from shared_schemas.models import ArchiveList, ArchiveOut, ProjectionOut
 from wander.api.deps import Services
-from wander.archive.build import document
-from wander.domain.errors import Conflict, InvalidInput, NotFound
-
-STATUSES = ("completed", "abandoned", "paused")
+from wander.domain.errors import InvalidInput
 
 
 def archive_out(a: Any, written: bool | None = None) -> ArchiveOut:
@@ -26,55 +24,35 @@ def archive_out(a: Any, written: bool | None = None) -> ArchiveOut:
                       written=written)  # fmt: skip
 
 
-async def _current(svc: Services, session_id: str) -> None:
-    """Archive now if there is no archive yet (409 while it runs); a stored one is served as
-    it is (the archivist rewrites it whenever the wander finishes again)."""
-    if not _is_uuid(session_id) or await svc.archivist.repo.archive(session_id) is None:
-        await svc.archivist.archive(session_id)
-
-
 class ArchiveController(Controller):
     path = "/api/v1/wander"
     tags = ["archives"]
 
     @get("/sessions/{session_id:str}/archive")
     async def get_archive(self, session_id: str, svc: Services) -> ArchiveOut:
-        found = await svc.archivist.repo.archive(session_id) if _is_uuid(session_id) else None
-        if found is None:
-            if _is_uuid(session_id) and await svc.archivist.repo.session_exists(session_id):
-                raise NotFound("archive", session_id)
-            raise NotFound("session", session_id)
-        return archive_out(found)
+        return archive_out(await svc.archivist.stored(session_id))
 
     @post("/sessions/{session_id:str}/archive", status_code=200)
     async def post_archive(self, session_id: str, svc: Services, force: bool = False) -> ArchiveOut:
-        if svc.runner.is_running(session_id):
-            raise Conflict(f"session {session_id} is running; pause or stop it before archiving it as final")
-        row, written = await svc.archivist.archive(session_id, force=force)
+        row, written = await svc.archivist.archive(session_id, force=force, running=svc.runner.is_running(session_id))
         return archive_out(row, written)
 
     @get("/sessions/{session_id:str}/archive.json")
     async def archive_json(self, session_id: str, svc: Services, final: bool = True) -> Response[bytes]:
-        rows = await svc.archivist.rows(session_id)
-        status = rows["session"]["status"]
-        if final and (status == "active" or svc.runner.is_running(session_id)):
-            raise Conflict(f"session {session_id} is {status} and may still change; stop or pause it to export it "
-                           "as final, or ask for ?final=false for a snapshot")  # fmt: skip
-        body = json.dumps(document(rows, final=final), separators=(",", ":")).encode()
+        doc = await svc.archivist.export(session_id, final=final, running=svc.runner.is_running(session_id))
+        body = json.dumps(doc, separators=(",", ":")).encode()
         return Response(body, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="wander-{session_id}.json"'})  # fmt: skip
 
     @get("/sessions/{session_id:str}/archive.md")
     async def archive_md(self, session_id: str, svc: Services) -> Response[bytes]:
-        await _current(svc, session_id)
-        text = await svc.archivist.repo.archive_blob(session_id, "markdown")
+        text = await svc.archivist.artefact(session_id, "markdown")
         return Response(text.encode(), media_type="text/markdown; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="wander-{session_id}.md"'})  # fmt: skip
 
     @get("/sessions/{session_id:str}/umap.png", media_type="image/png")
     async def umap_png(self, session_id: str, svc: Services) -> Response[bytes]:
-        await _current(svc, session_id)
-        png = await svc.archivist.repo.archive_blob(session_id, "png")
+        png = await svc.archivist.artefact(session_id, "png")
         return Response(bytes(png), media_type="image/png",
                         headers={"Content-Disposition": f'inline; filename="wander-{session_id}-umap.png"'})  # fmt: skip
 
@@ -99,21 +77,6 @@ class ArchiveController(Controller):
         status: str | None = None, has_crystals: bool | None = None, since: datetime | None = None,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
     ) -> ArchiveList:  # fmt: skip
-        if status is not None and status not in STATUSES:
-            raise InvalidInput("status", f"must be one of {', '.join(STATUSES)} (got '{status}')")
-        vector = None
-        if q is not None and q.strip():
-            vector = svc.app.embedder.embed([q.strip()[:500]])[0]
-        rows = await svc.archivist.repo.list_archives(vector=vector, status=status, has_crystals=has_crystals,
-                                                      since=since, limit=limit)  # fmt: skip
+        rows = await svc.archivist.search(q, status=status, has_crystals=has_crystals, since=since, limit=limit)
         return ArchiveList(items=[archive_out(r) for r in rows])
 
-
-def _is_uuid(value: str) -> bool:
-    import uuid
-
-    try:
-        uuid.UUID(value)
-        return True
-    except ValueError:
-        return False

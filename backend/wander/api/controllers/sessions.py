@@ -10,10 +10,9 @@ from litestar.params import Parameter
 from shared_schemas.models import SessionCreate, SessionList, SessionOut, SessionPatch
 from wander.api.convert import session_out
 from wander.api.deps import Services
-from wander.domain.errors import Conflict, InvalidInput
 from wander.domain.models import FINISHED, Session, SessionStatus
-from wander.domain.validation import check_domains, clean_text
 from wander.engine.service import NewWander
+from wander.engine.session_settings import update_settings
 
 
 async def load_session(svc: Services, session_id: str) -> Session:
@@ -49,33 +48,9 @@ class SessionController(Controller):
 
     @patch("/{session_id:str}")
     async def update_session(self, session_id: str, data: SessionPatch, svc: Services) -> SessionOut:
-        session = await load_session(svc, session_id)
         changes = data.model_dump(exclude_unset=True)
-        values: dict = {}
-        if "name" in changes:
-            values["name"] = clean_text("name", changes["name"])
-        constraint_keys = {"allowed_domains", "forbidden_domains", "max_steps", "temperature", "max_drift_distance",
-                           "human_checkpoint_frequency"} & set(changes)  # fmt: skip
-        if constraint_keys and svc.runner.is_running(session_id):
-            raise Conflict(f"session {session_id} is running; pause it before changing {sorted(constraint_keys)}")
-        known = svc.app.knowledge.domains()
-        for key in ("allowed_domains", "forbidden_domains"):
-            if changes.get(key) is not None:
-                values[key] = check_domains(key, changes[key], known)
-        if changes.get("max_steps") is not None:
-            if changes["max_steps"] < session.step_count:
-                raise InvalidInput("max_steps", f"must be at least the steps already taken ({session.step_count})")
-            values["max_steps"] = changes["max_steps"]
-        for key in ("temperature", "cloud_budget_cents", "max_drift_distance", "human_checkpoint_frequency"):
-            if changes.get(key) is not None:  # ranges checked by SessionPatch (422 naming the field)
-                values[key] = changes[key]
-        if changes.get("status") == "active" and session.status == SessionStatus.COMPLETED:
-            extendable = session.stopped_reason == "max_steps" and values.get("max_steps", 0) > session.step_count
-            if not extendable:  # checked before anything is written
-                raise Conflict(f"session {session_id} is completed ({session.stopped_reason}); only a wander that "
-                               "reached max_steps can be extended, by raising max_steps with the same request")  # fmt: skip
-        await svc.app.store.update_session(session_id, **values)
-        if changes.get("status") and changes["status"] != str(session.status):
+        before = await update_settings(svc.app.queries, session_id, changes, svc.runner.is_running(session_id))
+        if changes.get("status") and changes["status"] != str(before.status):
             await change_status(svc, session_id, SessionStatus(changes["status"]), "changed by request")
         return session_out(await load_session(svc, session_id), svc.runner.is_running(session_id))
 
