@@ -26,7 +26,6 @@ from wander.api.controllers.sandwich import SandwichController
 from wander.api.controllers.sessions import SessionController
 from wander.api.controllers.workbench import WorkbenchController
 from wander.api.deps import Services, provide_services
-from wander.api.headers import API_HEADERS
 from wander.api.security import make_token_guard
 from wander.archive.service import Archivist
 from wander.api.ws import session_socket
@@ -100,6 +99,5 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path="/schema"),
         cors_config=CORSConfig(allow_origins=list(api.allowed_origins)) if api.allowed_origins else None,
-        response_headers=API_HEADERS,
         debug=False,
     )
