@@ -9,6 +9,7 @@ from typing import Any
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 
+from wander.api.headers import API_HEADERS
 from wander.domain.errors import Conflict, InvalidInput, NotFound, Refused, WanderError
 
 log = logging.getLogger(__name__)
@@ -23,7 +24,7 @@ def problem(status: int, detail: str, field: str | None = None) -> Response[dict
                             "detail": detail}  # fmt: skip
     if field:
         body["field"] = field
-    return Response(body, status_code=status, media_type=PROBLEM)
+    return Response(body, status_code=status, media_type=PROBLEM, headers=API_HEADERS)
 
 
 def _field_of(error: dict[str, Any]) -> str | None:

@@ -1,8 +1,11 @@
-"""The built frontend (frontend/dist), with client-side routes falling back to index.html."""
+"""The built frontend (frontend/dist), with client-side routes falling back to index.html.
+
+Every page and asset goes out with the security headers of wander.api.headers (issue 15)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from litestar import Request, Response, get
 from litestar.exceptions import NotFoundException
@@ -10,6 +13,7 @@ from litestar.response import File
 from litestar.static_files import create_static_files_router
 
 from wander.api.auth import exchange_link_token
+from wander.api.headers import SECURITY_HEADERS
 from wander.api.problems import problem
 
 DIST = Path(__file__).resolve().parents[3] / "frontend" / "dist"
@@ -19,6 +23,16 @@ NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>Wander</title>
 <code>npm run build -w frontend</code>) and reload. The API is at <a href="/schema">/schema</a>.</p>"""
 
 
+def secured(response: Any) -> Any:
+    """The response with the security headers set (pages, assets, the not-built page)."""
+    response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+async def _secure_asset(response: Response) -> Response:
+    return secured(response)
+
+
 def dist_dir() -> Path:
     return DIST
 
@@ -26,15 +40,16 @@ def dist_dir() -> Path:
 def static_routes():
     if (DIST / "index.html").exists():
         return [create_static_files_router(path="/assets", directories=[DIST / "assets"], include_in_schema=False,
-                                           opt={"public": True})]  # fmt: skip
+                                           opt={"public": True}, after_request=_secure_asset)]  # fmt: skip
     return []
 
 
 def spa_index() -> Response:
     index = DIST / "index.html"
     if index.exists():
-        return File(index, content_disposition_type="inline", media_type="text/html")  # type: ignore[return-value]
-    return Response(NOT_BUILT, media_type="text/html")
+        return File(index, content_disposition_type="inline", media_type="text/html",  # type: ignore[return-value]
+                    headers=SECURITY_HEADERS)  # fmt: skip
+    return Response(NOT_BUILT, media_type="text/html", headers=SECURITY_HEADERS)
 
 
 @get(["/", "/sessions/{rest:path}"], include_in_schema=False, sync_to_thread=False, opt={"public": True})
@@ -51,5 +66,5 @@ def on_not_found(request: Request, exc: NotFoundException) -> Response:
         return problem(404, str(exc.detail) if exc.detail else f"no such path: {path}")
     file = DIST / path.lstrip("/")
     if DIST.exists() and file.is_file() and DIST in file.resolve().parents:
-        return File(file, content_disposition_type="inline")  # type: ignore[return-value]
+        return File(file, content_disposition_type="inline", headers=SECURITY_HEADERS)  # type: ignore[return-value]
     return spa_index()
