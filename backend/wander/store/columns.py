@@ -1,0 +1,44 @@
+"""Column helpers the table modules share, and the vector dimension: it follows the
+embedder (WANDER_EMBED_DIM, 384 for MiniLM)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import Column, DateTime, ForeignKey, Text, func, text
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
+from sqlmodel import Field
+
+from wander.config import load_section
+
+DIM: int = load_section("database").embed_dim  # WANDER_EMBED_DIM
+DEFAULT_PROJECT_ID = uuid.UUID("00000000-0000-0000-0000-000000000001")
+
+
+def uuid_pk() -> Any:
+    return Field(default_factory=uuid.uuid4, sa_column=Column(UUID(as_uuid=True), primary_key=True,
+                                                              server_default=text("gen_random_uuid()")))  # fmt: skip
+
+
+def timestamp(nullable: bool = True, default_now: bool = False) -> Any:
+    return Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=nullable,
+                                                server_default=func.now() if default_now else None))  # fmt: skip
+
+
+def foreign_key(target: str, *, nullable: bool, ondelete: str | None = None, index: bool = False) -> Any:
+    return Field(default=None, sa_column=Column(UUID(as_uuid=True), ForeignKey(target, ondelete=ondelete),
+                                                nullable=nullable, index=index))  # fmt: skip
+
+
+def text_array(nullable: bool = True) -> Any:
+    return Field(default_factory=list, sa_column=Column(ARRAY(Text), nullable=nullable, server_default="{}"))
+
+
+def jsonb_list(default: str = "[]") -> Any:
+    return Field(default_factory=list, sa_column=Column(JSONB, nullable=False, server_default=text(f"'{default}'")))
+
+
+def vector(nullable: bool = True) -> Any:
+    return Field(default=None, sa_column=Column(Vector(DIM), nullable=nullable))
