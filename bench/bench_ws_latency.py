@@ -4,8 +4,8 @@ The commit time is the event's own `ts`, stamped by Postgres (clock_timestamp())
 row is written in the change's transaction, so the figure includes everything after the
 write: the commit, the publish, the NATS round trip where there is one, the socket's
 queue and the frame on the wire. The receipt time is taken when the client has parsed
-the frame. A real uvicorn server in this process and a real websockets client, on one
-machine, so both ends read one clock.
+the frame. A real uvicorn server in this process and a real websockets client in a
+process of its own (as a browser is), on one machine, so both ends read one clock.
 
 Two buses, the same walk:
 - in-process (the embedded default): the engine publishes to the WebSocket's queue;
@@ -28,9 +28,9 @@ import shutil
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
-from datetime import datetime
 from pathlib import Path
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -39,7 +39,6 @@ os.environ.pop("WANDER_NATS_URL", None)
 
 import httpx  # noqa: E402
 import uvicorn  # noqa: E402
-import websockets  # noqa: E402
 
 from wander.api.app import ApiSettings, create_app  # noqa: E402
 from wander.bus.nats import NatsSettings  # noqa: E402
@@ -86,35 +85,59 @@ class NatsServer:
         self.proc.wait(15)
 
 
+# The client runs in a process of its own, as a browser would: in the server's event loop
+# its own reads would wait behind the engine's CPU-bound steps and be counted as latency.
+CLIENT = """
+import asyncio, json, sys, time
+from datetime import datetime
+import websockets
+
+async def main(url):
+    out = []
+    async with websockets.connect(url, max_size=None) as ws:
+        while json.loads(await ws.recv())["type"] != "caught_up":
+            pass
+        print("ready", flush=True)
+        while True:
+            frame = json.loads(await ws.recv())
+            received = time.time()
+            if frame["type"] != "event":
+                continue
+            e = frame["event"]
+            out.append((received - datetime.fromisoformat(e["ts"]).timestamp()) * 1000)
+            if e["subject"] == "wander.session.completed":
+                break
+    print(json.dumps(out), flush=True)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
 async def measure(app, base: str, client: httpx.AsyncClient, pace_s: float) -> list[float]:
     """Latencies (ms) of every event of one wander of STEPS steps, commit to receipt."""
     s = (await client.post("/api/v1/wander/sessions", json={
         "seed_concept": "information asymmetry", "max_steps": STEPS, "random_seed": 11,
         "human_checkpoint_frequency": 0})).json()  # fmt: skip
-    sid, latencies = s["id"], []
+    sid = s["id"]
 
     async def pace(_result) -> None:
         if pace_s:
             await asyncio.sleep(pace_s)
 
-    async with websockets.connect(f"ws://{base}/ws/sessions/{sid}?after_seq={s['last_event_seq']}") as ws:
-        while json.loads(await ws.recv())["type"] != "caught_up":
-            pass
+    url = f"ws://{base}/ws/sessions/{sid}?after_seq={s['last_event_seq']}"
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", CLIENT, url, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None
+    try:
+        if (await proc.stdout.readline()).strip() != b"ready":
+            raise SystemExit("the WebSocket client did not start")
         # The walk runs in this process whichever the bus (with NATS an API would hand it to
         # a worker; the path from the commit to the socket is the same).
-        run = asyncio.create_task(app.engine.run(sid, STEPS, on_step=pace))
-        try:
-            while True:
-                frame = json.loads(await ws.recv())
-                received = time.time()
-                if frame["type"] != "event":
-                    continue
-                e = frame["event"]
-                latencies.append((received - datetime.fromisoformat(e["ts"]).timestamp()) * 1000)
-                if e["subject"] == "wander.session.completed":
-                    break
-        finally:
-            await run
+        await app.engine.run(sid, STEPS, on_step=pace)
+        latencies = json.loads(await asyncio.wait_for(proc.stdout.readline(), 60))
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+        await proc.wait()
     return latencies
 
 
