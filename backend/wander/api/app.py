@@ -26,6 +26,8 @@ from wander.api.controllers.sandwich import SandwichController
 from wander.api.controllers.sessions import SessionController
 from wander.api.controllers.workbench import WorkbenchController
 from wander.api.deps import Services, provide_services
+from wander.api.headers import API_HEADERS
+from wander.api.openapi_problems import document_problems
 from wander.api.security import make_token_guard
 from wander.archive.service import Archivist
 from wander.api.ws import session_socket
@@ -97,7 +99,9 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
         exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},  # type: ignore[dict-item]
         guards=[make_token_guard(api.token)],
         lifespan=[lifespan],
+        on_startup=[document_problems],
         openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path="/schema"),
         cors_config=CORSConfig(allow_origins=list(api.allowed_origins)) if api.allowed_origins else None,
+        response_headers=API_HEADERS,
         debug=False,
     )

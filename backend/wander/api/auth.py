@@ -33,8 +33,8 @@ def token_cookie(request: Request, token: str) -> Cookie:
                   secure=request.url.scheme == "https")  # fmt: skip
 
 
-@post("/api/v1/auth/session", status_code=200, opt=PUBLIC, tags=["auth"])
-async def sign_in(request: Request, data: SignIn) -> Response:
+@post("/api/v1/auth/session", status_code=204, opt=PUBLIC, tags=["auth"])
+async def sign_in(request: Request, data: SignIn) -> Response[None]:
     """Exchange the API token for the session cookie the browser then sends by itself."""
     token = request.app.state.api_settings.token
     if token and not _matches(data.token, token):
