@@ -22,6 +22,7 @@ def serve(
 
     from wander.api.app import ApiSettings, create_app
     from wander.api.security import check_bind
+    from wander.config import load_section
 
     if not 0 < port < 65536:
         fail(f"port: must be between 1 and 65535 (got {port})")
@@ -32,8 +33,9 @@ def serve(
     # uvicorn re-raises the signal that stopped it; for SIGTERM the default action would kill
     # the process before the embedded Postgres is stopped at exit, so exit cleanly instead.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    # ws_max_size: a client's oversized WebSocket message is refused (1009) before it is buffered whole.
     uvicorn.run(create_app(api=api, progress=RichProgress()), host=host, port=port, log_level="warning",
-                ws_ping_interval=20)  # fmt: skip
+                ws_ping_interval=20, ws_max_size=load_section("api").ws_max_message)  # fmt: skip
 
 
 def worker(
