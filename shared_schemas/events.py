@@ -39,6 +39,7 @@ class Subject(StrEnum):
     FENCE_APPROACHED = "wander.fence.approached"
     FENCE_ADDED = "wander.fence.added"
     FENCE_REMOVED = "wander.fence.removed"
+    SUBWANDER_SPAWNED = "wander.subwander.spawned"
     CIRCUIT_TRIPPED = "wander.circuit.tripped"
     BUDGET_LOW = "wander.budget.low"
     # The archive room (wander.archive.service): a wander's projection was refitted
@@ -164,7 +165,9 @@ class LocusVisitedPayload(EventPayload):
 
 class LocusPlantedPayload(EventPayload):
     """A locus added to the map without the walk going there (a preset's other seeds, an
-    inject without force_visit): it never becomes "current"."""
+    inject without force_visit): it never becomes "current". An inject of a concept the
+    wander already has a locus of plants no second one: the event names that existing
+    locus (its id, its visit count), which marks it as the hint."""
 
     subject: ClassVar[Subject] = Subject.LOCUS_PLANTED
     step_number: int
@@ -233,6 +236,21 @@ class FenceAddedPayload(FenceChangedPayload):
 
 class FenceRemovedPayload(FenceChangedPayload):
     subject: ClassVar[Subject] = Subject.FENCE_REMOVED
+
+
+class SubwanderSpawnedPayload(EventPayload):
+    """A sub-wander ("go deeper") was spawned from a locus of this wander. On the parent's
+    stream (`session_id` is the parent's), written in the transaction that creates the
+    child; the child's own progress is on the child's stream."""
+
+    subject: ClassVar[Subject] = Subject.SUBWANDER_SPAWNED
+    child_session_id: str
+    parent_locus_id: str = Field(description="The parent's locus the child is seeded at.")
+    seed_concept: str
+    name: str
+    max_steps: int
+    budget_share: float = Field(description="The share of the parent's remaining cloud budget the child took.")
+    cloud_budget_cents: int = Field(description="The child's cloud budget: that share, in cents.")
 
 
 class CircuitTrippedPayload(EventPayload):

@@ -1,5 +1,7 @@
 """Manual intervention, cross-session queries and sub-wanders through the HTTP API."""
 
+import asyncio
+
 from tests.api.conftest import API, create, wait_idle
 
 
@@ -70,3 +72,72 @@ async def test_subwander_endpoint_and_children(client):
     assert r.status_code == 422 and r.json()["field"] == "budget_share"
     r = await client.post(f"{API}/{sid}/loci/00000000-0000-0000-0000-000000000001/subwander", json={})
     assert r.status_code == 404 and r.json()["field"] == "locus_id"
+
+
+async def test_subwander_spawn_is_one_event_on_the_parent_stream(client, app):
+    s = await create(client, max_steps=30, random_seed=5, cloud_budget_cents=300)
+    sid = s["id"]
+    await client.post(f"{API}/{sid}/wander", json={"n_steps": 3})
+    await wait_idle(client, sid)
+    locus = (await client.get(f"{API}/{sid}/loci")).json()[1]
+    before = (await client.get(f"{API}/{sid}")).json()["last_event_seq"]
+    heard: list = []
+
+    async def hear(event):
+        heard.append(event)
+
+    unsubscribe = app.bus.subscribe(hear, session_id=sid)
+    try:
+        r = await client.post(f"{API}/{sid}/loci/{locus['id']}/subwander", json={"max_steps": 4, "budget_share": 0.5})
+    finally:
+        unsubscribe()
+    assert r.status_code == 201, r.text
+    child = r.json()
+    spawned = [e for e in await app.store.events_after(sid, 0) if e.subject == "wander.subwander.spawned"]
+    assert len(spawned) == 1
+    e = spawned[0]
+    assert e.session_id == sid and e.seq == before + 1  # the parent's next seq
+    assert e.payload == {
+        "session_id": sid, "child_session_id": child["id"], "parent_locus_id": locus["id"],
+        "seed_concept": locus["concept"], "name": child["name"], "max_steps": 4, "budget_share": 0.5,
+        "cloud_budget_cents": 150,
+    }  # fmt: skip
+    assert child["cloud_budget_cents"] == 150 and (await client.get(f"{API}/{sid}")).json()["cloud_budget_cents"] == 150
+    # published on the parent's stream; the child's stream begins with its own creation
+    assert [(h.subject, h.seq) for h in heard] == [("wander.subwander.spawned", e.seq)]
+    child_subjects = [x.subject for x in await app.store.events_after(child["id"], 0)]
+    assert child_subjects[0] == "wander.session.created" and "wander.subwander.spawned" not in child_subjects
+    # a refused spawn announces nothing
+    r = await client.post(f"{API}/{sid}/loci/{locus['id']}/subwander", json={"budget_share": 2})
+    assert r.status_code == 422
+    assert [x.subject for x in await app.store.events_after(sid, e.seq)] == []
+
+
+async def test_a_hint_of_a_concept_the_wander_has_reuses_its_locus(client, app):
+    s = await create(client, max_steps=30, random_seed=6)
+    sid = s["id"]
+    await client.post(f"{API}/{sid}/wander", json={"n_steps": 3})
+    await wait_idle(client, sid)
+    loci = (await client.get(f"{API}/{sid}/loci")).json()
+    seed = next(lo for lo in loci if lo["source_type"] == "SEED")
+    last = (await client.get(f"{API}/{sid}")).json()["last_event_seq"]
+    r = await client.post(f"{API}/{sid}/inject", json={"concept": seed["concept"].upper(), "force_visit": False})
+    assert r.status_code == 200
+    after = (await client.get(f"{API}/{sid}/loci")).json()
+    assert len(after) == len(loci)
+    assert [lo["id"] for lo in after if lo["concept"].lower() == seed["concept"].lower()] == [seed["id"]]
+    planted = await app.store.events_after(sid, last)
+    assert [x.subject for x in planted] == ["wander.locus.planted"]
+    assert planted[0].payload["source"] == "inject"
+    assert planted[0].payload["locus"]["id"] == seed["id"]
+    assert planted[0].payload["locus"]["concept"] == seed["concept"]
+    assert planted[0].payload["locus"]["source_type"] == "SEED" and planted[0].payload["locus"]["visit_count"] >= 1
+
+    # a new concept is planted once, even when two hints of it arrive at once
+    hints = [client.post(f"{API}/{sid}/inject", json={"concept": "harbour pilot", "force_visit": False})
+             for _ in range(2)]  # fmt: skip
+    assert [h.status_code for h in await asyncio.gather(*hints)] == [200, 200]
+    pilots = [lo for lo in (await client.get(f"{API}/{sid}/loci")).json() if lo["concept"] == "harbour pilot"]
+    assert [lo["source_type"] for lo in pilots] == ["SERENDIPITOUS"]
+    named = [x.payload["locus"]["id"] for x in await app.store.events_after(sid, planted[0].seq)]
+    assert named == [pilots[0]["id"]] * 2

@@ -293,6 +293,19 @@ class Store(Protocol):
 
     async def set_budget(self, session_id: str, cloud_budget_cents: int) -> None: ...
 
+    async def create_subwander(self, child: Session, seed_loci: list[Locus], events: list[EventDraft],
+                               parent_events: list[EventDraft]) -> list[Event]:  # fmt: skip
+        """The child session (as create_session) with the parent's budget less the child's and
+        the parent's events, in one transaction; the child's events, then the parent's."""
+        ...
+
+    async def plant_locus(self, session_id: str, locus: Locus,
+                          make_events: Callable[[Locus], list[EventDraft]]) -> tuple[Locus, list[Event]]:  # fmt: skip
+        """Plant the locus unless the wander already has one of the same concept (compared
+        case-insensitively), checked under the session's lock; then the events
+        make_events gives for the locus planted or found. Returns that locus and the events."""
+        ...
+
     async def locus(self, session_id: str, locus_id: str) -> Locus | None: ...
 
     async def record_events(self, session_id: str, events: list[EventDraft],

@@ -11,7 +11,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from wander.domain.errors import Conflict, InvalidInput, NoCandidates, NotFound, StepAlreadyCommitted
-from wander.domain.models import FINISHED, FenceAnchor, Locus, Session, SessionStatus, SourceType, new_id
+from wander.domain.models import (
+    FINISHED,
+    EventDraft,
+    FenceAnchor,
+    Locus,
+    Session,
+    SessionStatus,
+    SourceType,
+    new_id,
+)
 from wander.domain.validation import (
     check_domains,
     check_random_seed,
@@ -30,6 +39,7 @@ from shared_schemas.events import (
     SessionCreatedPayload,
     SessionPausedPayload,
     SessionResumedPayload,
+    SubwanderSpawnedPayload,
 )
 from wander.engine import events as ev
 from wander.engine import tiers
@@ -159,6 +169,14 @@ class WanderEngine:
         return domains, None, abstraction
 
     async def create(self, req: NewWander) -> Session:
+        session, loci, drafts = await self.prepare(req)
+        events = await self.store.create_session(session, loci, drafts)
+        await self.bus.publish(events)
+        return session
+
+    async def prepare(self, req: NewWander) -> tuple[Session, list[Locus], list[EventDraft]]:
+        """A new wander as it is to be written: the session, its seed locus (then any planted
+        seeds) and their events; nothing is written yet."""
         req = self.validate(req)
         texts = [req.seed_concept] + ([req.attractor] if req.attractor else [])
         others = list(req.other_seeds or [])
@@ -195,9 +213,7 @@ class WanderEngine:
         ]  # fmt: skip
         drafts += [ev.draft(LocusPlantedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(p),
                                                 source="preset")) for p in planted]  # fmt: skip
-        events = await self.store.create_session(session, [seed, *planted], drafts)
-        await self.bus.publish(events)
-        return session
+        return session, [seed, *planted], drafts
 
     # ---- stepping -------------------------------------------------------------------
 
@@ -328,14 +344,16 @@ class Interventions:
         if force_visit:
             await self.engine.store.set_controls(session_id, pending_injection={"concept": concept})
         else:
+            # A hint: a new locus, or the wander's own locus of that concept when it has one
+            # (one node per concept on the map); wander.locus.planted names it either way.
             v = (await self.engine.embed([concept]))[0]
             domains, kb_key, abstraction = self.engine._seed_domains(concept, v)
             locus = Locus(id=new_id(), session_id=session_id, concept=concept, embedding=v,
                           source_type=SourceType.SERENDIPITOUS, domains=domains, abstraction_level=abstraction,
                           kb_key=kb_key, first_encountered=self.engine.clock.now())  # fmt: skip
-            events = await self.engine.store.add_locus(session_id, locus, [
+            _, events = await self.engine.store.plant_locus(session_id, locus, lambda lo: [
                 ev.draft(LocusPlantedPayload(session_id=session_id, step_number=session.step_count,
-                                             locus=ev.locus_summary(locus), source="inject"))])  # fmt: skip
+                                             locus=ev.locus_summary(lo), source="inject"))])  # fmt: skip
             await self.engine.bus.publish(events)
         return await self._session(session_id)
 
@@ -387,7 +405,7 @@ class Interventions:
         if locus is None:
             raise NotFound("locus", locus_id)
         share = int((parent.cloud_budget_cents - parent.cloud_spent_cents) * budget_share)
-        child = await self.engine.create(NewWander(
+        child, loci, drafts = await self.engine.prepare(NewWander(
             seed_concept=locus.concept, attractor=parent.attractor, name=f"{parent.name} / {locus.concept}"[:255],
             allowed_domains=parent.allowed_domains, forbidden_domains=parent.forbidden_domains,
             max_steps=max_steps, temperature=parent.temperature,
@@ -396,7 +414,13 @@ class Interventions:
             human_checkpoint_frequency=parent.human_checkpoint_frequency, parent_session_id=parent.id,
             parent_locus_id=locus.id, fence=list(parent.fence),
         ))  # fmt: skip
-        await self.engine.store.set_budget(parent.id, parent.cloud_budget_cents - share)
+        # announced on the parent's stream, written with the child and the parent's budget
+        spawned = ev.draft(SubwanderSpawnedPayload(
+            session_id=parent.id, child_session_id=child.id, parent_locus_id=locus.id, seed_concept=child.seed_concept,
+            name=child.name, max_steps=child.max_steps, budget_share=budget_share, cloud_budget_cents=share,
+        ))  # fmt: skip
+        events = await self.engine.store.create_subwander(child, loci, drafts, [spawned])
+        await self.engine.bus.publish(events)
         return child
 
 

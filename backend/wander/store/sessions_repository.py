@@ -41,6 +41,24 @@ class SessionsRepository:
                 await conn.execute(insert(L).values(**locus_values(locus)))
             return await append_events(conn, session.id, 1, events, session.created_at)
 
+    async def create_subwander(self, child: Session, seed_loci: list[Locus], events: list[EventDraft],
+                               parent_events: list[EventDraft]) -> list[Event]:  # fmt: skip
+        """A sub-wander in one transaction: the child as create_session writes it, the parent's
+        cloud budget less the child's, and the parent's events after its last (under its lock).
+        Returns the child's events, then the parent's."""
+        assert child.parent_session_id is not None
+        parent_id = child.parent_session_id
+        async with self.engine.begin() as conn:
+            row = await lock_session(conn, parent_id)
+            await conn.execute(update(S).where(S.c.id == as_uuid(parent_id))
+                               .values(cloud_budget_cents=S.c.cloud_budget_cents - child.cloud_budget_cents))  # fmt: skip
+            await conn.execute(insert(S).values(id=as_uuid(child.id), created_at=child.created_at,
+                                                **session_values(child)))  # fmt: skip
+            for locus in seed_loci:
+                await conn.execute(insert(L).values(**locus_values(locus)))
+            mine = await append_events(conn, child.id, 1, events, child.created_at)
+            return mine + await append_events(conn, parent_id, row.event_seq + 1, parent_events, None)
+
     async def get_session(self, session_id: str) -> Session | None:
         sid = parse_uuid(session_id)
         if sid is None:

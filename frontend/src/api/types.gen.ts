@@ -22,6 +22,7 @@ export type EventOut =
   | FenceApproachedEvent
   | FenceAddedEvent
   | FenceRemovedEvent
+  | SubwanderSpawnedEvent
   | CircuitTrippedEvent
   | BudgetLowEvent
   | ProjectionUpdatedEvent
@@ -54,6 +55,7 @@ export type EventSubject =
   | "wander.fence.approached"
   | "wander.fence.added"
   | "wander.fence.removed"
+  | "wander.subwander.spawned"
   | "wander.circuit.tripped"
   | "wander.budget.low"
   | "wander.projection.updated"
@@ -447,7 +449,9 @@ export interface LocusPlantedEvent {
 }
 /**
  * A locus added to the map without the walk going there (a preset's other seeds, an
- * inject without force_visit): it never becomes "current".
+ * inject without force_visit): it never becomes "current". An inject of a concept the
+ * wander already has a locus of plants no second one: the event names that existing
+ * locus (its id, its visit count), which marks it as the hint.
  */
 export interface LocusPlantedPayload {
   session_id: string;
@@ -544,6 +548,37 @@ export interface FenceRemovedPayload {
   session_id: string;
   concept: string;
   fence: FenceAnchorOut[];
+}
+export interface SubwanderSpawnedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.subwander.spawned";
+  payload: SubwanderSpawnedPayload;
+}
+/**
+ * A sub-wander ("go deeper") was spawned from a locus of this wander. On the parent's
+ * stream (`session_id` is the parent's), written in the transaction that creates the
+ * child; the child's own progress is on the child's stream.
+ */
+export interface SubwanderSpawnedPayload {
+  session_id: string;
+  child_session_id: string;
+  /**
+   * The parent's locus the child is seeded at.
+   */
+  parent_locus_id: string;
+  seed_concept: string;
+  name: string;
+  max_steps: number;
+  /**
+   * The share of the parent's remaining cloud budget the child took.
+   */
+  budget_share: number;
+  /**
+   * The child's cloud budget: that share, in cents.
+   */
+  cloud_budget_cents: number;
 }
 export interface ProjectionUpdatedEvent {
   session_id: string;
