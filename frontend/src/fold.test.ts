@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventOut, ResonanceSummary } from "./api/types.gen";
-import { emptyGraph, foldEvents, HINT_DECAY_STEPS, mapNodeId, mapNodes, reduceEvent, reduceEvents, resonanceLinks } from "./store";
+import type { SessionOut } from "./api/types.gen";
+import { anchorOf, emptyGraph, foldEvents, HINT_DECAY_STEPS, mapNodeId, mapNodes, reduceEvent, reduceEvents, resonanceLinks, withSubwanders } from "./store";
 import { ev, locus, SID, walkEvents } from "./test/fixtures";
 
 /** A walk of 6 steps with a resonance confirmed over three steps, a crystal formed, validated
@@ -166,5 +167,60 @@ describe("hint decay", () => {
     expect(g.hints).toEqual({});
     expect(g.currentLocusId).toBe("H");
     expect(g.loci.H.planted).toBe(false);
+  });
+});
+
+describe("sub-wanders in the fold", () => {
+  /** A walk of 2 steps, then "go deeper" from L1. */
+  function spawned(): EventOut[] {
+    const log = walkEvents(2);
+    const seq = log.at(-1)!.seq;
+    log.push(
+      ev(seq + 1, "wander.subwander.spawned", {
+        child_session_id: "c-1", parent_locus_id: "L1", seed_concept: "concept 1", name: "w / concept 1",
+        max_steps: 4, budget_share: 0.25, cloud_budget_cents: 125,
+      }),
+    );
+    return log;
+  }
+
+  it("creates the sub-wander node from the spawn event alone", () => {
+    const log = spawned();
+    const g = foldEvents(log);
+    expect(g.subwanderOrder).toEqual(["c-1"]);
+    expect(g.subwanders["c-1"]).toEqual({
+      kind: "subwander", id: "c-1", parent_locus_id: "L1", seed_concept: "concept 1", name: "w / concept 1",
+      max_steps: 4, budget_share: 0.25, cloud_budget_cents: 125, seq: log.at(-1)!.seq, step_count: 0, status: null, running: false,
+    });
+    const node = mapNodes(g).get("sub:c-1")!;
+    expect(node.kind).toBe("subwander");
+    expect(anchorOf(g, node)).toBe("L1");
+    // not there before its event; the same event replayed makes no second node
+    expect(foldEvents(log, log.at(-1)!.seq - 1).subwanderOrder).toEqual([]);
+    expect(reduceEvents(g, log.slice(-1))).toBe(g);
+  });
+
+  it("the poll adds only progress: to a node an event made, never a node of its own", () => {
+    const g = foldEvents(spawned());
+    const child = (id: string, over: Partial<SessionOut>) =>
+      ({ id, seed_concept: "concept 1", status: "active", step_count: 2, max_steps: 4, running: true, parent_session_id: SID,
+        parent_locus_id: "L1", ...over }) as SessionOut;
+    const polled = withSubwanders(g, [child("c-1", {}), child("c-2", { parent_locus_id: "L2" })]);
+    expect(polled.subwanderOrder).toEqual(["c-1"]);
+    expect(polled.subwanders["c-1"]).toMatchObject({ step_count: 2, status: "active", running: true, seed_concept: "concept 1" });
+    expect(withSubwanders(polled, [child("c-1", {})])).toBe(polled);
+  });
+});
+
+describe("a hint of a locus the map has", () => {
+  it("marks that locus as the hint: no second node, it stays where it is, still walked", () => {
+    const log = walkEvents(3);
+    const before = foldEvents(log);
+    const l1 = before.loci.L1;
+    const g = reduceEvent(before, ev(before.lastSeq + 1, "wander.locus.planted", { step_number: 3, locus: locus("L1", l1.concept, { visit_count: 1 }), source: "inject" }));
+    expect(g.order).toEqual(before.order);
+    expect(g.hints).toEqual({ L1: 3 });
+    expect(g.loci.L1).toMatchObject({ parentId: l1.parentId, firstStep: l1.firstStep, planted: false, kind: "locus" });
+    expect(g.currentLocusId).toBe(before.currentLocusId);
   });
 });

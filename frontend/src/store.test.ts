@@ -165,14 +165,20 @@ describe("useWander store", () => {
     expect(st().graph.fences).toEqual([]);
   });
 
-  it("turns the polled sub-wanders into sub-wander nodes attached to their locus", () => {
+  it("makes sub-wander nodes from the spawn events, with the polled progress, attached to their locus", () => {
     const st = useWander.getState;
     st().openSession(SID);
-    st().ingest(walkEvents(2));
+    const walk = walkEvents(2);
+    st().ingest(walk);
     const child = (over: Partial<SessionOut>) =>
       ({ id: "c-1", name: "w / concept 1", seed_concept: "concept 1", status: "active", step_count: 1, max_steps: 4, running: true,
         parent_session_id: SID, parent_locus_id: "L1", last_event_seq: 3, ...over }) as SessionOut;
+    // the poll (or the command's answer) may come before the event: no node until the event,
+    // then the node with the progress already seen
     st().setChildren([child({})]);
+    expect(st().graph.subwanderOrder).toEqual([]);
+    st().ingest([ev(walk.at(-1)!.seq + 1, "wander.subwander.spawned", { child_session_id: "c-1", parent_locus_id: "L1",
+      seed_concept: "concept 1", name: "w / concept 1", max_steps: 4, budget_share: 0.25, cloud_budget_cents: 100 })]);
     const g = st().graph;
     expect(g.subwanderOrder).toEqual(["c-1"]);
     expect(g.subwanders["c-1"]).toMatchObject({ kind: "subwander", step_count: 1, parent_locus_id: "L1" });

@@ -3,11 +3,11 @@
 // graph's nodes are of several kinds (locus, candidate, crystal, sub-wander; fractal nodes
 // come from proposals), each record carrying its `kind`; `mapNodes` lists them all.
 //
-// Two things have no event on this session's stream, so the REST view fills them in:
-// the fence a wander was created with (a sub-wander inherits its parent's; later changes
-// arrive as wander.fence.added / wander.fence.removed and are folded), and the sub-wanders
-// spawned from it (the spawn announces nothing on the parent's stream, and a child's
-// progress is on the child's own stream), which the map polls (api/children.ts).
+// The REST view fills in what this session's stream does not say: the fence a wander was
+// created with (a sub-wander inherits its parent's; later changes arrive as
+// wander.fence.added / wander.fence.removed and are folded), and the live progress of its
+// sub-wanders. A sub-wander node is born of wander.subwander.spawned on this stream; its
+// steps and status are on the child's own stream, which the map polls (api/children.ts).
 import { create } from "zustand";
 import type { ConnState } from "./api/ws";
 import type {
@@ -60,9 +60,24 @@ export interface MapCrystal extends CrystalSummary {
   review: "accept" | "reject" | null;
 }
 
-/** A sub-wander spawned from a locus of this wander (from the REST view: see the top). */
-export interface MapSubwander extends SessionOut {
+/** A sub-wander spawned from a locus of this wander: folded from wander.subwander.spawned.
+ * Its progress (steps, status, running) is the child's, from the REST poll (see the top). */
+export interface MapSubwander {
   kind: "subwander";
+  /** The child session's id. */
+  id: string;
+  parent_locus_id: string;
+  seed_concept: string;
+  name: string;
+  max_steps: number;
+  budget_share: number;
+  cloud_budget_cents: number;
+  /** Seq of the event that spawned it. */
+  seq: number;
+  /** The child's progress as the poll last saw it: 0, null (not seen yet) and false until then. */
+  step_count: number;
+  status: SessionStatusName | null;
+  running: boolean;
 }
 
 export interface MapResonance extends ResonanceSummary {
@@ -196,9 +211,12 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
     case "wander.locus.planted": {
       // A hint on the map, not a move: "current" stays where the walk is.
       // A person's hint is placed beside the locus the walk was at (where it was dropped).
+      // A hint of a concept the wander already has names that locus: it stays where it is, and
+      // stays walked if it was.
       const c = ev.payload;
+      const prev = next.loci[c.locus.id];
       next = upsertLocus(next, c.locus, c.source === "inject" ? next.currentLocusId : null, c.step_number);
-      next = { ...next, loci: { ...next.loci, [c.locus.id]: { ...next.loci[c.locus.id], planted: true } } };
+      next = { ...next, loci: { ...next.loci, [c.locus.id]: { ...next.loci[c.locus.id], planted: prev ? !!prev.planted : true } } };
       // a person's hint (not a preset's other seed): marked until visited or decayed
       if (c.source === "inject") next = { ...next, hints: { ...next.hints, [c.locus.id]: c.step_number } };
       break;
@@ -312,6 +330,26 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       // each carries the whole fence after the change
       next = { ...next, fences: ev.payload.fence, fenceFromEvents: true };
       break;
+    case "wander.subwander.spawned": {
+      const c = ev.payload;
+      if (next.subwanders[c.child_session_id]) break;
+      const sub: MapSubwander = {
+        kind: "subwander",
+        id: c.child_session_id,
+        parent_locus_id: c.parent_locus_id,
+        seed_concept: c.seed_concept,
+        name: c.name,
+        max_steps: c.max_steps,
+        budget_share: c.budget_share,
+        cloud_budget_cents: c.cloud_budget_cents,
+        seq: ev.seq,
+        step_count: 0,
+        status: null,
+        running: false,
+      };
+      next = { ...next, subwanders: { ...next.subwanders, [sub.id]: sub }, subwanderOrder: [...next.subwanderOrder, sub.id] };
+      break;
+    }
     case "wander.circuit.tripped": {
       const c = ev.payload;
       next = { ...next, tripped: { reason: c.reason, detail: c.detail }, stoppedReason: c.reason };
@@ -349,22 +387,19 @@ export function resonanceLinks(g: GraphState): { id: string; source: string; tar
   return out;
 }
 
-/** The sub-wanders the REST view lists, as sub-wander nodes of the graph (progress
- * included). Returns the same graph when nothing changed. */
+/** The children's live progress (steps, status, running, max_steps) from the REST view,
+ * onto the sub-wander nodes the events made. A child no event has announced (yet) makes no
+ * node. Returns the same graph when nothing changed. */
 export function withSubwanders(g: GraphState, children: SessionOut[]): GraphState {
-  const mine = children.filter((c) => !g.sessionId || c.parent_session_id === g.sessionId || !c.parent_session_id);
-  const same =
-    mine.length === g.subwanderOrder.length &&
-    mine.every((c) => {
-      const p = g.subwanders[c.id];
-      return p && p.step_count === c.step_count && p.status === c.status && p.running === c.running && p.max_steps === c.max_steps;
-    });
-  if (same) return g;
-  const subwanders: Record<string, MapSubwander> = {};
-  for (const c of mine) subwanders[c.id] = { ...c, kind: "subwander" };
-  const order = g.subwanderOrder.filter((id) => subwanders[id]);
-  for (const c of mine) if (!order.includes(c.id)) order.push(c.id);
-  return { ...g, subwanders, subwanderOrder: order };
+  let subwanders = g.subwanders;
+  for (const c of children) {
+    const p = subwanders[c.id];
+    if (!p) continue;
+    if (p.step_count === c.step_count && p.status === c.status && p.running === c.running && p.max_steps === c.max_steps) continue;
+    if (subwanders === g.subwanders) subwanders = { ...subwanders };
+    subwanders[c.id] = { ...p, step_count: c.step_count, status: c.status, running: c.running, max_steps: c.max_steps };
+  }
+  return subwanders === g.subwanders ? g : { ...g, subwanders };
 }
 
 /** Any node of the graph, discriminated on `kind`. */
@@ -510,7 +545,8 @@ export interface WanderStore {
   panel: SidePanel | null;
   /** The same list as `graph.fences` (kept for readers of the store's top level). */
   fences: FenceOut[];
-  /** The sub-wanders as the REST view last listed them (`graph.subwanders` are their nodes). */
+  /** The sub-wanders as the REST view last listed them (their progress goes onto the nodes
+   * `graph.subwanders`, which the spawn events make). */
   children: SessionOut[];
   /** The last command's outcome, shown on the map. */
   notice: Notice | null;
@@ -532,7 +568,7 @@ export interface WanderStore {
   openPanel(p: SidePanel | null): void;
   /** The fence as a command's answer gives it, until the fence event arrives. */
   setFences(f: FenceOut[]): void;
-  /** The sub-wanders from the REST poll: they become the graph's sub-wander nodes. */
+  /** The sub-wanders from the REST poll: their progress onto the graph's sub-wander nodes. */
   setChildren(c: SessionOut[]): void;
   say(kind: Notice["kind"], text: string): void;
   setHighlight(ids: string[]): void;
@@ -548,7 +584,9 @@ export const useWander = create<WanderStore>((set) => ({
   openSession: (id) => set((st) => (st.graph.sessionId === id ? st : { graph: emptyGraph(id), ...blank })),
   ingest: (events) =>
     set((st) => {
-      const graph = reduceEvents(st.graph, events);
+      let graph = reduceEvents(st.graph, events);
+      // a sub-wander the poll saw before its spawn event came: its progress at once
+      if (graph.subwanderOrder !== st.graph.subwanderOrder) graph = withSubwanders(graph, st.children);
       const received = st.received + events.length;
       if (graph === st.graph) return { received };
       const fresh = events.filter((e) => e.seq > st.graph.lastSeq && e.seq <= graph.lastSeq && (!graph.sessionId || e.session_id === graph.sessionId));

@@ -1,6 +1,7 @@
-// The map's view of what lives beside the event feed: sub-wanders (no event on this
-// wander's stream announces one, and their progress is on their own streams, so they are
-// polled) and the chain of parents for the breadcrumb. The fence is not read here: it is
+// The map's view of what lives beside the event feed: the sub-wanders' live progress (a
+// sub-wander's node comes from wander.subwander.spawned on this wander's stream, but its
+// steps and status are on its own stream, so they are polled) and the chain of parents for
+// the breadcrumb. The fence is not read here: it is
 // the fold of the fence events (and the session's REST view for the fence it began with).
 import { useEffect, useState } from "react";
 import { api } from "./client";
@@ -10,7 +11,7 @@ import { useWander } from "../store";
 
 const POLL_MS = 1500;
 
-/** Polls this wander's sub-wanders into the store (the name is kept for SessionPage). */
+/** Polls this wander's sub-wanders' progress into the store (the name is kept for SessionPage). */
 export function useChildrenAndFences(sessionId: string): void {
   useEffect(() => {
     let live = true;

@@ -57,7 +57,6 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const graph = useWander((s) => s.graph);
   const selectedId = useWander((s) => s.selectedId);
   const select = useWander((s) => s.select);
-  const children = useWander((s) => s.children);
   const fences = useWander((s) => s.fences);
   const highlight = useWander((s) => s.highlight);
   const crystalId = useWander((s) => s.crystalId);
@@ -82,10 +81,9 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const pathKey = graph.path.length;
 
   // The layout runs only when the set of nodes changes (new locus, new candidates).
-  const childKey = children.map((c) => c.id).join(",");
   const input = useMemo(
-    () => layoutInput(graph, adj.ghosts, children),
-    [graph.order, ghostKey, pathKey, graph.sessionId, graph.crystalOrder, childKey], // eslint-disable-line react-hooks/exhaustive-deps
+    () => layoutInput(graph, adj.ghosts),
+    [graph.order, ghostKey, pathKey, graph.sessionId, graph.crystalOrder, graph.subwanderOrder], // eslint-disable-line react-hooks/exhaustive-deps
   );
   const flowPositions = useMemo(() => layout.current!.update(input.nodes, input.links), [input, pinRev]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -105,8 +103,8 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const positions = useAnimatedPositions(target, animKey);
 
   const extras: MapExtras = useMemo(
-    () => ({ children, fences, highlight: new Set(highlight), crystalId, compareId }),
-    [children, fences, highlight, crystalId, compareId],
+    () => ({ fences, highlight: new Set(highlight), crystalId, compareId }),
+    [fences, highlight, crystalId, compareId],
   );
   const nodeCache = useRef<FlowCache>(new Map());
   const edgeCache = useRef<FlowCache>(new Map());

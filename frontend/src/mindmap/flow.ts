@@ -120,7 +120,7 @@ export function flowNodes(
         break;
       }
       case "subwander": {
-        const data: SubwanderNodeData = { seed: n.seed_concept, steps: n.step_count, maxSteps: n.max_steps, status: n.status, running: n.running, w: SUB_W, h: SUB_H };
+        const data: SubwanderNodeData = { seed: n.seed_concept, steps: n.step_count, maxSteps: n.max_steps, status: n.status ?? "spawned", running: n.running, w: SUB_W, h: SUB_H };
         out.push(cached(cache, next, id, `${p.x},${p.y},${JSON.stringify(data)}`, () => ({ id, type: "subwander", position: { x: p.x - SUB_W / 2, y: p.y - SUB_H / 2 },
           width: SUB_W, height: SUB_H, data, zIndex: 4, draggable: false, connectable: false })));
         break;
