@@ -28,6 +28,7 @@ from wander.api.controllers.workbench import WorkbenchController
 from wander.api.deps import Services, provide_services
 from wander.api.headers import API_HEADERS
 from wander.api.openapi_problems import document_problems
+from wander.api.text_guard import refuse_nul
 from wander.api.security import make_token_guard
 from wander.archive.service import Archivist
 from wander.api.ws import session_socket
@@ -100,6 +101,7 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
         guards=[make_token_guard(api.token)],
         lifespan=[lifespan],
         on_startup=[document_problems],
+        before_request=refuse_nul,
         openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path="/schema"),
         cors_config=CORSConfig(allow_origins=list(api.allowed_origins)) if api.allowed_origins else None,
         response_headers=API_HEADERS,

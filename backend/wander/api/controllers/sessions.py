@@ -34,7 +34,7 @@ class SessionController(Controller):
         svc: Services,
         status: Annotated[str | None, Parameter(description="active, paused, completed or abandoned")] = None,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
-        offset: Annotated[int, Parameter(ge=0)] = 0,
+        offset: Annotated[int, Parameter(ge=0, le=2**31 - 1)] = 0,  # Postgres OFFSET is a bigint: no 500
         project_id: str | None = None,
     ) -> SessionList:
         rows, total = await svc.app.queries.sessions(status=status, limit=limit, offset=offset, project_id=project_id)
