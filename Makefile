@@ -52,14 +52,18 @@ check-system:
 
 test: check-system setup frontend lint test-py test-js
 
-# -rs: every skipped test says why; --durations: the 15 slowest tests.
+# -rs: every skipped test says why; --durations: the 15 slowest tests. Two xdist workers
+# (one per core here), a test file per worker at a time so module fixtures are built once;
+# each test gets its own database copied from the shared template (tests/conftest.py).
+PYTEST_WORKERS ?= 2
 test-py:
-	$(PY) -m pytest -q -p no:cacheprovider -rs --durations=15
+	$(PY) -m pytest -q -p no:cacheprovider -rs --durations=15 -n $(PYTEST_WORKERS) --dist loadfile
 
-# ruff (lint only: nobody runs `ruff format` over the tree in a branch), mypy on backend/,
+# ruff (lint, and format --check: `ruff format` owns the layout), mypy on backend/,
 # the import-linter contracts (pyproject.toml), eslint + typescript-eslint on frontend/.
 lint:
 	$(VENV)/bin/ruff check backend shared_schemas tests bench scripts
+	$(VENV)/bin/ruff format --check backend shared_schemas tests bench scripts
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
 	npm run lint -w frontend

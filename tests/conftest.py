@@ -57,10 +57,18 @@ def embedder():
 @pytest.fixture(scope="session")
 async def template_db(pg_server, embedder) -> str:
     """A database at migration head with the corpus embedded; built once per content."""
+    import fasteners
+
+    # pytest-xdist workers share the server: one builds the template, the others wait for it
+    with fasteners.InterProcessLock(str(TEST_HOME / "template.lock")):
+        return await _build_template(pg_server, embedder)
+
+
+async def _build_template(pg_server, embedder) -> str:
     from wander.config import load_settings
     from wander.store.database import ensure_embedded_database
-    from wander.wiring import NoProgress, ensure_corpus, open_database
     from wander.store.kb_repository import KbRepository
+    from wander.wiring import NoProgress, ensure_corpus, open_database
 
     name = _template_name()
     existing = pg_server.psql("SELECT datname FROM pg_database WHERE datname LIKE 'wander_tpl_%';")
