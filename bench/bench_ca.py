@@ -152,7 +152,9 @@ def main() -> None:
     t_ref_full = sum(wall(ref_full_clocks))
     t_bat_full = float(np.median(wall(full_runs["batched"])))
     same = all(
-        a.state == b.state and a.ticks == b.ticks and np.array_equal(a.attractor.view(np.int32), b.attractor.view(np.int32))
+        a.state == b.state
+        and a.ticks == b.ticks
+        and np.array_equal(a.attractor.view(np.int32), b.attractor.view(np.int32))
         for a, b in zip(ref, bat)
     )
     ticks = sum(r.ticks for r in bat)

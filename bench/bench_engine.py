@@ -59,9 +59,15 @@ async def main() -> None:
         t = time.perf_counter()
         await open_app_knowledge_reload(app)
         print(f"kb_index_load_time: {time.perf_counter() - t:.2f} s")
-        session = await app.engine.create(NewWander(
-            seed_concept="information asymmetry", attractor="economic opportunity in financial intelligence",
-            max_steps=STEPS, random_seed=1, human_checkpoint_frequency=0))  # fmt: skip
+        session = await app.engine.create(
+            NewWander(
+                seed_concept="information asymmetry",
+                attractor="economic opportunity in financial intelligence",
+                max_steps=STEPS,
+                random_seed=1,
+                human_checkpoint_frequency=0,
+            )
+        )
         walk = await app.engine.load_walk(session.id)
         times, crystal_steps = [], []
         for _ in range(STEPS):

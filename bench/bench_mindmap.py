@@ -58,22 +58,48 @@ def free_port() -> int:
 
 def fake_locus(sid: str, i: int, rng: np.random.Generator) -> Locus:
     v = rng.standard_normal(384).astype(np.float32)
-    return Locus(id=new_id(), session_id=sid, concept=f"concept {i}", embedding=v / np.linalg.norm(v),
-                 source_type=SourceType.ADJACENT, domains=[DOMAINS[i % len(DOMAINS)]], visit_count=1)  # fmt: skip
+    return Locus(
+        id=new_id(),
+        session_id=sid,
+        concept=f"concept {i}",
+        embedding=v / np.linalg.norm(v),
+        source_type=SourceType.ADJACENT,
+        domains=[DOMAINS[i % len(DOMAINS)]],
+        visit_count=1,
+    )
 
 
 def step_draft(sid: str, step: int, a: Locus, b: Locus) -> EventDraft:
-    residue = ResidueOut(connection="c", tension="t", bridge="b", surprise="s", possibility="p", themes=[],
-                         interestingness=0.5, actionability=0.5, model_used="bench")  # fmt: skip
-    return ev.draft(StepCompletedPayload(session_id=sid, step_number=step, from_locus=ev.locus_summary(a),
-                                         to_locus=ev.locus_summary(b), trace_id=new_id(), residue=residue,
-                                         selection_reason="bench", resonances_detected=0))  # fmt: skip
+    residue = ResidueOut(
+        connection="c",
+        tension="t",
+        bridge="b",
+        surprise="s",
+        possibility="p",
+        themes=[],
+        interestingness=0.5,
+        actionability=0.5,
+        model_used="bench",
+    )
+    return ev.draft(
+        StepCompletedPayload(
+            session_id=sid,
+            step_number=step,
+            from_locus=ev.locus_summary(a),
+            to_locus=ev.locus_summary(b),
+            trace_id=new_id(),
+            residue=residue,
+            selection_reason="bench",
+            resonances_detected=0,
+        )
+    )
 
 
 async def main() -> None:
     async with open_app(load_settings()) as app:
-        session = await app.engine.create(NewWander(seed_concept="information asymmetry", max_steps=10000,
-                                                    human_checkpoint_frequency=0))  # fmt: skip
+        session = await app.engine.create(
+            NewWander(seed_concept="information asymmetry", max_steps=10000, human_checkpoint_frequency=0)
+        )
         sid = session.id
         rng = np.random.default_rng(0)
         walk: list[Locus] = [(await app.store.loci(sid))[0]]
@@ -88,16 +114,18 @@ async def main() -> None:
             prev = walk[i]
         batch = 500
         for start in range(0, N, batch):
-            drafts = [
-                step_draft(sid, k + 1, *chain[k])
-                for k in range(start, min(N, start + batch))
-            ]
-            await app.store.add_locus(
-                sid, chain[start][1], drafts
-            )  # one row per batch is enough for the map
+            drafts = [step_draft(sid, k + 1, *chain[k]) for k in range(start, min(N, start + batch))]
+            await app.store.add_locus(sid, chain[start][1], drafts)  # one row per batch is enough for the map
         port = free_port()
-        server = uvicorn.Server(uvicorn.Config(create_app(api=ApiSettings(resume_interrupted=False), wired=app),
-                                               host="127.0.0.1", port=port, log_level="warning", lifespan="on"))  # fmt: skip
+        server = uvicorn.Server(
+            uvicorn.Config(
+                create_app(api=ApiSettings(resume_interrupted=False), wired=app),
+                host="127.0.0.1",
+                port=port,
+                log_level="warning",
+                lifespan="on",
+            )
+        )
         task = asyncio.create_task(server.serve())
         while not server.started:
             await asyncio.sleep(0.05)
@@ -119,9 +147,7 @@ async def main() -> None:
             if line.startswith("READY-LIVE"):
                 # live steps, one at a time, published as the runner would
                 for k in range(N, N + LIVE):
-                    events = await app.store.add_locus(
-                        sid, chain[k][1], [step_draft(sid, k + 1, *chain[k])]
-                    )
+                    events = await app.store.add_locus(sid, chain[k][1], [step_draft(sid, k + 1, *chain[k])])
                     await app.bus.publish(events)
                     await asyncio.sleep(0.3)
                 probe.stdin.write(b"done\n")

@@ -85,9 +85,7 @@ def attractor_domains(kb, seed_v: np.ndarray, attr_v: np.ndarray) -> set[int]:
     return {int(prim[i]) for v in (seed_v, attr_v) for i, _ in kb.nearest(v, 5)}
 
 
-def walk_figures(
-    kb, path: np.ndarray, domains: list[int], seed_v, attr_v, excluded: set[int]
-):
+def walk_figures(kb, path: np.ndarray, domains: list[int], seed_v, attr_v, excluded: set[int]):
     pull = float((path[-50:] @ attr_v).mean() - seed_v @ attr_v)
     tail = [d for d in domains[-50:] if d not in excluded]
     counts = Counter(tail)
@@ -96,8 +94,9 @@ def walk_figures(
     return pull, basin, names.get(counts.most_common(1)[0][0], "-") if counts else "-"
 
 
-def baseline(kb, kind: str, seed_v: np.ndarray, attr_v: np.ndarray, steps: int, rng: np.random.Generator,
-             excluded: set[int]) -> WalkStats:  # fmt: skip
+def baseline(
+    kb, kind: str, seed_v: np.ndarray, attr_v: np.ndarray, steps: int, rng: np.random.Generator, excluded: set[int]
+) -> WalkStats:
     """greedy: the nearest unvisited concept; band: uniform over unvisited concepts in the band
     within the wander's scope (drift from the seed at most DRIFT, as the engine's default
     session has); band_unscoped: the same over the whole corpus."""
@@ -129,13 +128,35 @@ def baseline(kb, kind: str, seed_v: np.ndarray, attr_v: np.ndarray, steps: int, 
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
-async def engine_walk(kb, embedder, degenerate: frozenset[str], seed: str, attractor: str, random_seed: int,
-                      steps: int, excluded: set[int]) -> WalkStats:  # fmt: skip
+async def engine_walk(
+    kb,
+    embedder,
+    degenerate: frozenset[str],
+    seed: str,
+    attractor: str,
+    random_seed: int,
+    steps: int,
+    excluded: set[int],
+) -> WalkStats:
     store, clock = InMemoryStore(), ManualClock()
-    engine = WanderEngine(store=store, knowledge=kb, embedder=embedder, dweller=OfflineDweller(kb),
-                          bus=InProcessBus(), clock=clock, project_id="bench")  # fmt: skip
-    session = await engine.create(NewWander(seed_concept=seed, attractor=attractor, max_steps=steps,
-                                            random_seed=random_seed, human_checkpoint_frequency=0))  # fmt: skip
+    engine = WanderEngine(
+        store=store,
+        knowledge=kb,
+        embedder=embedder,
+        dweller=OfflineDweller(kb),
+        bus=InProcessBus(),
+        clock=clock,
+        project_id="bench",
+    )
+    session = await engine.create(
+        NewWander(
+            seed_concept=seed,
+            attractor=attractor,
+            max_steps=steps,
+            random_seed=random_seed,
+            human_checkpoint_frequency=0,
+        )
+    )
     walk = await engine.load_walk(session.id)
     path, doms, in_band, times, themes, facets = (
         [session.seed_embedding],
@@ -161,9 +182,7 @@ async def engine_walk(kb, embedder, degenerate: frozenset[str], seed: str, attra
         path.append(np.asarray(r.to_locus.embedding, dtype=np.float32))
         k = kb.index_of(r.to_locus.kb_key) if r.to_locus.kb_key else None
         doms.append(
-            int(prim[k])
-            if k is not None
-            else kb.domain_id(r.to_locus.domains[0] if r.to_locus.domains else "")
+            int(prim[k]) if k is not None else kb.domain_id(r.to_locus.domains[0] if r.to_locus.domains else "")
         )
         themes += r.residue.themes
         facets += [
@@ -175,26 +194,27 @@ async def engine_walk(kb, embedder, degenerate: frozenset[str], seed: str, attra
         ]
     m = np.stack(path)
     attr_v = session.attractor_embedding
-    pull, basin, bd = walk_figures(
-        kb, m, doms, session.seed_embedding, attr_v, excluded
-    )
+    pull, basin, bd = walk_figures(kb, m, doms, session.seed_embedding, attr_v, excluded)
     res = [r for r in store.resonances.values() if r.session_id == session.id]
     themes += [t for r in res for t in r.themes]
     crystals = [
-        {**c.validity, "insight": c.insight}
-        for c in store.crystals_by_id.values()
-        if c.session_id == session.id
+        {**c.validity, "insight": c.insight} for c in store.crystals_by_id.values() if c.session_id == session.id
     ]
-    sentences = Counter(
-        s for c in crystals for s in set(SENTENCE.split(c["insight"])) if s.strip()
-    )
+    sentences = Counter(s for c in crystals for s in set(SENTENCE.split(c["insight"])) if s.strip())
     return WalkStats(
-        f"{seed} -> {attractor} #{random_seed}", divergence(m), in_band / max(1, len(times)), pull, basin, bd,
-        confirmed=sum(r.status == "confirmed" for r in res), crystals=crystals,
+        f"{seed} -> {attractor} #{random_seed}",
+        divergence(m),
+        in_band / max(1, len(times)),
+        pull,
+        basin,
+        bd,
+        confirmed=sum(r.status == "confirmed" for r in res),
+        crystals=crystals,
         degenerate=sum(t.lower() in degenerate for t in themes),
         repeated_sentences=sum(n - 1 for n in sentences.values() if n > 1),
-        facet_numbers=sum(bool(re.search(r"\d\.\d", f)) for f in facets), step_ms=times,
-    )  # fmt: skip
+        facet_numbers=sum(bool(re.search(r"\d\.\d", f)) for f in facets),
+        step_ms=times,
+    )
 
 
 def stats3(xs: list[float]) -> str:
@@ -205,9 +225,7 @@ def stats3(xs: list[float]) -> str:
 
 async def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument(
-        "--quick", action="store_true", help="4 pairs x 1 random seed x 120 steps"
-    )
+    ap.add_argument("--quick", action="store_true", help="4 pairs x 1 random seed x 120 steps")
     ap.add_argument("--pairs", type=int, default=None)
     ap.add_argument("--seeds", type=int, default=None)
     ap.add_argument("--steps", type=int, default=None)
@@ -230,17 +248,18 @@ async def main() -> None:
         for kind, rows in base.items():
             rows.append(baseline(kb, kind, seed_v, attr_v, steps, rng, excluded))
         for rs in range(1, n_seeds + 1):
-            w = await engine_walk(
-                kb, embedder, degenerate, seed, attractor, rs, steps, excluded
-            )
+            w = await engine_walk(kb, embedder, degenerate, seed, attractor, rs, steps, excluded)
             runs.append(w)
             b = base["band"][-1]
             nc = len(w.crystals)
             acc = sum(c["verdict"] == "accepted" for c in w.crystals)
-            print(f"# {w.label}: div {w.divergence:.1f} (band {b.divergence:.1f}), in-band {w.band_share:.2f}, "
-                  f"pull {w.pull:+.3f} (band {b.pull:+.3f}), basin {w.basin:.2f} {w.basin_domain}, "
-                  f"confirmed {w.confirmed}, crystals {nc} ({acc} accepted), degenerate {w.degenerate}, "
-                  f"repeated {w.repeated_sentences}", flush=True)  # fmt: skip
+            print(
+                f"# {w.label}: div {w.divergence:.1f} (band {b.divergence:.1f}), in-band {w.band_share:.2f}, "
+                f"pull {w.pull:+.3f} (band {b.pull:+.3f}), basin {w.basin:.2f} {w.basin_domain}, "
+                f"confirmed {w.confirmed}, crystals {nc} ({acc} accepted), degenerate {w.degenerate}, "
+                f"repeated {w.repeated_sentences}",
+                flush=True,
+            )
             if a.verbose:
                 for c in w.crystals:
                     print(
@@ -248,52 +267,36 @@ async def main() -> None:
                         f"{c['hard_failures']}: {c['insight']}"
                     )
     print(f"bench_wall_time: {time.perf_counter() - t0:.0f} s")
-    print(
-        f"wanders: {len(runs)} ({n_pairs} pairs x {n_seeds} random seeds x {steps} steps)"
-    )
-    for kind, rows in [("engine", runs), ("greedy", base["greedy"]), ("band_random", base["band"]),
-                       ("band_random_unscoped", base["band_unscoped"])]:  # fmt: skip
-        print(
-            f"divergence_{kind}_min_median_max: {stats3([r.divergence for r in rows])} x100 cosine distance"
-        )
-        print(
-            f"band_share_{kind}_min_median_max: {stats3([r.band_share for r in rows])} share"
-        )
-        print(
-            f"attractor_pull_{kind}_min_median_max: {stats3([r.pull for r in rows])} cosine"
-        )
-        print(
-            f"basin_share_{kind}_min_median_max: {stats3([r.basin for r in rows])} share"
-        )
+    print(f"wanders: {len(runs)} ({n_pairs} pairs x {n_seeds} random seeds x {steps} steps)")
+    for kind, rows in [
+        ("engine", runs),
+        ("greedy", base["greedy"]),
+        ("band_random", base["band"]),
+        ("band_random_unscoped", base["band_unscoped"]),
+    ]:
+        print(f"divergence_{kind}_min_median_max: {stats3([r.divergence for r in rows])} x100 cosine distance")
+        print(f"band_share_{kind}_min_median_max: {stats3([r.band_share for r in rows])} share")
+        print(f"attractor_pull_{kind}_min_median_max: {stats3([r.pull for r in rows])} cosine")
+        print(f"basin_share_{kind}_min_median_max: {stats3([r.basin for r in rows])} share")
     conf = [r.confirmed for r in runs]
-    print(
-        f"confirmed_resonances_min_median: {min(conf)} / {statistics.median(conf)} per wander"
-    )
+    print(f"confirmed_resonances_min_median: {min(conf)} / {statistics.median(conf)} per wander")
     ncr = [len(r.crystals) for r in runs]
-    print(
-        f"crystals_min_median_max: {min(ncr)} / {statistics.median(ncr)} / {max(ncr)} per wander"
-    )
+    print(f"crystals_min_median_max: {min(ncr)} / {statistics.median(ncr)} / {max(ncr)} per wander")
     allc = [c for r in runs for c in r.crystals]
     triggers = Counter(c.get("trigger") for c in allc)
     print(f"crystal_triggers: {dict(triggers)} crystals")
-    shares = [
-        sum(c["verdict"] == "accepted" for c in r.crystals) / len(r.crystals)
-        for r in runs
-        if r.crystals
-    ]
-    print(
-        f"accepted_share_all: {sum(c['verdict'] == 'accepted' for c in allc) / max(1, len(allc)):.3f} share"
-    )
+    shares = [sum(c["verdict"] == "accepted" for c in r.crystals) / len(r.crystals) for r in runs if r.crystals]
+    print(f"accepted_share_all: {sum(c['verdict'] == 'accepted' for c in allc) / max(1, len(allc)):.3f} share")
     print(f"accepted_share_per_wander_min_median_max: {stats3(shares)} share")
     print(f"V_min_median_max: {stats3([c['V'] for c in allc])} V")
     for p in PARTS:
         xs = [c[p] for c in allc]
         print(f"V_{p}_min_median_max: {stats3(xs)} (sd {np.std(xs) if xs else 0:.3f})")
-    print(f"degenerate_themes: {sum(r.degenerate for r in runs)} themes (labels that are ancestors of > 5% "
-          f"of the corpus: {len(degenerate)})")  # fmt: skip
     print(
-        f"repeated_crystal_sentences: {sum(r.repeated_sentences for r in runs)} sentences"
+        f"degenerate_themes: {sum(r.degenerate for r in runs)} themes (labels that are ancestors of > 5% "
+        f"of the corpus: {len(degenerate)})"
     )
+    print(f"repeated_crystal_sentences: {sum(r.repeated_sentences for r in runs)} sentences")
     print(f"residue_facets_with_decimals: {sum(r.facet_numbers for r in runs)} facets")
     ms = [t for r in runs for t in r.step_ms]
     print(f"step_overhead_p50_inmemory: {statistics.median(ms):.1f} ms")
@@ -307,8 +310,13 @@ async def main() -> None:
 
     held("confirmed_ge_3", [r.confirmed >= 3 * scale for r in runs])
     held("crystals_2_to_10", [2 * scale <= len(r.crystals) <= 10 * scale for r in runs])
-    held("accepted_share_30_80", [bool(r.crystals) and 0.3 <= sum(c["verdict"] == "accepted" for c in r.crystals) / len(r.crystals)
-                                  <= 0.8 for r in runs])  # fmt: skip
+    held(
+        "accepted_share_30_80",
+        [
+            bool(r.crystals) and 0.3 <= sum(c["verdict"] == "accepted" for c in r.crystals) / len(r.crystals) <= 0.8
+            for r in runs
+        ],
+    )
     held("degenerate_0", [r.degenerate == 0 for r in runs])
     held(
         "pull_gt_0_and_band",
@@ -330,9 +338,7 @@ async def main() -> None:
     )
     held("band_share_ge_0_9", [r.band_share >= 0.9 for r in runs])
     held("no_repeated_sentence", [r.repeated_sentences == 0 for r in runs])
-    parts_spread = (
-        all(np.std([c[p] for c in allc]) > 0.01 for p in PARTS) if allc else False
-    )
+    parts_spread = all(np.std([c[p] for c in allc]) > 0.01 for p in PARTS) if allc else False
     print(f"target_V_parts_spread: {parts_spread}")
 
 

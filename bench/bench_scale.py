@@ -76,8 +76,11 @@ class Nats:
     def __init__(self, store: Path):
         self.port = free_port()
         shutil.rmtree(store, ignore_errors=True)
-        self.proc = subprocess.Popen([nats_binary(), "-js", "-a", "127.0.0.1", "-p", str(self.port), "-sd", str(store)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        self.proc = subprocess.Popen(
+            [nats_binary(), "-js", "-a", "127.0.0.1", "-p", str(self.port), "-sd", str(store)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         for _ in range(200):
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
@@ -109,8 +112,7 @@ async def ensure_template(embedder) -> None:
 
 def spawn(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
     out = open(log, "wb")
-    return subprocess.Popen([sys.executable, "-m", "wander.cli", *args], env=env, stdout=out,
-                            stderr=subprocess.STDOUT)  # fmt: skip
+    return subprocess.Popen([sys.executable, "-m", "wander.cli", *args], env=env, stdout=out, stderr=subprocess.STDOUT)
 
 
 async def wait_for_text(log: Path, text: str, proc: subprocess.Popen, timeout: float = 300) -> None:
@@ -137,8 +139,12 @@ def stop_all(procs: list[subprocess.Popen]) -> None:
 
 def base_env(db_url: str, nats_url: str) -> dict[str, str]:
     env = dict(os.environ)
-    env.update(WANDER_DATABASE_URL=db_url, WANDER_NATS_URL=nats_url, WANDER_HOME=str(HOME / "proc-home"),
-               WANDER_LOG_LEVEL="WARNING")  # fmt: skip
+    env.update(
+        WANDER_DATABASE_URL=db_url,
+        WANDER_NATS_URL=nats_url,
+        WANDER_HOME=str(HOME / "proc-home"),
+        WANDER_LOG_LEVEL="WARNING",
+    )
     return env
 
 
@@ -172,9 +178,12 @@ async def phase(workers: int, embedder, knowledge) -> tuple[float, float]:
         settings = load_settings({"WANDER_DATABASE_URL": url, "WANDER_HOME": str(HOME / "proc-home")})
         async with open_app(settings, embedder=embedder, knowledge=knowledge, nats=NatsSettings(url=n.url)) as app:
             runner = make_runner(app)
-            sessions = [await app.engine.create(NewWander(seed_concept=seed, max_steps=STEPS, random_seed=i))
-                        for i, seed in enumerate(["harbor", "lantern", "orchard", "glacier", "market", "volcano",
-                                                  "library", "compass"][:WANDERS])]  # fmt: skip
+            sessions = [
+                await app.engine.create(NewWander(seed_concept=seed, max_steps=STEPS, random_seed=i))
+                for i, seed in enumerate(
+                    ["harbor", "lantern", "orchard", "glacier", "market", "volcano", "library", "compass"][:WANDERS]
+                )
+            ]
             ids = [s.id for s in sessions]
             cpu0 = sum(cpu_seconds(p.pid) for p in procs)
             t0 = time.perf_counter()
@@ -218,8 +227,10 @@ async def fanout() -> tuple[float, float, float]:
                     break
                 await asyncio.sleep(0.1)
 
-        sockets = [await websockets.connect(f"ws://127.0.0.1:{port}/ws/sessions/{sid}?after_seq={last}",
-                                            max_queue=None) for _ in range(CLIENTS)]  # fmt: skip
+        sockets = [
+            await websockets.connect(f"ws://127.0.0.1:{port}/ws/sessions/{sid}?after_seq={last}", max_queue=None)
+            for _ in range(CLIENTS)
+        ]
         for ws in sockets:
             while json.loads(await ws.recv())["type"] != "caught_up":
                 pass
@@ -241,8 +252,13 @@ async def fanout() -> tuple[float, float, float]:
         subject = subjects.event_subject("wander.step.completed", sid)
 
         async def publish(seq: int) -> None:
-            body = {"session_id": sid, "seq": seq, "subject": "wander.step.completed",
-                    "ts": "2025-01-01T00:00:00+00:00", "payload": {"session_id": sid, "t": time.time()}}  # fmt: skip
+            body = {
+                "session_id": sid,
+                "seq": seq,
+                "subject": "wander.step.completed",
+                "ts": "2025-01-01T00:00:00+00:00",
+                "payload": {"session_id": sid, "t": time.time()},
+            }
             await nc.publish(subject, json.dumps(body).encode())
 
         # Throughput: a burst as fast as it can be published.
@@ -292,9 +308,11 @@ print(time.process_time() - t)
 def scan_contention() -> float:
     """CPU time of a corpus-sized matrix scan (what a step does several times) with two
     processes scanning at once, over one alone: above 1, the cores share memory bandwidth."""
+
     def run(n: int) -> float:
-        procs = [subprocess.Popen([sys.executable, "-c", SCAN_PROBE], stdout=subprocess.PIPE, text=True)
-                 for _ in range(n)]  # fmt: skip
+        procs = [
+            subprocess.Popen([sys.executable, "-c", SCAN_PROBE], stdout=subprocess.PIPE, text=True) for _ in range(n)
+        ]
         return sum(float(p.communicate()[0]) for p in procs) / n
 
     return run(2) / run(1)
@@ -326,8 +344,10 @@ async def main() -> None:
         print(f"worker_cpu_per_step_{k}_worker{plural}: {cpu_ms:.0f} ms (summed over the workers)")
     print(f"worker_scaling_2_over_1: {rates[2] / rates[1]:.2f} ratio")
     print(f"worker_scaling_4_over_1: {rates[4] / rates[1]:.2f} ratio (bounded by {os.cpu_count()} cores)")
-    print(f"corpus_scan_cpu_2_concurrent_over_1: {scan_contention():.2f} ratio "
-          "(above 1: parallel steps cost more CPU each on this machine)")
+    print(
+        f"corpus_scan_cpu_2_concurrent_over_1: {scan_contention():.2f} ratio "
+        "(above 1: parallel steps cost more CPU each on this machine)"
+    )
 
     rate, p50, p95 = await fanout()
     print(f"ws_fanout_events_per_s: {rate:.0f} events/s ({CLIENTS} clients, burst of {BURST} events)")

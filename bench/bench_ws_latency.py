@@ -70,8 +70,11 @@ def nats_binary() -> str | None:
 class NatsServer:
     def __init__(self, binary: str, store: Path) -> None:
         self.port = free_port()
-        self.proc = subprocess.Popen([binary, "-js", "-a", "127.0.0.1", "-p", str(self.port), "-sd", str(store)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        self.proc = subprocess.Popen(
+            [binary, "-js", "-a", "127.0.0.1", "-p", str(self.port), "-sd", str(store)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         for _ in range(200):
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
@@ -115,9 +118,17 @@ asyncio.run(main(sys.argv[1]))
 
 async def measure(app, base: str, client: httpx.AsyncClient, pace_s: float) -> list[float]:
     """Latencies (ms) of every event of one wander of STEPS steps, commit to receipt."""
-    s = (await client.post("/api/v1/wander/sessions", json={
-        "seed_concept": "information asymmetry", "max_steps": STEPS, "random_seed": 11,
-        "human_checkpoint_frequency": 0})).json()  # fmt: skip
+    s = (
+        await client.post(
+            "/api/v1/wander/sessions",
+            json={
+                "seed_concept": "information asymmetry",
+                "max_steps": STEPS,
+                "random_seed": 11,
+                "human_checkpoint_frequency": 0,
+            },
+        )
+    ).json()
     sid = s["id"]
 
     async def pace(_result) -> None:
@@ -144,8 +155,14 @@ async def measure(app, base: str, client: httpx.AsyncClient, pace_s: float) -> l
 async def bench(bus: str, nats: NatsSettings | None) -> None:
     async with open_app(load_settings(), nats=nats, role="api") as app:
         port = free_port()
-        server = uvicorn.Server(uvicorn.Config(create_app(api=ApiSettings(resume_interrupted=False), wired=app),
-                                               host="127.0.0.1", port=port, log_level="warning"))  # fmt: skip
+        server = uvicorn.Server(
+            uvicorn.Config(
+                create_app(api=ApiSettings(resume_interrupted=False), wired=app),
+                host="127.0.0.1",
+                port=port,
+                log_level="warning",
+            )
+        )
         task = asyncio.create_task(server.serve())
         while not server.started:
             await asyncio.sleep(0.05)
@@ -155,8 +172,10 @@ async def bench(bus: str, nats: NatsSettings | None) -> None:
                 await measure(app, base, client, 0.0)  # warm-up: first queries, socket paths
                 for name, pace_s in PACES:
                     ms = await measure(app, base, client, pace_s)
-                    print(f"ws_commit_to_socket_ms_p50: {statistics.median(ms):.1f} ms ({bus}, {name}, "
-                          f"{len(ms)} events)", flush=True)  # fmt: skip
+                    print(
+                        f"ws_commit_to_socket_ms_p50: {statistics.median(ms):.1f} ms ({bus}, {name}, {len(ms)} events)",
+                        flush=True,
+                    )
                     print(f"ws_commit_to_socket_ms_p95: {percentile(ms, 0.95):.1f} ms ({bus}, {name})", flush=True)
         finally:
             server.should_exit = True

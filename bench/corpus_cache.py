@@ -21,10 +21,7 @@ from wander.kb.index import KnowledgeIndex
 
 def load_index(embedder=None) -> KnowledgeIndex:
     concepts = corpus.load_corpus()
-    cache = (
-        Path(tempfile.gettempdir())
-        / f"wander-bench-kb-{corpus.corpus_fingerprint()[:16]}.npy"
-    )
+    cache = Path(tempfile.gettempdir()) / f"wander-bench-kb-{corpus.corpus_fingerprint()[:16]}.npy"
     if cache.exists():
         matrix = np.load(cache)
     else:
@@ -32,11 +29,16 @@ def load_index(embedder=None) -> KnowledgeIndex:
             from wander.embed.minilm import MiniLMEmbedder
 
             embedder = MiniLMEmbedder()
-        matrix = np.concatenate([embedder.embed([c.embed_text for c in concepts[s:s + 512]])
-                                 for s in range(0, len(concepts), 512)]).astype(np.float32)  # fmt: skip
+        matrix = np.concatenate(
+            [embedder.embed([c.embed_text for c in concepts[s : s + 512]]) for s in range(0, len(concepts), 512)]
+        ).astype(np.float32)
         np.save(cache, matrix)
-    kcs = [KnowledgeConcept(c.key, c.label, c.gloss, tuple(c.domains), tuple(c.path), tuple(c.opposites),
-                            "wordnet", tuple(c.broader)) for c in concepts]  # fmt: skip
+    kcs = [
+        KnowledgeConcept(
+            c.key, c.label, c.gloss, tuple(c.domains), tuple(c.path), tuple(c.opposites), "wordnet", tuple(c.broader)
+        )
+        for c in concepts
+    ]
     return KnowledgeIndex(kcs, matrix)
 
 

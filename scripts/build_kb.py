@@ -441,9 +441,7 @@ class Scorer:
         best = max(range(len(scores)), key=lambda j: scores[j])
         # Display word: WordNet's first word is the canonical one unless another word is
         # clearly more common in this sense.
-        alts = [
-            j for j in range(1, len(scores)) if scores[j] > -9.0 and not self.is_name(s.words[j])
-        ]
+        alts = [j for j in range(1, len(scores)) if scores[j] > -9.0 and not self.is_name(s.words[j])]
         alt = max(alts, key=lambda j: scores[j] - 0.3 * s.words[j].count("_"), default=None)
         disp = 0
         if alt is not None and (scores[0] <= -9.0 or scores[alt] >= scores[0] + 1.2):
@@ -621,9 +619,7 @@ class Builder:
                     "broader": [self.key(h) for h in s.hypernyms],
                     "path": self.path(o),
                     "opposites": self.opposites(o),
-                    "freq": round(
-                        max(self.final_score(r) - LEXFILE_BONUS[NOUN_LEXFILES[s.lexfile]], 0.0), 2
-                    ),
+                    "freq": round(max(self.final_score(r) - LEXFILE_BONUS[NOUN_LEXFILES[s.lexfile]], 0.0), 2),
                     "_offset": o,
                 }
             )

@@ -56,7 +56,9 @@ class SessionPatch(Strict):
     forbidden_domains: list[str] | None = None
     max_steps: int | None = Field(default=None, ge=1, le=10000)
     temperature: float | None = Field(default=None, gt=0, le=10)
-    cloud_budget_cents: int | None = Field(default=None, ge=0, description="Raise it to unstick a budget-tripped wander.")
+    cloud_budget_cents: int | None = Field(
+        default=None, ge=0, description="Raise it to unstick a budget-tripped wander."
+    )
     max_drift_distance: float | None = Field(default=None, gt=0, le=2)
     human_checkpoint_frequency: int | None = Field(default=None, ge=0, description="Pause every N steps; 0: never.")
 
@@ -78,8 +80,10 @@ class FenceRequest(Strict):
 
 class SearchRequest(Strict):
     query: str = Field(min_length=1, max_length=2000)
-    types: list[Literal["locus", "crystal", "resonance"]] = Field(default_factory=lambda: ["locus", "crystal", "resonance"],  # type: ignore[arg-type]
-                                                                  min_length=1)
+    types: list[Literal["locus", "crystal", "resonance"]] = Field(
+        default_factory=lambda: ["locus", "crystal", "resonance"],  # type: ignore[arg-type]
+        min_length=1,
+    )
     limit: int = Field(default=10, ge=1, le=100)
 
 
@@ -255,7 +259,9 @@ class CompareOut(BaseModel):
     only_b_domains: list[str]
     midpoint_concept: str | None = Field(description="The corpus concept nearest the midpoint of the two loci.")
     midpoint_gloss: str | None
-    path: list[str] = Field(description="Locus ids of the walk from a to b (empty when it never went from one to the other).")
+    path: list[str] = Field(
+        description="Locus ids of the walk from a to b (empty when it never went from one to the other)."
+    )
 
 
 LocusDetail.model_rebuild()
@@ -267,8 +273,12 @@ class RecallRequest(Strict):
     query: str = Field(min_length=1, max_length=4000, description="What to recall memories for (a chat message).")
     top_k: int = Field(default=5, ge=1, le=50, description="Maximum memories to return.")
     alpha: float = Field(default=0.3, ge=0, le=1, description="Reconstruction blend: 0 pure stored, 1 pure query.")
-    min_similarity: float = Field(default=0.1, ge=-1, le=1, description="Pearson threshold below which memories are dropped.")
-    max_context_length: int = Field(default=2000, ge=100, le=20000, description="Soft cap on the context block's characters.")
+    min_similarity: float = Field(
+        default=0.1, ge=-1, le=1, description="Pearson threshold below which memories are dropped."
+    )
+    max_context_length: int = Field(
+        default=2000, ge=100, le=20000, description="Soft cap on the context block's characters."
+    )
 
 
 class RecallHitOut(BaseModel):
@@ -284,7 +294,6 @@ class RecallHitOut(BaseModel):
 class RecallOut(BaseModel):
     hits: list[RecallHitOut]
     context: str = Field(description="The formatted block to prepend to a system message ('' when nothing passed).")
-
 
 
 class ForageRequest(Strict):
@@ -361,9 +370,44 @@ class SandwichMetrics(BaseModel):
 
 # The API's models in the generated files; the event contract adds its own (events.EXPORTED).
 EXPORTED: tuple[type[BaseModel], ...] = (
-    SessionCreate, SessionPatch, WanderRequest, InjectRequest, FenceRequest, SearchRequest, SubwanderRequest,
-    CrystalOut, ResonanceOut, SearchHit, CrystallizeOut, SessionOut, SessionList, LocusOut, LocusDetail, Connection,
-    ResidueOut, TraceStep, StepOut, WanderStarted, Problem, CandidateOut, FenceAnchorOut, *ACTION_MODELS,
-    CrystalReview, FenceOut, CompareOut, RecallRequest, RecallHitOut, RecallOut, ForageRequest, CorpusQuestion, MetricValue, TypeCount,
-    IngredientCount, ValidityPoint, RunEfficiency, CrossDomainBread, SandwichMetrics, *ARCHIVE_MODELS,
-)  # fmt: skip
+    SessionCreate,
+    SessionPatch,
+    WanderRequest,
+    InjectRequest,
+    FenceRequest,
+    SearchRequest,
+    SubwanderRequest,
+    CrystalOut,
+    ResonanceOut,
+    SearchHit,
+    CrystallizeOut,
+    SessionOut,
+    SessionList,
+    LocusOut,
+    LocusDetail,
+    Connection,
+    ResidueOut,
+    TraceStep,
+    StepOut,
+    WanderStarted,
+    Problem,
+    CandidateOut,
+    FenceAnchorOut,
+    *ACTION_MODELS,
+    CrystalReview,
+    FenceOut,
+    CompareOut,
+    RecallRequest,
+    RecallHitOut,
+    RecallOut,
+    ForageRequest,
+    CorpusQuestion,
+    MetricValue,
+    TypeCount,
+    IngredientCount,
+    ValidityPoint,
+    RunEfficiency,
+    CrossDomainBread,
+    SandwichMetrics,
+    *ARCHIVE_MODELS,
+)

@@ -82,7 +82,6 @@ class ApiSettingsSection(Section):
         ge=1,
     )
 
-
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split(cls, v: Any) -> Any:
@@ -227,12 +226,21 @@ class CaSettings(Section):
 
 
 class ArchiveSettings(Section):
-    projection: str = _var("WANDER_PROJECTION", "umap", "how loci are projected to 2-D: `umap` (umap-learn; PCA "
-                           "below 12 loci) or `pca`")
-    refit_every: int = _var("WANDER_PROJECTION_REFIT_EVERY", 25, "steps between background refits of a running "
-                            "wander's projection (0: only on pause and completion)", ge=0)
-    umap_warmup: bool = _var("WANDER_UMAP_WARMUP", True, "`wander serve` compiles UMAP in the background at start "
-                             "(`0`: on first use)", shown="`1`")
+    projection: str = _var(
+        "WANDER_PROJECTION", "umap", "how loci are projected to 2-D: `umap` (umap-learn; PCA below 12 loci) or `pca`"
+    )
+    refit_every: int = _var(
+        "WANDER_PROJECTION_REFIT_EVERY",
+        25,
+        "steps between background refits of a running wander's projection (0: only on pause and completion)",
+        ge=0,
+    )
+    umap_warmup: bool = _var(
+        "WANDER_UMAP_WARMUP",
+        True,
+        "`wander serve` compiles UMAP in the background at start (`0`: on first use)",
+        shown="`1`",
+    )
 
     @field_validator("projection")
     @classmethod

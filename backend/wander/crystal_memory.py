@@ -102,14 +102,17 @@ class CrystalMemory:
                 raise InvalidInput(field, reason) from None
             if alpha > 0 and hits:
                 q = np.asarray(self.memory.query_attractor(query, embedding=vector), dtype=np.float32)
-                blends = np.stack([(1 - alpha) * self.memory.attractor(h.id).reshape(q.shape) + alpha * q
-                                   for h in hits]).astype(np.float32)  # fmt: skip
+                blends = np.stack(
+                    [(1 - alpha) * self.memory.attractor(h.id).reshape(q.shape) + alpha * q for h in hits]
+                ).astype(np.float32)
                 recon = evolve_batch(blends, xp=self.memory.xp or get_xp())  # one batch for all hits
                 sims = [float(x) for x in pearson_many(np.stack([np.asarray(r.attractor) for r in recon]), q)]
             else:
                 sims = [h.correlation for h in hits]
-        out = [Recalled(h.id, h.text, h.chunk, round(s, 4), round(h.temperature, 4), h.tier, h.hits)
-               for h, s in zip(hits, sims)]  # fmt: skip
+        out = [
+            Recalled(h.id, h.text, h.chunk, round(s, 4), round(h.temperature, 4), h.tier, h.hits)
+            for h, s in zip(hits, sims)
+        ]
         return [r for r in out if r.similarity >= min_similarity]
 
 

@@ -36,8 +36,15 @@ def make_forager(app: Any, seed: int | None = None) -> Forager:
     def are_opposites(a: int, b: int) -> bool:
         return a >= 0 and b >= 0 and b in kb.opposites(a)
 
-    return Forager(knowledge=kb, embedder=app.embedder, store=app.sandwiches, bus=app.bus, reader=FileAndUrlReader(),
-                   assembler=Assembler(prototypes(app.embedder), are_opposites), seed=seed)  # fmt: skip
+    return Forager(
+        knowledge=kb,
+        embedder=app.embedder,
+        store=app.sandwiches,
+        bus=app.bus,
+        reader=FileAndUrlReader(),
+        assembler=Assembler(prototypes(app.embedder), are_opposites),
+        seed=seed,
+    )
 
 
 async def sync_crystals(repo: SandwichRepository, embedder: Any) -> int:
@@ -68,10 +75,15 @@ async def corpus_report(app: Any) -> dict[str, Any]:
 
     repo = app.sandwiches
     await sync_crystals(repo, app.embedder)
-    return {**metrics(await repo.metric_inputs()), "type_distribution": await repo.type_distribution(),
-            "ingredient_frequency": await repo.ingredient_frequency(), "validity_over_time": await repo.validity_over_time(),
-            "foraging_efficiency": await repo.foraging_efficiency(), "outcomes": await repo.outcome_counts(),
-            "cross_domain_breads": await repo.cross_domain_breads()}  # fmt: skip
+    return {
+        **metrics(await repo.metric_inputs()),
+        "type_distribution": await repo.type_distribution(),
+        "ingredient_frequency": await repo.ingredient_frequency(),
+        "validity_over_time": await repo.validity_over_time(),
+        "foraging_efficiency": await repo.foraging_efficiency(),
+        "outcomes": await repo.outcome_counts(),
+        "cross_domain_breads": await repo.cross_domain_breads(),
+    }
 
 
 async def ask_corpus(app: Any, question: str) -> dict[str, Any]:
@@ -98,7 +110,11 @@ async def explanation(app: Any) -> dict[str, Any]:
     definition, the validity function and the 10 types with the corpus's best example of each."""
     await sync_crystals(app.sandwiches, app.embedder)
     examples = await app.sandwiches.best_per_type()
-    return {"definition": "Two pieces of bread bounding a filling: the breads related but not the same idea, "
-                          "the filling closer to each bread than they are to each other.",
-            "weights": WEIGHTS, "accept": ACCEPT, "review": REVIEW,
-            "types": [{"name": n, "description": d, "example": examples.get(n)} for n, d in TAXONOMY.items()]}  # fmt: skip
+    return {
+        "definition": "Two pieces of bread bounding a filling: the breads related but not the same idea, "
+        "the filling closer to each bread than they are to each other.",
+        "weights": WEIGHTS,
+        "accept": ACCEPT,
+        "review": REVIEW,
+        "types": [{"name": n, "description": d, "example": examples.get(n)} for n, d in TAXONOMY.items()],
+    }

@@ -37,8 +37,9 @@ def process_name(role: str) -> str:
     return f"wander-{role}@{socket.gethostname()}:{os.getpid()}"
 
 
-async def open_scale(db: AsyncEngine, settings: NatsSettings | None = None, *, role: str = "app",
-                     connect_wait_s: float = 5.0) -> Scale | None:  # fmt: skip
+async def open_scale(
+    db: AsyncEngine, settings: NatsSettings | None = None, *, role: str = "app", connect_wait_s: float = 5.0
+) -> Scale | None:
     """Connect to NATS (in the background if it is not there yet) and start the relay;
     None when NATS is not configured."""
     settings = settings or NatsSettings.from_env()
@@ -46,8 +47,12 @@ async def open_scale(db: AsyncEngine, settings: NatsSettings | None = None, *, r
         return None
     client = NatsClient(settings, name=process_name(role))
     horizon = timedelta(seconds=settings.relay_horizon_s)
-    relay = OutboxRelay(PostgresOutbox(db, horizon=horizon), client.publish_event,
-                        connected=lambda: client.is_connected, sweep_s=settings.relay_sweep_s)  # fmt: skip
+    relay = OutboxRelay(
+        PostgresOutbox(db, horizon=horizon),
+        client.publish_event,
+        connected=lambda: client.is_connected,
+        sweep_s=settings.relay_sweep_s,
+    )
 
     async def kick() -> None:
         relay.kick()

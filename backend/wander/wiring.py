@@ -77,10 +77,19 @@ async def ensure_corpus(kb: KbRepository, embedder: Embedder, progress: Progress
         return False
     concepts = corpus.load_corpus()
     rows = [
-        KbRow(c.key, c.label, c.embed_text, c.gloss, tuple(c.domains), tuple(c.broader), tuple(c.path),
-              tuple(c.opposites), CORPUS_SOURCE)
+        KbRow(
+            c.key,
+            c.label,
+            c.embed_text,
+            c.gloss,
+            tuple(c.domains),
+            tuple(c.broader),
+            tuple(c.path),
+            tuple(c.opposites),
+            CORPUS_SOURCE,
+        )
         for c in concepts
-    ]  # fmt: skip
+    ]
     vectors = await _embed_rows(embedder, [r.text for r in rows], progress, "Embedding the concept corpus")
     await kb.replace_source(CORPUS_SOURCE, fingerprint, embedder.name, rows, vectors)
     return True
@@ -98,8 +107,9 @@ async def import_notes(kb: KbRepository, embedder: Embedder, path: Path, progres
 
 async def load_knowledge(kb: KbRepository) -> KnowledgeIndex:
     rows, matrix = await kb.load_all()
-    concepts = [KnowledgeConcept(r.key, r.label, r.gloss, r.domains, r.path, r.opposites, r.source, r.broader)
-                for r in rows]  # fmt: skip
+    concepts = [
+        KnowledgeConcept(r.key, r.label, r.gloss, r.domains, r.path, r.opposites, r.source, r.broader) for r in rows
+    ]
     return KnowledgeIndex(concepts, matrix)
 
 
@@ -122,8 +132,10 @@ def default_embedder(settings: Settings | None = None) -> Embedder:
     settings = settings or load_settings()
     embedder = build_embedder(settings.models.embedder, dim=settings.embed_dim)
     if embedder.dim != settings.embed_dim:
-        raise InvalidInput("WANDER_EMBED_DIM", f"is {settings.embed_dim} but the {settings.models.embedder} embedder "
-                                               f"makes {embedder.dim}-d vectors")  # fmt: skip
+        raise InvalidInput(
+            "WANDER_EMBED_DIM",
+            f"is {settings.embed_dim} but the {settings.models.embedder} embedder makes {embedder.dim}-d vectors",
+        )
     return embedder
 
 
@@ -170,10 +182,18 @@ def make_runner(app: App) -> Any:
 
 
 @asynccontextmanager
-async def open_app(settings: Settings | None = None, *, progress: Progress | None = None,
-                   embedder: Embedder | None = None, clock: Clock | None = None,
-                   knowledge: KnowledgeIndex | None = None, nats: Any = None, role: str = "app",
-                   dweller: Any = None, wrap_store: Any = None):  # fmt: skip
+async def open_app(
+    settings: Settings | None = None,
+    *,
+    progress: Progress | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
+    knowledge: KnowledgeIndex | None = None,
+    nats: Any = None,
+    role: str = "app",
+    dweller: Any = None,
+    wrap_store: Any = None,
+):
     """Everything a face needs, ready to wander; closed on exit. `nats` (NatsSettings)
     overrides WANDER_NATS_URL; with either, events go over NATS and runs to workers.
     `dweller`: a Dweller, or a builder called with (offline dweller, embedder) such as
@@ -201,11 +221,17 @@ async def open_app(settings: Settings | None = None, *, progress: Progress | Non
             dweller = dweller(offline, embedder)  # a builder (llm.factory.dweller_builder)
         engine = WanderEngine(
             # wrap_store: what the engine writes through (a worker's lease-fenced store, wander.worker)
-            store=wrap_store(store) if wrap_store else store, knowledge=knowledge, embedder=embedder,
-            dweller=dweller or offline, bus=bus,
-            clock=clock or SystemClock(), project_id=str(DEFAULT_PROJECT_ID), ca=WheelerSignals(),
-            proposer=proposer, ruminator=ruminator,
-        )  # fmt: skip
+            store=wrap_store(store) if wrap_store else store,
+            knowledge=knowledge,
+            embedder=embedder,
+            dweller=dweller or offline,
+            bus=bus,
+            clock=clock or SystemClock(),
+            project_id=str(DEFAULT_PROJECT_ID),
+            ca=WheelerSignals(),
+            proposer=proposer,
+            ruminator=ruminator,
+        )
         from wander.crystal_memory import CrystalMemory
 
         crystal_memory = CrystalMemory.open(settings.memory_dir, embedder)
@@ -215,9 +241,20 @@ async def open_app(settings: Settings | None = None, *, progress: Progress | Non
 
         sandwiches = SandwichRepository(db)
         attach_crystal_sandwiches(bus, sandwiches, embedder)  # ... and as a sandwich of the corpus
-        yield App(settings, db, store, kb, knowledge, embedder, engine, bus,
-                  run_queue=scale.queue if scale is not None else None, scale=scale,
-                  crystal_memory=crystal_memory, sandwiches=sandwiches)  # fmt: skip
+        yield App(
+            settings,
+            db,
+            store,
+            kb,
+            knowledge,
+            embedder,
+            engine,
+            bus,
+            run_queue=scale.queue if scale is not None else None,
+            scale=scale,
+            crystal_memory=crystal_memory,
+            sandwiches=sandwiches,
+        )
     finally:
         if scale is not None:
             await scale.close()

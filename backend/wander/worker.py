@@ -51,8 +51,13 @@ class WorkerSettings:
     def from_env(cls, env: dict[str, str] | None = None) -> WorkerSettings:
         w = load_settings(env).worker
         wid = w.id or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:4]}"
-        return cls(worker_id=wid, concurrency=max(1, w.concurrency), max_attempts=max(1, w.run_max_attempts),
-                   health_file=w.health_file, threads=max(1, w.threads))
+        return cls(
+            worker_id=wid,
+            concurrency=max(1, w.concurrency),
+            max_attempts=max(1, w.run_max_attempts),
+            health_file=w.health_file,
+            threads=max(1, w.threads),
+        )
 
 
 def limit_threads(n: int) -> None:
@@ -135,13 +140,18 @@ class Worker:
         sid, target = delivery.session_id, delivery.target_step
         keep = asyncio.create_task(self._keep_alive(delivery))
         outcome = "error"
+
         def db_away(state: RetryCallState) -> None:
             exc = state.outcome.exception() if state.outcome else None
             log.warning("run of %s: database unavailable (%s); retrying", sid, _first_line(exc) if exc else "")
 
         # The database away (restart, network): wait and run again, 0.5 s doubling to 5 s, for as long as it takes.
-        retrying = AsyncRetrying(retry=retry_if_exception(is_transient_db_error), before_sleep=db_away,
-                                 wait=wait_exponential(multiplier=0.5, max=5.0), reraise=True)  # fmt: skip
+        retrying = AsyncRetrying(
+            retry=retry_if_exception(is_transient_db_error),
+            before_sleep=db_away,
+            wait=wait_exponential(multiplier=0.5, max=5.0),
+            reraise=True,
+        )
         try:
             try:
                 outcome = await retrying(self._run_leased, sid, target, delivery.step_delay_s)
@@ -209,8 +219,9 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {lines[0] if lines else ''}"
 
 
-async def run_worker(settings: Settings | None = None, worker: WorkerSettings | None = None,
-                     nats=None, ready=None) -> int:  # fmt: skip
+async def run_worker(
+    settings: Settings | None = None, worker: WorkerSettings | None = None, nats=None, ready=None
+) -> int:
     """The `wander worker` process: until SIGTERM/SIGINT. Returns the runs completed."""
     from wander.bus.nats import NatsSettings
     from wander.store.database import database_url
@@ -225,8 +236,13 @@ async def run_worker(settings: Settings | None = None, worker: WorkerSettings | 
     t0 = time.monotonic()
     limit_threads(worker.threads)
     leases = LeaseManager(database_url(settings), name=f"wander-worker {worker.worker_id}")
-    async with open_app(settings, nats=nats, role="worker", dweller=dweller_builder_for(None),
-                        wrap_store=lambda store: FencedStore(store, leases)) as app:  # fmt: skip
+    async with open_app(
+        settings,
+        nats=nats,
+        role="worker",
+        dweller=dweller_builder_for(None),
+        wrap_store=lambda store: FencedStore(store, leases),
+    ) as app:
         limit_threads(worker.threads)  # again: the embedder has loaded torch by now
         w = Worker(app, leases, worker, nats.ack_wait_s)
         loop = asyncio.get_running_loop()

@@ -21,8 +21,9 @@ def free_port() -> int:
 
 async def start_server(app_ctx, api: ApiSettings):
     port = free_port()
-    config = uvicorn.Config(create_app(api=api, wired=app_ctx), host="127.0.0.1", port=port, log_level="warning",
-                            lifespan="on")  # fmt: skip
+    config = uvicorn.Config(
+        create_app(api=api, wired=app_ctx), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:

@@ -40,8 +40,15 @@ async def test_create_rejects_with_field(client, body, status, field):
     assert (await client.get(API)).json()["total"] == 0, "a rejected create wrote something"
 
 
-@pytest.mark.parametrize("raw, ctype", [("{bad json", "application/json"), ("[1,2]", "application/json"),
-                                        ("null", "application/json"), ("seed=x", "text/plain")])
+@pytest.mark.parametrize(
+    "raw, ctype",
+    [
+        ("{bad json", "application/json"),
+        ("[1,2]", "application/json"),
+        ("null", "application/json"),
+        ("seed=x", "text/plain"),
+    ],
+)
 async def test_malformed_bodies_are_4xx(client, raw, ctype):
     r = await client.post(API, content=raw, headers={"content-type": ctype})
     assert 400 <= r.status_code < 500, r.text

@@ -17,9 +17,17 @@ async def test_crystal_attractor_png_is_served(app, client):
     crystal_id = uuid.uuid4()
     vector = app.embedder.embed(["markets price the information they cannot see"])[0]
     async with app.db.begin() as conn:
-        await conn.execute(insert(WanderCrystal.__table__).values(
-            id=crystal_id, project_id=DEFAULT_PROJECT_ID, insight="markets price the information they cannot see",
-            embedding=vector, confidence=0.8, actionability=0.5, domains=["possession"]))  # fmt: skip
+        await conn.execute(
+            insert(WanderCrystal.__table__).values(
+                id=crystal_id,
+                project_id=DEFAULT_PROJECT_ID,
+                insight="markets price the information they cannot see",
+                embedding=vector,
+                confidence=0.8,
+                actionability=0.5,
+                domains=["possession"],
+            )
+        )
     listed = (await client.get("/api/v1/wander/crystals")).json()
     assert [c["id"] for c in listed] == [str(crystal_id)]
     r = await client.get(f"/api/v1/wander/crystals/{crystal_id}/attractor.png")
@@ -33,8 +41,11 @@ async def test_crystal_attractor_png_is_served(app, client):
 
 
 async def test_interrupted_runs_resume_when_the_server_starts(app):
-    session = await app.engine.create(__import__("wander.engine.service", fromlist=["NewWander"]).NewWander(
-        seed_concept="tide pool", max_steps=20, random_seed=5))  # fmt: skip
+    session = await app.engine.create(
+        __import__("wander.engine.service", fromlist=["NewWander"]).NewWander(
+            seed_concept="tide pool", max_steps=20, random_seed=5
+        )
+    )
     walk = await app.engine.load_walk(session.id)
     for _ in range(3):
         await app.engine.step(walk)

@@ -85,8 +85,12 @@ async def test_memory_inspection(client, app):
     detail = (await client.get(f"{API}/{sid}/loci/{target}")).json()
     assert detail["concept"] == trace[2]["to_concept"]
     assert detail["arrived_by"]["connection"] == trace[2]["residue"]["connection"]
-    assert {"locus_id": trace[2]["from_locus_id"], "concept": trace[2]["from_concept"], "direction": "from",
-            "step_number": 3} in detail["connections"]  # fmt: skip
+    assert {
+        "locus_id": trace[2]["from_locus_id"],
+        "concept": trace[2]["from_concept"],
+        "direction": "from",
+        "step_number": 3,
+    } in detail["connections"]
 
     resonances = (await client.get(f"{API}/{sid}/resonances")).json()
     assert resonances and all(r["status"] in ("candidate", "confirmed", "invalidated") for r in resonances)
@@ -110,17 +114,31 @@ def _crystal(session: dict, locus_id: str | None, app):
 
     v = np.zeros(app.knowledge.dim, dtype=np.float32)
     v[1] = 1.0
-    return Crystal(id=new_id(), project_id=session["project_id"], session_id=session["id"], insight="an insight",
-                   embedding=v, confidence=0.75, actionability=0.4, domains=["artifact"], source_locus_id=locus_id,
-                   created_at=datetime.now(UTC))  # fmt: skip
+    return Crystal(
+        id=new_id(),
+        project_id=session["project_id"],
+        session_id=session["id"],
+        insight="an insight",
+        embedding=v,
+        confidence=0.75,
+        actionability=0.4,
+        domains=["artifact"],
+        source_locus_id=locus_id,
+        created_at=datetime.now(UTC),
+    )
 
 
 async def test_openapi_health_domains_and_deep_links(client):
     spec = (await client.get("/schema/openapi.json")).json()
     paths = set(spec["paths"])
-    for p in ("/api/v1/wander/sessions", "/api/v1/wander/sessions/{session_id}/step",
-              "/api/v1/wander/sessions/{session_id}/wander", "/api/v1/wander/sessions/{session_id}/loci/{locus_id}",
-              "/api/v1/wander/sessions/{session_id}/trace", "/api/v1/wander/crystals/{crystal_id}/attractor.png"):
+    for p in (
+        "/api/v1/wander/sessions",
+        "/api/v1/wander/sessions/{session_id}/step",
+        "/api/v1/wander/sessions/{session_id}/wander",
+        "/api/v1/wander/sessions/{session_id}/loci/{locus_id}",
+        "/api/v1/wander/sessions/{session_id}/trace",
+        "/api/v1/wander/crystals/{crystal_id}/attractor.png",
+    ):
         assert p in paths, p
     assert (await client.get("/api/v1/health")).json()["concepts"] >= 10000
     domains = (await client.get("/api/v1/wander/domains")).json()

@@ -24,11 +24,15 @@ from wander.wiring import NoProgress, import_notes, load_knowledge
 
 from tests.api.conftest import API, create
 
-MARKETS = ("In a market a buyer and a seller meet at a price. The seller knows the quality of the goods and the "
-           "buyer does not. This asymmetry of information is why warranties, reputation and trust matter: they "
-           "carry knowledge from the seller to the buyer, and the price settles between supply and demand.")  # fmt: skip
-RIVERS = ("A river carries sediment from the mountain to the sea. Where it meets the ocean the delta spreads the "
-          "sediment into channels between the land and the water, and the tide pushes salt water upstream.")  # fmt: skip
+MARKETS = (
+    "In a market a buyer and a seller meet at a price. The seller knows the quality of the goods and the "
+    "buyer does not. This asymmetry of information is why warranties, reputation and trust matter: they "
+    "carry knowledge from the seller to the buyer, and the price settles between supply and demand."
+)
+RIVERS = (
+    "A river carries sediment from the mountain to the sea. Where it meets the ocean the delta spreads the "
+    "sediment into channels between the land and the water, and the tide pushes salt water upstream."
+)
 
 
 async def rows(app, sql: str, **params):
@@ -43,11 +47,14 @@ def minimal_pdf(lines: list[str]) -> bytes:
         return s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
     stream = "BT /F1 11 Tf 14 TL 72 720 Td " + " ".join(f"({esc(line)}) Tj T*" for line in lines) + " ET"
-    objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-               "/Resources << /Font << /F1 5 0 R >> >> >>",
-               f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream",
-               "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]  # fmt: skip
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        "/Resources << /Font << /F1 5 0 R >> >> >>",
+        f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for i, body in enumerate(objects, 1):
@@ -62,14 +69,16 @@ def minimal_pdf(lines: list[str]) -> bytes:
 
 async def test_forage_from_a_pdf(app, tmp_path):
     words = MARKETS.split()
-    lines = [" ".join(words[i:i + 10]) for i in range(0, len(words), 10)]
+    lines = [" ".join(words[i : i + 10]) for i in range(0, len(words), 10)]
     pdf = tmp_path / "papers" / "markets.pdf"
     pdf.parent.mkdir()
     pdf.write_bytes(minimal_pdf(lines))
     summary = await make_forager(app, seed=1).run(patience=5, source=str(pdf))
     (entry,) = await app.sandwiches.log(summary.run_id)
     assert summary.mode == "directed" and summary.status == "completed"
-    assert (entry["source_kind"], entry["source_title"]) == ("file", "markets") and entry["source_ref"].startswith(str(pdf))
+    assert (entry["source_kind"], entry["source_title"]) == ("file", "markets") and entry["source_ref"].startswith(
+        str(pdf)
+    )
     (source,) = await rows(app, "SELECT content, domain FROM sandwich_sources WHERE ref = :r", r=entry["source_ref"])
     assert "asymmetry of information" in " ".join(source["content"].split()) and source["domain"] == "papers"
     # A damaged PDF is a source error with its reason, not a crash.
@@ -81,8 +90,10 @@ async def test_forage_from_a_pdf(app, tmp_path):
 
 
 async def test_forage_from_a_reachable_url(app):
-    page = (f"<html><head><title>Markets and rivers</title></head><body><h1>Markets</h1><p>{MARKETS}</p>"
-            f"<h1>Rivers</h1><p>{RIVERS}</p><script>tracker()</script></body></html>").encode()  # fmt: skip
+    page = (
+        f"<html><head><title>Markets and rivers</title></head><body><h1>Markets</h1><p>{MARKETS}</p>"
+        f"<h1>Rivers</h1><p>{RIVERS}</p><script>tracker()</script></body></html>"
+    ).encode()
     served: list[str] = []
 
     class Handler(BaseHTTPRequestHandler):
@@ -109,8 +120,9 @@ async def test_forage_from_a_reachable_url(app):
     log = await app.sandwiches.log(summary.run_id)
     assert served == ["/notes/page.html"] and summary.attempts == 2 == len(log)
     assert {r["source_kind"] for r in log} == {"url"} and all(r["source_ref"].startswith(url) for r in log)
-    contents = [r["content"] for r in await rows(app, "SELECT content FROM sandwich_sources WHERE kind = 'url' "
-                                                      "ORDER BY ref")]  # fmt: skip
+    contents = [
+        r["content"] for r in await rows(app, "SELECT content FROM sandwich_sources WHERE kind = 'url' ORDER BY ref")
+    ]
     assert "asymmetry of information" in contents[0] and "sediment" in contents[1]
     assert not any("tracker" in c for c in contents)
 
@@ -123,9 +135,13 @@ async def test_autonomous_foraging_draws_on_imported_notes(app, tmp_path):
     kb = KbRepository(app.db)
     assert await import_notes(kb, app.embedder, notes, NoProgress()) == 2
     knowledge = await load_knowledge(kb)
-    imported = {knowledge.concept(i).key for i in range(len(knowledge)) if knowledge.concept(i).source.startswith("import:")}
+    imported = {
+        knowledge.concept(i).key for i in range(len(knowledge)) if knowledge.concept(i).source.startswith("import:")
+    }
     assert len(imported) == 2
-    with_notes = types.SimpleNamespace(knowledge=knowledge, embedder=app.embedder, sandwiches=app.sandwiches, bus=app.bus)
+    with_notes = types.SimpleNamespace(
+        knowledge=knowledge, embedder=app.embedder, sandwiches=app.sandwiches, bus=app.bus
+    )
     summary = await make_forager(with_notes, seed=11).run(patience=30, max_attempts=15)
     log = await app.sandwiches.log(summary.run_id)
     from_notes = [r for r in log if r["source_kind"] == "notes"]
@@ -165,18 +181,40 @@ async def test_crystals_become_sandwiches_with_relations(app, client):
         cid = uuid.uuid4()
         ids.append(str(cid))
         async with app.db.begin() as conn:
-            await conn.execute(insert(WanderCrystal.__table__).values(
-                id=cid, project_id=DEFAULT_PROJECT_ID, session_id=uuid.UUID(session["id"]),
-                insight=f"{loci[0]['concept']} and {loci[1]['concept']} meet in a {filling}",
-                embedding=app.embedder.embed([filling])[0], confidence=0.8, actionability=0.5, domains=["possession"],
-                bread_a_locus_id=uuid.UUID(loci[0]["id"]), bread_b_locus_id=uuid.UUID(loci[1]["id"]),
-                structural_type="Bridging", validity={"V": 0.81, "verdict": "accepted", "filling": filling}))  # fmt: skip
+            await conn.execute(
+                insert(WanderCrystal.__table__).values(
+                    id=cid,
+                    project_id=DEFAULT_PROJECT_ID,
+                    session_id=uuid.UUID(session["id"]),
+                    insight=f"{loci[0]['concept']} and {loci[1]['concept']} meet in a {filling}",
+                    embedding=app.embedder.embed([filling])[0],
+                    confidence=0.8,
+                    actionability=0.5,
+                    domains=["possession"],
+                    bread_a_locus_id=uuid.UUID(loci[0]["id"]),
+                    bread_b_locus_id=uuid.UUID(loci[1]["id"]),
+                    structural_type="Bridging",
+                    validity={"V": 0.81, "verdict": "accepted", "filling": filling},
+                )
+            )
         # As the engine announces a crystal: the bus subscriber stores it in the corpus.
-        await app.bus.publish([Event(session_id=session["id"], seq=10_000 + len(ids), subject=str(Subject.CRYSTAL_FORMED),
-                                     ts=datetime.now(UTC), payload={"crystal_id": str(cid)})])  # fmt: skip
-    stored = await rows(app, "SELECT id, crystal_id, origin, bread_top, filling, bread_bottom FROM sandwiches "
-                             "ORDER BY created_at")  # fmt: skip
-    assert [(str(r["crystal_id"]), r["origin"], r["filling"]) for r in stored] == [(i, "crystal", f) for i, f in zip(ids, fillings)]
+        await app.bus.publish(
+            [
+                Event(
+                    session_id=session["id"],
+                    seq=10_000 + len(ids),
+                    subject=str(Subject.CRYSTAL_FORMED),
+                    ts=datetime.now(UTC),
+                    payload={"crystal_id": str(cid)},
+                )
+            ]
+        )
+    stored = await rows(
+        app, "SELECT id, crystal_id, origin, bread_top, filling, bread_bottom FROM sandwiches ORDER BY created_at"
+    )
+    assert [(str(r["crystal_id"]), r["origin"], r["filling"]) for r in stored] == [
+        (i, "crystal", f) for i, f in zip(ids, fillings)
+    ]
     assert all((r["bread_top"], r["bread_bottom"]) == (loci[0]["concept"], loci[1]["concept"]) for r in stored)
     listed = (await client.get("/api/v1/sandwich/sandwiches", params={"origin": "crystal"})).json()
     assert sorted(s["crystal_id"] for s in listed) == sorted(ids)

@@ -98,8 +98,14 @@ CHECKS = [not_a_server_error, status_code_conformance, response_schema_conforman
 
 def fuzz_operation(operation, mode: GenerationMode, base_url: str) -> None:
     @given(case=operation.as_strategy(generation_mode=mode))
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=not LONG_RUN, database=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])  # fmt: skip
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        derandomize=not LONG_RUN,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.explicit, Phase.generate],
+    )
     def run(case) -> None:
         case.call_and_validate(base_url=base_url, checks=CHECKS, timeout=60)
 

@@ -7,8 +7,10 @@ from tests.api.conftest import API
 
 
 async def test_nul_in_text_is_refused_with_the_field(client):
-    for body, field in (({"seed_concept": "tide\u0000"}, "seed_concept"),
-                        ({"seed_concept": "tide", "allowed_domains": ["ok", "b\u0000d"]}, "allowed_domains[1]")):  # fmt: skip
+    for body, field in (
+        ({"seed_concept": "tide\u0000"}, "seed_concept"),
+        ({"seed_concept": "tide", "allowed_domains": ["ok", "b\u0000d"]}, "allowed_domains[1]"),
+    ):
         r = await client.post(API, json=body)
         assert r.status_code == 422, r.text
         problem = r.json()

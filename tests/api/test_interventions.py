@@ -35,21 +35,31 @@ async def test_inject_fence_crystallize_and_cross_session(client):
 
     every = (await client.get("/api/v1/wander/crystals", params={"status": c["status"]})).json()
     assert c["id"] in {x["id"] for x in every} and {x["status"] for x in every} == {c["status"]}
-    above = (await client.get("/api/v1/wander/crystals", params={"min_confidence": c["confidence"], "status": c["status"]})).json()
-    below = (await client.get("/api/v1/wander/crystals", params={"min_confidence": min(1, c["confidence"] + 0.01),
-                                                                       "status": c["status"]})).json()
+    above = (
+        await client.get("/api/v1/wander/crystals", params={"min_confidence": c["confidence"], "status": c["status"]})
+    ).json()
+    below = (
+        await client.get(
+            "/api/v1/wander/crystals", params={"min_confidence": min(1, c["confidence"] + 0.01), "status": c["status"]}
+        )
+    ).json()
     assert c["id"] in {x["id"] for x in above} and c["id"] not in {x["id"] for x in below}
     assert all(x["confidence"] >= c["confidence"] for x in above)
     res = (await client.get("/api/v1/wander/resonances")).json()
     assert res and {r["status"] for r in res} <= {"candidate", "confirmed", "invalidated"}
     assert (await client.get("/api/v1/wander/resonances", params={"status": "bogus"})).status_code == 422
 
-    hits = (await client.post("/api/v1/wander/search", json={"query": "lighthouse", "types": ["locus"], "limit": 3})).json()
+    hits = (
+        await client.post("/api/v1/wander/search", json={"query": "lighthouse", "types": ["locus"], "limit": 3})
+    ).json()
     assert hits[0]["text"] == "lighthouse" and hits[0]["similarity"] >= max(h["similarity"] for h in hits)
     mixed = (await client.post("/api/v1/wander/search", json={"query": "secrets and markets"})).json()
     assert {h["type"] for h in mixed} <= {"locus", "crystal", "resonance"} and len(mixed) <= 10
-    for body, field in (({"query": ""}, "query"), ({"query": "x", "types": ["planet"]}, "types"),
-                        ({"query": "x", "limit": 0}, "limit")):  # fmt: skip
+    for body, field in (
+        ({"query": ""}, "query"),
+        ({"query": "x", "types": ["planet"]}, "types"),
+        ({"query": "x", "limit": 0}, "limit"),
+    ):
         r = await client.post("/api/v1/wander/search", json=body)
         assert r.status_code == 422 and r.json()["field"].startswith(field)
 
@@ -98,10 +108,15 @@ async def test_subwander_spawn_is_one_event_on_the_parent_stream(client, app):
     e = spawned[0]
     assert e.session_id == sid and e.seq == before + 1  # the parent's next seq
     assert e.payload == {
-        "session_id": sid, "child_session_id": child["id"], "parent_locus_id": locus["id"],
-        "seed_concept": locus["concept"], "name": child["name"], "max_steps": 4, "budget_share": 0.5,
+        "session_id": sid,
+        "child_session_id": child["id"],
+        "parent_locus_id": locus["id"],
+        "seed_concept": locus["concept"],
+        "name": child["name"],
+        "max_steps": 4,
+        "budget_share": 0.5,
         "cloud_budget_cents": 150,
-    }  # fmt: skip
+    }
     assert child["cloud_budget_cents"] == 150 and (await client.get(f"{API}/{sid}")).json()["cloud_budget_cents"] == 150
     # published on the parent's stream; the child's stream begins with its own creation
     assert [(h.subject, h.seq) for h in heard] == [("wander.subwander.spawned", e.seq)]
@@ -134,8 +149,9 @@ async def test_a_hint_of_a_concept_the_wander_has_reuses_its_locus(client, app):
     assert planted[0].payload["locus"]["source_type"] == "SEED" and planted[0].payload["locus"]["visit_count"] >= 1
 
     # a new concept is planted once, even when two hints of it arrive at once
-    hints = [client.post(f"{API}/{sid}/inject", json={"concept": "harbour pilot", "force_visit": False})
-             for _ in range(2)]  # fmt: skip
+    hints = [
+        client.post(f"{API}/{sid}/inject", json={"concept": "harbour pilot", "force_visit": False}) for _ in range(2)
+    ]
     assert [h.status_code for h in await asyncio.gather(*hints)] == [200, 200]
     pilots = [lo for lo in (await client.get(f"{API}/{sid}/loci")).json() if lo["concept"] == "harbour pilot"]
     assert [lo["source_type"] for lo in pilots] == ["SERENDIPITOUS"]

@@ -37,17 +37,31 @@ def ollama_server():
 
 @pytest.fixture
 def settings(db_url, tmp_path, anthropic_server, ollama_server):
-    return load_settings({"WANDER_DATABASE_URL": db_url, "WANDER_HOME": str(tmp_path / "home"),
-                          "WANDER_EVALUATOR": "model", "ANTHROPIC_API_KEY": anthropic_server.api_key,
-                          "WANDER_ANTHROPIC_URL": anthropic_server.url, "WANDER_OLLAMA_URL": ollama_server.url,
-                          "WANDER_MODEL_RETRIES": "0"})  # fmt: skip
+    return load_settings(
+        {
+            "WANDER_DATABASE_URL": db_url,
+            "WANDER_HOME": str(tmp_path / "home"),
+            "WANDER_EVALUATOR": "model",
+            "ANTHROPIC_API_KEY": anthropic_server.api_key,
+            "WANDER_ANTHROPIC_URL": anthropic_server.url,
+            "WANDER_OLLAMA_URL": ollama_server.url,
+            "WANDER_MODEL_RETRIES": "0",
+        }
+    )
 
 
 def answer(**override) -> str:
-    d = {"action": "Run a two-week paper trade on data vendors that publish their error rates",
-         "asset": "disclosed-data vendors", "recommendation": "act", "cost_cents": 20000, "p_success": 0.55,
-         "payoff_multiple": 2.4, "tractability": 0.7, "worst_case_loss_cents": 1,
-         "rationale": "Disclosure is priced where it is scarce. The assets cover data engineering."}  # fmt: skip
+    d = {
+        "action": "Run a two-week paper trade on data vendors that publish their error rates",
+        "asset": "disclosed-data vendors",
+        "recommendation": "act",
+        "cost_cents": 20000,
+        "p_success": 0.55,
+        "payoff_multiple": 2.4,
+        "tractability": 0.7,
+        "worst_case_loss_cents": 1,
+        "rationale": "Disclosure is priced where it is scarce. The assets cover data engineering.",
+    }
     d.update(override)
     return json.dumps(d)
 
@@ -58,11 +72,21 @@ async def crystal_in(app, client, budget_cents: int) -> tuple[str, str]:
     loci = (await client.get(f"{API}/{session['id']}/loci")).json()
     crystal_id = uuid.uuid4()
     async with app.db.begin() as conn:
-        await conn.execute(insert(WanderCrystal.__table__).values(
-            id=crystal_id, project_id=DEFAULT_PROJECT_ID, session_id=uuid.UUID(session["id"]), insight=INSIGHT,
-            embedding=vector, confidence=0.8, actionability=0.6, domains=["possession"],
-            bread_a_locus_id=uuid.UUID(loci[0]["id"]), structural_type="bridge",
-            validity={"V": 0.78, "verdict": "accepted", "novelty": 0.5, "filling": "price signal"}))  # fmt: skip
+        await conn.execute(
+            insert(WanderCrystal.__table__).values(
+                id=crystal_id,
+                project_id=DEFAULT_PROJECT_ID,
+                session_id=uuid.UUID(session["id"]),
+                insight=INSIGHT,
+                embedding=vector,
+                confidence=0.8,
+                actionability=0.6,
+                domains=["possession"],
+                bread_a_locus_id=uuid.UUID(loci[0]["id"]),
+                structural_type="bridge",
+                validity={"V": 0.78, "verdict": "accepted", "novelty": 0.5, "filling": "price signal"},
+            )
+        )
     return session["id"], str(crystal_id)
 
 
@@ -134,12 +158,13 @@ async def test_malformed_answers_are_repaired_or_retried(app, client, anthropic_
     assert cloud_calls == 2 and local_calls == 1 and 0 < spent <= 500
 
 
-async def test_no_usable_model_falls_back_to_the_rules_and_releases_the_hold(app, client, anthropic_server,
-                                                                            ollama_server):  # fmt: skip
+async def test_no_usable_model_falls_back_to_the_rules_and_releases_the_hold(
+    app, client, anthropic_server, ollama_server
+):
     write_assets(app)
     session_id, crystal_id = await crystal_in(app, client, budget_cents=500)
     anthropic_server.push("/v1/messages", anthropic_error(529))  # overloaded; no retries configured
-    ollama_server.push("/api/chat", Reply(text=hopeless()), Reply(text="{\"action\": 3}"))
+    ollama_server.push("/api/chat", Reply(text=hopeless()), Reply(text='{"action": 3}'))
     p = await propose(client, crystal_id)
     e = p["evaluation"]
     assert p["evaluator"] == e["evaluator"] == "offline-rules"

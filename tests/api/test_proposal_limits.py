@@ -30,8 +30,11 @@ async def execute(client, p: dict) -> httpx.Response:
 
 
 async def events_of(app, session_id: str) -> list[str]:
-    return [e.subject.rsplit(".", 1)[1] for e in await app.store.events_after(session_id)
-            if e.subject.startswith("wander.proposal.")]  # fmt: skip
+    return [
+        e.subject.rsplit(".", 1)[1]
+        for e in await app.store.events_after(session_id)
+        if e.subject.startswith("wander.proposal.")
+    ]
 
 
 async def test_the_session_budget_is_per_session(app, client):
@@ -104,12 +107,16 @@ async def test_the_gate_over_http_with_the_api_token(app):
     srv, task, addr = await start_server(app, ApiSettings(token="s3cret", heartbeat_s=0.3, resume_interrupted=False))
     auth = {"Authorization": "Bearer s3cret"}
     try:
-        async with httpx.AsyncClient(base_url=f"http://{addr}", timeout=30, headers=auth) as c, \
-                httpx.AsyncClient(base_url=f"http://{addr}", timeout=30) as anon:  # fmt: skip
+        async with (
+            httpx.AsyncClient(base_url=f"http://{addr}", timeout=30, headers=auth) as c,
+            httpx.AsyncClient(base_url=f"http://{addr}", timeout=30) as anon,
+        ):
             _, crystal_id = await accepted_crystal(app, c)
             p = await propose(c, crystal_id)
             # Without the token nothing is decided or executed.
-            assert (await anon.post(f"{A}/proposals/{p['id']}/approve", json=decision(p["image_sha256"]))).status_code == 401
+            assert (
+                await anon.post(f"{A}/proposals/{p['id']}/approve", json=decision(p["image_sha256"]))
+            ).status_code == 401
             assert (await anon.post(f"{A}/proposals/{p['id']}/execute")).status_code == 401
             assert (await c.get(f"{A}/proposals/{p['id']}")).json()["status"] == "pending"
             # With it: the approval records the token, and the execution goes through.
@@ -120,8 +127,9 @@ async def test_the_gate_over_http_with_the_api_token(app):
             assert (await c.post(f"{A}/proposals/{p['id']}/execute")).status_code == 409  # replay
             # An approval made elsewhere without the token does not open the gate here.
             other = await propose(c, crystal_id)
-            await action_service(app).decide(other["id"], "approved", "cli-user", other["image_sha256"],
-                                             token_verified=False, via="cli")  # fmt: skip
+            await action_service(app).decide(
+                other["id"], "approved", "cli-user", other["image_sha256"], token_verified=False, via="cli"
+            )
             r = await c.post(f"{A}/proposals/{other['id']}/execute")
             assert r.status_code == 403 and "not made by a holder of the API token" in r.json()["detail"]
     finally:

@@ -20,13 +20,27 @@ INSIGHT = "markets price the information they cannot see"
 
 
 def write_assets(app, **wallet) -> None:
-    values = {"paper_balance": 10000.0, "max_stake": 250.0, "session_budget": 100000.0, "day_budget": 100000.0,
-              "session_loss_limit": 100000.0, "day_loss_limit": 100000.0, **wallet}  # fmt: skip
+    values = {
+        "paper_balance": 10000.0,
+        "max_stake": 250.0,
+        "session_budget": 100000.0,
+        "day_budget": 100000.0,
+        "session_loss_limit": 100000.0,
+        "day_loss_limit": 100000.0,
+        **wallet,
+    }
     home = app.settings.home
     home.mkdir(parents=True, exist_ok=True)
-    lines = ["[wallet]", *(f"{k} = {float(v)}" for k, v in values.items()), "", "[[asset]]",
-             'name = "data engineering"', 'domains = ["possession", "cognition"]', 'keywords = ["information"]',
-             "strength = 0.8"]  # fmt: skip
+    lines = [
+        "[wallet]",
+        *(f"{k} = {float(v)}" for k, v in values.items()),
+        "",
+        "[[asset]]",
+        'name = "data engineering"',
+        'domains = ["possession", "cognition"]',
+        'keywords = ["information"]',
+        "strength = 0.8",
+    ]
     (home / "assets.toml").write_text("\n".join(lines) + "\n")
 
 
@@ -36,11 +50,21 @@ async def accepted_crystal(app, client, verdict: str = "accepted") -> tuple[str,
     loci = (await client.get(f"{API}/{session['id']}/loci")).json()
     crystal_id = uuid.uuid4()
     async with app.db.begin() as conn:
-        await conn.execute(insert(WanderCrystal.__table__).values(
-            id=crystal_id, project_id=DEFAULT_PROJECT_ID, session_id=uuid.UUID(session["id"]), insight=INSIGHT,
-            embedding=vector, confidence=0.8, actionability=0.6, domains=["possession"],
-            bread_a_locus_id=uuid.UUID(loci[0]["id"]), structural_type="bridge",
-            validity={"V": 0.78, "verdict": verdict, "novelty": 0.5, "filling": "price signal"}))  # fmt: skip
+        await conn.execute(
+            insert(WanderCrystal.__table__).values(
+                id=crystal_id,
+                project_id=DEFAULT_PROJECT_ID,
+                session_id=uuid.UUID(session["id"]),
+                insight=INSIGHT,
+                embedding=vector,
+                confidence=0.8,
+                actionability=0.6,
+                domains=["possession"],
+                bread_a_locus_id=uuid.UUID(loci[0]["id"]),
+                structural_type="bridge",
+                validity={"V": 0.78, "verdict": verdict, "novelty": 0.5, "filling": "price signal"},
+            )
+        )
     return session["id"], str(crystal_id)
 
 
@@ -67,7 +91,9 @@ async def test_propose_review_approve_execute_and_every_refusal(app, client):
     assert p["status"] == "pending" and p["crystal_id"] == crystal_id and p["decision"] is None
     assert {"action", "expected_value_cents", "cost_cents", "worst_case_loss_cents", "risk", "tractability"} <= set(e)
     assert e["cost_cents"] > 0 and 0 < e["tractability"] <= 1 and e["assets_used"] == ["data engineering"]
-    assert e["evidence"]["crystal"]["id"] == crystal_id and e["evidence"]["loci"][0]["concept"] == "information asymmetry"
+    assert (
+        e["evidence"]["crystal"]["id"] == crystal_id and e["evidence"]["loci"][0]["concept"] == "information asymmetry"
+    )
     sha = await reviewed_sha(client, p)
     assert sha == p["image_sha256"]
     # The image is the record: it decodes (with the key in WANDER_HOME) to this proposal.
@@ -98,14 +124,21 @@ async def test_propose_review_approve_execute_and_every_refusal(app, client):
     wallet = (await client.get(f"{A}/wallet")).json()
     assert wallet["balance_cents"] == 1_000_000 - e["cost_cents"]
     assert [(x["proposal_id"], x["decision_id"]) for x in wallet["ledger"]] == [(pid, d["id"])]
-    assert wallet["positions"] == [{"asset": e["asset"], "cost_cents": e["cost_cents"],
-                                    "worst_case_loss_cents": e["worst_case_loss_cents"]}]  # fmt: skip
+    assert wallet["positions"] == [
+        {"asset": e["asset"], "cost_cents": e["cost_cents"], "worst_case_loss_cents": e["worst_case_loss_cents"]}
+    ]
     listed = (await client.get(f"{A}/proposals", params={"status": "executed"})).json()
     assert [x["id"] for x in listed] == [pid]
 
     events = [ev for ev in await app.store.events_after(session_id) if ev.subject.startswith("wander.proposal.")]
     assert [ev.subject.rsplit(".", 1)[1] for ev in events] == [
-        "proposed", "encoded", "refused", "approved", "executed", "refused"]
+        "proposed",
+        "encoded",
+        "refused",
+        "approved",
+        "executed",
+        "refused",
+    ]
     assert all(ev.payload["proposal_id"] == pid for ev in events)
 
 
@@ -134,7 +167,9 @@ async def test_a_changed_image_is_refused(app, client):
     _, crystal_id = await accepted_crystal(app, client)
     p, other = await propose(client, crystal_id), await propose(client, crystal_id)
     for x in (p, other):
-        assert (await client.post(f"{A}/proposals/{x['id']}/approve", json=decision(x["image_sha256"]))).status_code == 200
+        assert (
+            await client.post(f"{A}/proposals/{x['id']}/approve", json=decision(x["image_sha256"]))
+        ).status_code == 200
     # One pixel changed in the stored image (and its sha updated to match): the tag fails.
     png = (await client.get(p["image_url"])).content
     pixels, params, tag = codec.from_png(png)
@@ -142,15 +177,21 @@ async def test_a_changed_image_is_refused(app, client):
     pixels[3, 5, 1] ^= 1
     forged = codec.to_png(pixels, params, tag)
     async with app.db.begin() as conn:
-        await conn.execute(update(PROPOSALS).where(PROPOSALS.c.id == uuid.UUID(p["id"]))
-                           .values(image=forged, image_sha256=codec.sha256(forged)))  # fmt: skip
+        await conn.execute(
+            update(PROPOSALS)
+            .where(PROPOSALS.c.id == uuid.UUID(p["id"]))
+            .values(image=forged, image_sha256=codec.sha256(forged))
+        )
     r = await client.post(f"{A}/proposals/{p['id']}/execute")
     assert r.status_code == 409 and "does not decode" in r.json()["detail"]
     # Another proposal's valid image swapped in: it decodes, but to another proposal.
     other_png = (await client.get(other["image_url"])).content
     async with app.db.begin() as conn:
-        await conn.execute(update(PROPOSALS).where(PROPOSALS.c.id == uuid.UUID(p["id"]))
-                           .values(image=other_png, image_sha256=codec.sha256(other_png)))  # fmt: skip
+        await conn.execute(
+            update(PROPOSALS)
+            .where(PROPOSALS.c.id == uuid.UUID(p["id"]))
+            .values(image=other_png, image_sha256=codec.sha256(other_png))
+        )
     r = await client.post(f"{A}/proposals/{p['id']}/execute")
     assert r.status_code == 409 and "another proposal" in r.json()["detail"]
     async with app.db.connect() as conn:
@@ -163,8 +204,9 @@ async def test_concurrent_executions_never_cross_the_day_budget(app, client):
     proposals = [await propose(client, crystal_id) for _ in range(6)]
     cost = proposals[0]["evaluation"]["cost_cents"]
     write_assets(app, day_budget=cost * 2.5 / 100)  # room for two
-    await asyncio.gather(*[client.post(f"{A}/proposals/{p['id']}/approve", json=decision(p["image_sha256"]))
-                           for p in proposals])  # fmt: skip
+    await asyncio.gather(
+        *[client.post(f"{A}/proposals/{p['id']}/approve", json=decision(p["image_sha256"])) for p in proposals]
+    )
     results = await asyncio.gather(*[client.post(f"{A}/proposals/{p['id']}/execute") for p in proposals])
     codes = sorted(r.status_code for r in results)
     assert codes == [200, 200, 409, 409, 409, 409], [r.text for r in results]
@@ -178,8 +220,9 @@ async def _approved_elsewhere(app, client, token_verified: bool) -> str:
     write_assets(app)
     _, crystal_id = await accepted_crystal(app, client)
     p = await propose(client, crystal_id)
-    await action_service(app, require_token=False).decide(p["id"], "approved", "cli-user", p["image_sha256"],
-                                                          token_verified=token_verified, via="cli")  # fmt: skip
+    await action_service(app, require_token=False).decide(
+        p["id"], "approved", "cli-user", p["image_sha256"], token_verified=token_verified, via="cli"
+    )
     return p["id"]
 
 
@@ -189,8 +232,9 @@ async def test_with_a_token_an_approval_without_it_does_not_count(app, client):
         await action_service(app, require_token=True).execute(pid)
     assert refused.value.status == 403
     with pytest.raises(Refused, match="needs the API token"):
-        await action_service(app, require_token=True).decide(pid, "rejected", "x", "a" * 64, token_verified=False,
-                                                             via="cli")  # fmt: skip
+        await action_service(app, require_token=True).decide(
+            pid, "rejected", "x", "a" * 64, token_verified=False, via="cli"
+        )
 
 
 async def test_with_a_token_a_token_holders_approval_counts(app, client):

@@ -37,8 +37,18 @@ def load_pipeline_module():
 async def form_crystals(app, texts):
     """What the crystallizer publishes when a crystal forms, on the app's real bus."""
     now = datetime.now(UTC)
-    await app.bus.publish([Event("00000000-0000-0000-0000-000000000001", i + 1, CRYSTAL_FORMED, now,
-                                 {"crystal": {"id": f"c{i}", "insight": t}}) for i, t in enumerate(texts)])  # fmt: skip
+    await app.bus.publish(
+        [
+            Event(
+                "00000000-0000-0000-0000-000000000001",
+                i + 1,
+                CRYSTAL_FORMED,
+                now,
+                {"crystal": {"id": f"c{i}", "insight": t}},
+            )
+            for i, t in enumerate(texts)
+        ]
+    )
 
 
 async def test_crystals_formed_by_a_wander_are_in_the_wheeler_memory(app, client):
@@ -55,8 +65,12 @@ async def test_crystals_formed_by_a_wander_are_in_the_wheeler_memory(app, client
 
 async def test_recall_endpoint_warms_and_caps(app, client):
     await form_crystals(app, INSIGHTS)
-    body = {"query": "why do buyers trust markets they cannot inspect", "top_k": 2, "alpha": 0.3,
-            "min_similarity": -1.0}  # fmt: skip
+    body = {
+        "query": "why do buyers trust markets they cannot inspect",
+        "top_k": 2,
+        "alpha": 0.3,
+        "min_similarity": -1.0,
+    }
     first = (await client.post(RECALL, json=body)).json()
     assert len(first["hits"]) == 2 and first["hits"][0]["text"] in (INSIGHTS[0], INSIGHTS[2])
     assert first["context"].startswith("[Wander Memory") and first["hits"][0]["text"] in first["context"]
@@ -71,8 +85,9 @@ async def test_recall_endpoint_warms_and_caps(app, client):
     assert none["hits"] == [] and none["context"] == ""
 
 
-@pytest.mark.parametrize("field, value", [("query", ""), ("top_k", 0), ("alpha", 1.5),
-                                          ("min_similarity", 2), ("max_context_length", 5)])  # fmt: skip
+@pytest.mark.parametrize(
+    "field, value", [("query", ""), ("top_k", 0), ("alpha", 1.5), ("min_similarity", 2), ("max_context_length", 5)]
+)
 async def test_recall_bad_input_names_the_field(client, field, value):
     body = {"query": "trust"} | {field: value}
     r = await client.post(RECALL, json=body)
@@ -82,10 +97,16 @@ async def test_recall_bad_input_names_the_field(client, field, value):
 async def test_pipeline_injects_context_from_live_wander(app, server, caplog):
     await form_crystals(app, INSIGHTS)
     pipeline = load_pipeline_module().Pipeline()
-    pipeline.valves = pipeline.Valves(wander_url=f"http://{server}", top_k=2, min_similarity=-1.0,
-                                      max_context_length=2000)  # fmt: skip
-    body = {"model": "m", "messages": [{"role": "system", "content": "You are helpful."},
-                                       {"role": "user", "content": "why do buyers trust a market?"}]}  # fmt: skip
+    pipeline.valves = pipeline.Valves(
+        wander_url=f"http://{server}", top_k=2, min_similarity=-1.0, max_context_length=2000
+    )
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "system", "content": "You are helpful."},
+            {"role": "user", "content": "why do buyers trust a market?"},
+        ],
+    }
     out = await pipeline.inlet(body, user={"id": "u"})
     system = out["messages"][0]
     assert system["role"] == "system" and system["content"].startswith("[Wander Memory")

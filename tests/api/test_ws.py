@@ -89,8 +89,9 @@ async def test_refusals_have_clear_close_codes(client, server, path, headers, co
 async def test_loopback_origin_is_accepted(client, server):
     s = await create(client, max_steps=3)
     port = server.rsplit(":", 1)[1]
-    async with websockets.connect(f"ws://{server}/ws/sessions/{s['id']}",
-                                  additional_headers={"Origin": f"http://localhost:{port}"}) as ws:  # fmt: skip
+    async with websockets.connect(
+        f"ws://{server}/ws/sessions/{s['id']}", additional_headers={"Origin": f"http://localhost:{port}"}
+    ) as ws:
         assert json.loads(await ws.recv())["type"] == "event"
 
 

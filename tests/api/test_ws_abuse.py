@@ -147,8 +147,9 @@ async def test_a_client_that_never_reads_is_dropped_without_stalling_others(db_u
             sid = (await create(client, max_steps=steps, random_seed=15, human_checkpoint_frequency=0))["id"]
             stats = socket_stats(app)
             # Never reads: a tiny receive window and one message of client-side queue.
-            slow = await websockets.connect(f"ws://{addr}/ws/sessions/{sid}?after_seq=0", sock=tiny_receive_socket(addr),
-                                            max_queue=1)  # fmt: skip
+            slow = await websockets.connect(
+                f"ws://{addr}/ws/sessions/{sid}?after_seq=0", sock=tiny_receive_socket(addr), max_queue=1
+            )
             fast = await websockets.connect(f"ws://{addr}/ws/sessions/{sid}?after_seq=0")
             fast_frames: list[dict] = []
             reader = asyncio.create_task(collector(fast, fast_frames))

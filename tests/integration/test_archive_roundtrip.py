@@ -36,8 +36,14 @@ def fresh_db(pg_server, template_db):
 
 def env_for(url: str, tmp_path) -> dict[str, str]:
     env = dict(os.environ)
-    env.update({"WANDER_DATABASE_URL": url, "WANDER_HOME": str(tmp_path / "home"), "COLUMNS": "200",
-                "WANDER_PROJECTION": "pca"})  # fmt: skip
+    env.update(
+        {
+            "WANDER_DATABASE_URL": url,
+            "WANDER_HOME": str(tmp_path / "home"),
+            "COLUMNS": "200",
+            "WANDER_PROJECTION": "pca",
+        }
+    )
     return env
 
 
@@ -49,15 +55,21 @@ async def snapshot(url: str, session_id: str) -> dict:
         loci = [(lo.id, lo.concept, lo.visit_count, lo.embedding.tolist()) for lo in await store.loci(session_id)]
         events = [(e.seq, e.subject, e.payload) for e in await store.events_after(session_id)]
         crystals = [(c.id, c.insight) for c in await store.find_crystals(session_id=session_id, status=None)]
-        return {"trace": trace, "loci": loci, "events": events, "crystals": crystals,
-                "count": await store.count_sessions()}  # fmt: skip
+        return {
+            "trace": trace,
+            "loci": loci,
+            "events": events,
+            "crystals": crystals,
+            "count": await store.count_sessions(),
+        }
     finally:
         await db.dispose()
 
 
 async def test_export_import_round_trip_same_ids_identical_trace(app, db_url, fresh_db, tmp_path):
-    session = await app.engine.create(NewWander("information asymmetry", attractor="opportunity", max_steps=12,
-                                                random_seed=5))  # fmt: skip
+    session = await app.engine.create(
+        NewWander("information asymmetry", attractor="opportunity", max_steps=12, random_seed=5)
+    )
     await app.engine.run(session.id)
     archivist = Archivist(ArchiveRepository(app.db), app.bus, projector="pca")
     row, written = await archivist.archive(session.id)
@@ -117,9 +129,15 @@ def _corrupt(doc: dict, how: str) -> str:
 
 @pytest.mark.parametrize(
     "how, names",
-    [("not json", "not JSON"), ("not an export", "not a Wander export"), ("bad version", "version"),
-     ("bad vector", "loci.embedding"), ("missing session", "session"), ("late bad row", "events")],
-)  # fmt: skip
+    [
+        ("not json", "not JSON"),
+        ("not an export", "not a Wander export"),
+        ("bad version", "version"),
+        ("bad vector", "loci.embedding"),
+        ("missing session", "session"),
+        ("late bad row", "events"),
+    ],
+)
 async def test_malformed_import_is_one_line_and_writes_nothing(app, fresh_db, tmp_path, how, names):
     session = await app.engine.create(NewWander("trust", max_steps=3))
     await app.engine.run(session.id)

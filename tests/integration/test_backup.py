@@ -20,8 +20,9 @@ from wander.store.repository import PostgresStore
 from wander.wiring import open_app
 
 WANDER = [sys.executable, "-m", "wander.cli"]
-WALK = NewWander("information asymmetry", attractor="opportunity", max_steps=10, random_seed=21,
-                 human_checkpoint_frequency=0)  # fmt: skip
+WALK = NewWander(
+    "information asymmetry", attractor="opportunity", max_steps=10, random_seed=21, human_checkpoint_frequency=0
+)
 
 
 def wander(args: list[str], url: str, home: Path) -> subprocess.CompletedProcess[str]:
@@ -58,8 +59,9 @@ def files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-async def test_backup_restore_resume_walks_the_same_path(app, db_url, database, template_db, tmp_path, embedder,
-                                                         knowledge):  # fmt: skip
+async def test_backup_restore_resume_walks_the_same_path(
+    app, db_url, database, template_db, tmp_path, embedder, knowledge
+):
     session = await app.engine.create(WALK)
     await app.engine.run(session.id, n_steps=5)
     memory = app.settings.memory_dir

@@ -95,8 +95,13 @@ def _steps_committed(env, session_id) -> int:
 
 
 def test_kill_9_midway_then_resume_finishes_gapless(cli_env):
-    proc = subprocess.Popen(WANDER + ["run", "information asymmetry", "--steps", "200", "--seed", "9"],
-                            env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        WANDER + ["run", "information asymmetry", "--steps", "200", "--seed", "9"],
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     session_id = None
     deadline = time.time() + 240
     while time.time() < deadline and session_id is None:

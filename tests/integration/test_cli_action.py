@@ -14,10 +14,19 @@ async def test_the_gate_from_the_terminal(app, cli_env):
     session = await app.engine.create(NewWander(seed_concept="information asymmetry", max_steps=5, random_seed=1))
     crystal_id = str(uuid.uuid4())
     async with app.db.begin() as conn:
-        await conn.execute(insert(WanderCrystal.__table__).values(
-            id=uuid.UUID(crystal_id), project_id=DEFAULT_PROJECT_ID, session_id=uuid.UUID(session.id),
-            insight="prices carry hidden information", embedding=app.embedder.embed(["prices"])[0], confidence=0.8,
-            actionability=0.5, domains=["possession"], validity={"V": 0.75, "verdict": "accepted"}))  # fmt: skip
+        await conn.execute(
+            insert(WanderCrystal.__table__).values(
+                id=uuid.UUID(crystal_id),
+                project_id=DEFAULT_PROJECT_ID,
+                session_id=uuid.UUID(session.id),
+                insight="prices carry hidden information",
+                embedding=app.embedder.embed(["prices"])[0],
+                confidence=0.8,
+                actionability=0.5,
+                domains=["possession"],
+                validity={"V": 0.75, "verdict": "accepted"},
+            )
+        )
     out = wander(["propose", crystal_id, "--json"], cli_env)
     assert out.returncode == 0, out.stderr
     p = json.loads(out.stdout)

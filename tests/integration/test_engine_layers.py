@@ -46,7 +46,10 @@ async def test_each_strategy_makes_the_kind_of_candidate_it_claims(app):
     for c in analogies:
         if "offset alignment" in c.reason:
             a, b = next(v for k, v in rel.items() if c.reason.startswith(k))
-            assert offset_alignment(a.embedding, b.embedding, cur.embedding, c.embedding) >= analogy_mod.MIN_OFFSET_ALIGNMENT
+            assert (
+                offset_alignment(a.embedding, b.embedding, cur.embedding, c.embedding)
+                >= analogy_mod.MIN_OFFSET_ALIGNMENT
+            )
         else:
             own = kb.index_of(cur.kb_key)
             assert kb.index_of(c.kb_key) in kb.broader(own) + kb.narrower(own), c.reason
@@ -67,8 +70,9 @@ async def test_each_strategy_makes_the_kind_of_candidate_it_claims(app):
 async def test_opposites_are_proposed_as_tension(app):
     s, walk = await walked(app, steps=0, seed="war")
     proposed = {c.concept: c.reason for c in tension(walk, limit=20)}
-    assert any(name.startswith("peace") and reason.startswith("opposite of 'war")
-               for name, reason in proposed.items()), proposed
+    assert any(
+        name.startswith("peace") and reason.startswith("opposite of 'war") for name, reason in proposed.items()
+    ), proposed
 
 
 async def test_scope_properties_over_1000_random_steps(app):
@@ -82,9 +86,17 @@ async def test_scope_properties_over_1000_random_steps(app):
         forbidden = list(rng.choice(domains, size=2, replace=False))
         drift = float(rng.uniform(0.7, 0.95))
         seed = str(rng.choice(seeds))
-        s = await app.engine.create(NewWander(seed_concept=seed, max_steps=125, random_seed=int(rng.integers(1e6)),
-                                              forbidden_domains=forbidden, max_drift_distance=drift,
-                                              temperature=float(rng.uniform(0.3, 2.0)), human_checkpoint_frequency=0))  # fmt: skip
+        s = await app.engine.create(
+            NewWander(
+                seed_concept=seed,
+                max_steps=125,
+                random_seed=int(rng.integers(1e6)),
+                forbidden_domains=forbidden,
+                max_drift_distance=drift,
+                temperature=float(rng.uniform(0.3, 2.0)),
+                human_checkpoint_frequency=0,
+            )
+        )
         anchor = str(rng.choice(["money", "emotion", "animal", "weapon"]))
         await Interventions(app.engine).fence(s.id, anchor, "exclude")
         await app.engine.run(s.id)
@@ -117,8 +129,11 @@ async def test_breakers_trip_with_status_reason_and_event(app):
     # Budget exhausted.
     s, _ = await walked(app, steps=1, max_steps=20)
     async with app.db.begin() as conn:
-        await conn.execute(update(WanderSession).where(WanderSession.id == uuid.UUID(s.id)).values(
-            cloud_budget_cents=10, cloud_spent_cents=10))  # fmt: skip
+        await conn.execute(
+            update(WanderSession)
+            .where(WanderSession.id == uuid.UUID(s.id))
+            .values(cloud_budget_cents=10, cloud_spent_cents=10)
+        )
     await app.engine.run(s.id, n_steps=5)
     await expect_trip(app, s.id, "budget_exhausted", "paused")
 
@@ -210,14 +225,16 @@ async def test_crystallize_now_and_subwanders(app):
     outcome = await Interventions(app.engine).crystallize(s.id)
     assert outcome.rumination.steps and outcome.crystal is not None
     assert outcome.crystal.validity["verdict"] in ("accepted", "review", "rejected")
-    assert (await app.store.find_crystals(session_id=s.id, status=None))
+    assert await app.store.find_crystals(session_id=s.id, status=None)
 
     loci = await app.store.loci(s.id)
     parent = await app.store.get_session(s.id)
     child = await Interventions(app.engine).spawn(s.id, loci[3].id, max_steps=5, budget_share=0.5)
     assert child.parent_session_id == s.id and child.parent_locus_id == loci[3].id
     assert child.seed_concept == loci[3].concept and child.cloud_budget_cents == parent.cloud_budget_cents // 2
-    assert (await app.store.get_session(s.id)).cloud_budget_cents == parent.cloud_budget_cents - child.cloud_budget_cents
+    assert (
+        await app.store.get_session(s.id)
+    ).cloud_budget_cents == parent.cloud_budget_cents - child.cloud_budget_cents
     assert [c.id for c in await app.store.children(s.id)] == [child.id]
     out = await app.engine.run(child.id)
     assert out.steps_completed == 5

@@ -62,16 +62,13 @@ async def exercise(client: Client) -> dict:
     async def on_progress(done, total, message):
         progress.append(done)
 
-    ran = payload(await client.call_tool("wander_run", {"session_id": sid, "n_steps": 5},
-                                         progress_callback=on_progress))  # fmt: skip
-    assert (
-        ran["steps_completed"] == 5 and ran["step_count"] == 5 and len(ran["path"]) == 5
+    ran = payload(
+        await client.call_tool("wander_run", {"session_id": sid, "n_steps": 5}, progress_callback=on_progress)
     )
+    assert ran["steps_completed"] == 5 and ran["step_count"] == 5 and len(ran["path"]) == 5
     assert progress == [1, 2, 3, 4, 5]
 
-    injected = payload(
-        await client.call_tool("wander_inject", {"session_id": sid, "concept": "trust"})
-    )
+    injected = payload(await client.call_tool("wander_inject", {"session_id": sid, "concept": "trust"}))
     assert injected["injected"] == "trust"
     stepped = payload(await client.call_tool("wander_step", {"session_id": sid}))
     assert stepped["step_number"] == 6 and stepped["to"]["concept"] == "trust"
@@ -83,27 +80,16 @@ async def exercise(client: Client) -> dict:
         "possibility",
     }
 
-    insights = payload(
-        await client.call_tool(
-            "wander_get_insights", {"session_id": sid, "min_confidence": 0.0}
-        )
-    )
+    insights = payload(await client.call_tool("wander_get_insights", {"session_id": sid, "min_confidence": 0.0}))
     assert insights["step_count"] == 6 and isinstance(insights["crystals"], list)
     assert insights["resonances"], "six steps leave candidate resonances"
 
-    trace = json.loads(
-        (await client.read_resource(f"wander://sessions/{sid}/trace")).contents[0].text
+    trace = json.loads((await client.read_resource(f"wander://sessions/{sid}/trace")).contents[0].text)
+    assert [t["step_number"] for t in trace] == [1, 2, 3, 4, 5, 6] and trace[-1]["to_concept"] == "trust"
+    crystals = json.loads((await client.read_resource(f"wander://sessions/{sid}/crystals")).contents[0].text)
+    assert len(crystals) == len(
+        payload(await client.call_tool("wander_get_insights", {"session_id": sid, "min_confidence": 0.0}))["crystals"]
     )
-    assert [t["step_number"] for t in trace] == [1, 2, 3, 4, 5, 6] and trace[-1][
-        "to_concept"
-    ] == "trust"
-    crystals = json.loads(
-        (await client.read_resource(f"wander://sessions/{sid}/crystals"))
-        .contents[0]
-        .text
-    )
-    assert len(crystals) == len(payload(await client.call_tool(
-        "wander_get_insights", {"session_id": sid, "min_confidence": 0.0}))["crystals"])  # fmt: skip
 
     # bad arguments: tool errors that name the field, nothing written
     unknown = "00000000-0000-0000-0000-00000000abcd"
@@ -131,11 +117,7 @@ async def exercise(client: Client) -> dict:
     for tool, args, field in cases:
         text = error_text(await client.call_tool(tool, args))
         assert field in text, (tool, args, text)
-    after = payload(
-        await client.call_tool(
-            "wander_get_insights", {"session_id": sid, "min_confidence": 0.0}
-        )
-    )
+    after = payload(await client.call_tool("wander_get_insights", {"session_id": sid, "min_confidence": 0.0}))
     assert after["step_count"] == 6
     return {"sid": sid}
 
@@ -143,17 +125,13 @@ async def exercise(client: Client) -> dict:
 async def test_mcp_over_streamable_http(app):
     port = free_port()
     asgi = build_server(app).streamable_http_app(host="127.0.0.1")
-    server = uvicorn.Server(
-        uvicorn.Config(asgi, host="127.0.0.1", port=port, log_level="warning")
-    )
+    server = uvicorn.Server(uvicorn.Config(asgi, host="127.0.0.1", port=port, log_level="warning"))
     task = asyncio.create_task(server.serve())
     while not server.started:
         assert not task.done()
         await asyncio.sleep(0.05)
     try:
-        async with Client(
-            f"http://127.0.0.1:{port}/mcp", cache=None, read_timeout_seconds=300
-        ) as client:
+        async with Client(f"http://127.0.0.1:{port}/mcp", cache=None, read_timeout_seconds=300) as client:
             await exercise(client)
     finally:
         server.should_exit = True
@@ -163,9 +141,7 @@ async def test_mcp_over_streamable_http(app):
 async def test_mcp_http_token(app):
     port = free_port()
     asgi = with_token(build_server(app).streamable_http_app(host="127.0.0.1"), "s3cret")
-    server = uvicorn.Server(
-        uvicorn.Config(asgi, host="127.0.0.1", port=port, log_level="warning")
-    )
+    server = uvicorn.Server(uvicorn.Config(asgi, host="127.0.0.1", port=port, log_level="warning"))
     task = asyncio.create_task(server.serve())
     while not server.started:
         await asyncio.sleep(0.05)
@@ -176,12 +152,8 @@ async def test_mcp_http_token(app):
                 json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
             )
         assert r.status_code == 401 and "token" in r.text
-        auth = httpx2.AsyncClient(
-            headers={"Authorization": "Bearer s3cret"}, timeout=60
-        )
-        async with Client(
-            streamable_transport(f"http://127.0.0.1:{port}/mcp", auth), cache=None
-        ) as client:
+        auth = httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret"}, timeout=60)
+        async with Client(streamable_transport(f"http://127.0.0.1:{port}/mcp", auth), cache=None) as client:
             assert {t.name for t in (await client.list_tools()).tools} == TOOLS
     finally:
         server.should_exit = True
@@ -197,17 +169,13 @@ def readme_config() -> dict:
     text = (REPO / "README.md").read_text()
     section = text.split("## Agents: the MCP server", 1)[1]
     block = section.split("```json", 1)[1].split("```", 1)[0]
-    return json.loads(block.replace("/path/to/wander", str(REPO)))["mcpServers"][
-        "wander"
-    ]
+    return json.loads(block.replace("/path/to/wander", str(REPO)))["mcpServers"]["wander"]
 
 
 async def test_mcp_over_stdio_as_the_readme_configures_it(cli_env):
     """Launch the command the README's JSON names, with its args and env, like Claude does."""
     conf = readme_config()
     assert Path(conf["command"]).is_file()
-    params = StdioServerParameters(
-        command=conf["command"], args=conf["args"], env=cli_env | conf["env"]
-    )
+    params = StdioServerParameters(command=conf["command"], args=conf["args"], env=cli_env | conf["env"])
     async with Client(params, cache=None, read_timeout_seconds=300) as client:
         await exercise(client)

@@ -29,7 +29,9 @@ def _check_planting(events: list[Event], seed_id: str) -> dict[str, str]:
     assert [e.payload["locus"]["id"] for e in at_creation] == [seed_id]
     assert not any(e.payload["injected"] for e in visited)
     # every later visit is the step's own destination, never a planted seed slipped in beside it
-    completed = {e.payload["step_number"]: e.payload["to_locus"]["id"] for e in by_subject.get("wander.step.completed", [])}
+    completed = {
+        e.payload["step_number"]: e.payload["to_locus"]["id"] for e in by_subject.get("wander.step.completed", [])
+    }
     for e in visited:
         if e.payload["step_number"] > 0:
             assert e.payload["locus"]["id"] == completed[e.payload["step_number"]]
@@ -44,10 +46,16 @@ async def test_engine_plants_a_presets_other_seeds(app):
 
     unsubscribe = app.bus.subscribe(watch)
     try:
-        session = await app.engine.create(NewWander(
-            seed_concept=PRESET.seed_concept, attractor=PRESET.attractor, max_steps=4, random_seed=1,
-            human_checkpoint_frequency=0, other_seeds=list(PRESET.other_seeds),
-        ))  # fmt: skip
+        session = await app.engine.create(
+            NewWander(
+                seed_concept=PRESET.seed_concept,
+                attractor=PRESET.attractor,
+                max_steps=4,
+                random_seed=1,
+                human_checkpoint_frequency=0,
+                other_seeds=list(PRESET.other_seeds),
+            )
+        )
         created = [e for e in published if e.session_id == session.id]
         stored = await app.store.get_session(session.id)
         seed_id = stored.current_locus_id

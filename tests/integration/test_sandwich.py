@@ -49,11 +49,16 @@ async def test_autonomous_loop_logs_every_attempt_and_discriminates(app):
     assert stored[0].subject == SUBJECTS[0] and stored[-1].subject == SUBJECTS[3]
     assert sum(e.subject == SUBJECTS[1] for e in stored) == summary.attempts
     assert sum(e.subject == SUBJECTS[2] for e in stored) == summary.made
-    assert [(e.seq, e.subject) for e in events if e.session_id == summary.run_id] == [(e.seq, e.subject) for e in stored]
+    assert [(e.seq, e.subject) for e in events if e.session_id == summary.run_id] == [
+        (e.seq, e.subject) for e in stored
+    ]
     # ingredients and relations, updated with every stored sandwich
     junction = await rows(app, "SELECT role, COUNT(*) AS n FROM sandwich_ingredients GROUP BY role")
-    assert {r["role"]: r["n"] for r in junction} == {"bread_top": summary.made, "bread_bottom": summary.made,
-                                                     "filling": summary.made}  # fmt: skip
+    assert {r["role"]: r["n"] for r in junction} == {
+        "bread_top": summary.made,
+        "bread_bottom": summary.made,
+        "filling": summary.made,
+    }
     usage = await rows(app, "SELECT SUM(usage_count) AS n FROM sandwich_ingredient_catalog")
     assert usage[0]["n"] == 3 * summary.made
     for s in await app.sandwiches.sandwiches():
@@ -78,8 +83,10 @@ async def test_directed_files_topic_duplicates_and_source_errors(app, tmp_path):
     assert again.outcomes == {"already_seen": 3}
     topic = await forager.run(patience=2, topic="the immune system and vaccines")
     assert topic.attempts == 1 and (await app.sandwiches.log(topic.run_id))[0]["source_kind"] == "topic"
-    for target, words in ((str(tmp_path / "nope"), "does not exist"),
-                          (f"http://127.0.0.1:{free_port()}/page", "cannot reach")):  # fmt: skip
+    for target, words in (
+        (str(tmp_path / "nope"), "does not exist"),
+        (f"http://127.0.0.1:{free_port()}/page", "cannot reach"),
+    ):
         failed = await forager.run(patience=2, source=target)
         entry = (await app.sandwiches.log(failed.run_id))[0]
         assert failed.status == "failed" and entry["outcome"] == SOURCE_ERROR and words in entry["outcome_rationale"]
@@ -88,13 +95,19 @@ async def test_directed_files_topic_duplicates_and_source_errors(app, tmp_path):
 
 def test_cli_forage_and_corpus(cli_env):
     wander = [sys.executable, "-m", "wander.cli"]
-    out = subprocess.run(wander + ["forage", "--patience", "2", "--max-attempts", "6", "--seed", "5", "--json"],
-                         env=cli_env, capture_output=True, text=True, timeout=600)  # fmt: skip
+    out = subprocess.run(
+        wander + ["forage", "--patience", "2", "--max-attempts", "6", "--seed", "5", "--json"],
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["attempts"] >= 2 and sum(summary["outcomes"].values()) == summary["attempts"]
-    stats = subprocess.run(wander + ["corpus", "stats", "--json"], env=cli_env, capture_output=True, text=True,
-                           timeout=600)  # fmt: skip
+    stats = subprocess.run(
+        wander + ["corpus", "stats", "--json"], env=cli_env, capture_output=True, text=True, timeout=600
+    )
     assert stats.returncode == 0, stats.stderr
     assert json.loads(stats.stdout)["counts"]["attempts"] == summary["attempts"]
     bad = subprocess.run(wander + ["forage", "--patience", "0"], env=cli_env, capture_output=True, text=True)

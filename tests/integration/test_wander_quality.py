@@ -27,14 +27,26 @@ def degenerate(knowledge):
 
 
 @pytest.mark.parametrize("random_seed", [2, 3, 11])
-async def test_wander_invariants_hold_for_every_random_seed(
-    knowledge, embedder, degenerate, random_seed
-):
+async def test_wander_invariants_hold_for_every_random_seed(knowledge, embedder, degenerate, random_seed):
     store, clock = InMemoryStore(), ManualClock()
-    engine = WanderEngine(store=store, knowledge=knowledge, embedder=embedder, dweller=OfflineDweller(knowledge),
-                          bus=InProcessBus(), clock=clock, project_id="p")  # fmt: skip
-    session = await engine.create(NewWander(seed_concept="coral reef", attractor="urban planning", max_steps=STEPS,
-                                            random_seed=random_seed, human_checkpoint_frequency=0))  # fmt: skip
+    engine = WanderEngine(
+        store=store,
+        knowledge=knowledge,
+        embedder=embedder,
+        dweller=OfflineDweller(knowledge),
+        bus=InProcessBus(),
+        clock=clock,
+        project_id="p",
+    )
+    session = await engine.create(
+        NewWander(
+            seed_concept="coral reef",
+            attractor="urban planning",
+            max_steps=STEPS,
+            random_seed=random_seed,
+            human_checkpoint_frequency=0,
+        )
+    )
     walk = await engine.load_walk(session.id)
     results = []
     while walk.session.status == "active":
@@ -42,14 +54,17 @@ async def test_wander_invariants_hold_for_every_random_seed(
         results.append(await engine.step(walk))
     assert walk.session.step_count == STEPS, walk.session.stopped_reason
     # No degenerate theme, in any residue or resonance.
-    themes = [t for r in results for t in r.residue.themes] + [
-        t for r in store.resonances.values() for t in r.themes
-    ]
+    themes = [t for r in results for t in r.residue.themes] + [t for r in store.resonances.values() for t in r.themes]
     assert themes and not [t for t in themes if t.lower() in degenerate]
     # Facets speak in words; their figures are in the structured details.
     for r in results:
-        for facet in (r.residue.connection, r.residue.tension, r.residue.bridge, r.residue.surprise,
-                      r.residue.possibility):  # fmt: skip
+        for facet in (
+            r.residue.connection,
+            r.residue.tension,
+            r.residue.bridge,
+            r.residue.surprise,
+            r.residue.possibility,
+        ):
             assert not DECIMAL.search(facet), facet
         assert "cosine_distance" in r.residue.details
     # Crystals: only from a confirmed resonance or a strong locus, throttled, never repeating a sentence.
@@ -60,12 +75,8 @@ async def test_wander_invariants_hold_for_every_random_seed(
         if c.validity["trigger"] == "resonance":
             assert store.resonances[c.source_resonance_id].status == "confirmed"
         assert not DECIMAL.search(c.insight), c.insight
-        assert c.validity["verdict"] == (
-            "rejected" if c.validity["hard_failures"] else c.validity["verdict"]
-        )
-    sentences = [
-        s for c in crystals for s in set(re.split(r"(?<=[.!?])\s+", c.insight))
-    ]
+        assert c.validity["verdict"] == ("rejected" if c.validity["hard_failures"] else c.validity["verdict"])
+    sentences = [s for c in crystals for s in set(re.split(r"(?<=[.!?])\s+", c.insight))]
     assert len(sentences) == len(set(sentences))
     # Steps stay in the 0.3-0.7 band nearly always.
     in_band = [0.3 <= r.chosen.distance <= 0.7 for r in results]
@@ -76,9 +87,7 @@ def _judge(kb, b1: str, b2: str, filling: str):
     i1, i2, f = kb.find_label(b1), kb.find_label(b2), kb.find_label(filling)
     assert None not in (i1, i2, f), (b1, b2, filling)
     lineage = in_lineage(kb, f, i1) or in_lineage(kb, f, i2)
-    return sandwich.validity(
-        kb.vector(i1), kb.vector(f), kb.vector(i2), np.zeros((0, kb.dim)), lineage
-    )
+    return sandwich.validity(kb.vector(i1), kb.vector(f), kb.vector(i2), np.zeros((0, kb.dim)), lineage)
 
 
 def test_the_gate_rejects_a_bread_hypernym_as_filling(knowledge):
@@ -93,14 +102,9 @@ def test_the_gate_rejects_a_bread_hypernym_as_filling(knowledge):
 def test_the_gate_rejects_unrelated_breads(knowledge):
     kb = knowledge
     v, w = kb.vector(kb.find_label("volcano")), kb.vector(kb.find_label("violin"))
-    f = kb.nearest(
-        midpoint(v, w), 1, exclude=[kb.find_label("volcano"), kb.find_label("violin")]
-    )[0][0]
+    f = kb.nearest(midpoint(v, w), 1, exclude=[kb.find_label("volcano"), kb.find_label("violin")])[0][0]
     val = _judge(kb, "volcano", "violin", kb.concept(f).label)
-    assert (
-        val.verdict == "rejected"
-        and "nonsense: the breads are unrelated" in val.hard_failures()
-    ), val.as_dict()
+    assert val.verdict == "rejected" and "nonsense: the breads are unrelated" in val.hard_failures(), val.as_dict()
 
 
 def test_the_gate_can_accept_a_mediating_filling(knowledge):

@@ -96,9 +96,25 @@ def test_root_is_present(corpus):
 
 @pytest.mark.parametrize(
     "lemma",
-    ["dog", "money", "bank", "music", "information", "market", "risk", "opportunity",
-     "economy", "knowledge", "trust", "love", "city", "tree", "water", "computer"],
-)  # fmt: skip
+    [
+        "dog",
+        "money",
+        "bank",
+        "music",
+        "information",
+        "market",
+        "risk",
+        "opportunity",
+        "economy",
+        "knowledge",
+        "trust",
+        "love",
+        "city",
+        "tree",
+        "water",
+        "computer",
+    ],
+)
 def test_well_known_concepts_exist(by_lemma, lemma):
     assert lemma in by_lemma
 
@@ -146,9 +162,16 @@ def test_domain_spread(corpus):
 
 def test_concept_dataclass():
     c = CorpusConcept(
-        key="x.n.01", lemma="credit card", label="credit card", gloss="a card", domains=("possession",),
-        broader=("card.n.01",), path=("card", "entity"), opposites=(), freq=4.2,
-    )  # fmt: skip
+        key="x.n.01",
+        lemma="credit card",
+        label="credit card",
+        gloss="a card",
+        domains=("possession",),
+        broader=("card.n.01",),
+        path=("card", "entity"),
+        opposites=(),
+        freq=4.2,
+    )
     assert c.embed_text == "credit card: a card"
     with pytest.raises(dataclasses.FrozenInstanceError):
         c.lemma = "other"  # type: ignore[misc]
@@ -156,9 +179,16 @@ def test_concept_dataclass():
 
 def test_load_corpus_from_explicit_paths(tmp_path):
     rec = {
-        "key": "a.n.01", "lemma": "a", "label": "a", "gloss": "g", "domains": ["act"],
-        "broader": ["b.n.01"], "path": ["b"], "opposites": ["z"], "freq": 1,
-    }  # fmt: skip
+        "key": "a.n.01",
+        "lemma": "a",
+        "label": "a",
+        "gloss": "g",
+        "domains": ["act"],
+        "broader": ["b.n.01"],
+        "path": ["b"],
+        "opposites": ["z"],
+        "freq": 1,
+    }
     plain = tmp_path / "c.jsonl"
     plain.write_text(json.dumps(rec) + "\n\n", encoding="utf-8")
     gz = tmp_path / "c.jsonl.gz"

@@ -36,7 +36,9 @@ def test_temperature_must_be_positive_and_finite(bad):
 def test_domains_normalised_and_unknown_named():
     known = {"artifact", "cognition"}
     assert v.check_domains("allowed_domains", ["noun.Artifact", "artifact", "cognition"], known) == [
-        "artifact", "cognition"]
+        "artifact",
+        "cognition",
+    ]
     with pytest.raises(InvalidInput, match="unknown domain 'astrology'"):
         v.check_domains("allowed_domains", ["astrology"], known)
 

@@ -81,13 +81,27 @@ def load_assets(home: Path) -> Assets:
         strength = a.get("strength", 0.5)
         if not a.get("name") or not isinstance(strength, (int, float)) or not 0 <= strength <= 1:
             raise InvalidInput(f"assets.toml asset[{i}]", "needs a name and a strength in 0..1")
-        assets.append(Asset(str(a["name"]), tuple(a.get("domains", [])), tuple(k.lower() for k in a.get("keywords", [])),
-                            float(strength)))  # fmt: skip
-    limits = Limits(session_budget_cents=_cents(wallet, "session_budget", 500), day_budget_cents=_cents(wallet, "day_budget", 1000),
-                    session_loss_cents=_cents(wallet, "session_loss_limit", 500),
-                    day_loss_cents=_cents(wallet, "day_loss_limit", 1000))  # fmt: skip
+        assets.append(
+            Asset(
+                str(a["name"]),
+                tuple(a.get("domains", [])),
+                tuple(k.lower() for k in a.get("keywords", [])),
+                float(strength),
+            )
+        )
+    limits = Limits(
+        session_budget_cents=_cents(wallet, "session_budget", 500),
+        day_budget_cents=_cents(wallet, "day_budget", 1000),
+        session_loss_cents=_cents(wallet, "session_loss_limit", 500),
+        day_loss_cents=_cents(wallet, "day_loss_limit", 1000),
+    )
     stop_loss = wallet.get("stop_loss", 1.0)
     if not isinstance(stop_loss, (int, float)) or not 0 < stop_loss <= 1:
         raise InvalidInput("assets.toml wallet.stop_loss", f"must be a number in (0, 1] (got {stop_loss!r})")
-    return Assets(tuple(assets), _cents(wallet, "paper_balance", 10000), _cents(wallet, "max_stake", 250), limits,
-                  float(stop_loss))
+    return Assets(
+        tuple(assets),
+        _cents(wallet, "paper_balance", 10000),
+        _cents(wallet, "max_stake", 250),
+        limits,
+        float(stop_loss),
+    )

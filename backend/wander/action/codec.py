@@ -78,11 +78,17 @@ class Params:
 
 def derive_params(mac_key: bytes, payload: bytes, side: int) -> Params:
     d = hmac.new(mac_key, b"params" + payload, hashlib.sha256).digest()
-    u = [int.from_bytes(d[i:i + 4], "big") / 2**32 for i in range(0, 20, 4)]
+    u = [int.from_bytes(d[i : i + 4], "big") / 2**32 for i in range(0, 20, 4)]
     w = np.exp(2j * np.pi * u[0])  # c just off the main cardioid's edge: detailed, mostly connected sets
     c = (w / 2 - w * w / 4) * (1.0 + 0.04 * (u[1] - 0.5))
-    return Params(round(float(c.real), 6), round(float(c.imag), 6),
-                  round(1.2 + 0.8 * u[2], 6), round(2 * np.pi * u[3], 6), round(u[4], 6), side)  # fmt: skip
+    return Params(
+        round(float(c.real), 6),
+        round(float(c.imag), 6),
+        round(1.2 + 0.8 * u[2], 6),
+        round(2 * np.pi * u[3], 6),
+        round(u[4], 6),
+        side,
+    )
 
 
 def render(p: Params) -> np.ndarray:
@@ -148,7 +154,7 @@ def decode(png: bytes, keys: Keys) -> bytes:
         raise DecodeError("the tag does not match: changed pixels or parameters, or another key")
     stream = _extract(pixels)
     (n,) = struct.unpack(">I", stream[:4])
-    payload = stream[4:4 + n]
+    payload = stream[4 : 4 + n]
     if n < 28 or len(payload) != n or derive_params(keys.mac, payload, params.side) != params:
         raise DecodeError("the parameters do not derive from the hidden ciphertext")
     try:

@@ -64,9 +64,15 @@ class OfflineEvaluator:
             "risk": _r(1 - p),
             "tractability": _r(tract),
             "assets_used": used,
-            "inputs": {"confidence": _r(c.confidence), "V": _r(v), "novelty": _r(novelty),
-                       "actionability": _r(c.actionability), "payoff_multiple": _r(multiple),
-                       "max_stake_cents": self.assets.max_stake_cents, "stop_loss": self.assets.stop_loss},
+            "inputs": {
+                "confidence": _r(c.confidence),
+                "V": _r(v),
+                "novelty": _r(novelty),
+                "actionability": _r(c.actionability),
+                "payoff_multiple": _r(multiple),
+                "max_stake_cents": self.assets.max_stake_cents,
+                "stop_loss": self.assets.stop_loss,
+            },
             "evidence": evidence_chain(ctx),
         }
 
@@ -76,11 +82,21 @@ def evidence_chain(ctx: CrystalContext) -> dict[str, Any]:
     the rumination's findings."""
     c = ctx.crystal
     return {
-        "crystal": {"id": c.id, "insight": c.insight, "type": c.structural_type, "verdict": c.validity.get("verdict"),
-                    "V": c.validity.get("V"), "confidence": _r(c.confidence), "domains": c.domains},
+        "crystal": {
+            "id": c.id,
+            "insight": c.insight,
+            "type": c.structural_type,
+            "verdict": c.validity.get("verdict"),
+            "V": c.validity.get("V"),
+            "confidence": _r(c.confidence),
+            "domains": c.domains,
+        },
         "loci": [{"id": k, "concept": v} for k, v in ctx.loci.items()],
         "resonance_id": c.source_resonance_id,
         "residues": ctx.residues[:6],
-        "findings": [{"lens": s.get("lens"), "finding": s.get("finding") or s.get("summary")}
-                     for s in c.rumination if s.get("finding") or s.get("summary")][:8],
-    }  # fmt: skip
+        "findings": [
+            {"lens": s.get("lens"), "finding": s.get("finding") or s.get("summary")}
+            for s in c.rumination
+            if s.get("finding") or s.get("summary")
+        ][:8],
+    }

@@ -20,7 +20,13 @@ def action_service(app: Any, require_token: bool = False) -> ActionService:
     home = app.settings.home
     assets = load_assets(home)
     evaluator = build_evaluator(app.settings, OfflineEvaluator(assets), SessionBudget(app.db))
-    return ActionService(store=app.store, repo=ActionRepository(app.db),
-                         wallet=PaperWallet(app.db, assets.paper_balance_cents), evaluator=evaluator,
-                         keys=codec.Keys.from_secret(codec.load_secret(home)), limits=assets.limits, bus=app.bus,
-                         require_token=require_token)  # fmt: skip
+    return ActionService(
+        store=app.store,
+        repo=ActionRepository(app.db),
+        wallet=PaperWallet(app.db, assets.paper_balance_cents),
+        evaluator=evaluator,
+        keys=codec.Keys.from_secret(codec.load_secret(home)),
+        limits=assets.limits,
+        bus=app.bus,
+        require_token=require_token,
+    )

@@ -29,9 +29,15 @@ SUBJECTS = tuple(s for s in Subject if s.startswith("wander.proposal."))
 
 def summary(p: Proposal) -> dict[str, Any]:
     e = p.evaluation
-    return {"id": p.id, "crystal_id": p.crystal_id, "status": p.status, "action": e.get("action"),
-            "expected_value_cents": e.get("expected_value_cents"), "cost_cents": e.get("cost_cents"),
-            "image_sha256": p.image_sha256}  # fmt: skip
+    return {
+        "id": p.id,
+        "crystal_id": p.crystal_id,
+        "status": p.status,
+        "action": e.get("action"),
+        "expected_value_cents": e.get("expected_value_cents"),
+        "cost_cents": e.get("cost_cents"),
+        "image_sha256": p.image_sha256,
+    }
 
 
 @dataclass
@@ -51,17 +57,28 @@ class ActionService:
             raise NotFound("crystal", crystal_id)
         c = found[0]
         if c.validity.get("verdict") != "accepted" and not c.human_approved:
-            raise Refused(f"crystal {crystal_id} is not accepted (verdict {c.validity.get('verdict')!r}); "
-                          "only accepted crystals become proposals", 409)  # fmt: skip
+            raise Refused(
+                f"crystal {crystal_id} is not accepted (verdict {c.validity.get('verdict')!r}); "
+                "only accepted crystals become proposals",
+                409,
+            )
         ctx = CrystalContext(c)
         for lid in (c.bread_a_locus_id, c.source_locus_id, c.bread_b_locus_id):
             if lid and c.session_id and lid not in ctx.loci:
                 locus = await self.store.locus(c.session_id, lid)
                 if locus is not None:
                     ctx.loci[lid] = locus.concept
-                    ctx.residues += [{"step": s.step_number, "from": s.from_concept, "to": s.to_concept,
-                                      "connection": s.connection, "possibility": s.possibility}
-                                     for s in await self.store.locus_steps(lid) if s.to_locus_id == lid][:2]  # fmt: skip
+                    ctx.residues += [
+                        {
+                            "step": s.step_number,
+                            "from": s.from_concept,
+                            "to": s.to_concept,
+                            "connection": s.connection,
+                            "possibility": s.possibility,
+                        }
+                        for s in await self.store.locus_steps(lid)
+                        if s.to_locus_id == lid
+                    ][:2]
         return ctx
 
     async def propose(self, crystal_id: str) -> Proposal:
@@ -70,24 +87,52 @@ class ActionService:
         evaluator = str(evaluation.get("evaluator") or self.evaluator.name)  # the rules, when a model fell back
         pid = str(uuid.uuid4())
         sid = ctx.crystal.session_id
-        plaintext = json.dumps({"proposal_id": pid, "crystal_id": crystal_id, "session_id": sid,
-                                "evaluation": evaluation}, sort_keys=True, default=str).encode()  # fmt: skip
+        plaintext = json.dumps(
+            {"proposal_id": pid, "crystal_id": crystal_id, "session_id": sid, "evaluation": evaluation},
+            sort_keys=True,
+            default=str,
+        ).encode()
         png, params = codec.encode(plaintext, self.keys)
         sha = codec.sha256(png)
         drafts = [
-            draft(ProposalProposedPayload(proposal_id=pid, crystal_id=crystal_id, session_id=sid, status="pending",
-                                          action=evaluation["action"],
-                                          expected_value_cents=evaluation["expected_value_cents"],
-                                          cost_cents=evaluation["cost_cents"], evaluator=evaluator)),
-            draft(ProposalEncodedPayload(proposal_id=pid, crystal_id=crystal_id, session_id=sid, image_sha256=sha,
-                                         image_url=f"/api/v1/wander/proposals/{pid}/image.png", bytes=len(png),
-                                         side=params.side)),
+            draft(
+                ProposalProposedPayload(
+                    proposal_id=pid,
+                    crystal_id=crystal_id,
+                    session_id=sid,
+                    status="pending",
+                    action=evaluation["action"],
+                    expected_value_cents=evaluation["expected_value_cents"],
+                    cost_cents=evaluation["cost_cents"],
+                    evaluator=evaluator,
+                )
+            ),
+            draft(
+                ProposalEncodedPayload(
+                    proposal_id=pid,
+                    crystal_id=crystal_id,
+                    session_id=sid,
+                    image_sha256=sha,
+                    image_url=f"/api/v1/wander/proposals/{pid}/image.png",
+                    bytes=len(png),
+                    side=params.side,
+                )
+            ),
         ]
-        events = await self.repo.add({"id": uuid.UUID(pid), "crystal_id": uuid.UUID(crystal_id),
-                                          "session_id": uuid.UUID(sid) if sid else None, "status": "pending",
-                                          "evaluator": evaluator,
-                                          "evaluation": json.loads(json.dumps(evaluation, default=str)), "image": png,
-                                          "image_sha256": sha, "params": json.loads(params.canonical())}, drafts)  # fmt: skip
+        events = await self.repo.add(
+            {
+                "id": uuid.UUID(pid),
+                "crystal_id": uuid.UUID(crystal_id),
+                "session_id": uuid.UUID(sid) if sid else None,
+                "status": "pending",
+                "evaluator": evaluator,
+                "evaluation": json.loads(json.dumps(evaluation, default=str)),
+                "image": png,
+                "image_sha256": sha,
+                "params": json.loads(params.canonical()),
+            },
+            drafts,
+        )
         await self.bus.publish(events)
         return await self.get(pid)
 
@@ -101,8 +146,17 @@ class ActionService:
         await self.get(proposal_id)
         return await self.repo.image(proposal_id)
 
-    async def decide(self, proposal_id: str, decision: str, reviewer: str, image_sha256: str, *,
-                     token_verified: bool, via: str, note: str | None = None) -> Proposal:  # fmt: skip
+    async def decide(
+        self,
+        proposal_id: str,
+        decision: str,
+        reviewer: str,
+        image_sha256: str,
+        *,
+        token_verified: bool,
+        via: str,
+        note: str | None = None,
+    ) -> Proposal:
         if decision not in ("approved", "rejected"):
             raise InvalidInput("decision", "must be approved or rejected")
         reviewer = (reviewer or "").strip()
@@ -116,12 +170,23 @@ class ActionService:
 
         def drafts(sid: str | None) -> list[EventDraft]:
             payload = ProposalApprovedPayload if decision == "approved" else ProposalRejectedPayload
-            return [draft(payload(proposal_id=proposal_id, session_id=sid, status=decision,  # type: ignore[arg-type]
-                                  reviewer=reviewer, image_sha256=image_sha256, via=via,
-                                  token_verified=token_verified))]
+            return [
+                draft(
+                    payload(
+                        proposal_id=proposal_id,
+                        session_id=sid,
+                        status=decision,  # type: ignore[arg-type]
+                        reviewer=reviewer,
+                        image_sha256=image_sha256,
+                        via=via,
+                        token_verified=token_verified,
+                    )
+                )
+            ]
 
-        events = await self.repo.decide(proposal_id, decision, reviewer, image_sha256.lower(), token_verified, via, note,
-                                        drafts)  # fmt: skip
+        events = await self.repo.decide(
+            proposal_id, decision, reviewer, image_sha256.lower(), token_verified, via, note, drafts
+        )
         await self.bus.publish(events)
         return await self.get(proposal_id)
 
@@ -130,10 +195,18 @@ class ActionService:
 
         def drafts(kind: str, **extra: Any) -> list[EventDraft]:
             if kind == "executed":
-                return [draft(ProposalExecutedPayload(proposal_id=proposal_id, session_id=p.session_id,
-                                                      status="executed", **extra))]
-            return [draft(ProposalRefusedPayload(proposal_id=proposal_id, session_id=p.session_id, status="refused",
-                                                 **extra))]
+                return [
+                    draft(
+                        ProposalExecutedPayload(
+                            proposal_id=proposal_id, session_id=p.session_id, status="executed", **extra
+                        )
+                    )
+                ]
+            return [
+                draft(
+                    ProposalRefusedPayload(proposal_id=proposal_id, session_id=p.session_id, status="refused", **extra)
+                )
+            ]
 
         png = await self.repo.image(proposal_id)
         try:
@@ -145,8 +218,15 @@ class ActionService:
             await self.bus.publish(await self.repo.events(p.session_id, drafts("refused", reason=reason)))
             raise Refused(reason, 409) from exc
         e = content["evaluation"]
-        order = Order(proposal_id, "", codec.sha256(png), content.get("session_id"), str(e["asset"]),
-                      int(e["cost_cents"]), int(e["worst_case_loss_cents"]))  # fmt: skip
+        order = Order(
+            proposal_id,
+            "",
+            codec.sha256(png),
+            content.get("session_id"),
+            str(e["asset"]),
+            int(e["cost_cents"]),
+            int(e["worst_case_loss_cents"]),
+        )
         try:
             _, events = await self.wallet.execute(order, self.limits, self.require_token, drafts)
         except Refused as exc:

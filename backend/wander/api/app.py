@@ -49,12 +49,17 @@ class ApiSettings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> ApiSettings:
         s = load_settings(env)
         a = s.api
-        return cls(token=a.token or None, heartbeat_s=a.ws_heartbeat_s, allowed_origins=a.allowed_origins,
-                   umap_warm_up=s.archive.umap_warmup)  # fmt: skip
+        return cls(
+            token=a.token or None,
+            heartbeat_s=a.ws_heartbeat_s,
+            allowed_origins=a.allowed_origins,
+            umap_warm_up=s.archive.umap_warmup,
+        )
 
 
-def create_app(settings: Settings | None = None, api: ApiSettings | None = None, *,
-               wired: App | None = None, progress=None) -> Litestar:  # fmt: skip
+def create_app(
+    settings: Settings | None = None, api: ApiSettings | None = None, *, wired: App | None = None, progress=None
+) -> Litestar:
     """`wired` lets tests hand in an App they opened; otherwise the app opens its own."""
     api = api or ApiSettings.from_env()
 
@@ -93,9 +98,24 @@ def create_app(settings: Settings | None = None, api: ApiSettings | None = None,
                     await stop(runner)
 
     return Litestar(
-        route_handlers=[SessionController, ControlController, ArchiveController, MemoryController, CrystalController,
-                        InterventionController, WorkbenchController, ProposalController, SandwichController, health,
-                        domains, recall, session_socket, auth.sign_in, static.index_page, *static.static_routes()],  # fmt: skip
+        route_handlers=[
+            SessionController,
+            ControlController,
+            ArchiveController,
+            MemoryController,
+            CrystalController,
+            InterventionController,
+            WorkbenchController,
+            ProposalController,
+            SandwichController,
+            health,
+            domains,
+            recall,
+            session_socket,
+            auth.sign_in,
+            static.index_page,
+            *static.static_routes(),
+        ],
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
         exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},  # type: ignore[dict-item]
         guards=[make_token_guard(api.token)],

@@ -29,8 +29,9 @@ def _matches(given: str | None, token: str | None) -> bool:
 
 
 def token_cookie(request: Request, token: str) -> Cookie:
-    return Cookie(key=TOKEN_COOKIE, value=token, path="/", httponly=True, samesite="strict",
-                  secure=request.url.scheme == "https")  # fmt: skip
+    return Cookie(
+        key=TOKEN_COOKIE, value=token, path="/", httponly=True, samesite="strict", secure=request.url.scheme == "https"
+    )
 
 
 @post("/api/v1/auth/session", status_code=204, opt=PUBLIC, tags=["auth"])

@@ -41,8 +41,9 @@ def document_problems(app: Litestar) -> None:
                 continue
             responses = operation.responses if operation.responses is not None else {}
             for code in PROBLEM_CODES:
-                responses[str(code)] = OpenAPIResponse(description=TITLES[code],
-                                                       content={PROBLEM: OpenAPIMediaType(schema=ref)})  # fmt: skip
+                responses[str(code)] = OpenAPIResponse(
+                    description=TITLES[code], content={PROBLEM: OpenAPIMediaType(schema=ref)}
+                )
             no_content = responses.get("204")
             if isinstance(no_content, OpenAPIResponse):
                 no_content.content = None  # Litestar documents a JSON null body; a 204 has none

@@ -14,14 +14,27 @@ from wander.domain.errors import Conflict, InvalidInput, NotFound, Refused, Wand
 
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
-TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-          409: "Conflict", 413: "Payload Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content",
-          500: "Internal Server Error"}  # fmt: skip
+TITLES = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    413: "Payload Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    500: "Internal Server Error",
+}
 
 
 def problem(status: int, detail: str, field: str | None = None) -> Response[dict[str, Any]]:
-    body: dict[str, Any] = {"type": "about:blank", "title": TITLES.get(status, "Error"), "status": status,
-                            "detail": detail}  # fmt: skip
+    body: dict[str, Any] = {
+        "type": "about:blank",
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+    }
     if field:
         body["field"] = field
     return Response(body, status_code=status, media_type=PROBLEM, headers=API_HEADERS)

@@ -39,16 +39,27 @@ def dist_dir() -> Path:
 
 def static_routes():
     if (DIST / "index.html").exists():
-        return [create_static_files_router(path="/assets", directories=[DIST / "assets"], include_in_schema=False,
-                                           opt={"public": True}, after_request=_secure_asset)]  # fmt: skip
+        return [
+            create_static_files_router(
+                path="/assets",
+                directories=[DIST / "assets"],
+                include_in_schema=False,
+                opt={"public": True},
+                after_request=_secure_asset,
+            )
+        ]
     return []
 
 
 def spa_index() -> Response:
     index = DIST / "index.html"
     if index.exists():
-        return File(index, content_disposition_type="inline", media_type="text/html",  # type: ignore[return-value]
-                    headers=SECURITY_HEADERS)  # fmt: skip
+        return File(
+            index,
+            content_disposition_type="inline",
+            media_type="text/html",  # type: ignore[return-value]
+            headers=SECURITY_HEADERS,
+        )
     return Response(NOT_BUILT, media_type="text/html", headers=SECURITY_HEADERS)
 
 

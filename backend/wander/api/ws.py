@@ -123,9 +123,17 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             bus_unsubscribe = None
             stats.subscribed -= 1
 
-    sender = asyncio.create_task(_send_events(socket, queue, session_id=session_id, after_seq=after_seq,
-                                              heartbeat_s=settings.heartbeat_s, max_message=limits.ws_max_message,
-                                              queries=queries))  # fmt: skip
+    sender = asyncio.create_task(
+        _send_events(
+            socket,
+            queue,
+            session_id=session_id,
+            after_seq=after_seq,
+            heartbeat_s=settings.heartbeat_s,
+            max_message=limits.ws_max_message,
+            queries=queries,
+        )
+    )
     slow = asyncio.create_task(overflowed.wait())
     try:
         await asyncio.wait({sender, slow}, return_when=asyncio.FIRST_COMPLETED)
@@ -154,8 +162,16 @@ async def _close(socket: WebSocket, code: int, reason: str) -> None:
         log.debug("close %d not sent: %r", code, exc)
 
 
-async def _send_events(socket: WebSocket, queue: asyncio.Queue, *, session_id: str, after_seq: int,
-                       heartbeat_s: float, max_message: int, queries) -> object:  # fmt: skip
+async def _send_events(
+    socket: WebSocket,
+    queue: asyncio.Queue,
+    *,
+    session_id: str,
+    after_seq: int,
+    heartbeat_s: float,
+    max_message: int,
+    queries,
+) -> object:
     """The backlog, caught_up, then live events until the client goes away. Returns
     _TOO_BIG when the client sent a message over the limit, else None."""
     last = after_seq
@@ -187,8 +203,9 @@ async def _send_events(socket: WebSocket, queue: asyncio.Queue, *, session_id: s
                 for missed in await queries.events_after(session_id, last):
                     await socket.send_text(event_frame(missed))
                     last = missed.seq
-                await socket.send_text(json.dumps({"type": "heartbeat", "ts": datetime.now(UTC).isoformat(),
-                                                   "last_seq": last}))  # fmt: skip
+                await socket.send_text(
+                    json.dumps({"type": "heartbeat", "ts": datetime.now(UTC).isoformat(), "last_seq": last})
+                )
                 continue
             if event is _CLOSED:
                 break

@@ -67,7 +67,13 @@ def build(rows: dict[str, Any], points: dict[str, list[float]], fit_id: str | No
     """`points`: 2-D position per locus id (the stored projection, new loci transformed)."""
     session = rows["session"]
     return Artefacts(
-        fingerprint=fingerprint(rows), status=session["status"], step_count=int(session["step_count"]),
-        loci_count=len(rows["loci"]), crystal_count=len(rows["crystals"]), markdown=render_markdown(rows),
-        png=render_png(rows, points), embedding=session_embedding(rows), fit_id=fit_id,
-    )  # fmt: skip
+        fingerprint=fingerprint(rows),
+        status=session["status"],
+        step_count=int(session["step_count"]),
+        loci_count=len(rows["loci"]),
+        crystal_count=len(rows["crystals"]),
+        markdown=render_markdown(rows),
+        png=render_png(rows, points),
+        embedding=session_embedding(rows),
+        fit_id=fit_id,
+    )

@@ -18,9 +18,12 @@ def render_markdown(rows: dict[str, Any]) -> str:
     traces = sorted(rows["traces"], key=lambda t: t["step_number"])
     out = [f"# {s['name']}", ""]
     out.append(f"- seed: **{s['seed_concept']}**" + (f"; attractor: *{s['attractor']}*" if s.get("attractor") else ""))
-    out.append(f"- status: {s['status']}" + (f" ({s['stopped_reason']})" if s.get("stopped_reason") else "")
-               + f"; steps: {s['step_count']}/{s['max_steps']}; loci: {len(loci)}; temperature {s['temperature']}; "
-               f"random seed {s['random_seed']}")  # fmt: skip
+    out.append(
+        f"- status: {s['status']}"
+        + (f" ({s['stopped_reason']})" if s.get("stopped_reason") else "")
+        + f"; steps: {s['step_count']}/{s['max_steps']}; loci: {len(loci)}; temperature {s['temperature']}; "
+        f"random seed {s['random_seed']}"
+    )
     out.append(f"- session: `{s['id']}`")
     out += ["", "## Path", ""]
     path = [s["seed_concept"]] + [name(t["to_locus_id"]) for t in traces]
@@ -32,21 +35,30 @@ def render_markdown(rows: dict[str, Any]) -> str:
     out += ["", f"## Best residues ({min(BEST_RESIDUES, len(best))} of {len(residues)})"]
     for r in best[:BEST_RESIDUES]:
         t = step_of[r["trace_id"]]
-        out += ["", f"### Step {t['step_number']}: {name(t['from_locus_id'])} -> {name(t['to_locus_id'])} "
-                    f"(interestingness {r.get('interestingness') or 0:.2f})"]  # fmt: skip
+        out += [
+            "",
+            f"### Step {t['step_number']}: {name(t['from_locus_id'])} -> {name(t['to_locus_id'])} "
+            f"(interestingness {r.get('interestingness') or 0:.2f})",
+        ]
         out += [f"- **{f}**: {r[f]}" for f in FACETS if r.get(f)]
         if r.get("themes"):
             out.append(f"- themes: {', '.join(r['themes'])}")
     confirmed = [r for r in rows["resonances"] if r["status"] == "confirmed"]
     out += ["", f"## Resonances ({len(confirmed)} confirmed of {len(rows['resonances'])})", ""]
-    out += [f"- {', '.join(r['themes'][:6])} (occurrences {r['occurrences']}, strength {r['strength']:.2f})"
-            for r in sorted(confirmed, key=lambda r: -r["strength"])]  # fmt: skip
+    out += [
+        f"- {', '.join(r['themes'][:6])} (occurrences {r['occurrences']}, strength {r['strength']:.2f})"
+        for r in sorted(confirmed, key=lambda r: -r["strength"])
+    ]
     out += ["", f"## Crystals ({len(rows['crystals'])})"]
     for c in rows["crystals"]:
         v = c.get("validity") or {}
-        out += ["", f"### {c.get('structural_type') or 'crystal'}: V = {v.get('V', 0):.3f} ({v.get('verdict', '?')})",
-                f"- bread: {name(c.get('bread_a_locus_id'))}", f"- filling: {v.get('filling', '?')}: {c['insight']}",
-                f"- bread: {name(c.get('bread_b_locus_id'))}",
-                f"- confidence {c['confidence']:.2f}, actionability {c['actionability']:.2f}, "
-                f"domains {', '.join(c['domains'])}"]  # fmt: skip
+        out += [
+            "",
+            f"### {c.get('structural_type') or 'crystal'}: V = {v.get('V', 0):.3f} ({v.get('verdict', '?')})",
+            f"- bread: {name(c.get('bread_a_locus_id'))}",
+            f"- filling: {v.get('filling', '?')}: {c['insight']}",
+            f"- bread: {name(c.get('bread_b_locus_id'))}",
+            f"- confidence {c['confidence']:.2f}, actionability {c['actionability']:.2f}, "
+            f"domains {', '.join(c['domains'])}",
+        ]
     return "\n".join(out) + "\n"

@@ -18,8 +18,18 @@ PATH = (139, 152, 179)
 STAR = (253, 224, 71)
 HALO = (244, 114, 182)
 TEXT = (226, 232, 240)
-PALETTE = [(125, 211, 252), (134, 239, 172), (251, 146, 60), (196, 181, 253), (248, 113, 113), (45, 212, 191),
-           (250, 204, 21), (244, 114, 182), (163, 230, 53), (147, 197, 253)]  # fmt: skip
+PALETTE = [
+    (125, 211, 252),
+    (134, 239, 172),
+    (251, 146, 60),
+    (196, 181, 253),
+    (248, 113, 113),
+    (45, 212, 191),
+    (250, 204, 21),
+    (244, 114, 182),
+    (163, 230, 53),
+    (147, 197, 253),
+]
 
 
 def domain_colour(domain: str | None) -> tuple[int, int, int]:
@@ -70,8 +80,7 @@ def render_png(rows: dict[str, Any], points: dict[str, list[float]], size: int =
             continue
         r = 3 + min(9, 2.2 * math.sqrt(max(lo.get("visit_count") or 0, 0)))
         fill = domain_colour((lo.get("domains") or [None])[0])
-        d.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=fill if lo.get("visit_count") else None,
-                  outline=fill)  # fmt: skip
+        d.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=fill if lo.get("visit_count") else None, outline=fill)
         if lo.get("source_type") == "SEED":
             _label(d, font, (p[0] + r + 3, p[1] - 6), lo["concept"][:28], TEXT, size)
     for c in rows["crystals"]:
@@ -83,11 +92,21 @@ def render_png(rows: dict[str, Any], points: dict[str, list[float]], size: int =
     if traces:
         p = at(traces[-1]["to_locus_id"])
         if p:
-            _label(d, font, (p[0] + 8, p[1] + 4), loci.get(traces[-1]["to_locus_id"], {}).get("concept", "")[:28],
-                   STAR, size)  # fmt: skip
+            _label(
+                d,
+                font,
+                (p[0] + 8, p[1] + 4),
+                loci.get(traces[-1]["to_locus_id"], {}).get("concept", "")[:28],
+                STAR,
+                size,
+            )
     s = rows["session"]
-    d.text((12, 10), f"{s['name'][:70]}  ({s['step_count']} steps, {len(loci)} loci, {len(rows['crystals'])} crystals)",
-           fill=TEXT, font=font)  # fmt: skip
+    d.text(
+        (12, 10),
+        f"{s['name'][:70]}  ({s['step_count']} steps, {len(loci)} loci, {len(rows['crystals'])} crystals)",
+        fill=TEXT,
+        font=font,
+    )
     _legend(d, font, rows, size)
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=True)

@@ -35,8 +35,9 @@ REFIT_EVERY = 25  # the default of WANDER_PROJECTION_REFIT_EVERY (the API passes
 
 
 class Archivist:
-    def __init__(self, repo: Any, bus: Any, *, refit_every: int = REFIT_EVERY, projector: str | None = None,
-                 embedder: Any = None):  # fmt: skip
+    def __init__(
+        self, repo: Any, bus: Any, *, refit_every: int = REFIT_EVERY, projector: str | None = None, embedder: Any = None
+    ):
         self.repo = repo
         self.bus = bus
         self.embedder = embedder
@@ -70,10 +71,20 @@ class Archivist:
                 return existing, False
             points, fit_id = await self._points(session_id, rows)
             art: Artefacts = await asyncio.to_thread(build, rows, points, fit_id)
-            await self.repo.save_archive(session_id, dict(
-                fingerprint=art.fingerprint, status=art.status, step_count=art.step_count, loci_count=art.loci_count,
-                crystal_count=art.crystal_count, markdown=art.markdown, png=art.png, embedding=art.embedding,
-                fit_id=art.fit_id))  # fmt: skip
+            await self.repo.save_archive(
+                session_id,
+                dict(
+                    fingerprint=art.fingerprint,
+                    status=art.status,
+                    step_count=art.step_count,
+                    loci_count=art.loci_count,
+                    crystal_count=art.crystal_count,
+                    markdown=art.markdown,
+                    png=art.png,
+                    embedding=art.embedding,
+                    fit_id=art.fit_id,
+                ),
+            )
             return await self.repo.archive(session_id), True
 
     async def stored(self, session_id: str) -> Any:
@@ -99,12 +110,20 @@ class Archivist:
         rows = await self.rows(session_id)
         status = rows["session"]["status"]
         if final and (status == SessionStatus.ACTIVE or running):
-            raise Conflict(f"session {session_id} is {status} and may still change; stop or pause it to export it "
-                           "as final, or ask for ?final=false for a snapshot")  # fmt: skip
+            raise Conflict(
+                f"session {session_id} is {status} and may still change; stop or pause it to export it "
+                "as final, or ask for ?final=false for a snapshot"
+            )
         return await asyncio.to_thread(document, rows, final)
 
-    async def search(self, q: str | None = None, status: str | None = None, has_crystals: bool | None = None,
-                     since: Any = None, limit: int = 50) -> list[Any]:  # fmt: skip
+    async def search(
+        self,
+        q: str | None = None,
+        status: str | None = None,
+        has_crystals: bool | None = None,
+        since: Any = None,
+        limit: int = 50,
+    ) -> list[Any]:
         """Archives, nearest `q` first when given (embedded in a thread: the embedder is
         synchronous), else newest first; `status` one of ARCHIVED_STATUSES."""
         if status is not None and status not in ARCHIVED_STATUSES:
@@ -115,8 +134,9 @@ class Archivist:
             if self.embedder is None:
                 raise InvalidInput("q", "semantic search is not available here (no embedder)")
             vector = (await asyncio.to_thread(self.embedder.embed, [q.strip()[:500]]))[0]
-        return await self.repo.list_archives(vector=vector, status=status, has_crystals=has_crystals, since=since,
-                                             limit=limit)  # fmt: skip
+        return await self.repo.list_archives(
+            vector=vector, status=status, has_crystals=has_crystals, since=since, limit=limit
+        )
 
     async def rows(self, session_id: str) -> dict[str, Any]:
         rows = await self.repo.dump(session_id) if _is_uuid(session_id) else None
@@ -137,10 +157,12 @@ class Archivist:
         async with self._lock(f"fit:{session_id}"):
             ids, _, vectors = await self.repo.loci_vectors([session_id])
             fit = await asyncio.to_thread(proj.fit, ids, vectors, 0, self._projector(len(ids)))
-            payload = payload_json(ProjectionUpdatedPayload(session_id=session_id, fit_id=fit.fit_id,
-                                                            method=fit.method, n_loci=len(ids)))  # type: ignore[arg-type]
-            events = await self.repo.save_projection(session_id, fit.fit_id, fit.method, fit.points(),
-                                                     PROJECTION_SUBJECT, payload)  # fmt: skip
+            payload = payload_json(
+                ProjectionUpdatedPayload(session_id=session_id, fit_id=fit.fit_id, method=fit.method, n_loci=len(ids))
+            )  # type: ignore[arg-type]
+            events = await self.repo.save_projection(
+                session_id, fit.fit_id, fit.method, fit.points(), PROJECTION_SUBJECT, payload
+            )
             self._steps[session_id] = 0
             await self.bus.publish(events)
             return fit
@@ -161,9 +183,13 @@ class Archivist:
         fresh = [k for k, i in enumerate(ids) if i not in pts]
         items = [(ids[k], pts[ids[k]][0], pts[ids[k]][1], True) for k in fitted]
         if fresh:
-            f = proj.Fit(stored["fit_id"], stored["method"], [ids[k] for k in fitted],
-                         np.asarray([pts[ids[k]] for k in fitted], dtype=np.float64).reshape(-1, 2),
-                         proj.unit(vectors[fitted]) if fitted else np.zeros((0, vectors.shape[1]), np.float32))  # fmt: skip
+            f = proj.Fit(
+                stored["fit_id"],
+                stored["method"],
+                [ids[k] for k in fitted],
+                np.asarray([pts[ids[k]] for k in fitted], dtype=np.float64).reshape(-1, 2),
+                proj.unit(vectors[fitted]) if fitted else np.zeros((0, vectors.shape[1]), np.float32),
+            )
             xy = f.transform(vectors[fresh])
             items += [(ids[k], round(float(x), 5), round(float(y), 5), False) for k, (x, y) in zip(fresh, xy)]
         return _out(session_id, stored["fit_id"], stored["method"], items)
@@ -178,9 +204,15 @@ class Archivist:
         if hit and hit[0] == len(ids):
             return hit[1]
         fit = await asyncio.to_thread(proj.fit, ids, vectors, 0, self._projector(len(ids)))
-        out = {"sessions": list(session_ids), "fit_id": fit.fit_id, "method": fit.method,
-               "points": [{"locus_id": i, "session_id": s, "x": p[0], "y": p[1], "fitted": True}
-                          for (i, p), s in zip(fit.points().items(), sids)]}  # fmt: skip
+        out = {
+            "sessions": list(session_ids),
+            "fit_id": fit.fit_id,
+            "method": fit.method,
+            "points": [
+                {"locus_id": i, "session_id": s, "x": p[0], "y": p[1], "fitted": True}
+                for (i, p), s in zip(fit.points().items(), sids)
+            ],
+        }
         self._joint[key] = (len(ids), out)
         return out
 
@@ -270,5 +302,9 @@ async def _logged(key: str, coro: Awaitable[Any]) -> Any:
 
 
 def _out(session_id: str, fit_id: str, method: str, items: list[tuple[str, float, float, bool]]) -> dict[str, Any]:
-    return {"session_id": session_id, "fit_id": fit_id, "method": method,
-            "points": [{"locus_id": i, "x": x, "y": y, "fitted": f} for i, x, y, f in items]}  # fmt: skip
+    return {
+        "session_id": session_id,
+        "fit_id": fit_id,
+        "method": method,
+        "points": [{"locus_id": i, "x": x, "y": y, "fitted": f} for i, x, y, f in items],
+    }

@@ -42,9 +42,15 @@ class UmapProjector:
     def fit(self, vectors: np.ndarray, seed: int = 0) -> np.ndarray:
         umap = _import_umap()
         x = np.asarray(vectors, dtype=np.float32)
-        model = umap.UMAP(n_components=2, n_neighbors=max(2, min(self.n_neighbors, len(x) - 1)),
-                          min_dist=self.min_dist, metric="cosine", random_state=seed, n_jobs=1,
-                          init="spectral" if len(x) > 30 else "random")  # fmt: skip
+        model = umap.UMAP(
+            n_components=2,
+            n_neighbors=max(2, min(self.n_neighbors, len(x) - 1)),
+            min_dist=self.min_dist,
+            metric="cosine",
+            random_state=seed,
+            n_jobs=1,
+            init="spectral" if len(x) > 30 else "random",
+        )
         with _lock:  # numba's compilation is not worth racing
             xy = model.fit_transform(x)
         _warm.set()

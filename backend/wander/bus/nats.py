@@ -65,6 +65,8 @@ log = logging.getLogger(__name__)
 
 class _Closed(Exception):
     """The bus was closed while it was still trying to connect."""
+
+
 Handler = Callable[[Event], Awaitable[None]]
 
 
@@ -86,19 +88,32 @@ class NatsSettings:
         n = load_settings(env).nats
         if n.url is None:
             return None
-        return cls(url=n.url, ack_wait_s=n.run_ack_wait_s, events_max_age_s=n.events_max_age_s,
-                   relay_sweep_s=n.relay_sweep_s, relay_horizon_s=n.relay_horizon_s)
+        return cls(
+            url=n.url,
+            ack_wait_s=n.run_ack_wait_s,
+            events_max_age_s=n.events_max_age_s,
+            relay_sweep_s=n.relay_sweep_s,
+            relay_horizon_s=n.relay_horizon_s,
+        )
 
 
 def encode_event(e: Event) -> bytes:
-    return json.dumps({"session_id": e.session_id, "seq": e.seq, "subject": e.subject, "ts": e.ts.isoformat(),
-                       "payload": e.payload}, separators=(",", ":"), default=str).encode()  # fmt: skip
+    return json.dumps(
+        {"session_id": e.session_id, "seq": e.seq, "subject": e.subject, "ts": e.ts.isoformat(), "payload": e.payload},
+        separators=(",", ":"),
+        default=str,
+    ).encode()
 
 
 def decode_event(data: bytes) -> Event:
     d = json.loads(data)
-    return Event(session_id=d["session_id"], seq=int(d["seq"]), subject=d["subject"],
-                 ts=datetime.fromisoformat(d["ts"]), payload=d.get("payload") or {})  # fmt: skip
+    return Event(
+        session_id=d["session_id"],
+        seq=int(d["seq"]),
+        subject=d["subject"],
+        ts=datetime.fromisoformat(d["ts"]),
+        payload=d.get("payload") or {},
+    )
 
 
 # ---- the connection ------------------------------------------------------------------
@@ -141,11 +156,18 @@ class NatsClient:
         if self._closing:
             raise _Closed
         return await nats.connect(
-            servers=[self.settings.url], name=self.name, allow_reconnect=True, max_reconnect_attempts=-1,
-            reconnect_time_wait=0.5, connect_timeout=2, ping_interval=5, max_outstanding_pings=3,
-            disconnected_cb=self._on_disconnected, reconnected_cb=self._on_reconnected,
+            servers=[self.settings.url],
+            name=self.name,
+            allow_reconnect=True,
+            max_reconnect_attempts=-1,
+            reconnect_time_wait=0.5,
+            connect_timeout=2,
+            ping_interval=5,
+            max_outstanding_pings=3,
+            disconnected_cb=self._on_disconnected,
+            reconnected_cb=self._on_reconnected,
             error_cb=self._on_error,
-        )  # fmt: skip
+        )
 
     async def _connect_loop(self) -> None:
         """Connect, trying again (0.2 s doubling to 2 s) until it works or the bus closes;
@@ -155,8 +177,12 @@ class NatsClient:
             exc = state.outcome.exception() if state.outcome else None
             log.info("NATS at %s not reachable (%s); retrying", self.settings.url, exc)
 
-        retrying = AsyncRetrying(retry=retry_if_not_exception_type(_Closed), before_sleep=unreachable,
-                                 wait=wait_exponential(multiplier=0.2, max=2.0), reraise=True)  # fmt: skip
+        retrying = AsyncRetrying(
+            retry=retry_if_not_exception_type(_Closed),
+            before_sleep=unreachable,
+            wait=wait_exponential(multiplier=0.2, max=2.0),
+            reraise=True,
+        )
         try:
             nc: Any = await retrying(self._connect)
         except _Closed:
@@ -193,13 +219,22 @@ class NatsClient:
     async def ensure_streams(self) -> None:
         assert self.js is not None
         s = self.settings
-        events = StreamConfig(name=subjects.EVENTS_STREAM, subjects=[subjects.EVENTS_ALL],
-                              retention=RetentionPolicy.LIMITS, storage=StorageType.FILE,
-                              max_age=s.events_max_age_s, duplicate_window=s.dedupe_window_s,
-                              discard=DiscardPolicy.OLD)  # fmt: skip
-        runs = StreamConfig(name=subjects.RUNS_STREAM, subjects=[subjects.RUNS_ALL],
-                            retention=RetentionPolicy.WORK_QUEUE, storage=StorageType.FILE,
-                            duplicate_window=s.dedupe_window_s)  # fmt: skip
+        events = StreamConfig(
+            name=subjects.EVENTS_STREAM,
+            subjects=[subjects.EVENTS_ALL],
+            retention=RetentionPolicy.LIMITS,
+            storage=StorageType.FILE,
+            max_age=s.events_max_age_s,
+            duplicate_window=s.dedupe_window_s,
+            discard=DiscardPolicy.OLD,
+        )
+        runs = StreamConfig(
+            name=subjects.RUNS_STREAM,
+            subjects=[subjects.RUNS_ALL],
+            retention=RetentionPolicy.WORK_QUEUE,
+            storage=StorageType.FILE,
+            duplicate_window=s.dedupe_window_s,
+        )
         for cfg in (events, runs):
             try:
                 await self.js.add_stream(cfg)
@@ -218,8 +253,11 @@ class NatsClient:
     async def publish_event(self, e: Event) -> None:
         """Publish one event to JetStream and wait for its acknowledgement (raises if not)."""
         js = await self.ready_js()
-        await js.publish(subjects.event_subject(e.subject, e.session_id), encode_event(e),
-                         headers={"Nats-Msg-Id": subjects.message_id(e.session_id, e.seq, e.subject)})  # fmt: skip
+        await js.publish(
+            subjects.event_subject(e.subject, e.session_id),
+            encode_event(e),
+            headers={"Nats-Msg-Id": subjects.message_id(e.session_id, e.seq, e.subject)},
+        )
 
     async def close(self) -> None:
         self._closing = True
@@ -289,8 +327,12 @@ class NatsBus:
             if nc is None or not nc.is_connected:
                 return  # the next connect calls us again
             self._want = True
-            self._sub = await nc.subscribe(subjects.EVENTS_ALL, cb=self._on_msg, pending_msgs_limit=1_000_000,
-                                           pending_bytes_limit=512 * 1024 * 1024)  # fmt: skip
+            self._sub = await nc.subscribe(
+                subjects.EVENTS_ALL,
+                cb=self._on_msg,
+                pending_msgs_limit=1_000_000,
+                pending_bytes_limit=512 * 1024 * 1024,
+            )
             try:
                 await nc.flush(timeout=self.client.settings.publish_timeout_s)  # type: ignore[arg-type]  # float works
             except Exception:
@@ -401,9 +443,14 @@ class NatsRunQueue:
     async def _consumer(self):
         if self._psub is None:
             js = await self.client.ready_js()
-            cfg = ConsumerConfig(durable_name=subjects.RUNS_CONSUMER, ack_policy=AckPolicy.EXPLICIT,
-                                 ack_wait=self.client.settings.ack_wait_s, max_deliver=-1,
-                                 filter_subject=subjects.RUNS_ALL, max_ack_pending=10_000)  # fmt: skip
+            cfg = ConsumerConfig(
+                durable_name=subjects.RUNS_CONSUMER,
+                ack_policy=AckPolicy.EXPLICIT,
+                ack_wait=self.client.settings.ack_wait_s,
+                max_deliver=-1,
+                filter_subject=subjects.RUNS_ALL,
+                max_ack_pending=10_000,
+            )
             try:
                 await js.add_consumer(subjects.RUNS_STREAM, cfg)
             except BadRequestError as exc:  # exists with other settings: keep it
@@ -429,8 +476,13 @@ class NatsRunQueue:
         msg = msgs[0]
         try:
             body = json.loads(msg.data)
-            return RunDelivery(str(body["session_id"]), int(body["target_step"]), msg.metadata.num_delivered, msg,
-                               min(60.0, max(0.0, float(body.get("step_delay_s") or 0.0))))  # fmt: skip
+            return RunDelivery(
+                str(body["session_id"]),
+                int(body["target_step"]),
+                msg.metadata.num_delivered,
+                msg,
+                min(60.0, max(0.0, float(body.get("step_delay_s") or 0.0))),
+            )
         except Exception:
             log.warning("malformed run request %r: terminated", msg.data[:200])
             await _quietly(msg.term())

@@ -49,16 +49,25 @@ class Batch(Protocol):
 class Outbox(Protocol):
     async def pending_sessions(self, limit: int = 1000) -> list[str]: ...
 
-    def claim(self, session_id: str, after_seq: int = 0,
-              limit: int = 500) -> AbstractAsyncContextManager[Batch | None]: ...  # fmt: skip
+    def claim(
+        self, session_id: str, after_seq: int = 0, limit: int = 500
+    ) -> AbstractAsyncContextManager[Batch | None]: ...
 
 
 Publish = Callable[[Event], Awaitable[None]]
 
 
 class OutboxRelay:
-    def __init__(self, outbox: Outbox, publish: Publish, *, connected: Callable[[], bool],
-                 sweep_s: float = 10.0, busy_retry_s: float = 0.05, fail_backoff_s: float = 1.0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        outbox: Outbox,
+        publish: Publish,
+        *,
+        connected: Callable[[], bool],
+        sweep_s: float = 10.0,
+        busy_retry_s: float = 0.05,
+        fail_backoff_s: float = 1.0,
+    ) -> None:
         self.outbox = outbox
         self._publish = publish
         self._connected = connected
@@ -124,8 +133,9 @@ class OutboxRelay:
     async def _loop(self) -> None:
         """Rounds until one stalls (NATS away, the database away); then tenacity waits
         fail_backoff_s, or less when notify/kick wakes it, and the rounds go on."""
-        retrying = AsyncRetrying(retry=retry_if_exception_type(_Stalled), wait=wait_fixed(self.fail_backoff_s),
-                                 sleep=self._nap)  # fmt: skip
+        retrying = AsyncRetrying(
+            retry=retry_if_exception_type(_Stalled), wait=wait_fixed(self.fail_backoff_s), sleep=self._nap
+        )
         await retrying(self._rounds)
 
     async def _rounds(self) -> None:

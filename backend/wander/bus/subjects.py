@@ -75,10 +75,10 @@ def event_subject(subject: str, session_id: str) -> str:
     """``wander.step.completed`` of session S -> ``wander.S.step.completed``;
     ``sandwich.made`` of foraging run R -> ``wander.forage.R.made``."""
     if is_forage(subject):
-        return f"{_PREFIX}forage.{_check_session(session_id)}.{subject[len(FORAGE_PREFIX):]}"
+        return f"{_PREFIX}forage.{_check_session(session_id)}.{subject[len(FORAGE_PREFIX) :]}"
     if not subject.startswith(_PREFIX) or len(subject) <= len(_PREFIX):
         raise ValueError(f"not a wander event subject: {subject!r}")
-    return f"{_PREFIX}{_check_session(session_id)}.{subject[len(_PREFIX):]}"
+    return f"{_PREFIX}{_check_session(session_id)}.{subject[len(_PREFIX) :]}"
 
 
 def session_filter(session_id: str | None = None) -> str:

@@ -201,10 +201,7 @@ def detect_oscillation_roles(roles: Any, xp: ModuleType | None = None) -> list[O
     r = roles if roles.ndim == 4 else roles[None]
     b, t = r.shape[:2]
     osc, period, count = _periodicity(r.reshape(b, t, -1), xp)
-    return [
-        OscillationReport(bool(o), int(p) if o else None, int(c))
-        for o, p, c in zip(osc, period, count)
-    ]
+    return [OscillationReport(bool(o), int(p) if o else None, int(c)) for o, p, c in zip(osc, period, count)]
 
 
 def detect_oscillation(history: Any, window: int = ROLE_WINDOW, xp: ModuleType | None = None) -> OscillationReport:
@@ -825,4 +822,3 @@ __all__ = [
     "run_ticks_reference",
     "summarize",
 ]
-

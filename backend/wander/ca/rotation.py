@@ -102,9 +102,7 @@ class RotationStats:
             self.successes[angle] += 1
 
     def as_dict(self) -> dict[str, dict[str, int]]:
-        return {
-            str(a): {"attempts": self.attempts[a], "successes": self.successes[a]} for a in ANGLES
-        }
+        return {str(a): {"attempts": self.attempts[a], "successes": self.successes[a]} for a in ANGLES}
 
     def save(self) -> None:
         if self.path is None:

@@ -54,28 +54,99 @@ MAX_RECALL_CHUNKS = 3
 # Keyword routing: a chunk's score is the number of its keywords found in the text.
 CHUNK_KEYWORDS: dict[str, tuple[str, ...]] = {
     "code": (
-        "python", "rust", "javascript", "typescript", "java", "golang", "bug", "debug",
-        "compile", "compiler", "git", "docker", "sql", "function", "api", "exception",
-        "stack trace", "refactor", "unit test", "segfault", "library", "code", "script",
+        "python",
+        "rust",
+        "javascript",
+        "typescript",
+        "java",
+        "golang",
+        "bug",
+        "debug",
+        "compile",
+        "compiler",
+        "git",
+        "docker",
+        "sql",
+        "function",
+        "api",
+        "exception",
+        "stack trace",
+        "refactor",
+        "unit test",
+        "segfault",
+        "library",
+        "code",
+        "script",
     ),
     "hardware": (
-        "printer", "3d print", "solder", "gpio", "pcb", "arduino", "raspberry pi",
-        "filament", "firmware", "voltage", "circuit", "sensor", "motor", "nozzle",
-        "multimeter", "bambu", "resistor", "battery",
+        "printer",
+        "3d print",
+        "solder",
+        "gpio",
+        "pcb",
+        "arduino",
+        "raspberry pi",
+        "filament",
+        "firmware",
+        "voltage",
+        "circuit",
+        "sensor",
+        "motor",
+        "nozzle",
+        "multimeter",
+        "bambu",
+        "resistor",
+        "battery",
     ),
     "daily_tasks": (
-        "grocery", "groceries", "dentist", "doctor", "schedule", "meeting", "errand",
-        "laundry", "workout", "appointment", "chores", "dinner", "bills", "calendar",
-        "todo", "shopping", "reminder",
+        "grocery",
+        "groceries",
+        "dentist",
+        "doctor",
+        "schedule",
+        "meeting",
+        "errand",
+        "laundry",
+        "workout",
+        "appointment",
+        "chores",
+        "dinner",
+        "bills",
+        "calendar",
+        "todo",
+        "shopping",
+        "reminder",
     ),
     "science": (
-        "physics", "equation", "quantum", "genome", "calculus", "theorem", "molecule",
-        "chemistry", "biology", "entropy", "experiment", "hypothesis", "particle",
-        "protein", "relativity", "neuron", "enzyme",
+        "physics",
+        "equation",
+        "quantum",
+        "genome",
+        "calculus",
+        "theorem",
+        "molecule",
+        "chemistry",
+        "biology",
+        "entropy",
+        "experiment",
+        "hypothesis",
+        "particle",
+        "protein",
+        "relativity",
+        "neuron",
+        "enzyme",
     ),
     "meta": (
-        "wheeler", "attractor", "brick", "cellular automata", "cellular automaton",
-        "rotation", "chunk", "memory system", "oscillation", "convergence",
+        "wheeler",
+        "attractor",
+        "brick",
+        "cellular automata",
+        "cellular automaton",
+        "rotation",
+        "chunk",
+        "memory system",
+        "oscillation",
+        "convergence",
     ),
 }
 CHUNKS = (*CHUNK_KEYWORDS, GENERAL)
@@ -415,9 +486,7 @@ class WheelerMemory:
         existing = self.get(mid)
         if existing is not None:
             return existing
-        res = evolve_with_rotation(
-            seed, stats=self.rotation_stats, keep_history=self.keep_bricks, xp=self.xp
-        )[0]
+        res = evolve_with_rotation(seed, stats=self.rotation_stats, keep_history=self.keep_bricks, xp=self.xp)[0]
         if len(self) >= self.capacity:
             self.evict_coldest()
         now = self._now().isoformat()
@@ -526,9 +595,7 @@ class WheelerMemory:
                 self._chunk(name).save_index()
         recon: list[Evolution | None] = [None] * len(picked)
         if reconstruct and picked:
-            blends = np.stack(
-                [self._blend(self._chunk(e.chunk).rows()[e.row], q_att) for e in picked]
-            )
+            blends = np.stack([self._blend(self._chunk(e.chunk).rows()[e.row], q_att) for e in picked])
             recon = list(evolve_batch(blends, xp=self.xp or get_xp()))
         hits = []
         for i, e, r in zip(order, picked, recon):

@@ -58,9 +58,7 @@ def requested_backend(backend: str | None = None) -> str:
         backend = load_section("ca").backend
     name = backend.strip().lower() or "auto"
     if name not in BACKENDS:
-        raise CABackendError(
-            f"WANDER_CA_BACKEND: unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}"
-        )
+        raise CABackendError(f"WANDER_CA_BACKEND: unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     return name
 
 

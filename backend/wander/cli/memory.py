@@ -69,8 +69,7 @@ def store(text: str = typer.Argument(..., help="The text to remember.")) -> None
     except OSError as exc:
         _fail("memory", f"cannot write {mem.root}: {exc.strerror or exc}")
     _out.print(
-        f"stored {entry.id} in {entry.chunk}: {entry.state} after {entry.ticks} ticks "
-        f"at {entry.angle} degrees",
+        f"stored {entry.id} in {entry.chunk}: {entry.state} after {entry.ticks} ticks at {entry.angle} degrees",
         markup=False,
     )
 

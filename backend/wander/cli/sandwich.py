@@ -46,8 +46,9 @@ def _open():
 
 def forage(
     patience: int = typer.Option(5, help="Failures in a row before the forager rests (resets on a sandwich)."),
-    source: str | None = typer.Option(None, "--from", help="Directed: a Markdown/text/HTML/PDF file or folder, "
-                                                               "or a URL."),
+    source: str | None = typer.Option(
+        None, "--from", help="Directed: a Markdown/text/HTML/PDF file or folder, or a URL."
+    ),
     topic: str | None = typer.Option(None, help="Directed: a topic to make a sandwich about."),
     max_attempts: int = typer.Option(50, help="Stop after this many attempts whatever the patience."),
     seed: int | None = typer.Option(None, help="Random seed of the autonomous forager (replayable)."),
@@ -70,8 +71,9 @@ def forage(
                     where = f"{a.content.kind} '{a.content.title}'" if a.content else "-"
                     out.print(f"[{a.outcome}] {where}: {a.rationale}")
 
-            summary = await forager.run(patience=patience, source=source, topic=topic, max_attempts=max_attempts,
-                                        on_attempt=show)  # fmt: skip
+            summary = await forager.run(
+                patience=patience, source=source, topic=topic, max_attempts=max_attempts, on_attempt=show
+            )
             made = await app.sandwiches.sandwiches(limit=max(1, summary.made))
             return summary, [s for s in made if s["id"] in summary.sandwich_ids]
 
@@ -80,11 +82,15 @@ def forage(
         print(json.dumps({**summary.__dict__, "sandwiches": made}, default=str, indent=1))
         return
     for s in made:
-        out.print(f"\n[bold]{s['name']}[/bold] ({s['structural_type']}, V {s['validity_score']:.2f})\n"
-                  f"  top bread: {s['bread_top']}\n  filling:   {s['filling']}\n  bottom:    {s['bread_bottom']}\n"
-                  f"  {s['assembly_rationale']}")  # fmt: skip
-    out.print(f"\n{summary.attempts} attempts, {summary.made} sandwiches "
-              f"({', '.join(f'{k} {v}' for k, v in sorted(summary.outcomes.items()))}). {summary.farewell}")  # fmt: skip
+        out.print(
+            f"\n[bold]{s['name']}[/bold] ({s['structural_type']}, V {s['validity_score']:.2f})\n"
+            f"  top bread: {s['bread_top']}\n  filling:   {s['filling']}\n  bottom:    {s['bread_bottom']}\n"
+            f"  {s['assembly_rationale']}"
+        )
+    out.print(
+        f"\n{summary.attempts} attempts, {summary.made} sandwiches "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(summary.outcomes.items()))}). {summary.farewell}"
+    )
     if summary.status == "failed":
         raise typer.Exit(2)
 
@@ -107,8 +113,12 @@ def stats(as_json: bool = typer.Option(False, "--json")) -> None:
     for col in ("metric", "value", "target", "met"):
         t.add_column(col)
     for name, m in report["metrics"].items():
-        t.add_row(name, "-" if m["value"] is None else f"{m['value']:.3f}", m["target"],
-                  "-" if m["met"] is None else ("yes" if m["met"] else "no"))  # fmt: skip
+        t.add_row(
+            name,
+            "-" if m["value"] is None else f"{m['value']:.3f}",
+            m["target"],
+            "-" if m["met"] is None else ("yes" if m["met"] else "no"),
+        )
     out.print(t)
     out.print("counts: " + ", ".join(f"{k} {v}" for k, v in report["counts"].items()))
     out.print("outcomes: " + (", ".join(f"{k} {v}" for k, v in sorted(report["outcomes"].items())) or "none yet"))
@@ -117,8 +127,10 @@ def stats(as_json: bool = typer.Option(False, "--json")) -> None:
 
 
 @corpus_app.command("ask")
-def ask(question: str = typer.Argument(..., help="A question about the corpus."),
-        as_json: bool = typer.Option(False, "--json")) -> None:  # fmt: skip
+def ask(
+    question: str = typer.Argument(..., help="A question about the corpus."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
     """Answer a question about the existing sandwiches through the analysis queries."""
     if not question.strip():
         _fail("question: must not be empty")
@@ -155,14 +167,20 @@ def explain() -> None:
             return {t["name"]: t["example"] for t in (await explanation(app))["types"]}
 
     examples = _run(main)
-    out.print("A sandwich is two pieces of bread (B1, B2) that bound a filling F: the breads are related but not "
-              "the same idea, and the filling is closer to each bread than they are to each other.")  # fmt: skip
-    out.print(f"V = {WEIGHTS['bread_compat']} BreadCompat + {WEIGHTS['containment']} Containment + "
-              f"{WEIGHTS['non_triviality']} NonTriviality + {WEIGHTS['novelty']} Novelty; accepted at {ACCEPT}, "
-              f"reviewed from {REVIEW}.\n")  # fmt: skip
+    out.print(
+        "A sandwich is two pieces of bread (B1, B2) that bound a filling F: the breads are related but not "
+        "the same idea, and the filling is closer to each bread than they are to each other."
+    )
+    out.print(
+        f"V = {WEIGHTS['bread_compat']} BreadCompat + {WEIGHTS['containment']} Containment + "
+        f"{WEIGHTS['non_triviality']} NonTriviality + {WEIGHTS['novelty']} Novelty; accepted at {ACCEPT}, "
+        f"reviewed from {REVIEW}.\n"
+    )
     for name, desc in TAXONOMY.items():
         ex = examples.get(name)
         line = f"[bold]{name}[/bold]: {desc}."
         if ex:
-            line += f"\n    e.g. {ex['name']}: {ex['bread_top']} / {ex['filling']} / {ex['bread_bottom']} (V {ex['v']:.2f})"
+            line += (
+                f"\n    e.g. {ex['name']}: {ex['bread_top']} / {ex['filling']} / {ex['bread_bottom']} (V {ex['v']:.2f})"
+            )
         out.print(line)

@@ -34,8 +34,14 @@ def serve(
     # the process before the embedded Postgres is stopped at exit, so exit cleanly instead.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     # ws_max_size: a client's oversized WebSocket message is refused (1009) before it is buffered whole.
-    uvicorn.run(create_app(api=api, progress=RichProgress()), host=host, port=port, log_level="warning",
-                ws_ping_interval=20, ws_max_size=load_section("api").ws_max_message)  # fmt: skip
+    uvicorn.run(
+        create_app(api=api, progress=RichProgress()),
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_ping_interval=20,
+        ws_max_size=load_section("api").ws_max_message,
+    )
 
 
 def worker(

@@ -30,14 +30,23 @@ def _print_fallback_notice(app_) -> None:
 
 
 async def _run_steps(app_, session_id: str, total: int, done_before: int, as_json: bool) -> Any:
-    bar = Progress(TextColumn("[bold]step[/] {task.completed}/{task.total}"), BarColumn(),
-                   TextColumn("{task.description}"), TimeElapsedColumn(), console=err, disable=False)  # fmt: skip
+    bar = Progress(
+        TextColumn("[bold]step[/] {task.completed}/{task.total}"),
+        BarColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=err,
+        disable=False,
+    )
     with bar:
         task = bar.add_task("", total=total, completed=done_before)
 
         def on_step(result) -> None:
-            bar.update(task, completed=result.step_number,
-                       description=f"{result.from_locus.concept[:28]} -> {result.to_locus.concept[:28]}")  # fmt: skip
+            bar.update(
+                task,
+                completed=result.step_number,
+                description=f"{result.from_locus.concept[:28]} -> {result.to_locus.concept[:28]}",
+            )
 
         return await app_.engine.run(session_id, on_step=on_step)
 
@@ -67,12 +76,15 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
         console.print_json(json.dumps(summary, default=str))
         return
     share = summary["in_band_share"]
-    console.print(f"[bold]wander[/] {summary['session_id']}  status {summary['status']}"
-                  + (f" ({summary['stopped_reason']})" if summary["stopped_reason"] else ""))  # fmt: skip
+    console.print(
+        f"[bold]wander[/] {summary['session_id']}  status {summary['status']}"
+        + (f" ({summary['stopped_reason']})" if summary["stopped_reason"] else "")
+    )
     console.print(" -> ".join(summary["path"][:12]) + (" -> ..." if len(summary["path"]) > 12 else ""))
     if share is not None:
-        console.print(f"steps in the {BAND_LOW}-{BAND_HIGH} band: {summary['in_band']}/{summary['steps']} "
-                      f"({share:.0%})")  # fmt: skip
+        console.print(
+            f"steps in the {BAND_LOW}-{BAND_HIGH} band: {summary['in_band']}/{summary['steps']} ({share:.0%})"
+        )
     console.print(f"see it whole: wander show {summary['session_id']}")
 
 
@@ -117,11 +129,20 @@ def run(
 
     async def main():
         async with open_app(builder) as a:
-            session = await a.engine.create(NewWander(
-                seed_concept=seed, attractor=attractor, name=name, allowed_domains=domains or [],
-                forbidden_domains=forbid or [], max_steps=steps, temperature=temperature, random_seed=random_seed,
-                human_checkpoint_frequency=checkpoint_every, other_seeds=others,
-            ))  # fmt: skip
+            session = await a.engine.create(
+                NewWander(
+                    seed_concept=seed,
+                    attractor=attractor,
+                    name=name,
+                    allowed_domains=domains or [],
+                    forbidden_domains=forbid or [],
+                    max_steps=steps,
+                    temperature=temperature,
+                    random_seed=random_seed,
+                    human_checkpoint_frequency=checkpoint_every,
+                    other_seeds=others,
+                )
+            )
             err.print(f"wander {session.id} started", highlight=False)
             await _run_steps(a, session.id, steps, 0, as_json)
             _print_fallback_notice(a)

@@ -31,14 +31,18 @@ _TOKEN_PREFIXES = re.compile(
     r")"
 )
 _BEARER = re.compile(r"(?i)\b(bearer)(\s+)([A-Za-z0-9_\-./+=]{16,})")
-_ASSIGNED = re.compile(r"(?i)\b(api[_\- ]?key|access[_\- ]?key|secret(?:[_\- ]?key)?|token|password|passwd)(\s*[:=]\s*[\"']?)([^\s\"']{8,})")
+_ASSIGNED = re.compile(
+    r"(?i)\b(api[_\- ]?key|access[_\- ]?key|secret(?:[_\- ]?key)?|token|password|passwd)(\s*[:=]\s*[\"']?)([^\s\"']{8,})"
+)
 _AWS = re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}(?![A-Z0-9])")
 _HEX = re.compile(r"(?<![A-Za-z0-9])(?:0x)?[0-9a-fA-F]{32,}(?![A-Za-z0-9])")
 _B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{32,}={0,2}(?![A-Za-z0-9+/_\-])")
 _EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])")
 _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?(?![A-Za-z0-9])")
 _CARD = re.compile(r"(?<![\d.,])\d(?:[ -]?\d){12,18}(?![\d.,]\d)")
-_PHONE = re.compile(r"(?<![\w.+])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{1,4}\)[ .\-]?)?\d{2,5}(?:[ .\-]\d{2,5}){1,5}(?![\w.]\d|\w)")
+_PHONE = re.compile(
+    r"(?<![\w.+])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{1,4}\)[ .\-]?)?\d{2,5}(?:[ .\-]\d{2,5}){1,5}(?![\w.]\d|\w)"
+)
 
 
 def _looks_random(s: str) -> bool:

@@ -50,8 +50,12 @@ class Validity:
 
     @property
     def v(self) -> float:
-        return (WEIGHTS["bread_compat"] * self.bread_compat + WEIGHTS["containment"] * self.containment
-                + WEIGHTS["non_triviality"] * self.non_triviality + WEIGHTS["novelty"] * self.novelty)  # fmt: skip
+        return (
+            WEIGHTS["bread_compat"] * self.bread_compat
+            + WEIGHTS["containment"] * self.containment
+            + WEIGHTS["non_triviality"] * self.non_triviality
+            + WEIGHTS["novelty"] * self.novelty
+        )
 
     def hard_failures(self) -> list[str]:
         out = []
@@ -89,13 +93,19 @@ class Validity:
 
     def as_dict(self) -> dict:
         return {
-            "V": round(self.v, 4), "verdict": self.verdict, "bread_compat": round(self.bread_compat, 4),
-            "containment": round(self.containment, 4), "non_triviality": round(self.non_triviality, 4),
-            "novelty": round(self.novelty, 4), "bread_similarity": round(self.bread_similarity, 4),
-            "filling_similarities": [round(x, 4) for x in self.filling_similarities], "weights": WEIGHTS,
-            "filling_in_lineage": self.filling_in_lineage, "hard_failures": self.hard_failures(),
+            "V": round(self.v, 4),
+            "verdict": self.verdict,
+            "bread_compat": round(self.bread_compat, 4),
+            "containment": round(self.containment, 4),
+            "non_triviality": round(self.non_triviality, 4),
+            "novelty": round(self.novelty, 4),
+            "bread_similarity": round(self.bread_similarity, 4),
+            "filling_similarities": [round(x, 4) for x in self.filling_similarities],
+            "weights": WEIGHTS,
+            "filling_in_lineage": self.filling_in_lineage,
+            "hard_failures": self.hard_failures(),
             "reasons": self.reasons(),
-        }  # fmt: skip
+        }
 
 
 def bread_compat(s12: float) -> float:
@@ -128,12 +138,20 @@ def novelty(filling: np.ndarray, existing: np.ndarray) -> float:
     return float(np.clip(1.0 - float(np.max(existing @ normalize(filling))), 0.0, 1.0))
 
 
-def validity(b1: np.ndarray, filling: np.ndarray, b2: np.ndarray, existing: np.ndarray,
-             filling_in_lineage: bool = False) -> Validity:  # fmt: skip
+def validity(
+    b1: np.ndarray, filling: np.ndarray, b2: np.ndarray, existing: np.ndarray, filling_in_lineage: bool = False
+) -> Validity:
     b1, f, b2 = normalize(b1), normalize(filling), normalize(b2)
     s12, s1f, sf2 = float(b1 @ b2), float(b1 @ f), float(f @ b2)
-    return Validity(bread_compat(s12), containment(s1f, sf2, s12), non_triviality(s1f, sf2, filling_in_lineage),
-                    novelty(f, existing), s12, (s1f, sf2), filling_in_lineage)  # fmt: skip
+    return Validity(
+        bread_compat(s12),
+        containment(s1f, sf2, s12),
+        non_triviality(s1f, sf2, filling_in_lineage),
+        novelty(f, existing),
+        s12,
+        (s1f, sf2),
+        filling_in_lineage,
+    )
 
 
 def structural_type(sandwich: np.ndarray, prototypes: dict[str, np.ndarray], opposites: bool) -> tuple[str, float]:

@@ -38,11 +38,12 @@ def interestingness(distance, pull, crosses_domain, baseline=None):
         pull01 = np.clip((np.asarray(pull) - baseline + 0.1) / 0.35, 0.0, 1.0)
         weights = (0.25, 0.6, 0.15)
     return np.clip(
-        weights[0] * band_centrality(distance) + weights[1] * pull01
+        weights[0] * band_centrality(distance)
+        + weights[1] * pull01
         + weights[2] * np.asarray(crosses_domain, dtype=float),
         0.0,
         1.0,
-    )  # fmt: skip
+    )
 
 
 def novelty(max_sim_to_seen):
@@ -52,9 +53,7 @@ def novelty(max_sim_to_seen):
 
 def bridge_potential(new_domain_share, n_domains):
     """Share of the candidate's domains the current locus lacks, plus how many it spans."""
-    return np.clip(
-        0.7 * np.asarray(new_domain_share) + 0.3 * np.clip((np.asarray(n_domains) - 1) / 2, 0, 1), 0.0, 1.0
-    )
+    return np.clip(0.7 * np.asarray(new_domain_share) + 0.3 * np.clip((np.asarray(n_domains) - 1) / 2, 0, 1), 0.0, 1.0)
 
 
 def uncertainty(visit_count, drift_from_seed):

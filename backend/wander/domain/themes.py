@@ -12,9 +12,7 @@ from collections.abc import Iterable, Sequence
 DEGENERATE_SHARE = 0.05
 
 
-def degenerate_labels(
-    paths: Iterable[Sequence[str]], share: float = DEGENERATE_SHARE
-) -> frozenset[str]:
+def degenerate_labels(paths: Iterable[Sequence[str]], share: float = DEGENERATE_SHARE) -> frozenset[str]:
     """Labels that are ancestors of more than `share` of the concepts whose paths are given."""
     counts: Counter[str] = Counter()
     n = 0

@@ -46,9 +46,12 @@ class MiniLMEmbedder:
             part = list(texts[start : start + chunk])
             with _encode_lock:  # faces embed in threads (engine.embed, Queries.search)
                 out[start : start + len(part)] = model.encode(
-                    part, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                    part,
+                    batch_size=self.batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
                     show_progress_bar=False,
-                )  # fmt: skip
+                )
             if progress is not None:
                 progress(len(part))
         return out

@@ -20,8 +20,14 @@ from wander.domain.errors import WanderError
 
 DEFAULT_URL = "http://127.0.0.1:11434"
 DEFAULT_MODEL = "nomic-embed-text"
-KNOWN_DIMS = {"nomic-embed-text": 768, "mxbai-embed-large": 1024, "all-minilm": 384, "snowflake-arctic-embed": 1024,
-              "bge-m3": 1024, "bge-large": 1024}  # fmt: skip
+KNOWN_DIMS = {
+    "nomic-embed-text": 768,
+    "mxbai-embed-large": 1024,
+    "all-minilm": 384,
+    "snowflake-arctic-embed": 1024,
+    "bge-m3": 1024,
+    "bge-large": 1024,
+}
 
 
 class EmbeddingUnavailable(WanderError):
@@ -34,8 +40,17 @@ def _known_dim(model: str) -> int | None:
 
 
 class OllamaEmbedder:
-    def __init__(self, host: str = DEFAULT_URL, model: str = DEFAULT_MODEL, *, dim: int | None = None,
-                 batch_size: int = 64, timeout: float = 60.0, retries: int = 2, retry_delay: float = 0.5):  # fmt: skip
+    def __init__(
+        self,
+        host: str = DEFAULT_URL,
+        model: str = DEFAULT_MODEL,
+        *,
+        dim: int | None = None,
+        batch_size: int = 64,
+        timeout: float = 60.0,
+        retries: int = 2,
+        retry_delay: float = 0.5,
+    ):
         self.host = host.rstrip("/")
         self.model = model
         self.name = f"ollama:{model}" + (f":{dim}" if dim else "")
@@ -60,13 +75,17 @@ class OllamaEmbedder:
                 r = self._client.embed(model=self.model, input=texts, dimensions=self._truncate_to)
                 rows = np.asarray(r.embeddings, dtype=np.float32)
                 if rows.ndim != 2 or rows.shape[0] != len(texts):
-                    raise EmbeddingUnavailable(f"Ollama at {self.host} returned {rows.shape[0] if rows.ndim else 0} "
-                                               f"embeddings for {len(texts)} texts")  # fmt: skip
+                    raise EmbeddingUnavailable(
+                        f"Ollama at {self.host} returned {rows.shape[0] if rows.ndim else 0} "
+                        f"embeddings for {len(texts)} texts"
+                    )
                 return rows
             except ollama.ResponseError as exc:
                 if exc.status_code == 404:
-                    raise EmbeddingUnavailable(f"embedding model '{self.model}' is not on the Ollama server at "
-                                               f"{self.host} (run `ollama pull {self.model}`)") from None  # fmt: skip
+                    raise EmbeddingUnavailable(
+                        f"embedding model '{self.model}' is not on the Ollama server at "
+                        f"{self.host} (run `ollama pull {self.model}`)"
+                    ) from None
                 if exc.status_code != 429 and exc.status_code < 500:
                     raise EmbeddingUnavailable(f"Ollama at {self.host} refused to embed: {exc.error}") from None
                 last = exc
@@ -94,7 +113,9 @@ class OllamaEmbedder:
         if self._dim is None:
             self._dim = int(out.shape[1])
         elif out.shape[1] != self._dim:
-            raise EmbeddingUnavailable(f"Ollama model '{self.model}' gave {out.shape[1]}-d vectors, expected {self._dim}")
+            raise EmbeddingUnavailable(
+                f"Ollama model '{self.model}' gave {out.shape[1]}-d vectors, expected {self._dim}"
+            )
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         return (out / norms).astype(np.float32)

@@ -52,8 +52,9 @@ class Crystallizer:
             self._prototypes = dict(zip(names, vectors))
         return self._prototypes
 
-    async def crystallize(self, walk: Walk, trigger: str, locus: Locus,
-                          resonance: Resonance | None = None) -> CrystallizeOutcome:  # fmt: skip
+    async def crystallize(
+        self, walk: Walk, trigger: str, locus: Locus, resonance: Resonance | None = None
+    ) -> CrystallizeOutcome:
         session = walk.session
         stimulus = ", ".join(resonance.themes[:4]) if resonance else locus.concept
         vector = normalize(resonance.embedding if resonance is not None else locus.embedding)
@@ -73,8 +74,10 @@ class Crystallizer:
         # breads, same filling) is passed over for the next best pair.
         said = {(frozenset((c.bread_a_locus_id, c.bread_b_locus_id)), c.validity.get("filling")) for c in crystals}
         said |= self._said.setdefault(session.id, set())
-        pairs = sorted(itertools.combinations(pool[:BREAD_CHOICE], 2),
-                       key=lambda p: -float(midpoint(p[0].embedding, p[1].embedding) @ vector))  # fmt: skip
+        pairs = sorted(
+            itertools.combinations(pool[:BREAD_CHOICE], 2),
+            key=lambda p: -float(midpoint(p[0].embedding, p[1].embedding) @ vector),
+        )
         for b1, b2 in pairs:
             a1, a2 = _anchor(kb, b1), _anchor(kb, b2)
             f_i = _filling(kb, walk, b1, b2, a1, a2)
@@ -98,26 +101,46 @@ class Crystallizer:
         verdict = val.verdict
         now = self.clock.now()
         cited = {i for s in rum.steps if "rejected" not in s for i in s["evidence_ids"]}
-        evidence = [{"type": e["type"], "id": str(e["id"]), "summary": e["summary"]}
-                    for i, e in rum.evidence.items() if i in cited][:20]  # fmt: skip
+        evidence = [
+            {"type": e["type"], "id": str(e["id"]), "summary": e["summary"]}
+            for i, e in rum.evidence.items()
+            if i in cited
+        ][:20]
         crystal = Crystal(
-            id=new_id(), project_id=session.project_id, session_id=session.id, insight=insight, embedding=embedding,
-            confidence=round(val.v, 4), actionability=float(np.clip((b1.actionability + b2.actionability) / 2, 0, 1)),
+            id=new_id(),
+            project_id=session.project_id,
+            session_id=session.id,
+            insight=insight,
+            embedding=embedding,
+            confidence=round(val.v, 4),
+            actionability=float(np.clip((b1.actionability + b2.actionability) / 2, 0, 1)),
             domains=list(dict.fromkeys([*b1.domains, *filling.domains, *b2.domains])),
             status=CrystalStatus.INVALIDATED if verdict == "rejected" else CrystalStatus.ACTIVE,
-            source_resonance_id=resonance.id if resonance else None, source_locus_id=locus.id,
-            supporting_evidence=evidence, bread_a_locus_id=b1.id, bread_b_locus_id=b2.id,
-            validity={**val.as_dict(), "filling": filling.label, "trigger": trigger}, structural_type=stype,
-            rumination=rum.steps, validated_by="sandwich-gate", created_at=now,
-            validation_notes={"accepted": "V >= 0.7", "review": "marginal (0.5 <= V < 0.7): awaiting human review",
-                              "rejected": "; ".join(val.reasons()) or "V < 0.5"}[verdict],
-        )  # fmt: skip
+            source_resonance_id=resonance.id if resonance else None,
+            source_locus_id=locus.id,
+            supporting_evidence=evidence,
+            bread_a_locus_id=b1.id,
+            bread_b_locus_id=b2.id,
+            validity={**val.as_dict(), "filling": filling.label, "trigger": trigger},
+            structural_type=stype,
+            rumination=rum.steps,
+            validated_by="sandwich-gate",
+            created_at=now,
+            validation_notes={
+                "accepted": "V >= 0.7",
+                "review": "marginal (0.5 <= V < 0.7): awaiting human review",
+                "rejected": "; ".join(val.reasons()) or "V < 0.5",
+            }[verdict],
+        )
         events: list[EventDraft] = []
         if verdict != "rejected":
             events.append(ev.draft(CrystalFormedPayload(session_id=session.id, crystal=crystal_summary(crystal))))
         if verdict == "accepted":
-            events.append(ev.draft(CrystalValidatedPayload(session_id=session.id, crystal_id=crystal.id,
-                                                           V=round(float(val.v), 4))))
+            events.append(
+                ev.draft(
+                    CrystalValidatedPayload(session_id=session.id, crystal_id=crystal.id, V=round(float(val.v), 4))
+                )
+            )
         return CrystallizeOutcome(crystal, events, rum, verdict)
 
 
@@ -135,9 +158,17 @@ def _bread_pool(walk: Walk, vector: np.ndarray) -> list[Locus]:
 
 
 def crystal_summary(c: Crystal) -> CrystalSummary:
-    return CrystalSummary(id=c.id, insight=c.insight, confidence=c.confidence, structural_type=c.structural_type,
-                          status=c.status, bread=[c.bread_a_locus_id, c.bread_b_locus_id], domains=c.domains,
-                          V=c.validity.get("V"), verdict=c.validity.get("verdict"))
+    return CrystalSummary(
+        id=c.id,
+        insight=c.insight,
+        confidence=c.confidence,
+        structural_type=c.structural_type,
+        status=c.status,
+        bread=[c.bread_a_locus_id, c.bread_b_locus_id],
+        domains=c.domains,
+        V=c.validity.get("V"),
+        verdict=c.validity.get("verdict"),
+    )
 
 
 def _filling(kb: Knowledge, walk: Walk, b1: Locus, b2: Locus, a1: int, a2: int) -> int:
@@ -164,8 +195,11 @@ def _lemma(kb: Knowledge, i: int) -> str:
 def in_lineage(kb: Knowledge, filling: int, bread: int) -> bool:
     """The filling is one of the bread's broader concepts (or the bread one of its own)."""
     f, b = kb.concept(filling), kb.concept(bread)
-    return (_lemma(kb, filling) in b.path or _lemma(kb, bread) in f.path
-            or _lemma(kb, filling).lower() == _lemma(kb, bread).lower())  # fmt: skip
+    return (
+        _lemma(kb, filling) in b.path
+        or _lemma(kb, bread) in f.path
+        or _lemma(kb, filling).lower() == _lemma(kb, bread).lower()
+    )
 
 
 def _shared_lineage(kb: Knowledge, a: int, b: int) -> str | None:
@@ -176,8 +210,7 @@ def _shared_lineage(kb: Knowledge, a: int, b: int) -> str | None:
     return next((x for x in kb.concept(a).path if x in path_b and x.lower() not in degenerate), None)
 
 
-def plain_insight(kb: Knowledge, b1: Locus, b2: Locus, a1: int, a2: int, f_i: int,
-                  resonance: Resonance | None) -> str:  # fmt: skip
+def plain_insight(kb: Knowledge, b1: Locus, b2: Locus, a1: int, a2: int, f_i: int, resonance: Resonance | None) -> str:
     """What the filling explains about the two breads, in plain words from the corpus: the
     gloss, the shared lineage or its absence, and where the breads pull apart. The figures
     are in the crystal's validity, not in the sentences."""
@@ -190,13 +223,17 @@ def plain_insight(kb: Knowledge, b1: Locus, b2: Locus, a1: int, a2: int, f_i: in
     lean1 = _lemma(kb, kb.nearest(normalize(v1 - v2), 1, exclude=[a1, a2, f_i])[0][0])
     lean2 = _lemma(kb, kb.nearest(normalize(v2 - v1), 1, exclude=[a1, a2, f_i])[0][0])
     if shared:
-        out.append(f"Both are kinds of {shared}, yet '{b1.concept}' leans toward {lean1} and '{b2.concept}' "
-                   f"toward {lean2}; {name} holds the two sides together.")  # fmt: skip
+        out.append(
+            f"Both are kinds of {shared}, yet '{b1.concept}' leans toward {lean1} and '{b2.concept}' "
+            f"toward {lean2}; {name} holds the two sides together."
+        )
     else:
         p1 = kb.concept(a1).path[0] if kb.concept(a1).path else "its own kind"
         p2 = kb.concept(a2).path[0] if kb.concept(a2).path else "its own kind"
-        out.append(f"They come from different lineages ('{b1.concept}' is a kind of {p1}, '{b2.concept}' a kind "
-                   f"of {p2}), so {name} is where the side of {lean1} meets the side of {lean2}.")  # fmt: skip
+        out.append(
+            f"They come from different lineages ('{b1.concept}' is a kind of {p1}, '{b2.concept}' a kind "
+            f"of {p2}), so {name} is where the side of {lean1} meets the side of {lean2}."
+        )
     if resonance is not None and resonance.themes:
         themes = [t for t in resonance.themes[:3] if t != name]
         if themes:

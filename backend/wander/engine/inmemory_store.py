@@ -50,18 +50,13 @@ class InMemoryStore:
     def _emit(self, session_id: str, drafts: list[EventDraft]) -> list[Event]:
         log = self.events.setdefault(session_id, [])
         now = datetime.now(UTC)
-        out = [
-            Event(session_id, len(log) + 1 + i, d.subject, now, dict(d.payload))
-            for i, d in enumerate(drafts)
-        ]
+        out = [Event(session_id, len(log) + 1 + i, d.subject, now, dict(d.payload)) for i, d in enumerate(drafts)]
         log.extend(out)
         if session_id in self.sessions:
             self.sessions[session_id].event_seq = len(log)
         return out
 
-    async def create_session(
-        self, session: Session, seed_loci: list[Locus], events: list[EventDraft]
-    ) -> list[Event]:
+    async def create_session(self, session: Session, seed_loci: list[Locus], events: list[EventDraft]) -> list[Event]:
         self.sessions[session.id] = copy.copy(session)
         self.loci[session.id] = {lo.id: copy.copy(lo) for lo in seed_loci}
         self.traces[session.id], self.residues[session.id], self.compost[session.id] = (
@@ -77,9 +72,7 @@ class InMemoryStore:
         if stored is None:
             raise Conflict(f"session {s.id} no longer exists")
         if any(t.step_number == commit.trace.step_number for t in self.traces[s.id]):
-            raise StepAlreadyCommitted(
-                f"step {commit.trace.step_number} of {s.id} is already committed"
-            )
+            raise StepAlreadyCommitted(f"step {commit.trace.step_number} of {s.id} is already committed")
         if stored.step_count != commit.expected_step_count:
             raise Conflict(f"session {s.id} moved on to step {stored.step_count}")
         loci = self.loci[s.id]
@@ -113,8 +106,14 @@ class InMemoryStore:
             raise Conflict(f"session {session_id} is {s.status}")
         return self._emit(session_id, events)
 
-    async def set_status(self, session_id: str, status: str, reason: str | None, events: list[EventDraft],
-                         allowed_from: Iterable[str] | None = None) -> list[Event]:  # fmt: skip
+    async def set_status(
+        self,
+        session_id: str,
+        status: str,
+        reason: str | None,
+        events: list[EventDraft],
+        allowed_from: Iterable[str] | None = None,
+    ) -> list[Event]:
         s = self.sessions[session_id]
         if allowed_from is not None and str(s.status) not in set(allowed_from):
             raise Conflict(f"session {session_id} is {s.status}")
@@ -124,9 +123,7 @@ class InMemoryStore:
     async def set_run_target(self, session_id: str, run_until_step: int | None) -> None:
         self.sessions[session_id].run_until_step = run_until_step
 
-    async def save_crystal(
-        self, crystal: Crystal, events: list[EventDraft]
-    ) -> list[Event]:
+    async def save_crystal(self, crystal: Crystal, events: list[EventDraft]) -> list[Event]:
         self.crystals_by_id[crystal.id] = crystal
         return self._emit(crystal.session_id, events) if crystal.session_id else []
 
@@ -143,12 +140,18 @@ class InMemoryStore:
         s = self.sessions.get(session_id)
         if s is None:
             return None
-        return SessionControls(str(s.status), list(s.allowed_domains), list(s.forbidden_domains), s.temperature,
-                               s.max_steps, list(s.fence), s.pending_injection, s.cloud_budget_cents)  # fmt: skip
+        return SessionControls(
+            str(s.status),
+            list(s.allowed_domains),
+            list(s.forbidden_domains),
+            s.temperature,
+            s.max_steps,
+            list(s.fence),
+            s.pending_injection,
+            s.cloud_budget_cents,
+        )
 
-    async def load_walk(
-        self, session_id: str, recent: int = 20, hot: int = 30
-    ) -> WalkState:
+    async def load_walk(self, session_id: str, recent: int = 20, hot: int = 30) -> WalkState:
         s = self.sessions[session_id]
         loci = [copy.copy(lo) for lo in self.loci[session_id].values()]
         traces = sorted(self.traces[session_id], key=lambda t: t.step_number)
@@ -156,71 +159,89 @@ class InMemoryStore:
         themes = [t for _, r in residues[-recent:] for t in r.themes]
         by_id = {lo.id: lo for lo in loci}
         hot_items = []
-        for t, (rid, r) in list(zip(traces, residues))[
-            len(traces) - hot if hot else len(traces) :
-        ]:
+        for t, (rid, r) in list(zip(traces, residues))[len(traces) - hot if hot else len(traces) :]:
             to = by_id[t.to_locus_id]
             frm = by_id.get(t.from_locus_id or "")
             v = r.themes_embedding if r.themes_embedding is not None else to.embedding
-            hot_items.append(HotItem(t.step_number, rid, frm.concept if frm else "", to.concept, list(to.domains),
-                                     list(r.themes), np.asarray(v, dtype=np.float32), r.interestingness))  # fmt: skip
+            hot_items.append(
+                HotItem(
+                    t.step_number,
+                    rid,
+                    frm.concept if frm else "",
+                    to.concept,
+                    list(to.domains),
+                    list(r.themes),
+                    np.asarray(v, dtype=np.float32),
+                    r.interestingness,
+                )
+            )
         return WalkState(
-            session=copy.copy(s), loci=loci, recent_themes=themes,
+            session=copy.copy(s),
+            loci=loci,
+            recent_themes=themes,
             relations=[(t.from_locus_id, t.to_locus_id) for t in traces if t.from_locus_id],
-            hot=hot_items, compost=list(self.compost[session_id]),
-            resonances=[copy.copy(r) for r in self.resonances.values()
-                        if r.project_id == s.project_id and r.status != "invalidated"],
+            hot=hot_items,
+            compost=list(self.compost[session_id]),
+            resonances=[
+                copy.copy(r)
+                for r in self.resonances.values()
+                if r.project_id == s.project_id and r.status != "invalidated"
+            ],
             warm=[copy.copy(w) for w in self.warm.values() if w.session_id == session_id],
-        )  # fmt: skip
+        )
 
     async def crystals(self, project_id: str) -> list[Crystal]:
-        return [
-            c
-            for c in self.crystals_by_id.values()
-            if c.project_id == project_id and c.status != "invalidated"
-        ]
+        return [c for c in self.crystals_by_id.values() if c.project_id == project_id and c.status != "invalidated"]
 
-    async def lens_evidence(
-        self, session: Session, lens: str, vector: np.ndarray, k: int
-    ) -> list[dict]:
+    async def lens_evidence(self, session: Session, lens: str, vector: np.ndarray, k: int) -> list[dict]:
         v = np.asarray(vector, dtype=np.float32)
         sid = session.id
         if lens == "constraints":
-            items = [{"id": f"fence:{i}", "type": "constraint", "summary": f"fence {a.action}s '{a.concept}'",
-                      "sim": float(a.embedding @ v)} for i, a in enumerate(session.fence)]  # fmt: skip
-            items.append({"id": "budget", "type": "constraint", "sim": 0.0,
-                          "summary": f"cloud budget {session.cloud_spent_cents}/{session.cloud_budget_cents} cents, "
-                                     f"drift at most {session.max_drift_distance}"})  # fmt: skip
+            items = [
+                {
+                    "id": f"fence:{i}",
+                    "type": "constraint",
+                    "summary": f"fence {a.action}s '{a.concept}'",
+                    "sim": float(a.embedding @ v),
+                }
+                for i, a in enumerate(session.fence)
+            ]
+            items.append(
+                {
+                    "id": "budget",
+                    "type": "constraint",
+                    "sim": 0.0,
+                    "summary": f"cloud budget {session.cloud_spent_cents}/{session.cloud_budget_cents} cents, "
+                    f"drift at most {session.max_drift_distance}",
+                }
+            )
             return items
         rows: list[tuple[str, str, np.ndarray | None]]
         if lens == "loci":
             kind, rows = (
                 "locus",
-                [
-                    (lo.id, lo.concept, lo.embedding)
-                    for lo in self.loci.get(sid, {}).values()
-                ],
+                [(lo.id, lo.concept, lo.embedding) for lo in self.loci.get(sid, {}).values()],
             )
         elif lens in FACETS:
             kind = f"residue.{lens}"
-            rows = [
-                (f"{rid}#{lens}", getattr(r, lens), r.themes_embedding)
-                for rid, r in self.residues.get(sid, [])
-            ]
+            rows = [(f"{rid}#{lens}", getattr(r, lens), r.themes_embedding) for rid, r in self.residues.get(sid, [])]
         elif lens == "resonances":
             kind = "resonance"
-            rows = [(r.id, ", ".join(r.themes), r.embedding) for r in self.resonances.values()
-                    if r.project_id == session.project_id and r.status != "invalidated"]  # fmt: skip
+            rows = [
+                (r.id, ", ".join(r.themes), r.embedding)
+                for r in self.resonances.values()
+                if r.project_id == session.project_id and r.status != "invalidated"
+            ]
         elif lens == "crystals":
             kind = "crystal"
-            rows = [
-                (c.id, c.insight, c.embedding)
-                for c in await self.crystals(session.project_id)
-            ]
+            rows = [(c.id, c.insight, c.embedding) for c in await self.crystals(session.project_id)]
         elif lens == "failed_paths":
             kind = "failed_path"
-            rows = [(w.id, f"{w.content.get('from')} / {w.content.get('to')}", w.embedding) for w in self.warm.values()
-                    if w.session_id == sid and w.cluster_type == "failed_path"]  # fmt: skip
+            rows = [
+                (w.id, f"{w.content.get('from')} / {w.content.get('to')}", w.embedding)
+                for w in self.warm.values()
+                if w.session_id == sid and w.cluster_type == "failed_path"
+            ]
         elif lens == "compost":
             kind, rows = (
                 "compost",
@@ -233,5 +254,6 @@ class InMemoryStore:
             return []
         sims = np.stack([np.asarray(r[2], dtype=np.float32) for r in rows]) @ v
         order = np.argsort(-sims, kind="stable")[:k]
-        return [{"id": rows[i][0], "type": kind, "summary": (rows[i][1] or "")[:200], "sim": float(sims[i])}
-                for i in order]  # fmt: skip
+        return [
+            {"id": rows[i][0], "type": kind, "summary": (rows[i][1] or "")[:200], "sim": float(sims[i])} for i in order
+        ]

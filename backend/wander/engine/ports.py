@@ -230,7 +230,11 @@ class SessionControls:
         out = copy.copy(s)
         out.status = SessionStatus(self.status)
         out.allowed_domains, out.forbidden_domains = list(self.allowed_domains), list(self.forbidden_domains)
-        out.temperature, out.max_steps, out.cloud_budget_cents = self.temperature, self.max_steps, self.cloud_budget_cents
+        out.temperature, out.max_steps, out.cloud_budget_cents = (
+            self.temperature,
+            self.max_steps,
+            self.cloud_budget_cents,
+        )
         out.fence, out.pending_injection = list(self.fence), self.pending_injection
         return out
 
@@ -251,7 +255,9 @@ class WalkState:
 
 
 class Store(Protocol):
-    async def create_session(self, session: Session, seed_loci: list[Locus], events: list[EventDraft]) -> list[Event]: ...
+    async def create_session(
+        self, session: Session, seed_loci: list[Locus], events: list[EventDraft]
+    ) -> list[Event]: ...
 
     async def get_session(self, session_id: str) -> Session | None: ...
 
@@ -262,7 +268,11 @@ class Store(Protocol):
         ...
 
     async def set_status(
-        self, session_id: str, status: str, reason: str | None, events: list[EventDraft],
+        self,
+        session_id: str,
+        status: str,
+        reason: str | None,
+        events: list[EventDraft],
         allowed_from: Iterable[str] | None = None,
     ) -> list[Event]: ...
 
@@ -293,14 +303,16 @@ class Store(Protocol):
 
     async def set_budget(self, session_id: str, cloud_budget_cents: int) -> None: ...
 
-    async def create_subwander(self, child: Session, seed_loci: list[Locus], events: list[EventDraft],
-                               parent_events: list[EventDraft]) -> list[Event]:  # fmt: skip
+    async def create_subwander(
+        self, child: Session, seed_loci: list[Locus], events: list[EventDraft], parent_events: list[EventDraft]
+    ) -> list[Event]:
         """The child session (as create_session) with the parent's budget less the child's and
         the parent's events, in one transaction; the child's events, then the parent's."""
         ...
 
-    async def plant_locus(self, session_id: str, locus: Locus,
-                          make_events: Callable[[Locus], list[EventDraft]]) -> tuple[Locus, list[Event]]:  # fmt: skip
+    async def plant_locus(
+        self, session_id: str, locus: Locus, make_events: Callable[[Locus], list[EventDraft]]
+    ) -> tuple[Locus, list[Event]]:
         """Plant the locus unless the wander already has one of the same concept (compared
         case-insensitively), checked under the session's lock; then the events
         make_events gives for the locus planted or found. Returns that locus and the events."""
@@ -308,8 +320,9 @@ class Store(Protocol):
 
     async def locus(self, session_id: str, locus_id: str) -> Locus | None: ...
 
-    async def record_events(self, session_id: str, events: list[EventDraft],
-                            require_status: str | None = None) -> list[Event]:  # fmt: skip
+    async def record_events(
+        self, session_id: str, events: list[EventDraft], require_status: str | None = None
+    ) -> list[Event]:
         """Events alone, in their own transaction (a step's start, before its work)."""
         ...
 
@@ -317,8 +330,9 @@ class Store(Protocol):
         """Replace the fence with its events; Conflict once the wander is finished."""
         ...
 
-    async def record_crystal_review(self, crystal_id: str, session_id: str | None, status: str, approved: bool,
-                                    notes: str, events: list[EventDraft]) -> list[Event]:  # fmt: skip
+    async def record_crystal_review(
+        self, crystal_id: str, session_id: str | None, status: str, approved: bool, notes: str, events: list[EventDraft]
+    ) -> list[Event]:
         """A person's verdict on a crystal (its status and notes) with its events, in one transaction."""
         ...
 
@@ -334,8 +348,9 @@ class ReadStore(Protocol):
 
     async def children(self, session_id: str) -> list[Session]: ...
 
-    async def loci(self, session_id: str, visited: bool | None = None,
-                   min_interestingness: float | None = None) -> list[Locus]: ...  # fmt: skip
+    async def loci(
+        self, session_id: str, visited: bool | None = None, min_interestingness: float | None = None
+    ) -> list[Locus]: ...
 
     async def locus(self, session_id: str, locus_id: str) -> Locus | None: ...
 
@@ -345,8 +360,13 @@ class ReadStore(Protocol):
 
     async def find_resonances(self, session_id: str | None = None, status: str | None = None) -> list[Resonance]: ...
 
-    async def find_crystals(self, session_id: str | None = None, status: str | None = None,
-                            min_confidence: float | None = None, crystal_id: str | None = None) -> list[Crystal]: ...  # fmt: skip
+    async def find_crystals(
+        self,
+        session_id: str | None = None,
+        status: str | None = None,
+        min_confidence: float | None = None,
+        crystal_id: str | None = None,
+    ) -> list[Crystal]: ...
 
     async def search(self, project_id: str, vector: np.ndarray, types: list[str], limit: int) -> list[SimilarItem]: ...
 
@@ -360,6 +380,8 @@ class ReadStore(Protocol):
 class EventBus(Protocol):
     async def publish(self, events: Sequence[Event]) -> None: ...
 
-    def subscribe(self, handler: Callable[[Event], Awaitable[None]], session_id: str | None = None) -> Callable[[], None]:
+    def subscribe(
+        self, handler: Callable[[Event], Awaitable[None]], session_id: str | None = None
+    ) -> Callable[[], None]:
         """Register a handler; returns a function that unsubscribes it."""
         ...

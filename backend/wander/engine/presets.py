@@ -20,7 +20,12 @@ PRESETS = {
     "meta-wander": Preset(
         name="meta-wander",
         seed_concept="information asymmetry",
-        other_seeds=("financial services", "intelligence tooling", "Veria capabilities", "CommandCenter infrastructure"),
+        other_seeds=(
+            "financial services",
+            "intelligence tooling",
+            "Veria capabilities",
+            "CommandCenter infrastructure",
+        ),
         attractor="Economic opportunity in financial intelligence with tractable solutions given our existing assets",
         max_steps=300,
         question="What business domains would be valuable for an autonomous economic agent to operate in?",

@@ -9,7 +9,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from wander.domain.errors import InvalidInput, NotFound
-from wander.domain.models import Crystal, CrystalStatus, Event, Locus, Resonance, ResonanceStatus, Session, SessionStatus
+from wander.domain.models import (
+    Crystal,
+    CrystalStatus,
+    Event,
+    Locus,
+    Resonance,
+    ResonanceStatus,
+    Session,
+    SessionStatus,
+)
 from wander.domain.views import SimilarItem, StepView
 from wander.engine.ports import Embedder, Knowledge, ReadStore
 
@@ -30,8 +39,13 @@ class LocusDetail:
 
 
 class Queries:
-    def __init__(self, store: ReadStore, embedder: Embedder | None = None, knowledge: Knowledge | None = None,
-                 project_id: str | None = None):  # fmt: skip
+    def __init__(
+        self,
+        store: ReadStore,
+        embedder: Embedder | None = None,
+        knowledge: Knowledge | None = None,
+        project_id: str | None = None,
+    ):
         self.store = store
         self.embedder = embedder
         self.knowledge = knowledge
@@ -47,8 +61,9 @@ class Queries:
             raise NotFound("session", session_id)
         return session
 
-    async def sessions(self, status: str | None = None, limit: int = 50, offset: int = 0,
-                       project_id: str | None = None) -> tuple[list[Session], int]:  # fmt: skip
+    async def sessions(
+        self, status: str | None = None, limit: int = 50, offset: int = 0, project_id: str | None = None
+    ) -> tuple[list[Session], int]:
         """A page of sessions, newest first, and how many there are in all."""
         check_status("status", status, SessionStatus)
         self.check_project(project_id)
@@ -59,8 +74,9 @@ class Queries:
         await self.session(session_id)
         return await self.store.children(session_id)
 
-    async def loci(self, session_id: str, visited: bool | None = None,
-                   min_interestingness: float | None = None) -> list[Locus]:  # fmt: skip
+    async def loci(
+        self, session_id: str, visited: bool | None = None, min_interestingness: float | None = None
+    ) -> list[Locus]:
         await self.session(session_id)
         return await self.store.loci(session_id, visited=visited, min_interestingness=min_interestingness)
 
@@ -81,8 +97,9 @@ class Queries:
         check_status("status", status, ResonanceStatus)
         return await self.store.find_resonances(session_id=session_id, status=status)
 
-    async def crystals(self, session_id: str | None = None, status: str | None = None,
-                       min_confidence: float | None = None) -> list[Crystal]:  # fmt: skip
+    async def crystals(
+        self, session_id: str | None = None, status: str | None = None, min_confidence: float | None = None
+    ) -> list[Crystal]:
         if session_id is not None:
             await self.session(session_id)
         check_status("status", status, CrystalStatus)

@@ -109,18 +109,39 @@ def check_resonances(walk: Walk, residue: Residue, residue_id: str, visited: Loc
             e.themes = list(dict.fromkeys([*best.themes, *residue.themes]))[:MAX_THEMES]
             e.embedding = normalize(best.embedding * (e.occurrences - 1) + v)
             out.matched = e
-            if (e.status == ResonanceStatus.CANDIDATE and e.occurrences >= CONFIRM_OCCURRENCES
-                    and e.strength >= CONFIRM_STRENGTH):  # fmt: skip
+            if (
+                e.status == ResonanceStatus.CANDIDATE
+                and e.occurrences >= CONFIRM_OCCURRENCES
+                and e.strength >= CONFIRM_STRENGTH
+            ):
                 e.status = ResonanceStatus.CONFIRMED
                 out.confirmed.append(e)
-                out.events.append(ev.draft(ResonanceConfirmedPayload(session_id=sid, resonance=summary(e),
-                                                                     similarity=round(float(best_cos), 4))))
+                out.events.append(
+                    ev.draft(
+                        ResonanceConfirmedPayload(
+                            session_id=sid, resonance=summary(e), similarity=round(float(best_cos), 4)
+                        )
+                    )
+                )
             else:
-                out.events.append(ev.draft(ResonanceStrengthenedPayload(session_id=sid, resonance=summary(e),
-                                                                        similarity=round(float(best_cos), 4))))
+                out.events.append(
+                    ev.draft(
+                        ResonanceStrengthenedPayload(
+                            session_id=sid, resonance=summary(e), similarity=round(float(best_cos), 4)
+                        )
+                    )
+                )
         else:
-            r = Resonance(id=new_id(), project_id=walk.session.project_id, session_id=sid, themes=list(residue.themes),
-                          embedding=v, supporting_residue_ids=[residue_id], last_reinforced_at=now, created_at=now)  # fmt: skip
+            r = Resonance(
+                id=new_id(),
+                project_id=walk.session.project_id,
+                session_id=sid,
+                themes=list(residue.themes),
+                embedding=v,
+                supporting_residue_ids=[residue_id],
+                last_reinforced_at=now,
+                created_at=now,
+            )
             touched[r.id] = r
             out.detected += 1
             out.events.append(ev.draft(ResonanceDetectedPayload(session_id=sid, resonance=summary(r))))
@@ -139,6 +160,11 @@ def apply(walk: Walk, outcome: ResonanceOutcome) -> None:
 
 
 def summary(r: Resonance) -> ResonanceSummary:
-    return ResonanceSummary(id=r.id, themes=list(r.themes), occurrences=r.occurrences,
-                            strength=round(float(r.strength), 4), status=str(r.status),  # type: ignore[arg-type]
-                            session_id=r.session_id)
+    return ResonanceSummary(
+        id=r.id,
+        themes=list(r.themes),
+        occurrences=r.occurrences,
+        strength=round(float(r.strength), 4),
+        status=str(r.status),  # type: ignore[arg-type]
+        session_id=r.session_id,
+    )

@@ -22,8 +22,19 @@ import numpy as np
 from wander.domain.models import Session
 from wander.engine.ports import RuminationModel, RuminationReply, RuminationTurn, Store
 
-LENSES = ("loci", "connection", "tension", "bridge", "surprise", "possibility", "resonances", "crystals",
-          "failed_paths", "constraints", "compost")  # fmt: skip
+LENSES = (
+    "loci",
+    "connection",
+    "tension",
+    "bridge",
+    "surprise",
+    "possibility",
+    "resonances",
+    "crystals",
+    "failed_paths",
+    "constraints",
+    "compost",
+)
 MIN_LENSES = 8
 MAX_STEPS = 12
 GAP_CLOSED = 0.45
@@ -73,11 +84,14 @@ class OfflineRuminator:
         ev = sorted(turn.evidence, key=lambda e: -e.get("sim", 0.0))
         if ev:
             top = ev[:2]
-            finding = f"{turn.lens}: " + "; ".join(f"{e['summary']} ({e['type']} {str(e['id'])[:8]}, cos {e.get('sim', 0):.2f})"
-                                                   for e in top)  # fmt: skip
+            finding = f"{turn.lens}: " + "; ".join(
+                f"{e['summary']} ({e['type']} {str(e['id'])[:8]}, cos {e.get('sim', 0):.2f})" for e in top
+            )
             cited = [str(e["id"]) for e in top]
-            monologue = (f"Looking at '{seed}' through {turn.lens}: {len(ev)} items answer, the closest at cos "
-                         f"{ev[0].get('sim', 0):.2f}. {turn.gap}.")
+            monologue = (
+                f"Looking at '{seed}' through {turn.lens}: {len(ev)} items answer, the closest at cos "
+                f"{ev[0].get('sim', 0):.2f}. {turn.gap}."
+            )
         else:
             finding = f"{turn.lens}: confirmed absence, nothing of this kind near '{seed}'"
             cited = []
@@ -86,8 +100,9 @@ class OfflineRuminator:
         return RuminationReply(finding=finding, monologue=monologue, cited_ids=cited, signal=signal)
 
 
-async def ruminate(store: Store, session: Session, seed: str, vector: np.ndarray,
-                   model: RuminationModel) -> RuminationResult:  # fmt: skip
+async def ruminate(
+    store: Store, session: Session, seed: str, vector: np.ndarray, model: RuminationModel
+) -> RuminationResult:
     explored: dict[str, list[dict[str, Any]]] = {}
     result = RuminationResult(decision="abort", reason="")
     seen: set[str] = set()
@@ -99,15 +114,29 @@ async def ruminate(store: Store, session: Session, seed: str, vector: np.ndarray
         for e in evidence:
             result.evidence[str(e["id"])] = e
         coverage_now = len(set(explored) | {lens}) / len(LENSES)
-        gap_text = (f"gap {gap_before:.2f} (semantic {parts['semantic']:.2f}, quality {parts['quality']:.2f}, "
-                    f"structural {parts['structural']:.2f}); exploring {lens}")  # fmt: skip
-        turn = RuminationTurn(step=step, lens=lens, gap=gap_text, evidence=evidence,
-                              findings_so_far=list(result.findings), coverage=coverage_now)  # fmt: skip
+        gap_text = (
+            f"gap {gap_before:.2f} (semantic {parts['semantic']:.2f}, quality {parts['quality']:.2f}, "
+            f"structural {parts['structural']:.2f}); exploring {lens}"
+        )
+        turn = RuminationTurn(
+            step=step,
+            lens=lens,
+            gap=gap_text,
+            evidence=evidence,
+            findings_so_far=list(result.findings),
+            coverage=coverage_now,
+        )
         reply = await model.ruminate(seed, turn)
         returned = {str(e["id"]) for e in evidence}
-        record: dict[str, Any] = {"step": step, "lens": lens, "gap_before": round(gap_before, 4),
-                                  "evidence_ids": sorted(returned), "finding": reply.finding,
-                                  "monologue": reply.monologue, "signal": reply.signal}  # fmt: skip
+        record: dict[str, Any] = {
+            "step": step,
+            "lens": lens,
+            "gap_before": round(gap_before, 4),
+            "evidence_ids": sorted(returned),
+            "finding": reply.finding,
+            "monologue": reply.monologue,
+            "signal": reply.signal,
+        }
         invented = [i for i in reply.cited_ids if i not in returned]
         if invented:
             record["rejected"] = f"cites ids the queries did not return: {invented}"

@@ -25,8 +25,13 @@ def within_drift(embedding: np.ndarray, session: Session) -> bool:
 
 
 def passes_scope(
-    domains: list[str] | tuple[str, ...], embedding: np.ndarray, session: Session,
+    domains: list[str] | tuple[str, ...],
+    embedding: np.ndarray,
+    session: Session,
     fence: Sequence[FenceAnchor] = (),
-) -> bool:  # fmt: skip
-    return (domains_allowed(domains, session) and within_drift(embedding, session)
-            and (not fence or fences.inside(fence, embedding)))  # fmt: skip
+) -> bool:
+    return (
+        domains_allowed(domains, session)
+        and within_drift(embedding, session)
+        and (not fence or fences.inside(fence, embedding))
+    )

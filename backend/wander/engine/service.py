@@ -94,10 +94,22 @@ class RunOutcome:
 
 
 class WanderEngine:
-    def __init__(self, *, store: Store, knowledge: Knowledge, embedder: Embedder, dweller: Dweller,
-                 bus: EventBus, clock: Clock, project_id: str, ca: CAKernel | None = None,
-                 worker_id: str | None = None, proposer: ConceptProposer | None = None,
-                 ruminator: RuminationModel | None = None, hot_limit: int = tiers.HOT_LIMIT):  # fmt: skip
+    def __init__(
+        self,
+        *,
+        store: Store,
+        knowledge: Knowledge,
+        embedder: Embedder,
+        dweller: Dweller,
+        bus: EventBus,
+        clock: Clock,
+        project_id: str,
+        ca: CAKernel | None = None,
+        worker_id: str | None = None,
+        proposer: ConceptProposer | None = None,
+        ruminator: RuminationModel | None = None,
+        hot_limit: int = tiers.HOT_LIMIT,
+    ):
         self.store = store
         self.knowledge = knowledge
         self.embedder = embedder
@@ -107,9 +119,18 @@ class WanderEngine:
         self.project_id = project_id
         self.crystallizer = Crystallizer(store, embedder, ruminator or OfflineRuminator(), clock)
         # worker_id is recorded on every trace this engine writes (scale-out).
-        self.ctx = StepContext(store=store, dweller=dweller, clock=clock, embedder=embedder,
-                               crystallizer=self.crystallizer, ca=ca, proposer=proposer, worker_id=worker_id,
-                               hot_limit=hot_limit, bus=bus)  # fmt: skip
+        self.ctx = StepContext(
+            store=store,
+            dweller=dweller,
+            clock=clock,
+            embedder=embedder,
+            crystallizer=self.crystallizer,
+            ca=ca,
+            proposer=proposer,
+            worker_id=worker_id,
+            hot_limit=hot_limit,
+            bus=bus,
+        )
 
     @property
     def worker_id(self) -> str | None:
@@ -146,14 +167,22 @@ class WanderEngine:
             raise InvalidInput("human_checkpoint_frequency", "must not be negative")
         name = clean_text("name", req.name, required=False) or seed[:255]
         return NewWander(
-            seed_concept=seed, attractor=attractor, name=name[:255], allowed_domains=allowed,
-            forbidden_domains=forbidden, max_steps=check_steps("max_steps", req.max_steps),
-            temperature=check_temperature(req.temperature), random_seed=check_random_seed(req.random_seed),
-            max_drift_distance=req.max_drift_distance, cloud_budget_cents=req.cloud_budget_cents,
+            seed_concept=seed,
+            attractor=attractor,
+            name=name[:255],
+            allowed_domains=allowed,
+            forbidden_domains=forbidden,
+            max_steps=check_steps("max_steps", req.max_steps),
+            temperature=check_temperature(req.temperature),
+            random_seed=check_random_seed(req.random_seed),
+            max_drift_distance=req.max_drift_distance,
+            cloud_budget_cents=req.cloud_budget_cents,
             human_checkpoint_frequency=req.human_checkpoint_frequency,
             other_seeds=[clean_text("other_seeds", x) for x in req.other_seeds or []],
-            parent_session_id=req.parent_session_id, parent_locus_id=req.parent_locus_id, fence=req.fence,
-        )  # fmt: skip
+            parent_session_id=req.parent_session_id,
+            parent_locus_id=req.parent_locus_id,
+            fence=req.fence,
+        )
 
     def _seed_domains(self, text: str, vector: np.ndarray) -> tuple[list[str], str | None, float]:
         """Domains of the seed: its own corpus entry if it has one, else the commonest
@@ -183,36 +212,78 @@ class WanderEngine:
         vectors = await self.embed(texts + others)
         now = self.clock.now()
         session = Session(
-            id=new_id(), project_id=self.project_id, name=req.name or req.seed_concept,
-            seed_concept=req.seed_concept, seed_embedding=vectors[0], attractor=req.attractor,
+            id=new_id(),
+            project_id=self.project_id,
+            name=req.name or req.seed_concept,
+            seed_concept=req.seed_concept,
+            seed_embedding=vectors[0],
+            attractor=req.attractor,
             attractor_embedding=vectors[1] if req.attractor else None,
-            allowed_domains=req.allowed_domains or [], forbidden_domains=req.forbidden_domains or [],
-            max_drift_distance=req.max_drift_distance, max_steps=req.max_steps,
-            cloud_budget_cents=req.cloud_budget_cents, temperature=req.temperature,
-            human_checkpoint_frequency=req.human_checkpoint_frequency, random_seed=req.random_seed,
-            parent_session_id=req.parent_session_id, parent_locus_id=req.parent_locus_id, fence=list(req.fence or []),
+            allowed_domains=req.allowed_domains or [],
+            forbidden_domains=req.forbidden_domains or [],
+            max_drift_distance=req.max_drift_distance,
+            max_steps=req.max_steps,
+            cloud_budget_cents=req.cloud_budget_cents,
+            temperature=req.temperature,
+            human_checkpoint_frequency=req.human_checkpoint_frequency,
+            random_seed=req.random_seed,
+            parent_session_id=req.parent_session_id,
+            parent_locus_id=req.parent_locus_id,
+            fence=list(req.fence or []),
             created_at=now,
-        )  # fmt: skip
+        )
         domains, kb_key, abstraction = self._seed_domains(req.seed_concept, vectors[0])
         seed = Locus(
-            id=new_id(), session_id=session.id, concept=req.seed_concept, embedding=vectors[0],
-            source_type=SourceType.SEED, domains=domains, abstraction_level=abstraction,
-            novelty_score=1.0, visit_count=1, kb_key=kb_key, first_encountered=now, last_visited=now,
-        )  # fmt: skip
+            id=new_id(),
+            session_id=session.id,
+            concept=req.seed_concept,
+            embedding=vectors[0],
+            source_type=SourceType.SEED,
+            domains=domains,
+            abstraction_level=abstraction,
+            novelty_score=1.0,
+            visit_count=1,
+            kb_key=kb_key,
+            first_encountered=now,
+            last_visited=now,
+        )
         session.current_locus_id = seed.id
         planted = []
-        for text, v in zip(others, vectors[len(texts):]):
+        for text, v in zip(others, vectors[len(texts) :]):
             domains, kb_key, abstraction = self._seed_domains(text, v)
-            planted.append(Locus(id=new_id(), session_id=session.id, concept=text, embedding=v,
-                                 source_type=SourceType.SEED, domains=domains, abstraction_level=abstraction,
-                                 novelty_score=1.0, visit_count=0, kb_key=kb_key, first_encountered=now))  # fmt: skip
+            planted.append(
+                Locus(
+                    id=new_id(),
+                    session_id=session.id,
+                    concept=text,
+                    embedding=v,
+                    source_type=SourceType.SEED,
+                    domains=domains,
+                    abstraction_level=abstraction,
+                    novelty_score=1.0,
+                    visit_count=0,
+                    kb_key=kb_key,
+                    first_encountered=now,
+                )
+            )
         drafts = [
-            ev.draft(SessionCreatedPayload(session_id=session.id, name=session.name, seed_concept=session.seed_concept,
-                                           attractor=session.attractor, max_steps=session.max_steps)),
+            ev.draft(
+                SessionCreatedPayload(
+                    session_id=session.id,
+                    name=session.name,
+                    seed_concept=session.seed_concept,
+                    attractor=session.attractor,
+                    max_steps=session.max_steps,
+                )
+            ),
             ev.draft(LocusVisitedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(seed), new=True)),
-        ]  # fmt: skip
-        drafts += [ev.draft(LocusPlantedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(p),
-                                                source="preset")) for p in planted]  # fmt: skip
+        ]
+        drafts += [
+            ev.draft(
+                LocusPlantedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(p), source="preset")
+            )
+            for p in planted
+        ]
         return session, [seed, *planted], drafts
 
     # ---- stepping -------------------------------------------------------------------
@@ -273,8 +344,9 @@ class WanderEngine:
             ev.draft(CircuitTrippedPayload(session_id=session_id, reason=reason, detail=detail)),
             ev.draft(SessionCompletedPayload(session_id=session_id, reason=reason)),
         ]
-        events = await self.store.set_status(session_id, str(SessionStatus.COMPLETED), reason, drafts,
-                                             allowed_from=[str(SessionStatus.ACTIVE)])  # fmt: skip
+        events = await self.store.set_status(
+            session_id, str(SessionStatus.COMPLETED), reason, drafts, allowed_from=[str(SessionStatus.ACTIVE)]
+        )
         await self.bus.publish(events)
 
     async def resume(self, session_id: str, paused_only: bool = False) -> Session:
@@ -299,22 +371,38 @@ class WanderEngine:
             SessionStatus.COMPLETED: {SessionStatus.ACTIVE, SessionStatus.PAUSED},
             SessionStatus.ABANDONED: {SessionStatus.ACTIVE, SessionStatus.PAUSED},
         }[status]
-        if (status == SessionStatus.ACTIVE and session.status == SessionStatus.COMPLETED
-                and session.stopped_reason == "max_steps" and session.step_count < session.max_steps):  # fmt: skip
+        if (
+            status == SessionStatus.ACTIVE
+            and session.status == SessionStatus.COMPLETED
+            and session.stopped_reason == "max_steps"
+            and session.step_count < session.max_steps
+        ):
             allowed = {SessionStatus.COMPLETED}  # extended: max_steps was raised past the steps taken
         if session.status not in allowed:
             raise Conflict(f"session {session_id} is {session.status}; cannot become {status}")
-        payload = {SessionStatus.PAUSED: SessionPausedPayload, SessionStatus.ACTIVE: SessionResumedPayload,
-                   SessionStatus.COMPLETED: SessionCompletedPayload, SessionStatus.ABANDONED: SessionCompletedPayload,
-                   }[status]  # fmt: skip
+        payload = {
+            SessionStatus.PAUSED: SessionPausedPayload,
+            SessionStatus.ACTIVE: SessionResumedPayload,
+            SessionStatus.COMPLETED: SessionCompletedPayload,
+            SessionStatus.ABANDONED: SessionCompletedPayload,
+        }[status]
         if status == SessionStatus.ABANDONED:
             reason = reason or "abandoned"
-        drafts = [ev.draft(payload(session_id=session_id, status=str(status), reason=reason,  # type: ignore[arg-type]
-                                   step_count=session.step_count))]
+        drafts = [
+            ev.draft(
+                payload(
+                    session_id=session_id,
+                    status=str(status),
+                    reason=reason,  # type: ignore[arg-type]
+                    step_count=session.step_count,
+                )
+            )
+        ]
         if status == SessionStatus.ACTIVE and session.status == SessionStatus.ACTIVE:
             drafts = []  # resuming a run that crashed while active: nothing changes
-        events = await self.store.set_status(session_id, str(status), reason, drafts,
-                                             allowed_from=[str(a) for a in allowed])  # fmt: skip
+        events = await self.store.set_status(
+            session_id, str(status), reason, drafts, allowed_from=[str(a) for a in allowed]
+        )
         await self.bus.publish(events)
         updated = await self.store.get_session(session_id)
         assert updated is not None
@@ -348,12 +436,31 @@ class Interventions:
             # (one node per concept on the map); wander.locus.planted names it either way.
             v = (await self.engine.embed([concept]))[0]
             domains, kb_key, abstraction = self.engine._seed_domains(concept, v)
-            locus = Locus(id=new_id(), session_id=session_id, concept=concept, embedding=v,
-                          source_type=SourceType.SERENDIPITOUS, domains=domains, abstraction_level=abstraction,
-                          kb_key=kb_key, first_encountered=self.engine.clock.now())  # fmt: skip
-            _, events = await self.engine.store.plant_locus(session_id, locus, lambda lo: [
-                ev.draft(LocusPlantedPayload(session_id=session_id, step_number=session.step_count,
-                                             locus=ev.locus_summary(lo), source="inject"))])  # fmt: skip
+            locus = Locus(
+                id=new_id(),
+                session_id=session_id,
+                concept=concept,
+                embedding=v,
+                source_type=SourceType.SERENDIPITOUS,
+                domains=domains,
+                abstraction_level=abstraction,
+                kb_key=kb_key,
+                first_encountered=self.engine.clock.now(),
+            )
+            _, events = await self.engine.store.plant_locus(
+                session_id,
+                locus,
+                lambda lo: [
+                    ev.draft(
+                        LocusPlantedPayload(
+                            session_id=session_id,
+                            step_number=session.step_count,
+                            locus=ev.locus_summary(lo),
+                            source="inject",
+                        )
+                    )
+                ],
+            )
             await self.engine.bus.publish(events)
         return await self._session(session_id)
 
@@ -366,9 +473,20 @@ class Interventions:
         _require_unfinished(session)
         v = (await self.engine.embed([concept]))[0]
         anchors = [a for a in session.fence if a.concept != concept] + [FenceAnchor(concept, action, v)]
-        events = await self.engine.store.set_fence(session_id, anchors, [
-            ev.draft(FenceAddedPayload(session_id=session_id, concept=concept, action=action,  # type: ignore[arg-type]
-                                       fence=_fence_summary(anchors)))])  # fmt: skip
+        events = await self.engine.store.set_fence(
+            session_id,
+            anchors,
+            [
+                ev.draft(
+                    FenceAddedPayload(
+                        session_id=session_id,
+                        concept=concept,
+                        action=action,  # type: ignore[arg-type]
+                        fence=_fence_summary(anchors),
+                    )
+                )
+            ],
+        )
         await self.engine.bus.publish(events)
         return await self._session(session_id)
 
@@ -380,8 +498,11 @@ class Interventions:
         if all(a.concept != concept for a in session.fence):
             raise InvalidInput("concept", f"'{concept}' is not in the fence")
         anchors = [a for a in session.fence if a.concept != concept]
-        events = await self.engine.store.set_fence(session_id, anchors, [
-            ev.draft(FenceRemovedPayload(session_id=session_id, concept=concept, fence=_fence_summary(anchors)))])
+        events = await self.engine.store.set_fence(
+            session_id,
+            anchors,
+            [ev.draft(FenceRemovedPayload(session_id=session_id, concept=concept, fence=_fence_summary(anchors)))],
+        )
         await self.engine.bus.publish(events)
         return await self._session(session_id)
 
@@ -394,8 +515,14 @@ class Interventions:
             await self.engine.bus.publish(events)
         return outcome
 
-    async def spawn(self, session_id: str, locus_id: str, max_steps: int = 50, budget_share: float = 0.25,
-                    random_seed: int | None = None) -> Session:  # fmt: skip
+    async def spawn(
+        self,
+        session_id: str,
+        locus_id: str,
+        max_steps: int = 50,
+        budget_share: float = 0.25,
+        random_seed: int | None = None,
+    ) -> Session:
         """A sub-wander ("go deeper") seeded at a locus of the parent, inheriting its fences and
         domains and taking a share of the parent's remaining cloud budget."""
         parent = await self._session(session_id)
@@ -405,20 +532,37 @@ class Interventions:
         if locus is None:
             raise NotFound("locus", locus_id)
         share = int((parent.cloud_budget_cents - parent.cloud_spent_cents) * budget_share)
-        child, loci, drafts = await self.engine.prepare(NewWander(
-            seed_concept=locus.concept, attractor=parent.attractor, name=f"{parent.name} / {locus.concept}"[:255],
-            allowed_domains=parent.allowed_domains, forbidden_domains=parent.forbidden_domains,
-            max_steps=max_steps, temperature=parent.temperature,
-            random_seed=parent.random_seed if random_seed is None else random_seed,
-            max_drift_distance=parent.max_drift_distance, cloud_budget_cents=share,
-            human_checkpoint_frequency=parent.human_checkpoint_frequency, parent_session_id=parent.id,
-            parent_locus_id=locus.id, fence=list(parent.fence),
-        ))  # fmt: skip
+        child, loci, drafts = await self.engine.prepare(
+            NewWander(
+                seed_concept=locus.concept,
+                attractor=parent.attractor,
+                name=f"{parent.name} / {locus.concept}"[:255],
+                allowed_domains=parent.allowed_domains,
+                forbidden_domains=parent.forbidden_domains,
+                max_steps=max_steps,
+                temperature=parent.temperature,
+                random_seed=parent.random_seed if random_seed is None else random_seed,
+                max_drift_distance=parent.max_drift_distance,
+                cloud_budget_cents=share,
+                human_checkpoint_frequency=parent.human_checkpoint_frequency,
+                parent_session_id=parent.id,
+                parent_locus_id=locus.id,
+                fence=list(parent.fence),
+            )
+        )
         # announced on the parent's stream, written with the child and the parent's budget
-        spawned = ev.draft(SubwanderSpawnedPayload(
-            session_id=parent.id, child_session_id=child.id, parent_locus_id=locus.id, seed_concept=child.seed_concept,
-            name=child.name, max_steps=child.max_steps, budget_share=budget_share, cloud_budget_cents=share,
-        ))  # fmt: skip
+        spawned = ev.draft(
+            SubwanderSpawnedPayload(
+                session_id=parent.id,
+                child_session_id=child.id,
+                parent_locus_id=locus.id,
+                seed_concept=child.seed_concept,
+                name=child.name,
+                max_steps=child.max_steps,
+                budget_share=budget_share,
+                cloud_budget_cents=share,
+            )
+        )
         events = await self.engine.store.create_subwander(child, loci, drafts, [spawned])
         await self.engine.bus.publish(events)
         return child

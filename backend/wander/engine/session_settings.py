@@ -13,8 +13,16 @@ from wander.domain.validation import check_domains, clean_text
 from wander.engine.queries import Queries
 
 # Only while no run is going on: the run reads them.
-CONSTRAINTS = frozenset({"allowed_domains", "forbidden_domains", "max_steps", "temperature", "max_drift_distance",
-                         "human_checkpoint_frequency"})  # fmt: skip
+CONSTRAINTS = frozenset(
+    {
+        "allowed_domains",
+        "forbidden_domains",
+        "max_steps",
+        "temperature",
+        "max_drift_distance",
+        "human_checkpoint_frequency",
+    }
+)
 # Taken as they are when given (their ranges are checked by the wire model, SessionPatch).
 PLAIN = ("temperature", "cloud_budget_cents", "max_drift_distance", "human_checkpoint_frequency")
 
@@ -45,7 +53,9 @@ async def update_settings(queries: Queries, session_id: str, changes: dict[str, 
     if changes.get("status") == SessionStatus.ACTIVE and session.status == SessionStatus.COMPLETED:
         extendable = session.stopped_reason == "max_steps" and values.get("max_steps", 0) > session.step_count
         if not extendable:  # checked before anything is written
-            raise Conflict(f"session {session_id} is completed ({session.stopped_reason}); only a wander that "
-                           "reached max_steps can be extended, by raising max_steps with the same request")  # fmt: skip
+            raise Conflict(
+                f"session {session_id} is completed ({session.stopped_reason}); only a wander that "
+                "reached max_steps can be extended, by raising max_steps with the same request"
+            )
     await queries.store.update_session(session_id, **values)
     return session

@@ -131,10 +131,14 @@ async def _model_candidates(walk: Walk, ctx: StepContext) -> list[Candidate]:
     try:
         if walk.relations:
             a, b = walk.relations[-1]
-            names += [(n, f"model: '{a.concept}' is to '{b.concept}' as '{current.concept}' is to '{n}'")
-                      for n in await ctx.proposer.propose_analogies(a.concept, b.concept, current.concept)]  # fmt: skip
-        names += [(n, f"model: in productive tension with '{current.concept}'")
-                  for n in await ctx.proposer.propose_tensions(current.concept)]  # fmt: skip
+            names += [
+                (n, f"model: '{a.concept}' is to '{b.concept}' as '{current.concept}' is to '{n}'")
+                for n in await ctx.proposer.propose_analogies(a.concept, b.concept, current.concept)
+            ]
+        names += [
+            (n, f"model: in productive tension with '{current.concept}'")
+            for n in await ctx.proposer.propose_tensions(current.concept)
+        ]
     except Exception:  # a model's trouble never stops the wander
         return []
     names = [(n, r) for n, r in names if n.strip() and n not in walk.concepts_seen][:8]
@@ -155,9 +159,17 @@ async def _model_candidates(walk: Walk, ctx: StepContext) -> list[Candidate]:
         bridge = float(scoring.bridge_potential(float(crosses), len(domains)))
         unc = float(scoring.uncertainty(0, 1.0 - float(v @ walk.session.seed_embedding)))
         strategy = "analogy" if reason.startswith("model: '") else "tension"
-        out.append(Candidate(concept=name, embedding=v, domains=domains, strategy=strategy, reason=reason,
-                             distance=dist, scores=Scores(interest, nov, bridge, unc,
-                                                          float(scoring.composite(interest, nov, bridge, unc)))))  # fmt: skip
+        out.append(
+            Candidate(
+                concept=name,
+                embedding=v,
+                domains=domains,
+                strategy=strategy,
+                reason=reason,
+                distance=dist,
+                scores=Scores(interest, nov, bridge, unc, float(scoring.composite(interest, nov, bridge, unc))),
+            )
+        )
     return out
 
 
@@ -169,14 +181,28 @@ async def _injected(walk: Walk, ctx: StepContext) -> Candidate | None:
     existing = next((lo for lo in walk.loci if lo.concept == concept), None)
     kb = walk.knowledge
     k = kb.find_label(concept)
-    v = existing.embedding if existing is not None else (kb.vector(k) if k is not None else ctx.embedder.embed([concept])[0])
-    domains = (existing.domains if existing is not None else
-               list(kb.concept(k if k is not None else kb.nearest(v, 1)[0][0]).domains))  # fmt: skip
+    v = (
+        existing.embedding
+        if existing is not None
+        else (kb.vector(k) if k is not None else ctx.embedder.embed([concept])[0])
+    )
+    domains = (
+        existing.domains
+        if existing is not None
+        else list(kb.concept(k if k is not None else kb.nearest(v, 1)[0][0]).domains)
+    )
     dist = 1.0 - float(np.asarray(v) @ walk.current.embedding)
-    return Candidate(concept=concept, embedding=np.asarray(v, dtype=np.float32), domains=domains, strategy="injected",
-                     reason="injected by a person (forced visit)", distance=dist,
-                     kb_key=kb.concept(k).key if k is not None and existing is None else (existing.kb_key if existing else None),
-                     locus_id=existing.id if existing else None, scores=Scores(1.0, 1.0, 0.0, 0.5, 1.0))  # fmt: skip
+    return Candidate(
+        concept=concept,
+        embedding=np.asarray(v, dtype=np.float32),
+        domains=domains,
+        strategy="injected",
+        reason="injected by a person (forced visit)",
+        distance=dist,
+        kb_key=kb.concept(k).key if k is not None and existing is None else (existing.kb_key if existing else None),
+        locus_id=existing.id if existing else None,
+        scores=Scores(1.0, 1.0, 0.0, 0.5, 1.0),
+    )
 
 
 def _source_type(candidate: Candidate, current: Locus, rank: int) -> SourceType:
@@ -198,8 +224,11 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
     step_number = session.step_count + 1
     current = walk.current
     # Live, before the step's work: its own small transaction, published at once.
-    started = await ctx.store.record_events(session.id, [ev.draft(StepStartedPayload(
-        session_id=session.id, step_number=step_number, from_locus_id=current.id))], require_status="active")
+    started = await ctx.store.record_events(
+        session.id,
+        [ev.draft(StepStartedPayload(session_id=session.id, step_number=step_number, from_locus_id=current.id))],
+        require_status="active",
+    )
     if ctx.bus is not None:
         await ctx.bus.publish(started)
     drafts: list[EventDraft] = []
@@ -212,16 +241,27 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         if not candidates:
             raise NoCandidates(f"no concept in scope is reachable from '{current.concept}'")
         scores = np.array([c.scores.composite for c in candidates])
-        chosen_index = scoring.softmax_select(scores, session.temperature, scoring.step_rng(session.random_seed, step_number))
+        chosen_index = scoring.softmax_select(
+            scores, session.temperature, scoring.step_rng(session.random_seed, step_number)
+        )
         probs = scoring.softmax_probabilities(scores, session.temperature)
         chosen = candidates[chosen_index]
     if session.fence:
         for c in candidates:
             near = fences.approaching(session.fence, c.embedding)
             if near:
-                drafts.append(ev.draft(FenceApproachedPayload(
-                    session_id=session.id, step_number=step_number, concept=c.concept, anchor=near[0],
-                    boundary=near[1], cosine=round(near[2], 4))))  # type: ignore[arg-type]  # include | exclude
+                drafts.append(
+                    ev.draft(
+                        FenceApproachedPayload(
+                            session_id=session.id,
+                            step_number=step_number,
+                            concept=c.concept,
+                            anchor=near[0],
+                            boundary=near[1],
+                            cosine=round(near[2], 4),
+                        )
+                    )
+                )  # type: ignore[arg-type]  # include | exclude
                 break
     now = ctx.clock.now()
 
@@ -230,11 +270,16 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         target = copy.copy(walk.by_id[chosen.locus_id])
     else:
         target = Locus(
-            id=new_id(), session_id=session.id, concept=chosen.concept,
+            id=new_id(),
+            session_id=session.id,
+            concept=chosen.concept,
             embedding=np.asarray(chosen.embedding, dtype=np.float32),
-            source_type=_source_type(chosen, current, chosen_index), domains=list(chosen.domains),
-            abstraction_level=chosen.abstraction_level, kb_key=chosen.kb_key, first_encountered=now,
-        )  # fmt: skip
+            source_type=_source_type(chosen, current, chosen_index),
+            domains=list(chosen.domains),
+            abstraction_level=chosen.abstraction_level,
+            kb_key=chosen.kb_key,
+            first_encountered=now,
+        )
         new_loci.append(target)
     target.visit_count += 1
     target.last_visited = now
@@ -246,16 +291,26 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         signal = ctx.ca.signal(target.concept, target.embedding)
         ca_state = {"state": signal.state, "adjustment": signal.adjustment, "needs_rephrasing": signal.needs_rephrasing}
         target.uncertainty = float(np.clip(target.uncertainty + signal.adjustment, 0.0, 1.0))
-    target.adjacent_to = [*target.adjacent_to, {"locus_id": current.id, "distance": round(chosen.distance, 4),
-                                                "strength": round(chosen.scores.composite, 4)}]  # fmt: skip
+    target.adjacent_to = [
+        *target.adjacent_to,
+        {"locus_id": current.id, "distance": round(chosen.distance, 4), "strength": round(chosen.scores.composite, 4)},
+    ]
 
     proximity = resonance.proximity(walk, target.embedding)
-    residue = await ctx.dweller.dwell(DwellRequest(
-        session=session, current=current, encountered=target, recent_themes=list(walk.recent_themes),
-        active_resonances=[", ".join(r.themes[:4]) for r in walk.resonances if r.status != ResonanceStatus.INVALIDATED][:8],
-        bridge_score=chosen.scores.bridge_potential, resonance_proximity=proximity,
-        crystallization_candidate=proximity > 0.8,
-    ))  # fmt: skip
+    residue = await ctx.dweller.dwell(
+        DwellRequest(
+            session=session,
+            current=current,
+            encountered=target,
+            recent_themes=list(walk.recent_themes),
+            active_resonances=[
+                ", ".join(r.themes[:4]) for r in walk.resonances if r.status != ResonanceStatus.INVALIDATED
+            ][:8],
+            bridge_score=chosen.scores.bridge_potential,
+            resonance_proximity=proximity,
+            crystallization_candidate=proximity > 0.8,
+        )
+    )
     # A theme every concept shares is not a theme, whichever dweller named it.
     residue.themes = keep_themes(residue.themes, degenerate_themes(walk.knowledge))
     target.interestingness = residue.interestingness
@@ -266,22 +321,43 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
     drafts += res.events
 
     trace = Trace(
-        id=new_id(), session_id=session.id, step_number=step_number, from_locus_id=current.id,
-        to_locus_id=target.id, adjacencies_considered=len(candidates),
-        selection_scores={**chosen.scores.as_dict(), "probability": round(float(probs[chosen_index]), 4),
-                          "distance": round(chosen.distance, 4), "strategy": chosen.strategy,
-                          **({"ca": ca_state} if ca_state else {})},
+        id=new_id(),
+        session_id=session.id,
+        step_number=step_number,
+        from_locus_id=current.id,
+        to_locus_id=target.id,
+        adjacencies_considered=len(candidates),
+        selection_scores={
+            **chosen.scores.as_dict(),
+            "probability": round(float(probs[chosen_index]), 4),
+            "distance": round(chosen.distance, 4),
+            "strategy": chosen.strategy,
+            **({"ca": ca_state} if ca_state else {}),
+        },
         selection_reason=f"{chosen.strategy}: {chosen.reason}; rank {chosen_index + 1} of {len(candidates)}, "
         f"p={probs[chosen_index]:.3f} at T={session.temperature}",
-        model_used=residue.model_used, tokens_used=residue.tokens_used, cost_cents=residue.cost_cents,
-        worker_id=ctx.worker_id, created_at=now,
-    )  # fmt: skip
+        model_used=residue.model_used,
+        tokens_used=residue.tokens_used,
+        cost_cents=residue.cost_cents,
+        worker_id=ctx.worker_id,
+        created_at=now,
+    )
 
     # Memory layers: the encounter enters HOT; HOT over its limit compresses into WARM;
     # cold WARM becomes COMPOST. Worked out on a copy, applied after the commit.
     hot_before = list(walk.hot)
-    walk.hot = hot_before + [HotItem(step_number, residue_id, current.concept, target.concept, list(target.domains),
-                                     list(residue.themes), _themes_vector(residue, target), residue.interestingness)]  # fmt: skip
+    walk.hot = hot_before + [
+        HotItem(
+            step_number,
+            residue_id,
+            current.concept,
+            target.concept,
+            list(target.domains),
+            list(residue.themes),
+            _themes_vector(residue, target),
+            residue.interestingness,
+        )
+    ]
     mem = tiers.compress(walk, ctx.hot_limit, now)
     mem = tiers.decay(walk, now, mem)
     hot_after, walk.hot = walk.hot, hot_before
@@ -292,8 +368,11 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
     advanced.current_locus_id = target.id
     advanced.last_step_at = now
     advanced.pending_injection = None
-    usage = {"local_calls": int(residue.route == "local"), "cloud_calls": int(residue.route == "cloud"),
-             "cloud_spent_cents": residue.cost_cents if residue.route == "cloud" else 0}  # fmt: skip
+    usage = {
+        "local_calls": int(residue.route == "local"),
+        "cloud_calls": int(residue.route == "cloud"),
+        "cloud_spent_cents": residue.cost_cents if residue.route == "cloud" else 0,
+    }
     advanced.local_calls = session.local_calls + usage["local_calls"]
     advanced.cloud_calls = session.cloud_calls + usage["cloud_calls"]
     advanced.cloud_spent_cents = session.cloud_spent_cents + usage["cloud_spent_cents"]
@@ -303,8 +382,11 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
     # A crystal only from a confirmed resonance (just confirmed, or reinforced again once
     # confirmed) or a strong locus, and at most one in CRYSTALLIZE_EVERY steps.
     if step_number - walk.last_crystallize_step >= CRYSTALLIZE_EVERY:
-        confirmed = res.confirmed[0] if res.confirmed else (
-            res.matched if res.matched is not None and res.matched.status == "confirmed" else None)  # fmt: skip
+        confirmed = (
+            res.confirmed[0]
+            if res.confirmed
+            else (res.matched if res.matched is not None and res.matched.status == "confirmed" else None)
+        )
         if confirmed is not None:
             trigger = ("resonance", confirmed)
         elif residue.interestingness >= STRONG_LOCUS:
@@ -316,48 +398,107 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
         drafts += outcome.events
 
     drafts += [
-        ev.draft(AdjacenciesFoundPayload(
-            session_id=session.id, step_number=step_number, from_locus_id=current.id,
-            candidates=[ev.candidate_summary(c, float(p)) for c, p in zip(candidates, probs)])),
-        ev.draft(LocusVisitedPayload(session_id=session.id, step_number=step_number, locus=ev.locus_summary(target),
-                                     new=bool(new_loci))),
-        ev.draft(StepCompletedPayload(
-            session_id=session.id, step_number=step_number, from_locus=ev.locus_summary(current),
-            to_locus=ev.locus_summary(target), trace_id=trace.id, residue=ev.residue_summary(residue),
-            selection_reason=trace.selection_reason, resonances_detected=res.detected)),
-    ]  # fmt: skip
+        ev.draft(
+            AdjacenciesFoundPayload(
+                session_id=session.id,
+                step_number=step_number,
+                from_locus_id=current.id,
+                candidates=[ev.candidate_summary(c, float(p)) for c, p in zip(candidates, probs)],
+            )
+        ),
+        ev.draft(
+            LocusVisitedPayload(
+                session_id=session.id, step_number=step_number, locus=ev.locus_summary(target), new=bool(new_loci)
+            )
+        ),
+        ev.draft(
+            StepCompletedPayload(
+                session_id=session.id,
+                step_number=step_number,
+                from_locus=ev.locus_summary(current),
+                to_locus=ev.locus_summary(target),
+                trace_id=trace.id,
+                residue=ev.residue_summary(residue),
+                selection_reason=trace.selection_reason,
+                resonances_detected=res.detected,
+            )
+        ),
+    ]
     budget = session.cloud_budget_cents
     if budget > 0 and session.cloud_spent_cents < 0.8 * budget <= advanced.cloud_spent_cents:
-        drafts.append(ev.draft(BudgetLowPayload(session_id=session.id, spent_cents=advanced.cloud_spent_cents,
-                                                budget_cents=budget, share=round(advanced.cloud_spent_cents / budget, 4))))
+        drafts.append(
+            ev.draft(
+                BudgetLowPayload(
+                    session_id=session.id,
+                    spent_cents=advanced.cloud_spent_cents,
+                    budget_cents=budget,
+                    share=round(advanced.cloud_spent_cents / budget, 4),
+                )
+            )
+        )
 
     tripped = None
     if step_number >= session.max_steps:
         advanced.status, advanced.completed_at, advanced.stopped_reason = SessionStatus.COMPLETED, now, "max_steps"
-        drafts.append(ev.draft(SessionCompletedPayload(session_id=session.id, status="completed", reason="max_steps",
-                                                       step_count=step_number)))
+        drafts.append(
+            ev.draft(
+                SessionCompletedPayload(
+                    session_id=session.id, status="completed", reason="max_steps", step_count=step_number
+                )
+            )
+        )
     else:
         targets = [b.id for _, b in walk.relations] + [target.id]
         concepts = {lo.id: lo.concept for lo in walk.loci} | {target.id: target.concept}
-        for check in (breakers.budget_exhausted(advanced), breakers.loop_detected(targets, concepts),
-                      breakers.drift_exceeded(advanced, target), breakers.checkpoint_due(advanced, step_number)):  # fmt: skip
+        for check in (
+            breakers.budget_exhausted(advanced),
+            breakers.loop_detected(targets, concepts),
+            breakers.drift_exceeded(advanced, target),
+            breakers.checkpoint_due(advanced, step_number),
+        ):
             if check:
                 tripped = check[0]
                 advanced.status, advanced.stopped_reason = SessionStatus.PAUSED, check[0]
                 if check[0] != "checkpoint":
-                    drafts.append(ev.draft(CircuitTrippedPayload(session_id=session.id, reason=check[0],
-                                                                 detail=check[1], step_number=step_number)))
-                drafts.append(ev.draft(SessionPausedPayload(session_id=session.id, status="paused", reason=check[0],
-                                                            detail=check[1], step_count=step_number)))
+                    drafts.append(
+                        ev.draft(
+                            CircuitTrippedPayload(
+                                session_id=session.id, reason=check[0], detail=check[1], step_number=step_number
+                            )
+                        )
+                    )
+                drafts.append(
+                    ev.draft(
+                        SessionPausedPayload(
+                            session_id=session.id,
+                            status="paused",
+                            reason=check[0],
+                            detail=check[1],
+                            step_count=step_number,
+                        )
+                    )
+                )
                 break
 
-    committed = await ctx.store.commit_step(StepCommit(
-        session=advanced, expected_step_count=session.step_count, usage=usage, new_loci=new_loci,
-        visited_locus=target, trace=trace, residue=residue, residue_id=residue_id, events=drafts,
-        resonances=res.changed, warm_new=mem.warm_new, warm_updated=mem.warm_updated,
-        warm_to_compost=mem.warm_to_compost, crystal=crystal,
-        consumed_injection=injected is not None,
-    ))  # fmt: skip
+    committed = await ctx.store.commit_step(
+        StepCommit(
+            session=advanced,
+            expected_step_count=session.step_count,
+            usage=usage,
+            new_loci=new_loci,
+            visited_locus=target,
+            trace=trace,
+            residue=residue,
+            residue_id=residue_id,
+            events=drafts,
+            resonances=res.changed,
+            warm_new=mem.warm_new,
+            warm_updated=mem.warm_updated,
+            warm_to_compost=mem.warm_to_compost,
+            crystal=crystal,
+            consumed_injection=injected is not None,
+        )
+    )
     # Only after the commit does the in-memory walk move on.
     walk.session = advanced
     if new_loci:
@@ -369,8 +510,19 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
     walk.hot = hot_after
     tiers.apply(walk, mem)
     resonance.apply(walk, res)
-    return StepResult(step_number, current, target, residue, candidates, chosen, float(probs[chosen_index]),
-                      committed, res.detected, crystal, tripped)  # fmt: skip
+    return StepResult(
+        step_number,
+        current,
+        target,
+        residue,
+        candidates,
+        chosen,
+        float(probs[chosen_index]),
+        committed,
+        res.detected,
+        crystal,
+        tripped,
+    )
 
 
 def _themes_vector(residue: Residue, target: Locus) -> np.ndarray:

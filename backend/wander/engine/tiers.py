@@ -74,36 +74,76 @@ def compress(walk: Walk, hot_limit: int, now: datetime) -> MemoryChange:
         v = normalize(np.mean([m.themes_embedding for m in members], axis=0))
         match = next((w for w in existing if float(w.embedding @ v) >= CLUSTER_COS), None)
         if match is not None:  # the theme came back: warm it up
-            match.content = {**match.content, "hits": int(match.content.get("hits", 1)) + len(members),
-                             "steps": [*match.content.get("steps", []), *[m.step_number for m in members]]}  # fmt: skip
+            match.content = {
+                **match.content,
+                "hits": int(match.content.get("hits", 1)) + len(members),
+                "steps": [*match.content.get("steps", []), *[m.step_number for m in members]],
+            }
             match.last_accessed_at = now
             change.warm_updated.append(match)
             continue
-        change.warm_new.append(WarmMemory(
-            id=new_id(), session_id=sid, cluster_type="theme_cluster", embedding=v,
-            content={"themes": themes, "hits": len(members), "steps": [m.step_number for m in members],
-                     "concepts": sorted({m.to_concept for m in members}), "domains": _domains(members)},
-            last_accessed_at=now, created_at=now, expires_at=now + WARM_TTL,
-        ))  # fmt: skip
+        change.warm_new.append(
+            WarmMemory(
+                id=new_id(),
+                session_id=sid,
+                cluster_type="theme_cluster",
+                embedding=v,
+                content={
+                    "themes": themes,
+                    "hits": len(members),
+                    "steps": [m.step_number for m in members],
+                    "concepts": sorted({m.to_concept for m in members}),
+                    "domains": _domains(members),
+                },
+                last_accessed_at=now,
+                created_at=now,
+                expires_at=now + WARM_TTL,
+            )
+        )
     for m in old:
         if m.interestingness < FAILED_BELOW:
-            change.warm_new.append(WarmMemory(
-                id=new_id(), session_id=sid, cluster_type="failed_path", embedding=normalize(m.themes_embedding),
-                content={"from": m.from_concept, "to": m.to_concept, "step": m.step_number, "hits": 1,
-                         "interestingness": round(m.interestingness, 4), "themes": m.themes[:3],
-                         "domains": m.to_domains},
-                last_accessed_at=now, created_at=now, expires_at=now + WARM_TTL,
-            ))  # fmt: skip
+            change.warm_new.append(
+                WarmMemory(
+                    id=new_id(),
+                    session_id=sid,
+                    cluster_type="failed_path",
+                    embedding=normalize(m.themes_embedding),
+                    content={
+                        "from": m.from_concept,
+                        "to": m.to_concept,
+                        "step": m.step_number,
+                        "hits": 1,
+                        "interestingness": round(m.interestingness, 4),
+                        "themes": m.themes[:3],
+                        "domains": m.to_domains,
+                    },
+                    last_accessed_at=now,
+                    created_at=now,
+                    expires_at=now + WARM_TTL,
+                )
+            )
     top = [t for t, _ in Counter(t for m in old for t in m.themes).most_common(5)]
-    change.warm_new.append(WarmMemory(
-        id=new_id(), session_id=sid, cluster_type="summary",
-        embedding=normalize(np.mean([m.themes_embedding for m in old], axis=0)),
-        content={"from_step": old[0].step_number, "to_step": old[-1].step_number, "hits": 1, "themes": top,
-                 "path": [m.to_concept for m in old], "domains": _domains(old),
-                 "text": f"steps {old[0].step_number}-{old[-1].step_number}: "
-                         f"{old[0].from_concept} -> ... -> {old[-1].to_concept}; themes {', '.join(top)}"},
-        last_accessed_at=now, created_at=now, expires_at=now + WARM_TTL,
-    ))  # fmt: skip
+    change.warm_new.append(
+        WarmMemory(
+            id=new_id(),
+            session_id=sid,
+            cluster_type="summary",
+            embedding=normalize(np.mean([m.themes_embedding for m in old], axis=0)),
+            content={
+                "from_step": old[0].step_number,
+                "to_step": old[-1].step_number,
+                "hits": 1,
+                "themes": top,
+                "path": [m.to_concept for m in old],
+                "domains": _domains(old),
+                "text": f"steps {old[0].step_number}-{old[-1].step_number}: "
+                f"{old[0].from_concept} -> ... -> {old[-1].to_concept}; themes {', '.join(top)}",
+            },
+            last_accessed_at=now,
+            created_at=now,
+            expires_at=now + WARM_TTL,
+        )
+    )
     return change
 
 
@@ -115,10 +155,18 @@ def decay(walk: Walk, now: datetime, change: MemoryChange | None = None) -> Memo
             continue
         expired = w.expires_at is not None and now >= w.expires_at
         if expired or warm_temperature(w, now) < WARM_MIN:
-            change.warm_to_compost.append((w.id, CompostItem(
-                id=new_id(), kind=w.cluster_type, text=_compost_text(w), domains=list(w.content.get("domains", [])),
-                embedding=np.asarray(w.embedding, dtype=np.float32),
-            )))  # fmt: skip
+            change.warm_to_compost.append(
+                (
+                    w.id,
+                    CompostItem(
+                        id=new_id(),
+                        kind=w.cluster_type,
+                        text=_compost_text(w),
+                        domains=list(w.content.get("domains", [])),
+                        embedding=np.asarray(w.embedding, dtype=np.float32),
+                    ),
+                )
+            )
     return change
 
 

@@ -51,8 +51,11 @@ class Walk:
         self.pull_sims = kb.similarities(pull)
         self.pull_vector = np.asarray(pull, dtype=np.float32)
         # The seed's own similarity to the attractor: what a step toward it must beat.
-        self.pull_baseline = (float(np.asarray(s.seed_embedding, dtype=np.float32) @ self.pull_vector)
-                              if s.attractor_embedding is not None else None)  # fmt: skip
+        self.pull_baseline = (
+            float(np.asarray(s.seed_embedding, dtype=np.float32) @ self.pull_vector)
+            if s.attractor_embedding is not None
+            else None
+        )
         mask = kb.domain_mask(s.allowed_domains, s.forbidden_domains) & (1.0 - self.seed_sims <= s.max_drift_distance)
         if s.fence:
             all_idx = np.flatnonzero(mask)
@@ -98,7 +101,12 @@ class Walk:
 
 
 def _same_scope(a: Session, b: Session) -> bool:
-    return (a.allowed_domains == b.allowed_domains and a.forbidden_domains == b.forbidden_domains
-            and a.max_drift_distance == b.max_drift_distance and len(a.fence) == len(b.fence)
-            and all(x.concept == y.concept and x.action == y.action for x, y in zip(a.fence, b.fence))
-            and a.seed_concept == b.seed_concept and a.attractor == b.attractor)  # fmt: skip
+    return (
+        a.allowed_domains == b.allowed_domains
+        and a.forbidden_domains == b.forbidden_domains
+        and a.max_drift_distance == b.max_drift_distance
+        and len(a.fence) == len(b.fence)
+        and all(x.concept == y.concept and x.action == y.action for x, y in zip(a.fence, b.fence))
+        and a.seed_concept == b.seed_concept
+        and a.attractor == b.attractor
+    )

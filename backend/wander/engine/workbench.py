@@ -53,8 +53,9 @@ class Workbench:
         notes = f"{'accepted' if accepted else 'rejected'} by a person" + (f": {note}" if note else "")
         drafts = []
         if c.session_id is not None:
-            payload = CrystalReviewedPayload(session_id=c.session_id, crystal_id=c.id, status=str(status), note=note,
-                                             verdict=verdict)  # type: ignore[arg-type]  # checked above  # fmt: skip
+            payload = CrystalReviewedPayload(
+                session_id=c.session_id, crystal_id=c.id, status=str(status), note=note, verdict=verdict
+            )  # type: ignore[arg-type]  # checked above
             drafts.append(ev.draft(payload))
         events = await self.engine.store.record_crystal_review(c.id, c.session_id, str(status), accepted, notes, drafts)
         await self.engine.bus.publish(events)
@@ -86,13 +87,16 @@ class Workbench:
         mid = kb.concept(near[0][0]) if near else None
         steps = await self.queries.trace(session_id)
         return Comparison(
-            a=la, b=lb, cosine_distance=round(cosine_distance(la.embedding, lb.embedding), 4),
+            a=la,
+            b=lb,
+            cosine_distance=round(cosine_distance(la.embedding, lb.embedding), 4),
             shared_domains=[d for d in la.domains if d in lb.domains],
             only_a_domains=[d for d in la.domains if d not in lb.domains],
             only_b_domains=[d for d in lb.domains if d not in la.domains],
-            midpoint_concept=mid.label if mid else None, midpoint_gloss=mid.gloss if mid else None,
+            midpoint_concept=mid.label if mid else None,
+            midpoint_gloss=mid.gloss if mid else None,
             path=walk_path(steps, a, b),
-        )  # fmt: skip
+        )
 
 
 def walk_path(steps: list[StepView], a: str, b: str) -> list[str]:

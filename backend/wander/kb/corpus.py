@@ -26,11 +26,33 @@ DATA_FILE: Path = Path(__file__).resolve().parent / "data" / "concepts.jsonl.gz"
 # WordNet's 26 noun lexicographer files without the "noun." prefix: the first entry of
 # every concept's ``domains``.
 LEXFILE_DOMAINS: tuple[str, ...] = (
-    "Tops", "act", "animal", "artifact", "attribute", "body", "cognition",
-    "communication", "event", "feeling", "food", "group", "location", "motive",
-    "object", "person", "phenomenon", "plant", "possession", "process", "quantity",
-    "relation", "shape", "state", "substance", "time",
-)  # fmt: skip
+    "Tops",
+    "act",
+    "animal",
+    "artifact",
+    "attribute",
+    "body",
+    "cognition",
+    "communication",
+    "event",
+    "feeling",
+    "food",
+    "group",
+    "location",
+    "motive",
+    "object",
+    "person",
+    "phenomenon",
+    "plant",
+    "possession",
+    "process",
+    "quantity",
+    "relation",
+    "shape",
+    "state",
+    "substance",
+    "time",
+)
 
 
 @dataclass(frozen=True, slots=True)

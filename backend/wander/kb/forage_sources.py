@@ -110,8 +110,13 @@ class FileAndUrlReader:
         if path.is_file():
             files = [path]
         else:
-            files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
-                           and not any(x.startswith(".") for x in p.relative_to(path).parts))  # fmt: skip
+            files = sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and p.suffix.lower() in SUFFIXES
+                and not any(x.startswith(".") for x in p.relative_to(path).parts)
+            )
         files = [f for f in files if f.suffix.lower() in SUFFIXES]
         if not files:
             raise SourceError(f"from: '{path}' holds no Markdown, text, HTML or PDF files")

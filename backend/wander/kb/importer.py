@@ -36,8 +36,13 @@ def note_files(path: Path) -> list[Path]:
         if path.suffix.lower() not in SUFFIXES:
             raise InvalidInput("path", f"'{path}' is not a Markdown or text file ({', '.join(sorted(SUFFIXES))})")
         return [path]
-    files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
-                   and not any(part.startswith(".") for part in p.relative_to(path).parts))  # fmt: skip
+    files = sorted(
+        p
+        for p in path.rglob("*")
+        if p.is_file()
+        and p.suffix.lower() in SUFFIXES
+        and not any(part.startswith(".") for part in p.relative_to(path).parts)
+    )
     if not files:
         raise InvalidInput("path", f"'{path}' holds no Markdown or text files")
     return files
@@ -82,8 +87,15 @@ def read_notes(root: Path) -> list[NoteChunk]:
             domains = tuple(dict.fromkeys(folders + tags)) or ("notes",)
             label = heading or " ".join(TAG.sub("", body).split()[:8])
             digest = hashlib.sha1(full.encode()).hexdigest()[:8]
-            chunks.append(NoteChunk(key=f"note:{rel.as_posix()}#{n}:{digest}", label=label[:120], text=full,
-                                    domains=domains, file=rel.as_posix()))  # fmt: skip
+            chunks.append(
+                NoteChunk(
+                    key=f"note:{rel.as_posix()}#{n}:{digest}",
+                    label=label[:120],
+                    text=full,
+                    domains=domains,
+                    file=rel.as_posix(),
+                )
+            )
     return chunks
 
 

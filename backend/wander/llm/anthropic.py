@@ -84,8 +84,9 @@ def classify(exc: BaseException, where: str, model: str, timeout: float) -> Exce
         status = exc.status_code
         msg = _api_message(exc)
         if status == 429 or status >= 500 or status in (408, 409):
-            return TransientModelError(f"Anthropic answered {status} ({msg})",
-                                       retry_after=retry_after(exc.response.headers), status=status)  # fmt: skip
+            return TransientModelError(
+                f"Anthropic answered {status} ({msg})", retry_after=retry_after(exc.response.headers), status=status
+            )
         if status in (401, 403):
             return PermanentModelError(f"Anthropic refused the key ({status}, {msg}); check ANTHROPIC_API_KEY")
         if status == 404:
@@ -102,9 +103,16 @@ class AnthropicChat:
     name = "anthropic"
     route = "cloud"
 
-    def __init__(self, api_key: str, model: str = DEFAULT_MODEL, *, base_url: str | None = None,
-                 heavy_model: str = DEFAULT_HEAVY_MODEL, prices: PriceTable | None = None,
-                 timeout: float = DEFAULT_TIMEOUT):  # fmt: skip
+    def __init__(
+        self,
+        api_key: str,
+        model: str = DEFAULT_MODEL,
+        *,
+        base_url: str | None = None,
+        heavy_model: str = DEFAULT_HEAVY_MODEL,
+        prices: PriceTable | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ):
         self.api_key = api_key
         self.base_url = base_url or None
         self.where = self.base_url or "api.anthropic.com"
@@ -118,22 +126,39 @@ class AnthropicChat:
     def client(self) -> anthropic.AsyncAnthropic:
         loop = asyncio.get_running_loop()
         if self._client is None or self._loop is not loop:
-            self._client = anthropic.AsyncAnthropic(api_key=self.api_key, base_url=self.base_url, max_retries=0,
-                                                    timeout=self.timeout)  # fmt: skip
+            self._client = anthropic.AsyncAnthropic(
+                api_key=self.api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout
+            )
             self._loop = loop
         return self._client
 
-    def estimate_cents(self, messages: Sequence[dict[str, str]], *, system: str | None = None,
-                       max_tokens: int = 800, model: str | None = None) -> int:  # fmt: skip
+    def estimate_cents(
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        system: str | None = None,
+        max_tokens: int = 800,
+        model: str | None = None,
+    ) -> int:
         prompt_tokens = estimate_tokens(system, *[m["content"] for m in messages])
         return self.prices.cents(model or self.model, prompt_tokens, max_tokens)
 
-    async def complete(self, messages: Sequence[dict[str, str]], *, system: str | None = None,
-                       max_tokens: int = 800, json_mode: bool = False, model: str | None = None,
-                       schema: dict[str, Any] | None = None) -> Completion:  # fmt: skip
+    async def complete(
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        system: str | None = None,
+        max_tokens: int = 800,
+        json_mode: bool = False,
+        model: str | None = None,
+        schema: dict[str, Any] | None = None,
+    ) -> Completion:
         model = model or self.model
-        kwargs: dict[str, Any] = {"model": model, "max_tokens": max_tokens,
-                                  "messages": [{"role": m["role"], "content": m["content"]} for m in messages]}  # fmt: skip
+        kwargs: dict[str, Any] = {
+            "model": model,
+            "max_tokens": max_tokens,
+            "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
+        }
         if system:
             kwargs["system"] = system
         if schema is not None:  # structured output: a forced call of a tool whose input is the answer
@@ -145,37 +170,55 @@ class AnthropicChat:
             raise classify(exc, self.where, model, self.timeout) from exc
         blocks = r.content or []
         answer = next((b.input for b in blocks if getattr(b, "type", None) == "tool_use"), None)
-        text = json.dumps(answer) if answer is not None else "".join(
-            getattr(b, "text", "") for b in blocks if getattr(b, "type", None) == "text")  # fmt: skip
+        text = (
+            json.dumps(answer)
+            if answer is not None
+            else "".join(getattr(b, "text", "") for b in blocks if getattr(b, "type", None) == "text")
+        )
         u = r.usage
         inp, out = int(u.input_tokens or 0), int(u.output_tokens or 0)
         cw, cr = int(u.cache_creation_input_tokens or 0), int(u.cache_read_input_tokens or 0)
         # Priced at the model asked for: a dated snapshot name prices like its alias.
         cost = self.prices.cents(model, inp, out, cw, cr)
-        return Completion(text=text, model=str(r.model or model), input_tokens=inp + cw + cr, output_tokens=out,
-                          cost_cents=cost)  # fmt: skip
+        return Completion(
+            text=text, model=str(r.model or model), input_tokens=inp + cw + cr, output_tokens=out, cost_cents=cost
+        )
 
 
 class AnthropicDweller(ModelDweller):
     """The Dweller port on the primary Anthropic model."""
 
-    def __init__(self, api_key: str, model: str = DEFAULT_MODEL, *, base_url: str | None = None,
-                 heavy_model: str = DEFAULT_HEAVY_MODEL, prices: PriceTable | None = None,
-                 timeout: float = DEFAULT_TIMEOUT, embedder: Embedder | None = None, max_tokens: int = 800,
-                 retry: RetryPolicy | None = None):  # fmt: skip
-        chat = AnthropicChat(api_key, model, base_url=base_url, heavy_model=heavy_model, prices=prices,
-                             timeout=timeout)  # fmt: skip
+    def __init__(
+        self,
+        api_key: str,
+        model: str = DEFAULT_MODEL,
+        *,
+        base_url: str | None = None,
+        heavy_model: str = DEFAULT_HEAVY_MODEL,
+        prices: PriceTable | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        embedder: Embedder | None = None,
+        max_tokens: int = 800,
+        retry: RetryPolicy | None = None,
+    ):
+        chat = AnthropicChat(api_key, model, base_url=base_url, heavy_model=heavy_model, prices=prices, timeout=timeout)
         super().__init__(chat, embedder=embedder, max_tokens=max_tokens, retry=retry)
         self.heavy_model = heavy_model
 
 
-async def probe(api_key: str | None, base_url: str | None, models: Sequence[str], timeout: float = 5.0) -> dict[str, Any]:
+async def probe(
+    api_key: str | None, base_url: str | None, models: Sequence[str], timeout: float = 5.0
+) -> dict[str, Any]:
     """What `wander doctor` shows: is the key set and accepted, and are the models known
     (GET /v1/models/{id}: no tokens spent)."""
     where = base_url or "api.anthropic.com"
     if not api_key:
-        return {"reachable": False, "key_set": False, "error": "ANTHROPIC_API_KEY is not set",
-                "models": {m: False for m in models}}  # fmt: skip
+        return {
+            "reachable": False,
+            "key_set": False,
+            "error": "ANTHROPIC_API_KEY is not set",
+            "models": {m: False for m in models},
+        }
     client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url or None, max_retries=0, timeout=timeout)
     found: dict[str, bool] = {}
     error = None

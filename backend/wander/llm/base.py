@@ -93,16 +93,29 @@ class ChatModel(Protocol):
     model: str
     where: str
 
-    async def complete(self, messages: Sequence[dict[str, str]], *, system: str | None = None,
-                       max_tokens: int = 800, json_mode: bool = False, model: str | None = None,
-                       schema: dict[str, Any] | None = None) -> Completion:
+    async def complete(
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        system: str | None = None,
+        max_tokens: int = 800,
+        json_mode: bool = False,
+        model: str | None = None,
+        schema: dict[str, Any] | None = None,
+    ) -> Completion:
         """The reply text and usage; raises TransientModelError, ModelUnreachable or PermanentModelError.
         With `schema` the provider is held to that JSON schema where it offers structured
         output (the reply text is then the JSON)."""
         ...
 
-    def estimate_cents(self, messages: Sequence[dict[str, str]], *, system: str | None = None,
-                       max_tokens: int = 800, model: str | None = None) -> int:
+    def estimate_cents(
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        system: str | None = None,
+        max_tokens: int = 800,
+        model: str | None = None,
+    ) -> int:
         """An upper bound of what the call can cost, in whole cents (0 for a local model)."""
         ...
 
@@ -140,8 +153,11 @@ class RetryPolicy:
 
     def _stop(self, state: RetryCallState) -> bool:
         exc = state.outcome.exception() if state.outcome else None
-        too_long = isinstance(exc, TransientModelError) and exc.retry_after is not None and \
-            exc.retry_after > self.max_retry_after  # fmt: skip
+        too_long = (
+            isinstance(exc, TransientModelError)
+            and exc.retry_after is not None
+            and exc.retry_after > self.max_retry_after
+        )
         return state.attempt_number > self.retries or too_long
 
     def _wait(self, state: RetryCallState) -> float:
@@ -159,18 +175,31 @@ class RetryPolicy:
 
         def before_sleep(state: RetryCallState) -> None:
             exc = state.outcome.exception() if state.outcome else None
-            log.debug("%s: %s; retry %d of %d in %.2fs", what, getattr(exc, "reason", exc), state.attempt_number,
-                      self.retries, state.upcoming_sleep)  # fmt: skip
+            log.debug(
+                "%s: %s; retry %d of %d in %.2fs",
+                what,
+                getattr(exc, "reason", exc),
+                state.attempt_number,
+                self.retries,
+                state.upcoming_sleep,
+            )
 
-        retrying = AsyncRetrying(retry=retry_if_exception_type(TransientModelError), stop=self._stop, wait=self._wait,
-                                 sleep=self.sleep, before_sleep=before_sleep, reraise=True)  # fmt: skip
+        retrying = AsyncRetrying(
+            retry=retry_if_exception_type(TransientModelError),
+            stop=self._stop,
+            wait=self._wait,
+            sleep=self.sleep,
+            before_sleep=before_sleep,
+            reraise=True,
+        )
         try:
             return await retrying(attempt)
         except TransientModelError as exc:
             if attempts > self.retries:
                 raise ModelUnavailable(f"{exc.reason} (gave up after {attempts} attempts)", exc, attempts) from exc
-            raise ModelUnavailable(f"{exc.reason}; retry-after {exc.retry_after:g}s is too long to wait",
-                                   exc, attempts) from exc  # fmt: skip
+            raise ModelUnavailable(
+                f"{exc.reason}; retry-after {exc.retry_after:g}s is too long to wait", exc, attempts
+            ) from exc
         except (ModelUnreachable, PermanentModelError) as exc:
             raise ModelUnavailable(exc.reason, exc, attempts) from exc
 

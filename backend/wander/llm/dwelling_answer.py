@@ -25,15 +25,29 @@ THEME_MAX_CHARS = 60
 MAX_THEMES = 8
 
 _ALIASES = {
-    "connections": "connection", "link": "connection", "links": "connection",
-    "tensions": "tension", "conflict": "tension", "friction": "tension",
-    "bridges": "bridge", "translation": "bridge",
-    "surprises": "surprise", "unexpected": "surprise",
-    "possibilities": "possibility", "new_concept": "possibility", "insight": "possibility",
-    "theme": "themes", "keywords": "themes", "thematic_keywords": "themes", "tags": "themes",
-    "interest": "interestingness", "interestingness_score": "interestingness", "interesting": "interestingness",
-    "actionable": "actionability", "actionability_score": "actionability",
-}  # fmt: skip
+    "connections": "connection",
+    "link": "connection",
+    "links": "connection",
+    "tensions": "tension",
+    "conflict": "tension",
+    "friction": "tension",
+    "bridges": "bridge",
+    "translation": "bridge",
+    "surprises": "surprise",
+    "unexpected": "surprise",
+    "possibilities": "possibility",
+    "new_concept": "possibility",
+    "insight": "possibility",
+    "theme": "themes",
+    "keywords": "themes",
+    "thematic_keywords": "themes",
+    "tags": "themes",
+    "interest": "interestingness",
+    "interestingness_score": "interestingness",
+    "interesting": "interestingness",
+    "actionable": "actionability",
+    "actionability_score": "actionability",
+}
 _WORD_SCORES = {"very low": 0.1, "low": 0.25, "medium": 0.5, "moderate": 0.5, "high": 0.75, "very high": 0.9}
 
 
@@ -139,8 +153,9 @@ class DwellingAnswer(BaseModel):
     bridge: str = _facet("What carries one into the terms of the other.")
     surprise: str = _facet("What is unexpected about the encounter.")
     possibility: str = _facet("A new concept or use the encounter suggests.")
-    themes: list[str] = Field(default=None, validate_default=True, max_length=MAX_THEMES,
-                              description="3 to 5 short thematic keywords.")  # fmt: skip
+    themes: list[str] = Field(
+        default=None, validate_default=True, max_length=MAX_THEMES, description="3 to 5 short thematic keywords."
+    )
     interestingness: float = Field(default=None, validate_default=True, ge=0, le=1)
     actionability: float = Field(default=None, validate_default=True, ge=0, le=1)
 
@@ -233,5 +248,4 @@ def parse_dwelling(text: str | None) -> Dwelling:
         facets[f] = f"(the model gave no {f})"
         repairs.append(f"{f} missing: default text")
     facets = {f: facets[f] for f in FACETS}
-    return Dwelling(facets, answer.themes, answer.interestingness, answer.actionability,
-                    list(dict.fromkeys(repairs)))  # fmt: skip
+    return Dwelling(facets, answer.themes, answer.interestingness, answer.actionability, list(dict.fromkeys(repairs)))

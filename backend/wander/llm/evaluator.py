@@ -39,24 +39,39 @@ from wander.llm.output import OutputError, extract_json
 
 log = logging.getLogger(__name__)
 
-FIELDS = ("action", "asset", "recommendation", "cost_cents", "p_success", "payoff_multiple", "tractability",
-          "worst_case_loss_cents", "rationale")  # fmt: skip
-EVALUATION_SCHEMA = ('{"action": "one concrete, reversible step (a sentence)", "asset": "what the position is on '
-                     '(a short name)", "recommendation": "act" or "watch", "cost_cents": whole number, '
-                     '"p_success": number 0..1, "payoff_multiple": number 0..10 (payoff on success / cost), '
-                     '"tractability": number 0..1, "worst_case_loss_cents": whole number, '
-                     '"rationale": "why, in two sentences"}')  # fmt: skip
+FIELDS = (
+    "action",
+    "asset",
+    "recommendation",
+    "cost_cents",
+    "p_success",
+    "payoff_multiple",
+    "tractability",
+    "worst_case_loss_cents",
+    "rationale",
+)
+EVALUATION_SCHEMA = (
+    '{"action": "one concrete, reversible step (a sentence)", "asset": "what the position is on '
+    '(a short name)", "recommendation": "act" or "watch", "cost_cents": whole number, '
+    '"p_success": number 0..1, "payoff_multiple": number 0..10 (payoff on success / cost), '
+    '"tractability": number 0..1, "worst_case_loss_cents": whole number, '
+    '"rationale": "why, in two sentences"}'
+)
 EVALUATION_JSON_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "action": {"type": "string"}, "asset": {"type": "string"},
+        "action": {"type": "string"},
+        "asset": {"type": "string"},
         "recommendation": {"type": "string", "enum": ["act", "watch"]},
-        "cost_cents": {"type": "integer"}, "p_success": {"type": "number"}, "payoff_multiple": {"type": "number"},
-        "tractability": {"type": "number"}, "worst_case_loss_cents": {"type": "integer"},
+        "cost_cents": {"type": "integer"},
+        "p_success": {"type": "number"},
+        "payoff_multiple": {"type": "number"},
+        "tractability": {"type": "number"},
+        "worst_case_loss_cents": {"type": "integer"},
         "rationale": {"type": "string"},
     },
     "required": list(FIELDS),
-}  # fmt: skip
+}
 MAX_MULTIPLE = 10.0
 
 
@@ -127,40 +142,75 @@ def read_evaluation(text: str | None, assets: Assets) -> tuple[ModelFigures, lis
     floor = assets.worst_case_loss(cost)
     loss = min(cost, max(claimed_loss, floor))
     if loss != claimed_loss:
-        adjusted.append(f"worst-case loss {claimed_loss} set to {loss} (stop loss {assets.stop_loss:g} of the cost, "
-                        "never above the cost)")  # fmt: skip
+        adjusted.append(
+            f"worst-case loss {claimed_loss} set to {loss} (stop loss {assets.stop_loss:g} of the cost, "
+            "never above the cost)"
+        )
     rec = str(d.get("recommendation", "watch")).strip().lower()
     figures = ModelFigures(
-        action=_text(d["action"], "action", 400), asset=_text(d["asset"], "asset", 60),
-        recommendation=rec if rec in ("act", "watch") else "watch", cost_cents=cost, p_success=unit("p_success"),
-        payoff_multiple=multiple, tractability=unit("tractability"), worst_case_loss_cents=loss,
-        rationale=_text(d.get("rationale") or "(none given)", "rationale", 600), adjusted=adjusted,
-    )  # fmt: skip
+        action=_text(d["action"], "action", 400),
+        asset=_text(d["asset"], "asset", 60),
+        recommendation=rec if rec in ("act", "watch") else "watch",
+        cost_cents=cost,
+        p_success=unit("p_success"),
+        payoff_multiple=multiple,
+        tractability=unit("tractability"),
+        worst_case_loss_cents=loss,
+        rationale=_text(d.get("rationale") or "(none given)", "rationale", 600),
+        adjusted=adjusted,
+    )
     return figures, parsed.repairs
 
 
 def evaluation_prompt(ctx: CrystalContext, assets: Assets, rule: dict[str, Any]) -> str:
     c = ctx.crystal
     loci = "\n".join(f"- {concept}" for concept in ctx.loci.values()) or "(none recorded)"
-    residues = "\n".join(f"- {r.get('from')} -> {r.get('to')}: {r.get('connection')}" for r in ctx.residues[:6]) or "(none)"
-    owned = "\n".join(f"- {a.name} (strength {a.strength:g}; domains {', '.join(a.domains) or '-'}; "
-                      f"keywords {', '.join(a.keywords) or '-'})" for a in assets.assets) or "(none declared)"  # fmt: skip
+    residues = (
+        "\n".join(f"- {r.get('from')} -> {r.get('to')}: {r.get('connection')}" for r in ctx.residues[:6]) or "(none)"
+    )
+    owned = (
+        "\n".join(
+            f"- {a.name} (strength {a.strength:g}; domains {', '.join(a.domains) or '-'}; "
+            f"keywords {', '.join(a.keywords) or '-'})"
+            for a in assets.assets
+        )
+        or "(none declared)"
+    )
     inputs = rule.get("inputs", {})
     return prompts.prompt(
-        "evaluation", insight=c.insight, structural_type=c.structural_type or "-", confidence=f"{c.confidence:.2f}",
-        validity=c.validity.get("V", "-"), novelty=c.validity.get("novelty", "-"),
-        actionability=f"{c.actionability:.2f}", domains=", ".join(c.domains) or "-", loci=loci, residues=residues,
-        assets=owned, max_stake_cents=assets.max_stake_cents, stop_loss_pct=f"{assets.stop_loss:.0%}",
-        rule_cost=rule["cost_cents"], rule_p=rule["p_success"], rule_multiple=inputs.get("payoff_multiple"),
-        rule_tractability=rule["tractability"], schema=EVALUATION_SCHEMA,
-    )  # fmt: skip
+        "evaluation",
+        insight=c.insight,
+        structural_type=c.structural_type or "-",
+        confidence=f"{c.confidence:.2f}",
+        validity=c.validity.get("V", "-"),
+        novelty=c.validity.get("novelty", "-"),
+        actionability=f"{c.actionability:.2f}",
+        domains=", ".join(c.domains) or "-",
+        loci=loci,
+        residues=residues,
+        assets=owned,
+        max_stake_cents=assets.max_stake_cents,
+        stop_loss_pct=f"{assets.stop_loss:.0%}",
+        rule_cost=rule["cost_cents"],
+        rule_p=rule["p_success"],
+        rule_multiple=inputs.get("payoff_multiple"),
+        rule_tractability=rule["tractability"],
+        schema=EVALUATION_SCHEMA,
+    )
 
 
 class ModelEvaluator:
     """The Evaluator port on ChatModels (cloud first, then local), falling back to the rules."""
 
-    def __init__(self, chats: Sequence[ChatModel], offline: OfflineEvaluator, budget: CloudBudget, *,
-                 retry: RetryPolicy | None = None, max_tokens: int = 600):  # fmt: skip
+    def __init__(
+        self,
+        chats: Sequence[ChatModel],
+        offline: OfflineEvaluator,
+        budget: CloudBudget,
+        *,
+        retry: RetryPolicy | None = None,
+        max_tokens: int = 600,
+    ):
         self.chats = list(chats)
         self.offline = offline
         self.assets = offline.assets
@@ -178,13 +228,22 @@ class ModelEvaluator:
             if session_id is None:
                 raise _Unusable("a cloud evaluation needs a wander session's budget; this crystal has none")
             if not await self.budget.reserve(session_id, estimate):
-                raise _Unusable(f"the cloud budget of wander {session_id} cannot cover a {chat.model} evaluation "
-                                f"({estimate} cents estimated)")  # fmt: skip
+                raise _Unusable(
+                    f"the cloud budget of wander {session_id} cannot cover a {chat.model} evaluation "
+                    f"({estimate} cents estimated)"
+                )
             held = estimate
         try:
-            c = await self.retry.call(lambda: chat.complete(messages, system=self.system, max_tokens=self.max_tokens,
-                                                            json_mode=True, schema=EVALUATION_JSON_SCHEMA),
-                                      what=f"{chat.name} evaluation")  # fmt: skip
+            c = await self.retry.call(
+                lambda: chat.complete(
+                    messages,
+                    system=self.system,
+                    max_tokens=self.max_tokens,
+                    json_mode=True,
+                    schema=EVALUATION_JSON_SCHEMA,
+                ),
+                what=f"{chat.name} evaluation",
+            )
         except ModelUnavailable:
             if session_id is not None and held:
                 await self.budget.settle(session_id, held, 0, chat.route)
@@ -200,8 +259,11 @@ class ModelEvaluator:
         try:
             figures, repairs = read_evaluation(calls[0].text, self.assets)
         except OutputError as exc:
-            retry = [*messages, {"role": "assistant", "content": calls[0].text or "(empty)"},
-                     {"role": "user", "content": prompts.prompt("repair", reason=exc.reason, schema=EVALUATION_SCHEMA)}]  # fmt: skip
+            retry = [
+                *messages,
+                {"role": "assistant", "content": calls[0].text or "(empty)"},
+                {"role": "user", "content": prompts.prompt("repair", reason=exc.reason, schema=EVALUATION_SCHEMA)},
+            ]
             try:
                 calls.append(await self._call(chat, sid, retry))
                 figures, repairs = read_evaluation(calls[1].text, self.assets)
@@ -212,24 +274,41 @@ class ModelEvaluator:
             repairs = [f"retried: {exc.reason}", *repairs]
         return self._evaluation(chat, figures, repairs, calls, rule)
 
-    def _evaluation(self, chat: ChatModel, f: ModelFigures, repairs: list[str], calls: list[Completion],
-                    rule: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+    def _evaluation(
+        self, chat: ChatModel, f: ModelFigures, repairs: list[str], calls: list[Completion], rule: dict[str, Any]
+    ) -> dict[str, Any]:
         ev = round(f.p_success * f.cost_cents * f.payoff_multiple - f.cost_cents)
         verdict = "act" if f.recommendation == "act" and ev > 0 else "watch"
         r4 = lambda x: round(float(x), 4)  # noqa: E731
         return {
-            "action": f.action, "asset": f.asset, "recommendation": verdict, "expected_value_cents": ev,
-            "cost_cents": f.cost_cents, "worst_case_loss_cents": f.worst_case_loss_cents, "p_success": r4(f.p_success),
-            "risk": r4(1 - f.p_success), "tractability": r4(f.tractability), "assets_used": rule["assets_used"],
+            "action": f.action,
+            "asset": f.asset,
+            "recommendation": verdict,
+            "expected_value_cents": ev,
+            "cost_cents": f.cost_cents,
+            "worst_case_loss_cents": f.worst_case_loss_cents,
+            "p_success": r4(f.p_success),
+            "risk": r4(1 - f.p_success),
+            "tractability": r4(f.tractability),
+            "assets_used": rule["assets_used"],
             "rationale": f.rationale,
             "inputs": {**rule["inputs"], "payoff_multiple": r4(f.payoff_multiple)},
             "evidence": rule["evidence"],
             "evaluator": f"model:{chat.name}/{chat.model}",
-            "model": {"provider": chat.name, "route": chat.route, "model": chat.model, "calls": len(calls),
-                      "tokens": sum(c.tokens for c in calls), "cost_cents": sum(c.cost_cents for c in calls),
-                      "repairs": repairs, "adjusted": f.adjusted},
-            "rules_reference": {k: rule[k] for k in ("cost_cents", "expected_value_cents", "p_success", "tractability")},
-        }  # fmt: skip
+            "model": {
+                "provider": chat.name,
+                "route": chat.route,
+                "model": chat.model,
+                "calls": len(calls),
+                "tokens": sum(c.tokens for c in calls),
+                "cost_cents": sum(c.cost_cents for c in calls),
+                "repairs": repairs,
+                "adjusted": f.adjusted,
+            },
+            "rules_reference": {
+                k: rule[k] for k in ("cost_cents", "expected_value_cents", "p_success", "tractability")
+            },
+        }
 
     async def evaluate(self, ctx: CrystalContext) -> dict[str, Any]:
         rule = await self.offline.evaluate(ctx)
@@ -250,8 +329,9 @@ class ModelEvaluator:
         return {**rule, "evaluator": self.offline.name, "model_fallback": passed}
 
 
-def build_evaluator(settings: Any, offline: OfflineEvaluator, budget: CloudBudget,
-                    retry: RetryPolicy | None = None) -> OfflineEvaluator | ModelEvaluator:  # fmt: skip
+def build_evaluator(
+    settings: Any, offline: OfflineEvaluator, budget: CloudBudget, retry: RetryPolicy | None = None
+) -> OfflineEvaluator | ModelEvaluator:
     """WANDER_EVALUATOR=offline -> the rules; model -> Anthropic (with ANTHROPIC_API_KEY),
     then Ollama, then the rules. `settings` is wander.config's Settings."""
     m = settings.models
@@ -263,9 +343,16 @@ def build_evaluator(settings: Any, offline: OfflineEvaluator, budget: CloudBudge
     if m.anthropic_api_key:
         from wander.llm.anthropic import AnthropicChat
 
-        chats.append(AnthropicChat(m.anthropic_api_key, m.anthropic_model, base_url=m.anthropic_url,
-                                   heavy_model=m.anthropic_heavy_model, prices=PriceTable.from_json(m.prices),
-                                   timeout=m.anthropic_timeout))  # fmt: skip
+        chats.append(
+            AnthropicChat(
+                m.anthropic_api_key,
+                m.anthropic_model,
+                base_url=m.anthropic_url,
+                heavy_model=m.anthropic_heavy_model,
+                prices=PriceTable.from_json(m.prices),
+                timeout=m.anthropic_timeout,
+            )
+        )
     from wander.llm.ollama import OllamaChat
 
     chats.append(OllamaChat(m.ollama_url, m.ollama_model, timeout=m.ollama_timeout, temperature=0.2))

@@ -23,9 +23,20 @@ from wander.llm.rumination import ModelRumination
 
 # The provider modules (and their SDKs) are imported where they are first needed.
 
-__all__ = ["DWELLERS", "EMBEDDERS", "ModelSettings", "build_dweller", "build_embedder", "build_proposer",
-           "build_rumination", "check_dweller", "dweller_builder", "helpers_wired", "local_helpers",
-           "model_settings"]
+__all__ = [
+    "DWELLERS",
+    "EMBEDDERS",
+    "ModelSettings",
+    "build_dweller",
+    "build_embedder",
+    "build_proposer",
+    "build_rumination",
+    "check_dweller",
+    "dweller_builder",
+    "helpers_wired",
+    "local_helpers",
+    "model_settings",
+]
 
 
 @dataclass(frozen=True)
@@ -62,12 +73,25 @@ def model_settings(env: Mapping[str, str] | None = None) -> ModelSettings:
     m = load_settings(env).models
     prices = PriceTable.from_json(m.prices)
     return ModelSettings(
-        dweller=m.dweller, ollama_url=m.ollama_url, ollama_model=m.ollama_model, ollama_timeout=m.ollama_timeout,
-        ollama_embed_model=m.ollama_embed_model, ollama_embed_dim=m.ollama_embed_dim,
-        anthropic_key=m.anthropic_api_key or None, anthropic_url=m.anthropic_url, anthropic_model=m.anthropic_model,
-        anthropic_heavy_model=m.anthropic_heavy_model, anthropic_timeout=m.anthropic_timeout, prices=prices,
-        retries=m.retries, retry_delay=m.retry_delay, retry_max_delay=m.retry_max_delay,
-        dwell_max_tokens=m.dwell_max_tokens, cooldown=m.router_cooldown, embedder=m.embedder, helpers=m.helpers,
+        dweller=m.dweller,
+        ollama_url=m.ollama_url,
+        ollama_model=m.ollama_model,
+        ollama_timeout=m.ollama_timeout,
+        ollama_embed_model=m.ollama_embed_model,
+        ollama_embed_dim=m.ollama_embed_dim,
+        anthropic_key=m.anthropic_api_key or None,
+        anthropic_url=m.anthropic_url,
+        anthropic_model=m.anthropic_model,
+        anthropic_heavy_model=m.anthropic_heavy_model,
+        anthropic_timeout=m.anthropic_timeout,
+        prices=prices,
+        retries=m.retries,
+        retry_delay=m.retry_delay,
+        retry_max_delay=m.retry_max_delay,
+        dwell_max_tokens=m.dwell_max_tokens,
+        cooldown=m.router_cooldown,
+        embedder=m.embedder,
+        helpers=m.helpers,
     )
 
 
@@ -86,22 +110,40 @@ def check_dweller(name: str | None, env: Mapping[str, str] | None = None) -> str
 def _ollama_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
     from wander.llm import ollama as ollama_llm
 
-    return ollama_llm.OllamaDweller(s.ollama_url, s.ollama_model, timeout=s.ollama_timeout, embedder=embedder,
-                                    max_tokens=s.dwell_max_tokens, retry=s.retry_policy(sleep))  # fmt: skip
+    return ollama_llm.OllamaDweller(
+        s.ollama_url,
+        s.ollama_model,
+        timeout=s.ollama_timeout,
+        embedder=embedder,
+        max_tokens=s.dwell_max_tokens,
+        retry=s.retry_policy(sleep),
+    )
 
 
 def _anthropic_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
     from wander.llm import anthropic as anthropic_llm
 
     return anthropic_llm.AnthropicDweller(
-        s.anthropic_key or "", s.anthropic_model, base_url=s.anthropic_url, heavy_model=s.anthropic_heavy_model,
-        prices=s.prices, timeout=s.anthropic_timeout, embedder=embedder, max_tokens=s.dwell_max_tokens,
+        s.anthropic_key or "",
+        s.anthropic_model,
+        base_url=s.anthropic_url,
+        heavy_model=s.anthropic_heavy_model,
+        prices=s.prices,
+        timeout=s.anthropic_timeout,
+        embedder=embedder,
+        max_tokens=s.dwell_max_tokens,
         retry=s.retry_policy(sleep),
-    )  # fmt: skip
+    )
 
 
-def build_dweller(name: str | None = None, *, offline: Dweller, env: Mapping[str, str] | None = None,
-                  embedder: Embedder | None = None, sleep: Sleep | None = None) -> Dweller:  # fmt: skip
+def build_dweller(
+    name: str | None = None,
+    *,
+    offline: Dweller,
+    env: Mapping[str, str] | None = None,
+    embedder: Embedder | None = None,
+    sleep: Sleep | None = None,
+) -> Dweller:
     """offline -> the offline dweller; ollama / anthropic -> that model, falling back to offline;
     auto -> the 001 rule over Anthropic (when a key is set) and Ollama, falling back to offline.
     `embedder` (the app's) gives model residues their themes_embedding."""
@@ -110,14 +152,17 @@ def build_dweller(name: str | None = None, *, offline: Dweller, env: Mapping[str
         return offline
     s = model_settings(env)
     if chosen == "ollama":
-        return RouterDweller(offline=offline, local=_ollama_dweller(s, embedder, sleep), mode="local",
-                             cooldown=s.cooldown)  # fmt: skip
+        return RouterDweller(
+            offline=offline, local=_ollama_dweller(s, embedder, sleep), mode="local", cooldown=s.cooldown
+        )
     if chosen == "anthropic":
-        return RouterDweller(offline=offline, cloud=_anthropic_dweller(s, embedder, sleep), mode="cloud",
-                             cooldown=s.cooldown)  # fmt: skip
+        return RouterDweller(
+            offline=offline, cloud=_anthropic_dweller(s, embedder, sleep), mode="cloud", cooldown=s.cooldown
+        )
     cloud = _anthropic_dweller(s, embedder, sleep) if s.anthropic_key else None
-    return RouterDweller(offline=offline, local=_ollama_dweller(s, embedder, sleep), cloud=cloud, mode="rule",
-                         cooldown=s.cooldown)  # fmt: skip
+    return RouterDweller(
+        offline=offline, local=_ollama_dweller(s, embedder, sleep), cloud=cloud, mode="rule", cooldown=s.cooldown
+    )
 
 
 DwellerBuilder = Callable[[Dweller, Embedder], Dweller]
@@ -158,13 +203,19 @@ def _ollama_chat(s: ModelSettings):
 def _anthropic_chat(s: ModelSettings):
     from wander.llm import anthropic as anthropic_llm
 
-    return anthropic_llm.AnthropicChat(s.anthropic_key or "", s.anthropic_model, base_url=s.anthropic_url,
-                                       heavy_model=s.anthropic_heavy_model, prices=s.prices,
-                                       timeout=s.anthropic_timeout)  # fmt: skip
+    return anthropic_llm.AnthropicChat(
+        s.anthropic_key or "",
+        s.anthropic_model,
+        base_url=s.anthropic_url,
+        heavy_model=s.anthropic_heavy_model,
+        prices=s.prices,
+        timeout=s.anthropic_timeout,
+    )
 
 
-def build_proposer(name: str | None = None, *, env: Mapping[str, str] | None = None,
-                   sleep: Sleep | None = None) -> ConceptProposer | None:  # fmt: skip
+def build_proposer(
+    name: str | None = None, *, env: Mapping[str, str] | None = None, sleep: Sleep | None = None
+) -> ConceptProposer | None:
     """The model that proposes analogies and tensions, or None (offline)."""
     chosen = check_dweller(name, env)
     s = model_settings(env)
@@ -180,8 +231,9 @@ def build_proposer(name: str | None = None, *, env: Mapping[str, str] | None = N
     return ChainProposer([local, ModelProposer(_anthropic_chat(s), retry=s.retry_policy(sleep))])
 
 
-def build_rumination(name: str | None = None, *, env: Mapping[str, str] | None = None,
-                     sleep: Sleep | None = None) -> RuminationModel | None:  # fmt: skip
+def build_rumination(
+    name: str | None = None, *, env: Mapping[str, str] | None = None, sleep: Sleep | None = None
+) -> RuminationModel | None:
     """The model that ruminates before a crystal (Anthropic's heavy model when a key is
     set and the dweller is anthropic or auto; the Ollama model for ollama), or None."""
     chosen = check_dweller(name, env)
@@ -193,8 +245,9 @@ def build_rumination(name: str | None = None, *, env: Mapping[str, str] | None =
     return ModelRumination(_ollama_chat(s), retry=s.retry_policy(sleep))
 
 
-def build_embedder(name: str | None = None, *, env: Mapping[str, str] | None = None,
-                   dim: int | None = None) -> Embedder:  # fmt: skip
+def build_embedder(
+    name: str | None = None, *, env: Mapping[str, str] | None = None, dim: int | None = None
+) -> Embedder:
     """minilm (shipped, offline) or ollama (WANDER_OLLAMA_EMBED_MODEL at WANDER_OLLAMA_URL,
     cut to WANDER_OLLAMA_EMBED_DIM, else to `dim` when given: the vector columns' size)."""
     s = model_settings(env)

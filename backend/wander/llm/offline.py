@@ -89,11 +89,15 @@ class OfflineDweller:
         via_a = "" if anchor_a.own else f" (read as '{anchor_a.concept.label}')"
         via_b = "" if anchor_b.own else f" (read as '{anchor_b.concept.label}')"
         if meaningful:
-            connection = (f"'{a.concept}'{via_a} and '{b.concept}'{via_b} are both kinds of {meaningful}; "
-                          f"between them lies '{m.label}': {_gloss(m)}.")  # fmt: skip
+            connection = (
+                f"'{a.concept}'{via_a} and '{b.concept}'{via_b} are both kinds of {meaningful}; "
+                f"between them lies '{m.label}': {_gloss(m)}."
+            )
         else:
-            connection = (f"'{a.concept}'{via_a} and '{b.concept}'{via_b} share no particular lineage in the "
-                          f"corpus; what joins them is '{m.label}': {_gloss(m)}.")  # fmt: skip
+            connection = (
+                f"'{a.concept}'{via_a} and '{b.concept}'{via_b} share no particular lineage in the "
+                f"corpus; what joins them is '{m.label}': {_gloss(m)}."
+            )
 
         # Tension: what each has that the other lacks (offset directions), domains, opposites.
         ab = kb.nearest(offset(va, vb), 1, exclude=list(exclude))[0]
@@ -102,8 +106,10 @@ class OfflineDweller:
         opposites = [o for o in anchor_a.concept.opposites if o in line_b] + [
             o for o in anchor_b.concept.opposites if o in line_a
         ]
-        tension = (f"'{a.concept}' leans toward '{kb.concept(ab[0]).label}' where '{b.concept}' leans toward "
-                   f"'{kb.concept(ba[0]).label}'")  # fmt: skip
+        tension = (
+            f"'{a.concept}' leans toward '{kb.concept(ab[0]).label}' where '{b.concept}' leans toward "
+            f"'{kb.concept(ba[0]).label}'"
+        )
         if set(dom_a) != set(dom_b):
             tension += f"; one is a matter of {_words(dom_a)}, the other of {_words(dom_b)}"
         if opposites:
@@ -124,30 +130,42 @@ class OfflineDweller:
         t_i, t_s = translator or mids[0]
         t = kb.concept(t_i)
         if crossing:
-            bridge = (f"Going from {_words(dom_a)} into {_words(crossing)}, '{t.label}' speaks to both sides: "
-                      f"{_gloss(t)}.")  # fmt: skip
+            bridge = (
+                f"Going from {_words(dom_a)} into {_words(crossing)}, '{t.label}' speaks to both sides: {_gloss(t)}."
+            )
         else:
             other = next(((i, s) for i, s in mids if not set(kb.concept(i).domains) & set(dom_a)), None)
             if other:
                 o = kb.concept(other[0])
-                bridge = (f"Both stay within {_words(dom_a)}; the nearest view from outside is '{o.label}' "
-                          f"from {_words(list(o.domains))}.")  # fmt: skip
+                bridge = (
+                    f"Both stay within {_words(dom_a)}; the nearest view from outside is '{o.label}' "
+                    f"from {_words(list(o.domains))}."
+                )
             else:
-                bridge = (f"Both stay within {_words(dom_a)}, and so does everything around their midpoint, "
-                          f"led by '{t.label}'.")  # fmt: skip
+                bridge = (
+                    f"Both stay within {_words(dom_a)}, and so does everything around their midpoint, "
+                    f"led by '{t.label}'."
+                )
 
         # Surprise: how far apart against how much they share, in words (the figures are in details).
         shared_depth = (depth_a + depth_b) / 2 if meaningful else None
         apart = "close in meaning" if dist < 0.45 else "a middle distance apart" if dist <= 0.6 else "far apart"
         if shared_depth is not None:
-            verdict = ("more in common than their distance suggests" if (shared_depth <= 3 and dist > 0.5) else
-                       "less in common than their distance suggests" if (shared_depth >= 6 and dist < 0.45)
-                       else "about as much in common as their distance suggests")  # fmt: skip
-            surprise = (f"'{a.concept}' and '{b.concept}' are {apart}, and their lineages meet at {meaningful}: "
-                        f"{verdict}.")  # fmt: skip
+            verdict = (
+                "more in common than their distance suggests"
+                if (shared_depth <= 3 and dist > 0.5)
+                else "less in common than their distance suggests"
+                if (shared_depth >= 6 and dist < 0.45)
+                else "about as much in common as their distance suggests"
+            )
+            surprise = (
+                f"'{a.concept}' and '{b.concept}' are {apart}, and their lineages meet at {meaningful}: {verdict}."
+            )
         else:
-            surprise = (f"'{a.concept}' and '{b.concept}' are {apart} with no kinship in the corpus, yet "
-                        f"'{m.label}' sits between them: related by use rather than by kind.")  # fmt: skip
+            surprise = (
+                f"'{a.concept}' and '{b.concept}' are {apart} with no kinship in the corpus, yet "
+                f"'{m.label}' sits between them: related by use rather than by kind."
+            )
 
         # Possibility: a concept near the midpoint that neither locus is, balanced between them.
         def balance(i: int) -> float:
@@ -156,8 +174,10 @@ class OfflineDweller:
 
         filling_i = max((i for i, _ in mids if i != m_i), key=balance, default=m_i)
         f = kb.concept(filling_i)
-        possibility = (f"'{f.label}' ({_gloss(f, 10)}) is neither '{a.concept}' nor '{b.concept}' but sits "
-                       f"between them: a candidate filling for the pair.")  # fmt: skip
+        possibility = (
+            f"'{f.label}' ({_gloss(f, 10)}) is neither '{a.concept}' nor '{b.concept}' but sits "
+            f"between them: a candidate filling for the pair."
+        )
 
         # Themes: corpus terms nearest the pair, plus the shared broader concept; never a
         # degenerate one.
@@ -173,9 +193,15 @@ class OfflineDweller:
         crosses = bool(crossing)
         pull = float(normalize(attractor) @ mid) if attractor is not None else 0.3
         interestingness = float(
-            np.clip(0.35 * band_centrality(dist) + 0.25 * crosses + 0.2 * (1.0 - b.visit_count / (b.visit_count + 2))
-                    + 0.2 * np.clip((pull + 0.1) / 0.7, 0, 1), 0, 1)
-        )  # fmt: skip
+            np.clip(
+                0.35 * band_centrality(dist)
+                + 0.25 * crosses
+                + 0.2 * (1.0 - b.visit_count / (b.visit_count + 2))
+                + 0.2 * np.clip((pull + 0.1) / 0.7, 0, 1),
+                0,
+                1,
+            )
+        )
         actionability = scoring.actionability(list(b.domains), pull) * (1.0 - 0.5 * b.abstraction_level)
 
         details = {
@@ -193,7 +219,15 @@ class OfflineDweller:
             "attractor_pull": round(pull, 4),
         }
         return Residue(
-            connection=connection, tension=tension, bridge=bridge, surprise=surprise, possibility=possibility,
-            themes=themes, interestingness=interestingness, actionability=float(np.clip(actionability, 0, 1)),
-            model_used=self.name, themes_embedding=themes_embedding, details=details,
-        )  # fmt: skip
+            connection=connection,
+            tension=tension,
+            bridge=bridge,
+            surprise=surprise,
+            possibility=possibility,
+            themes=themes,
+            interestingness=interestingness,
+            actionability=float(np.clip(actionability, 0, 1)),
+            model_used=self.name,
+            themes_embedding=themes_embedding,
+            details=details,
+        )

@@ -42,8 +42,9 @@ def classify(exc: BaseException, host: str, model: str, timeout: float) -> Excep
         if status == 429 or status >= 500 or status in (408, 425):
             return TransientModelError(f"Ollama at {host} answered {status}: {exc.error}", status=status)
         if status == 404 and "not found" in str(exc.error).lower():
-            return PermanentModelError(f"model '{model}' is not on the Ollama server at {host} "
-                                       f"(run `ollama pull {model}`)")  # fmt: skip
+            return PermanentModelError(
+                f"model '{model}' is not on the Ollama server at {host} (run `ollama pull {model}`)"
+            )
         if status < 0:  # an error inside a 200 stream: the server gave up on the request
             return TransientModelError(f"Ollama at {host}: {exc.error}")
         return PermanentModelError(f"Ollama at {host} refused the request ({status}): {exc.error}")
@@ -66,8 +67,15 @@ class OllamaChat:
     name = "ollama"
     route = "local"
 
-    def __init__(self, host: str = DEFAULT_URL, model: str = DEFAULT_MODEL, *, timeout: float = DEFAULT_TIMEOUT,
-                 temperature: float = 0.7, keep_alive: str | None = None):  # fmt: skip
+    def __init__(
+        self,
+        host: str = DEFAULT_URL,
+        model: str = DEFAULT_MODEL,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        temperature: float = 0.7,
+        keep_alive: str | None = None,
+    ):
         self.host = host.rstrip("/")
         self.where = self.host
         self.model = model
@@ -85,40 +93,77 @@ class OllamaChat:
             self._loop = loop
         return self._client
 
-    def estimate_cents(self, messages: Sequence[dict[str, str]], *, system: str | None = None,
-                       max_tokens: int = 800, model: str | None = None) -> int:  # fmt: skip
+    def estimate_cents(
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        system: str | None = None,
+        max_tokens: int = 800,
+        model: str | None = None,
+    ) -> int:
         return 0
 
-    async def complete(self, messages: Sequence[dict[str, str]], *, system: str | None = None,
-                       max_tokens: int = 800, json_mode: bool = False, model: str | None = None,
-                       schema: dict[str, Any] | None = None) -> Completion:  # fmt: skip
+    async def complete(
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        system: str | None = None,
+        max_tokens: int = 800,
+        json_mode: bool = False,
+        model: str | None = None,
+        schema: dict[str, Any] | None = None,
+    ) -> Completion:
         model = model or self.model
         fmt: Any = schema if schema is not None else ("json" if json_mode else None)  # structured outputs
         msgs = ([{"role": "system", "content": system}] if system else []) + [dict(m) for m in messages]
         try:
             r = await self.client().chat(
-                model=model, messages=msgs, stream=False, format=fmt,
-                options={"num_predict": max_tokens, "temperature": self.temperature}, keep_alive=self.keep_alive,
-            )  # fmt: skip
+                model=model,
+                messages=msgs,
+                stream=False,
+                format=fmt,
+                options={"num_predict": max_tokens, "temperature": self.temperature},
+                keep_alive=self.keep_alive,
+            )
         except Exception as exc:
             raise classify(exc, self.host, model, self.timeout) from exc
         text = (r.message.content if r.message else "") or ""
-        prompt_tokens = r.prompt_eval_count if r.prompt_eval_count is not None else estimate_tokens(system, *[m["content"] for m in msgs])
+        prompt_tokens = (
+            r.prompt_eval_count
+            if r.prompt_eval_count is not None
+            else estimate_tokens(system, *[m["content"] for m in msgs])
+        )
         out_tokens = r.eval_count if r.eval_count is not None else max(1, len(text) // 4)
-        return Completion(text=text, model=r.model or model, input_tokens=int(prompt_tokens),
-                          output_tokens=int(out_tokens), cost_cents=0)  # fmt: skip
+        return Completion(
+            text=text,
+            model=r.model or model,
+            input_tokens=int(prompt_tokens),
+            output_tokens=int(out_tokens),
+            cost_cents=0,
+        )
 
 
 class OllamaDweller(ModelDweller):
     """The Dweller port on a local Ollama model."""
 
-    def __init__(self, host: str = DEFAULT_URL, model: str = DEFAULT_MODEL, *, timeout: float = DEFAULT_TIMEOUT,
-                 embedder: Embedder | None = None, max_tokens: int = 800, retry: RetryPolicy | None = None):  # fmt: skip
-        super().__init__(OllamaChat(host, model, timeout=timeout), embedder=embedder, max_tokens=max_tokens,
-                         retry=retry)  # fmt: skip
+    def __init__(
+        self,
+        host: str = DEFAULT_URL,
+        model: str = DEFAULT_MODEL,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        embedder: Embedder | None = None,
+        max_tokens: int = 800,
+        retry: RetryPolicy | None = None,
+    ):
+        super().__init__(
+            OllamaChat(host, model, timeout=timeout), embedder=embedder, max_tokens=max_tokens, retry=retry
+        )
 
 
-async def probe(host: str = DEFAULT_URL, models: Sequence[str] = (DEFAULT_MODEL,), timeout: float = 3.0) -> dict[str, Any]:
+async def probe(
+    host: str = DEFAULT_URL, models: Sequence[str] = (DEFAULT_MODEL,), timeout: float = 3.0
+) -> dict[str, Any]:
     """What `wander doctor` shows: is the server up, and which of the models does it have."""
     client = ollama.AsyncClient(host=host, timeout=_timeout(timeout))
     try:

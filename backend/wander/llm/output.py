@@ -101,7 +101,7 @@ def _scan(s: str, start: int) -> _Scan:
                 out.notes.add("missing commas")
             if w in _LITERALS:
                 out.notes.add("non-JSON literals")
-            elif re.match(r"\s*:", s[i + len(w):]) and last in "{,":
+            elif re.match(r"\s*:", s[i + len(w) :]) and last in "{,":
                 out.notes.add("unquoted keys")
             i, last = i + len(w), "w"
             continue
@@ -136,7 +136,7 @@ def _repair(s: str, start: int) -> tuple[Any, list[str]]:
     notes = set(scan.notes)
     if scan.truncated:
         notes.add("truncated JSON closed")
-    text = s[start:scan.end]
+    text = s[start : scan.end]
     if "single quotes" in notes:  # json-repair takes an apostrophe inside such a string for its end
         text = _SINGLE.sub(lambda m: m.group(1) + json.dumps(m.group(2).replace("\\'", "'")), text)
     try:
@@ -158,8 +158,12 @@ def _list_from_lines(text: str) -> list[str] | None:
     if len(lines) >= 2 and all(len(ln.split()) <= 4 and not ln.rstrip().endswith(":") for ln in lines):
         return [ln.strip() for ln in lines]
     parts = [p.strip() for p in text.split(",")]
-    if len(lines) == 1 and len(parts) >= 3 and not re.search(r"[.!?:;]", text) and all(
-            0 < len(p.split()) <= 4 for p in parts):  # fmt: skip
+    if (
+        len(lines) == 1
+        and len(parts) >= 3
+        and not re.search(r"[.!?:;]", text)
+        and all(0 < len(p.split()) <= 4 for p in parts)
+    ):
         return parts
     return None
 
@@ -240,8 +244,11 @@ def extract_json(text: str | None, expect: type = dict, accept: Callable[[Any], 
             return Parsed(items, _dedupe([*repairs, "list given as lines"]))
     if not starts:
         raise OutputError(f"no {'JSON object' if expect is dict else 'JSON array'} in the answer")
-    raise OutputError("the JSON in the answer could not be read" + (f" ({tried[0]})" if tried else "")
-                      + (" or lacked the expected fields" if accept else ""))  # fmt: skip
+    raise OutputError(
+        "the JSON in the answer could not be read"
+        + (f" ({tried[0]})" if tried else "")
+        + (" or lacked the expected fields" if accept else "")
+    )
 
 
 def _dedupe(items: list[str]) -> list[str]:
@@ -255,15 +262,33 @@ def clip_raw(raw: str | None) -> str | None:
     return raw if len(raw) <= RAW_MAX_CHARS else raw[:RAW_MAX_CHARS] + f"… [{len(raw) - RAW_MAX_CHARS} more chars]"
 
 
-def failed_residue(reason: str, raw: str | None, *, model: str, route: str, tokens: int = 0, cost_cents: int = 0,
-                   details: dict[str, Any] | None = None) -> Residue:  # fmt: skip
+def failed_residue(
+    reason: str,
+    raw: str | None,
+    *,
+    model: str,
+    route: str,
+    tokens: int = 0,
+    cost_cents: int = 0,
+    details: dict[str, Any] | None = None,
+) -> Residue:
     """A dwell that did not work, saying so in every facet; the raw answer is kept (scrubbed)."""
     reason = scrub_pii(reason)
     said = f"The dwell failed: {reason}."
     return Residue(
-        connection=said, tension=f"No tension was drawn: {reason}.", bridge=f"No bridge was drawn: {reason}.",
-        surprise=f"No surprise was drawn: {reason}.", possibility=f"No possibility was drawn: {reason}.",
-        themes=[], interestingness=DEFAULT_INTERESTINGNESS, actionability=DEFAULT_ACTIONABILITY,
-        model_used=model, route=route, tokens_used=tokens, cost_cents=cost_cents, failed=True,
-        raw_output=clip_raw(raw), details={"route": route, "model": model, "failure": reason, **(details or {})},
-    )  # fmt: skip
+        connection=said,
+        tension=f"No tension was drawn: {reason}.",
+        bridge=f"No bridge was drawn: {reason}.",
+        surprise=f"No surprise was drawn: {reason}.",
+        possibility=f"No possibility was drawn: {reason}.",
+        themes=[],
+        interestingness=DEFAULT_INTERESTINGNESS,
+        actionability=DEFAULT_ACTIONABILITY,
+        model_used=model,
+        route=route,
+        tokens_used=tokens,
+        cost_cents=cost_cents,
+        failed=True,
+        raw_output=clip_raw(raw),
+        details={"route": route, "model": model, "failure": reason, **(details or {})},
+    )

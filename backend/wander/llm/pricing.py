@@ -68,14 +68,19 @@ class PriceTable:
         best = max((k for k in self.prices if k != "default" and model.startswith(k)), key=len, default=None)
         return self.prices[best] if best else self.prices["default"]
 
-    def cents(self, model: str, input_tokens: int, output_tokens: int, cache_write_tokens: int = 0,
-              cache_read_tokens: int = 0) -> int:  # fmt: skip
+    def cents(
+        self, model: str, input_tokens: int, output_tokens: int, cache_write_tokens: int = 0, cache_read_tokens: int = 0
+    ) -> int:
         """What the tokens cost, in cents, rounded up to a whole cent."""
         p = self.price(model)
         cw = p.cache_write if p.cache_write is not None else p.input * Fraction(5, 4)
         cr = p.cache_read if p.cache_read is not None else p.input / 10
-        dollars = (p.input * max(0, input_tokens) + p.output * max(0, output_tokens)
-                   + cw * max(0, cache_write_tokens) + cr * max(0, cache_read_tokens)) / 1_000_000  # fmt: skip
+        dollars = (
+            p.input * max(0, input_tokens)
+            + p.output * max(0, output_tokens)
+            + cw * max(0, cache_write_tokens)
+            + cr * max(0, cache_read_tokens)
+        ) / 1_000_000
         return math.ceil(dollars * 100)
 
 
@@ -97,8 +102,9 @@ def parse_prices(raw: str) -> dict[str, Price]:
                 extra = {}
             price = Price(Fraction(str(i)), Fraction(str(o)), **extra)
         except (KeyError, TypeError, ValueError):
-            raise InvalidInput("WANDER_PRICES", f"{model}: give {{\"input\": N, \"output\": N}} in $ per million "
-                                                "tokens") from None  # fmt: skip
+            raise InvalidInput(
+                "WANDER_PRICES", f'{model}: give {{"input": N, "output": N}} in $ per million tokens'
+            ) from None
         if price.input < 0 or price.output < 0:
             raise InvalidInput("WANDER_PRICES", f"{model}: prices must not be negative")
         out[str(model)] = price

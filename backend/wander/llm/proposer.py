@@ -38,8 +38,10 @@ def clean_concepts(items: Any, *, exclude: tuple[str, ...] = (), n: int = 5) -> 
     seen: set[str] = set()
     for it in items:
         if isinstance(it, dict):
-            it = next((it[k] for k in ("concept", "name", "answer", "term", "d", "label") if isinstance(it.get(k), str)),
-                      next((v for v in it.values() if isinstance(v, str)), None))  # fmt: skip
+            it = next(
+                (it[k] for k in ("concept", "name", "answer", "term", "d", "label") if isinstance(it.get(k), str)),
+                next((v for v in it.values() if isinstance(v, str)), None),
+            )
         if not isinstance(it, str):
             continue
         s = it.strip()
@@ -77,15 +79,19 @@ class ModelProposer:
         self._warned = False
 
     async def _call(self, messages: list[dict[str, str]]) -> Completion:
-        c = await self.retry.call(lambda: self.chat.complete(messages, system=self.system, max_tokens=self.max_tokens,
-                                                             json_mode=False), what=f"{self.name} proposer")  # fmt: skip
+        c = await self.retry.call(
+            lambda: self.chat.complete(messages, system=self.system, max_tokens=self.max_tokens, json_mode=False),
+            what=f"{self.name} proposer",
+        )
         self.usage.add(c)
         return c
 
     def _allowed(self, messages: list[dict[str, str]], budget_cents: int | None, spent: int = 0) -> bool:
         if budget_cents is None:
             return True
-        return spent + self.chat.estimate_cents(messages, system=self.system, max_tokens=self.max_tokens) <= budget_cents
+        return (
+            spent + self.chat.estimate_cents(messages, system=self.system, max_tokens=self.max_tokens) <= budget_cents
+        )
 
     async def ask(self, prompt: str, *, exclude: tuple[str, ...], n: int, budget_cents: int | None = None) -> list[str]:
         """Concept names for the prompt; [] when the model cannot help. Never raises."""
@@ -109,8 +115,11 @@ class ModelProposer:
             reason = "the list held no usable concept names (short noun phrases, 1 to 4 words)"
         except OutputError as exc:
             reason = exc.reason
-        retry = [*messages, {"role": "assistant", "content": first.text or "(empty)"},
-                 {"role": "user", "content": prompts.prompt("repair", reason=reason, schema=LIST_SCHEMA)}]  # fmt: skip
+        retry = [
+            *messages,
+            {"role": "assistant", "content": first.text or "(empty)"},
+            {"role": "user", "content": prompts.prompt("repair", reason=reason, schema=LIST_SCHEMA)},
+        ]
         if not self._allowed(retry, budget_cents, first.cost_cents):
             self.last_error = f"{reason}; no budget for a retry"
             return []
@@ -125,7 +134,9 @@ class ModelProposer:
         """What was spent since the last call (calls, tokens, cents), then reset."""
         return [self.usage.take()]
 
-    async def propose_analogies(self, a: str, b: str, c: str, n: int = 5, *, budget_cents: int | None = None) -> list[str]:
+    async def propose_analogies(
+        self, a: str, b: str, c: str, n: int = 5, *, budget_cents: int | None = None
+    ) -> list[str]:
         p = prompts.prompt("analogy", a=a, b=b, c=c, n=n)
         return await self.ask(p, exclude=(a, b, c), n=n, budget_cents=budget_cents)
 

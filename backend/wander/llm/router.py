@@ -52,9 +52,11 @@ class RoutingRule:
     resonance_threshold: float = 0.8
 
     def wants_cloud(self, request: DwellRequest) -> bool:
-        return (request.bridge_score > self.bridge_threshold
-                or request.resonance_proximity > self.resonance_threshold
-                or bool(request.crystallization_candidate))  # fmt: skip
+        return (
+            request.bridge_score > self.bridge_threshold
+            or request.resonance_proximity > self.resonance_threshold
+            or bool(request.crystallization_candidate)
+        )
 
 
 @dataclass
@@ -76,9 +78,18 @@ class RouterStats:
 class RouterDweller:
     name = "router"
 
-    def __init__(self, *, offline: Dweller, local: ModelMember | None = None, cloud: ModelMember | None = None,
-                 mode: str = "rule", rule: RoutingRule | None = None, cooldown: int = 10,
-                 max_failed_outputs: int = 5, max_cooldown: int = 200):  # fmt: skip
+    def __init__(
+        self,
+        *,
+        offline: Dweller,
+        local: ModelMember | None = None,
+        cloud: ModelMember | None = None,
+        mode: str = "rule",
+        rule: RoutingRule | None = None,
+        cooldown: int = 10,
+        max_failed_outputs: int = 5,
+        max_cooldown: int = 200,
+    ):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}")
         self.offline = offline
@@ -143,8 +154,11 @@ class RouterDweller:
         h.down_for = min(self.max_cooldown, self.cooldown * (2 ** (h.strikes - 1)))
         h.reason = reason
         self.stats.fallbacks += 1
-        self._say(f"down:{m.name}", f"{m.name} ({m.route} model {m.model} at {m.where}) is unavailable: {reason}. "
-                                     f"Falling back to {nxt}; it will be tried again now and then.")  # fmt: skip
+        self._say(
+            f"down:{m.name}",
+            f"{m.name} ({m.route} model {m.model} at {m.where}) is unavailable: {reason}. "
+            f"Falling back to {nxt}; it will be tried again now and then.",
+        )
 
     # ---- the port -----------------------------------------------------------------------
 
@@ -167,10 +181,13 @@ class RouterDweller:
                     self.stats.budget_refusals += 1
                     skipped.append(f"cloud: estimate {estimate}c > {budget}c left")
                     s = request.session
-                    self._say(f"budget:{s.id}", f"Cloud budget of wander {s.id} cannot cover another {m.model} call "
-                                                f"({self.spent(request)} of {s.cloud_budget_cents} cents spent, "
-                                                f"{estimate} estimated): cloud dwells go to "
-                                                f"{self._next_label(chain, i)}.")  # fmt: skip
+                    self._say(
+                        f"budget:{s.id}",
+                        f"Cloud budget of wander {s.id} cannot cover another {m.model} call "
+                        f"({self.spent(request)} of {s.cloud_budget_cents} cents spent, "
+                        f"{estimate} estimated): cloud dwells go to "
+                        f"{self._next_label(chain, i)}.",
+                    )
                     continue
             try:
                 residue = await m.try_dwell(request, budget_cents=budget)
@@ -190,8 +207,15 @@ class RouterDweller:
             return self._accept(m, request, residue, skipped, chain, i)
         return await self._offline(request, skipped)
 
-    def _accept(self, m: ModelMember, request: DwellRequest, residue: Residue, skipped: list[str],
-                chain: list[ModelMember], i: int) -> Residue:  # fmt: skip
+    def _accept(
+        self,
+        m: ModelMember,
+        request: DwellRequest,
+        residue: Residue,
+        skipped: list[str],
+        chain: list[ModelMember],
+        i: int,
+    ) -> Residue:
         h = self._health_of(m)
         if h.strikes:
             log.info("%s (%s) answers again", m.name, m.route)
@@ -206,8 +230,12 @@ class RouterDweller:
             estimate = residue.details.get("estimate_cents")
             if isinstance(estimate, int) and residue.cost_cents > estimate * 2:
                 log.warning("a %s dwelling cost %d cents against %d estimated", m.model, residue.cost_cents, estimate)
-        residue.details = {**residue.details, "route": m.route,
-                           "route_reason": self._reason(request, m), **({"skipped": skipped} if skipped else {})}  # fmt: skip
+        residue.details = {
+            **residue.details,
+            "route": m.route,
+            "route_reason": self._reason(request, m),
+            **({"skipped": skipped} if skipped else {}),
+        }
         self.stats.routes[m.route] += 1
         if residue.failed:
             self.stats.failed += 1
@@ -238,8 +266,12 @@ class RouterDweller:
             residue = await self.offline.dwell(request)
         except Exception as exc:
             log.exception("the offline dweller failed")
-            residue = failed_residue(f"offline dweller error: {type(exc).__name__}: {exc}", None,
-                                     model=getattr(self.offline, "name", "offline"), route="offline")  # fmt: skip
+            residue = failed_residue(
+                f"offline dweller error: {type(exc).__name__}: {exc}",
+                None,
+                model=getattr(self.offline, "name", "offline"),
+                route="offline",
+            )
         residue.route = "offline"
         residue.cost_cents = 0
         if skipped:

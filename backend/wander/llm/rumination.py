@@ -32,15 +32,25 @@ MAX_EVIDENCE = 30
 _SIGNAL = re.compile(r"\[\s*(CONTINUE|CRYSTALL?I[SZ]E)\s*\]", re.I)
 _BARE_SIGNAL = re.compile(r"\b(CONTINUE|CRYSTALL?I[SZ]E)\b", re.I)
 _BRACKET = re.compile(r"\[([^\[\]\s]{1,80})\]")
-_NAMES = (r"finding|findings|cited(?: evidence)?(?: ids)?|citations|sources|internal monologue|monologue|"
-          r"gap update|updated gap analysis|signal|insight")
+_NAMES = (
+    r"finding|findings|cited(?: evidence)?(?: ids)?|citations|sources|internal monologue|monologue|"
+    r"gap update|updated gap analysis|signal|insight"
+)
 # "## Finding", "## Finding: Partnership", "**Signal:** [CONTINUE]", "Insight: ..." (not "Insight into ...:")
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(" + _NAMES + r")\s*(?:\*\*)?\s*(?::\s*(?:\*\*)?\s*(.*)|$)",
-                      re.I)  # fmt: skip
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(" + _NAMES + r")\s*(?:\*\*)?\s*(?::\s*(?:\*\*)?\s*(.*)|$)", re.I)
 _NOT_IDS = {"and", "or", "none", "the", "id", "ids", "evidence", "see", "also", "n/a", "nothing", "cited"}
-_SECTION = {"finding": "finding", "findings": "finding", "citations": "cited", "sources": "cited",
-            "internal monologue": "monologue", "monologue": "monologue", "gap update": "gap",
-            "updated gap analysis": "gap", "signal": "signal", "insight": "insight"}  # fmt: skip
+_SECTION = {
+    "finding": "finding",
+    "findings": "finding",
+    "citations": "cited",
+    "sources": "cited",
+    "internal monologue": "monologue",
+    "monologue": "monologue",
+    "gap update": "gap",
+    "updated gap analysis": "gap",
+    "signal": "signal",
+    "insight": "insight",
+}
 
 
 @dataclass
@@ -60,8 +70,10 @@ class ModelRuminationReply(RuminationReply):
 
 def _evidence_lines(evidence: list[dict]) -> str:
     if not evidence:
-        return ("Nothing. The query returned no evidence for this lens. That is data: the graph does not have "
-                "this perspective here. Do not invent it.")  # fmt: skip
+        return (
+            "Nothing. The query returned no evidence for this lens. That is data: the graph does not have "
+            "this perspective here. Do not invent it."
+        )
     lines = []
     for e in evidence[:MAX_EVIDENCE]:
         eid = str(e.get("id", "?"))
@@ -86,13 +98,21 @@ def build_continuation_prompt(seed: str, turn: RuminationTurn, monologue: str = 
     state = monologue[-MONOLOGUE_TAIL:] if monologue else "(nothing yet: this is where the rumination begins)"
     gap = (turn.gap or "").strip() or "Something is missing."
     if turn.coverage >= 1.0 and not turn.evidence:
-        gap += (" All lenses have been explored. But is there still tension? Is something pulling at you that "
-                "deserves deeper exploration? Or has the picture stabilized enough to crystallize?")  # fmt: skip
+        gap += (
+            " All lenses have been explored. But is there still tension? Is something pulling at you that "
+            "deserves deeper exploration? Or has the picture stabilized enough to crystallize?"
+        )
     return prompts.prompt(
-        "continuation", stimulus_summary=seed.strip(), findings_so_far=findings_block, internal_monologue=state,
-        coverage=f"{max(0.0, min(1.0, turn.coverage)):.0%}", step=turn.step, lens=turn.lens or "(unnamed)",
-        gap_description=gap, evidence=_evidence_lines(turn.evidence),
-    )  # fmt: skip
+        "continuation",
+        stimulus_summary=seed.strip(),
+        findings_so_far=findings_block,
+        internal_monologue=state,
+        coverage=f"{max(0.0, min(1.0, turn.coverage)):.0%}",
+        step=turn.step,
+        lens=turn.lens or "(unnamed)",
+        gap_description=gap,
+        evidence=_evidence_lines(turn.evidence),
+    )
 
 
 def _sections(text: str) -> dict[str, str]:
@@ -154,9 +174,13 @@ def parse_rumination_reply(text: str | None, evidence_ids: list[str] | set[str])
         except OutputError:
             data = {}
     if data:
-        sections = {"finding": str(data.get("finding") or ""), "monologue": str(data.get("monologue")
-                    or data.get("internal_monologue") or ""), "gap": str(data.get("gap_update") or ""),
-                    "insight": str(data.get("insight") or ""), "signal": str(data.get("signal") or "")}  # fmt: skip
+        sections = {
+            "finding": str(data.get("finding") or ""),
+            "monologue": str(data.get("monologue") or data.get("internal_monologue") or ""),
+            "gap": str(data.get("gap_update") or ""),
+            "insight": str(data.get("insight") or ""),
+            "signal": str(data.get("signal") or ""),
+        }
         cited_raw = _ids_from(data.get("cited_ids", data.get("cited", [])))
     else:
         sections = _sections(text)
@@ -186,23 +210,31 @@ def parse_rumination_reply(text: str | None, evidence_ids: list[str] | set[str])
     if dropped:
         monologue = (monologue + "\n\n" if monologue else "") + (
             f"[guard] {len(dropped)} cited id(s) were not in this step's evidence and were dropped: "
-            f"{', '.join(dropped[:10])}.")  # fmt: skip
+            f"{', '.join(dropped[:10])}."
+        )
     insight = guard(sections.get("insight", "")) or None
     if signal == CRYSTALLIZE and not insight:
         insight = finding or None
     if signal != CRYSTALLIZE:
         insight = None
     return ModelRuminationReply(
-        finding=finding, monologue=monologue, cited_ids=cited, signal=signal, insight=insight,
-        dropped_citations=len(dropped), dropped_ids=dropped, gap_update=scrub_pii(sections.get("gap", "")),
-    )  # fmt: skip
+        finding=finding,
+        monologue=monologue,
+        cited_ids=cited,
+        signal=signal,
+        insight=insight,
+        dropped_citations=len(dropped),
+        dropped_ids=dropped,
+        gap_update=scrub_pii(sections.get("gap", "")),
+    )
 
 
 class ModelRumination:
     """The RuminationModel port on a ChatModel (its heavy model when it has one)."""
 
-    def __init__(self, chat: ChatModel, *, model: str | None = None, retry: RetryPolicy | None = None,
-                 max_tokens: int = 1200):  # fmt: skip
+    def __init__(
+        self, chat: ChatModel, *, model: str | None = None, retry: RetryPolicy | None = None, max_tokens: int = 1200
+    ):
         self.chat = chat
         self.name = chat.name
         self.route = chat.route
@@ -221,24 +253,37 @@ class ModelRumination:
             self._monologues.popitem(last=False)
 
     async def _call(self, messages: list[dict[str, str]]) -> Completion:
-        c = await self.retry.call(lambda: self.chat.complete(messages, system=self.system, max_tokens=self.max_tokens,
-                                                             model=self.model), what=f"{self.name} rumination")  # fmt: skip
+        c = await self.retry.call(
+            lambda: self.chat.complete(messages, system=self.system, max_tokens=self.max_tokens, model=self.model),
+            what=f"{self.name} rumination",
+        )
         self.usage.add(c)
         return c
 
     def estimate_cents(self, seed: str, turn: RuminationTurn) -> int:
         p = build_continuation_prompt(seed, turn, self._monologues.get(seed, ""))
-        return self.chat.estimate_cents([{"role": "user", "content": p}], system=self.system,
-                                        max_tokens=self.max_tokens, model=self.model)  # fmt: skip
+        return self.chat.estimate_cents(
+            [{"role": "user", "content": p}], system=self.system, max_tokens=self.max_tokens, model=self.model
+        )
 
     def _failed(self, why: str, raw: str | None, tokens: int, cost: int) -> ModelRuminationReply:
         return ModelRuminationReply(
-            finding="", monologue=f"[rumination model] {why}", cited_ids=[], signal=CONTINUE, insight=None,
-            model_used=self.model, route=self.route, tokens_used=tokens, cost_cents=cost, failed=True,
+            finding="",
+            monologue=f"[rumination model] {why}",
+            cited_ids=[],
+            signal=CONTINUE,
+            insight=None,
+            model_used=self.model,
+            route=self.route,
+            tokens_used=tokens,
+            cost_cents=cost,
+            failed=True,
             raw_output=clip_raw(raw),
-        )  # fmt: skip
+        )
 
-    async def ruminate(self, seed: str, turn: RuminationTurn, *, budget_cents: int | None = None) -> ModelRuminationReply:
+    async def ruminate(
+        self, seed: str, turn: RuminationTurn, *, budget_cents: int | None = None
+    ) -> ModelRuminationReply:
         if turn.step <= 1:
             self._monologues.pop(seed, None)
         prompt = build_continuation_prompt(seed, turn, self._monologues.get(seed, ""))
@@ -252,8 +297,10 @@ class ModelRumination:
             return self._failed(f"unavailable: {exc.reason}", None, 0, 0)
         tokens, cost, text = c.tokens, c.cost_cents, c.text
         if not text.strip():  # one retry for an empty answer, budget permitting
-            messages += [{"role": "assistant", "content": "(empty)"},
-                         {"role": "user", "content": "Your answer was empty. Answer in the sections asked for."}]  # fmt: skip
+            messages += [
+                {"role": "assistant", "content": "(empty)"},
+                {"role": "user", "content": "Your answer was empty. Answer in the sections asked for."},
+            ]
             if budget_cents is None or cost + estimate <= budget_cents:
                 try:
                     c2 = await self._call(messages)

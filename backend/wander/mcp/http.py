@@ -21,9 +21,16 @@ def with_token(app: ASGIApp, token: str | None) -> ASGIApp:
             presented = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
             if not hmac.compare_digest(presented.encode(), token.encode()):
                 body = b'{"error": "token: missing or wrong bearer token (WANDER_API_TOKEN)"}'
-                await send({"type": "http.response.start", "status": 401,
-                            "headers": [(b"content-type", b"application/json"),
-                                        (b"content-length", str(len(body)).encode())]})  # fmt: skip
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                        ],
+                    }
+                )
                 await send({"type": "http.response.body", "body": body})
                 return
         await app(scope, receive, send)

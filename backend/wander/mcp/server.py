@@ -37,9 +37,7 @@ from wander.engine.service import Interventions, NewWander
 from wander.wiring import App
 
 T = TypeVar("T")
-MAX_STEPS_DEFAULT = (
-    100  # a session made over MCP may take this many steps (the API's default)
-)
+MAX_STEPS_DEFAULT = 100  # a session made over MCP may take this many steps (the API's default)
 
 INSTRUCTIONS = (
     "Wander walks idea space from a seed concept toward a vague attractor, one step at a time, "
@@ -75,10 +73,16 @@ class WanderTools:
             raise NotFound("session", session_id)
         return session
 
-    async def create_session(self, name: str, seed_concept: str, attractor: str | None,
-                             allowed_domains: list[str] | None) -> dict[str, Any]:  # fmt: skip
-        req = NewWander(seed_concept=seed_concept, attractor=attractor, name=name or None,
-                        allowed_domains=allowed_domains, max_steps=MAX_STEPS_DEFAULT)  # fmt: skip
+    async def create_session(
+        self, name: str, seed_concept: str, attractor: str | None, allowed_domains: list[str] | None
+    ) -> dict[str, Any]:
+        req = NewWander(
+            seed_concept=seed_concept,
+            attractor=attractor,
+            name=name or None,
+            allowed_domains=allowed_domains,
+            max_steps=MAX_STEPS_DEFAULT,
+        )
         session = await self.app.engine.create(req)
         return _brief(session_out(session, False).model_dump(mode="json"))
 
@@ -96,8 +100,9 @@ class WanderTools:
             "crystal_formed": result.crystal is not None,
         }
 
-    async def run(self, session_id: str, n_steps: int, on_step: Callable[[int], Awaitable[None]] | None = None
-                  ) -> dict[str, Any]:  # fmt: skip
+    async def run(
+        self, session_id: str, n_steps: int, on_step: Callable[[int], Awaitable[None]] | None = None
+    ) -> dict[str, Any]:
         n_steps = check_steps("n_steps", n_steps)
         await self._session(session_id)
         path: list[str] = []
@@ -112,20 +117,26 @@ class WanderTools:
 
         outcome = await self.app.engine.run(session_id, n_steps, on_step=step_done)
         after = await self._session(session_id)
-        return {"session_id": session_id, "steps_completed": outcome.steps_completed, "step_count": after.step_count,
-                "status": outcome.status, "stopped_reason": outcome.stopped_reason, "path": path,
-                "new_crystals": crystals}  # fmt: skip
+        return {
+            "session_id": session_id,
+            "steps_completed": outcome.steps_completed,
+            "step_count": after.step_count,
+            "status": outcome.status,
+            "stopped_reason": outcome.stopped_reason,
+            "path": path,
+            "new_crystals": crystals,
+        }
 
-    async def get_insights(
-        self, session_id: str, min_confidence: float
-    ) -> dict[str, Any]:
+    async def get_insights(self, session_id: str, min_confidence: float) -> dict[str, Any]:
         if not 0.0 <= min_confidence <= 1.0:
-            raise InvalidInput(
-                "min_confidence", f"must be between 0 and 1 (got {min_confidence})"
-            )
+            raise InvalidInput("min_confidence", f"must be between 0 and 1 (got {min_confidence})")
         session = await self._session(session_id)
-        crystals = [crystal_out(c).model_dump(mode="json") for c in await self.app.store.find_crystals(
-            session_id=session_id, status=None, min_confidence=min_confidence)]  # fmt: skip
+        crystals = [
+            crystal_out(c).model_dump(mode="json")
+            for c in await self.app.store.find_crystals(
+                session_id=session_id, status=None, min_confidence=min_confidence
+            )
+        ]
         resonances = sorted(
             await self.app.store.find_resonances(session_id=session_id),
             key=lambda r: -r.strength,
@@ -134,13 +145,32 @@ class WanderTools:
         for c in crystals:
             c["memory"] = warmth.get(c["insight"])
         return {
-            "session_id": session_id, "status": str(session.status), "step_count": session.step_count,
+            "session_id": session_id,
+            "status": str(session.status),
+            "step_count": session.step_count,
             "min_confidence": min_confidence,
-            "crystals": [{k: c[k] for k in ("id", "insight", "confidence", "actionability", "status",
-                                             "structural_type", "domains", "validity", "memory")} for c in crystals],
-            "resonances": [{k: r[k] for k in ("id", "themes", "occurrences", "strength", "status")}
-                           for r in (resonance_out(x).model_dump(mode="json") for x in resonances)],
-        }  # fmt: skip
+            "crystals": [
+                {
+                    k: c[k]
+                    for k in (
+                        "id",
+                        "insight",
+                        "confidence",
+                        "actionability",
+                        "status",
+                        "structural_type",
+                        "domains",
+                        "validity",
+                        "memory",
+                    )
+                }
+                for c in crystals
+            ],
+            "resonances": [
+                {k: r[k] for k in ("id", "themes", "occurrences", "strength", "status")}
+                for r in (resonance_out(x).model_dump(mode="json") for x in resonances)
+            ],
+        }
 
     def _recall_crystals(self, insights: list[str]) -> dict[str, dict[str, Any]]:
         """Recall each crystal from the Wheeler memory (which warms it): its tier and temperature."""
@@ -154,25 +184,39 @@ class WanderTools:
 
     async def inject(self, session_id: str, concept: str) -> dict[str, Any]:
         session = await Interventions(self.app.engine).inject(session_id, concept, True)
-        return {"session_id": session.id, "injected": concept.strip(), "status": str(session.status),
-                "note": "the next step visits this concept"}  # fmt: skip
+        return {
+            "session_id": session.id,
+            "injected": concept.strip(),
+            "status": str(session.status),
+            "note": "the next step visits this concept",
+        }
 
     async def trace(self, session_id: str) -> list[dict[str, Any]]:
         await self._session(session_id)
-        return [
-            trace_step(r).model_dump(mode="json")
-            for r in await self.app.store.trace(session_id)
-        ]
+        return [trace_step(r).model_dump(mode="json") for r in await self.app.store.trace(session_id)]
 
     async def crystals(self, session_id: str) -> list[dict[str, Any]]:
         await self._session(session_id)
-        return [crystal_out(c).model_dump(mode="json")
-                for c in await self.app.store.find_crystals(session_id=session_id, status=None)]  # fmt: skip
+        return [
+            crystal_out(c).model_dump(mode="json")
+            for c in await self.app.store.find_crystals(session_id=session_id, status=None)
+        ]
 
 
 def _brief(session: dict[str, Any]) -> dict[str, Any]:
-    keep = ("id", "name", "status", "seed_concept", "attractor", "allowed_domains", "max_steps", "step_count",
-            "temperature", "random_seed", "created_at")  # fmt: skip
+    keep = (
+        "id",
+        "name",
+        "status",
+        "seed_concept",
+        "attractor",
+        "allowed_domains",
+        "max_steps",
+        "step_count",
+        "temperature",
+        "random_seed",
+        "created_at",
+    )
     return {k: session[k] for k in keep}
 
 
@@ -187,21 +231,13 @@ def build_server(app: App) -> MCPServer:
     async def wander_create_session(
         name: Annotated[
             str,
-            Field(
-                description="A name for the wander (may be empty: the seed is used)."
-            ),
+            Field(description="A name for the wander (may be empty: the seed is used)."),
         ],
         seed_concept: Annotated[str, Field(description="Where the wander starts.")],
-        attractor: Annotated[
-            str | None, Field(description="A vague sense of what we look for.")
-        ] = None,
-        allowed_domains: Annotated[
-            list[str] | None, Field(description="Keep the walk in these domains.")
-        ] = None,
+        attractor: Annotated[str | None, Field(description="A vague sense of what we look for.")] = None,
+        allowed_domains: Annotated[list[str] | None, Field(description="Keep the walk in these domains.")] = None,
     ) -> dict[str, Any]:
-        return await _guard(
-            tools.create_session(name, seed_concept, attractor, allowed_domains)
-        )
+        return await _guard(tools.create_session(name, seed_concept, attractor, allowed_domains))
 
     @server.tool(description="Take one exploration step in a wander session")
     async def wander_step(session_id: SessionId) -> dict[str, Any]:
@@ -209,9 +245,10 @@ def build_server(app: App) -> MCPServer:
 
     @server.tool(description="Run multiple wander steps")
     async def wander_run(
-        session_id: SessionId, ctx: Context,
+        session_id: SessionId,
+        ctx: Context,
         n_steps: Annotated[int, Field(description="How many steps (1..10000).")] = 10,
-    ) -> dict[str, Any]:  # fmt: skip
+    ) -> dict[str, Any]:
         async def progress(done: int) -> None:
             await ctx.report_progress(done, n_steps)
 
@@ -220,9 +257,7 @@ def build_server(app: App) -> MCPServer:
     @server.tool(description="Get crystals and resonances from a session")
     async def wander_get_insights(
         session_id: SessionId,
-        min_confidence: Annotated[
-            float, Field(description="Only crystals at least this confident (0..1).")
-        ] = 0.7,
+        min_confidence: Annotated[float, Field(description="Only crystals at least this confident (0..1).")] = 0.7,
     ) -> dict[str, Any]:
         return await _guard(tools.get_insights(session_id, min_confidence))
 
@@ -239,13 +274,21 @@ def build_server(app: App) -> MCPServer:
         except WanderError as exc:
             raise ResourceError(f"session_id: {exc}") from None
 
-    @server.resource("wander://sessions/{session_id}/trace", name="trace", mime_type="application/json",
-                     description="Every step of the wander: from, to, scores, and the residue of the encounter.")  # fmt: skip
+    @server.resource(
+        "wander://sessions/{session_id}/trace",
+        name="trace",
+        mime_type="application/json",
+        description="Every step of the wander: from, to, scores, and the residue of the encounter.",
+    )
     async def trace(session_id: str) -> str:
         return await _read(tools.trace(session_id))
 
-    @server.resource("wander://sessions/{session_id}/crystals", name="crystals", mime_type="application/json",
-                     description="The wander's crystals: insight, sandwich type, validity, evidence.")  # fmt: skip
+    @server.resource(
+        "wander://sessions/{session_id}/crystals",
+        name="crystals",
+        mime_type="application/json",
+        description="The wander's crystals: insight, sandwich type, validity, evidence.",
+    )
     async def crystals(session_id: str) -> str:
         return await _read(tools.crystals(session_id))
 

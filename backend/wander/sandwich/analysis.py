@@ -8,9 +8,13 @@ from typing import Any
 from wander.domain.sandwich import TAXONOMY
 
 TARGETS = {  # 8.1: metric -> (comparison, target)
-    "sandwich_rate": (">", 0.30), "mean_validity": (">", 0.75), "ingredient_diversity": (">", 0.5),
-    "structural_coverage": (">", 0.70), "cross_domain_rate": (">", 0.10), "novelty_stability": (">=", 0.8),
-}  # fmt: skip
+    "sandwich_rate": (">", 0.30),
+    "mean_validity": (">", 0.75),
+    "ingredient_diversity": (">", 0.5),
+    "structural_coverage": (">", 0.70),
+    "cross_domain_rate": (">", 0.10),
+    "novelty_stability": (">=", 0.8),
+}
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:
@@ -40,8 +44,10 @@ def metrics(inputs: dict[str, Any]) -> dict[str, Any]:
         op, target = TARGETS[name]
         met = None if value is None else (value > target if op == ">" else value >= target)
         out[name] = {"value": value, "target": f"{op} {target}", "met": met}
-    counts = {k: int(inputs[k]) for k in ("attempts", "made", "sandwiches", "unique_ingredients", "types_used",
-                                          "cross_domain")}  # fmt: skip
+    counts = {
+        k: int(inputs[k])
+        for k in ("attempts", "made", "sandwiches", "unique_ingredients", "types_used", "cross_domain")
+    }
     return {"metrics": out, "counts": counts}
 
 

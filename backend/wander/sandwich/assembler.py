@@ -14,10 +14,17 @@ from wander.sandwich.model import Ingredient, Sandwich
 
 TOP_CONFIGURATIONS = 1
 CLASSIC = {  # a classic sandwich per structural type, for the name (004: "occasionally punny")
-    "Bound": "Squeeze", "Dialectic": "Club", "Epistemic": "Reuben", "Temporal": "Wrap", "Perspectival": "Panini",
-    "Conditional": "Sub", "Stochastic": "BLT", "Optimization": "Melt", "Negotiation": "Dagwood",
+    "Bound": "Squeeze",
+    "Dialectic": "Club",
+    "Epistemic": "Reuben",
+    "Temporal": "Wrap",
+    "Perspectival": "Panini",
+    "Conditional": "Sub",
+    "Stochastic": "BLT",
+    "Optimization": "Melt",
+    "Negotiation": "Dagwood",
     "Definitional": "Hoagie",
-}  # fmt: skip
+}
 
 
 class Assembler:
@@ -25,8 +32,9 @@ class Assembler:
         self.prototypes = prototypes
         self.are_opposites = are_opposites
 
-    def best(self, triples: list[tuple[Ingredient, Ingredient, Ingredient]], existing: np.ndarray
-             ) -> tuple[tuple[Ingredient, Ingredient, Ingredient], sw.Validity]:  # fmt: skip
+    def best(
+        self, triples: list[tuple[Ingredient, Ingredient, Ingredient]], existing: np.ndarray
+    ) -> tuple[tuple[Ingredient, Ingredient, Ingredient], sw.Validity]:
         # Only the few most natural configurations (the identifier's order: the filling most
         # clearly between its breads) are judged. Taking the best V over every triple a text
         # offers would pass nearly anything: the validator must be able to say no.
@@ -39,12 +47,21 @@ class Assembler:
         stype, _ = sw.structural_type(embedding, self.prototypes, self.are_opposites(b1.index, b2.index))
         s1f, sf2 = v.filling_similarities
         name = f"The {f.label.title()} {CLASSIC.get(stype, 'Sandwich')}"
-        description = (f"{f.label} between {b1.label} and {b2.label}: a {stype} sandwich "
-                       f"({sw.TAXONOMY.get(stype, '')}).")  # fmt: skip
-        rationale = (f"Containment: {f.label} is closer to {b1.label} (cos {s1f:.2f}) and to {b2.label} "
-                     f"(cos {sf2:.2f}) than the breads are to each other (cos {v.bread_similarity:.2f}); "
-                     f"found in {where}.")  # fmt: skip
+        description = f"{f.label} between {b1.label} and {b2.label}: a {stype} sandwich ({sw.TAXONOMY.get(stype, '')})."
+        rationale = (
+            f"Containment: {f.label} is closer to {b1.label} (cos {s1f:.2f}) and to {b2.label} "
+            f"(cos {sf2:.2f}) than the breads are to each other (cos {v.bread_similarity:.2f}); "
+            f"found in {where}."
+        )
         domains = tuple(dict.fromkeys([*b1.domains[:1], *f.domains[:1], *b2.domains[:1]]))
-        return Sandwich(name=name[:255], description=description, bread_top=b1, filling=f, bread_bottom=b2,
-                        structural_type=stype, validity={**v.as_dict(), "domains": list(domains)},
-                        embedding=embedding, assembly_rationale=rationale)  # fmt: skip
+        return Sandwich(
+            name=name[:255],
+            description=description,
+            bread_top=b1,
+            filling=f,
+            bread_bottom=b2,
+            structural_type=stype,
+            validity={**v.as_dict(), "domains": list(domains)},
+            embedding=embedding,
+            assembly_rationale=rationale,
+        )

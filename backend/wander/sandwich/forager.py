@@ -35,7 +35,7 @@ from wander.sandwich.model import (
     Attempt,
     Content,
     content_hash,
-)  # fmt: skip
+)
 from wander.sandwich.ports import SandwichStore, SourceError, SourceReader
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,6 @@ NOVELTY_COS = 0.93  # this close to recently foraged content: already seen
 RECENT = 200  # how many recent contents the novelty threshold looks at
 NEIGHBOURS = 7  # corpus foraging: a concept and this many neighbours in the wander band
 MAX_ATTEMPTS = 200
-
 
 
 @dataclass
@@ -59,8 +58,17 @@ class RunSummary:
 
 
 class Forager:
-    def __init__(self, *, knowledge: Knowledge, embedder: Embedder, store: SandwichStore, bus: EventBus,
-                 reader: SourceReader, assembler: Assembler, seed: int | None = None):  # fmt: skip
+    def __init__(
+        self,
+        *,
+        knowledge: Knowledge,
+        embedder: Embedder,
+        store: SandwichStore,
+        bus: EventBus,
+        reader: SourceReader,
+        assembler: Assembler,
+        seed: int | None = None,
+    ):
         self.knowledge = knowledge
         self.embedder = embedder
         self.store = store
@@ -87,9 +95,12 @@ class Forager:
         c = self.knowledge.concept(index)
         sims = self.knowledge.similarities(self.knowledge.vector(index))
         band = np.flatnonzero((sims > 0.3) & (sims < 0.7))
-        picks: list[int] = [int(j) for j in self.rng.choice(band, size=min(NEIGHBOURS, len(band)), replace=False)] if len(band) else []
-        lines = [f"{c.label}: {c.gloss}"] + [f"{self.knowledge.concept(int(j)).label}: "
-                                              f"{self.knowledge.concept(int(j)).gloss}" for j in picks]  # fmt: skip
+        picks: list[int] = (
+            [int(j) for j in self.rng.choice(band, size=min(NEIGHBOURS, len(band)), replace=False)] if len(band) else []
+        )
+        lines = [f"{c.label}: {c.gloss}"] + [
+            f"{self.knowledge.concept(int(j)).label}: {self.knowledge.concept(int(j)).gloss}" for j in picks
+        ]
         kind = "notes" if c.source.startswith("import:") else "corpus"
         return Content("\n".join(lines), kind, c.key, c.label, (c.domains or ("general",))[0])
 
@@ -98,7 +109,9 @@ class Forager:
         if not topic:
             raise InvalidInput("topic", "must not be empty")
         near = self.knowledge.nearest(self.embedder.embed([topic])[0], NEIGHBOURS + 1)
-        lines = [f"{topic}."] + [f"{self.knowledge.concept(i).label}: {self.knowledge.concept(i).gloss}" for i, _ in near]
+        lines = [f"{topic}."] + [
+            f"{self.knowledge.concept(i).label}: {self.knowledge.concept(i).gloss}" for i, _ in near
+        ]
         domain = (self.knowledge.concept(near[0][0]).domains or ("general",))[0] if near else "general"
         return Content("\n".join(lines), "topic", topic, topic, domain)
 
@@ -121,8 +134,12 @@ class Forager:
         if len(recent):
             closest = float(np.max(recent @ vector))
             if closest >= NOVELTY_COS:
-                return Attempt(prompt, DUPLICATE, f"too close to recently foraged content (cosine {closest:.3f} >= "
-                                                  f"{NOVELTY_COS})", content), vector  # fmt: skip
+                return Attempt(
+                    prompt,
+                    DUPLICATE,
+                    f"too close to recently foraged content (cosine {closest:.3f} >= {NOVELTY_COS})",
+                    content,
+                ), vector
         found = self.identifier.identify(content.text, vector)
         if not found.triples:
             return Attempt(prompt, NO_FILLING if found.pairs else NO_BREAD, found.reason, content), vector
@@ -130,24 +147,42 @@ class Forager:
         (b1, f, b2), v = self.assembler.best(found.triples, existing)
         outcome, why = validator.verdict(v)
         if outcome != MADE:
-            return Attempt(prompt, outcome, f"best of {len(found.triples)}: {b1.label} / {f.label} / {b2.label}: "
-                                            f"{why}", content), vector  # fmt: skip
+            return Attempt(
+                prompt, outcome, f"best of {len(found.triples)}: {b1.label} / {f.label} / {b2.label}: {why}", content
+            ), vector
         s = self.assembler.assemble(b1, f, b2, v, f"{content.kind} '{content.title}'")
         s.commentary = f"{REUBEN[MADE]} {s.name}: {b1.label}, then {f.label}, then {b2.label}."
         return Attempt(prompt, MADE, why, content, sandwich=s), vector
 
     async def _record(self, run_id: str, attempt: Attempt, vector: np.ndarray | None, summary: RunSummary) -> None:
-        payload: dict[str, Any] = {"run_id": run_id, "n": summary.attempts + 1, "outcome": attempt.outcome,
-                                   "curiosity_prompt": attempt.curiosity_prompt, "rationale": attempt.rationale,
-                                   "reuben": REUBEN[attempt.outcome],
-                                   "source": {"kind": attempt.content.kind, "ref": attempt.content.ref,
-                                              "title": attempt.content.title} if attempt.content else None}  # fmt: skip
+        payload: dict[str, Any] = {
+            "run_id": run_id,
+            "n": summary.attempts + 1,
+            "outcome": attempt.outcome,
+            "curiosity_prompt": attempt.curiosity_prompt,
+            "rationale": attempt.rationale,
+            "reuben": REUBEN[attempt.outcome],
+            "source": {"kind": attempt.content.kind, "ref": attempt.content.ref, "title": attempt.content.title}
+            if attempt.content
+            else None,
+        }
         drafts = [{"subject": ATTEMPTED, "payload": payload}]
         if attempt.sandwich is not None:
             s = attempt.sandwich
-            drafts.append({"subject": MADE_SUBJECT, "payload": {
-                "run_id": run_id, "name": s.name, "bread_top": s.bread_top.label, "filling": s.filling.label,
-                "bread_bottom": s.bread_bottom.label, "structural_type": s.structural_type, "V": s.validity["V"]}})
+            drafts.append(
+                {
+                    "subject": MADE_SUBJECT,
+                    "payload": {
+                        "run_id": run_id,
+                        "name": s.name,
+                        "bread_top": s.bread_top.label,
+                        "filling": s.filling.label,
+                        "bread_bottom": s.bread_bottom.label,
+                        "structural_type": s.structural_type,
+                        "V": s.validity["V"],
+                    },
+                }
+            )
         sandwich_id, events = await self.store.record_attempt(run_id, attempt, vector, drafts)
         await self._publish(events)
         summary.attempts += 1
@@ -158,9 +193,15 @@ class Forager:
 
     # ---- the loop ---------------------------------------------------------------------------
 
-    async def run(self, *, patience: int = 5, source: str | None = None, topic: str | None = None,
-                  max_attempts: int = MAX_ATTEMPTS, on_attempt: Callable[[Attempt], Awaitable[None] | None] | None = None
-                  ) -> RunSummary:  # fmt: skip
+    async def run(
+        self,
+        *,
+        patience: int = 5,
+        source: str | None = None,
+        topic: str | None = None,
+        max_attempts: int = MAX_ATTEMPTS,
+        on_attempt: Callable[[Attempt], Awaitable[None] | None] | None = None,
+    ) -> RunSummary:
         """Autonomous without source/topic (until patience runs out or max_attempts); directed
         with a path or URL (each chunk of it) or a topic (one attempt)."""
         if isinstance(patience, bool) or not isinstance(patience, int) or not 1 <= patience <= 100:
@@ -204,8 +245,15 @@ class Forager:
                     await maybe
         if summary.status != "failed" and mode == "directed" and summary.made == 0:
             summary.farewell = "Would you like me to forage elsewhere? The internet is vast."
-        events = await self.store.finish_run(run_id, summary.status, {
-            "attempts": summary.attempts, "made": summary.made, "outcomes": summary.outcomes,
-            "farewell": summary.farewell})  # fmt: skip
+        events = await self.store.finish_run(
+            run_id,
+            summary.status,
+            {
+                "attempts": summary.attempts,
+                "made": summary.made,
+                "outcomes": summary.outcomes,
+                "farewell": summary.farewell,
+            },
+        )
         await self._publish(events)
         return summary

@@ -19,7 +19,116 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 MIN_RELEVANCE = 0.2  # a mentioned concept must be about the text, not a passing common word
 MAX_INGREDIENTS = 24
 MAX_TRIPLES = 60
-STOP = {"a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "not", "no", "nor", "so", "than", "too", "very", "can", "will", "just", "also", "into", "out", "up", "down", "over", "under", "again", "further", "then", "once", "here", "there", "all", "any", "both", "each", "few", "more", "most", "other", "some", "such", "only", "own", "same", "one", "two", "three", "first", "second", "new", "old", "way", "thing", "things", "part", "kind", "sort", "lot", "use", "used", "make", "made", "time", "year", "years", "day", "days", "people", "man", "men", "woman", "women", "case", "point", "fact", "number", "group"}
+STOP = {
+    "a",
+    "an",
+    "the",
+    "and",
+    "or",
+    "but",
+    "if",
+    "of",
+    "to",
+    "in",
+    "on",
+    "at",
+    "by",
+    "for",
+    "with",
+    "from",
+    "as",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "being",
+    "it",
+    "its",
+    "this",
+    "that",
+    "these",
+    "those",
+    "which",
+    "who",
+    "whom",
+    "whose",
+    "what",
+    "when",
+    "where",
+    "why",
+    "how",
+    "not",
+    "no",
+    "nor",
+    "so",
+    "than",
+    "too",
+    "very",
+    "can",
+    "will",
+    "just",
+    "also",
+    "into",
+    "out",
+    "up",
+    "down",
+    "over",
+    "under",
+    "again",
+    "further",
+    "then",
+    "once",
+    "here",
+    "there",
+    "all",
+    "any",
+    "both",
+    "each",
+    "few",
+    "more",
+    "most",
+    "other",
+    "some",
+    "such",
+    "only",
+    "own",
+    "same",
+    "one",
+    "two",
+    "three",
+    "first",
+    "second",
+    "new",
+    "old",
+    "way",
+    "thing",
+    "things",
+    "part",
+    "kind",
+    "sort",
+    "lot",
+    "use",
+    "used",
+    "make",
+    "made",
+    "time",
+    "year",
+    "years",
+    "day",
+    "days",
+    "people",
+    "man",
+    "men",
+    "woman",
+    "women",
+    "case",
+    "point",
+    "fact",
+    "number",
+    "group",
+}
 
 
 @dataclass(frozen=True)
@@ -40,7 +149,7 @@ class Identifier:
         i = 0
         while i < len(words):
             for n in (3, 2, 1):
-                gram = words[i:i + n]
+                gram = words[i : i + n]
                 if len(gram) < n or (n == 1 and (gram[0] in STOP or len(gram[0]) < 4)):
                     continue
                 idx = self.knowledge.find_label(" ".join(gram))
@@ -68,15 +177,21 @@ class Identifier:
         sim = m @ m.T
         pairs = [(a, b) for a in range(len(ings)) for b in range(a + 1, len(ings)) if BREAD_MIN < sim[a, b] < BREAD_MAX]
         if not pairs:
-            return Identified(ings, [], 0, f"{len(ings)} concepts, but no two related without being the same idea "
-                                           f"(cosine in ({BREAD_MIN}, {BREAD_MAX}))")  # fmt: skip
+            return Identified(
+                ings,
+                [],
+                0,
+                f"{len(ings)} concepts, but no two related without being the same idea "
+                f"(cosine in ({BREAD_MIN}, {BREAD_MAX}))",
+            )
         triples = []
         for a, b in pairs:
             for f in range(len(ings)):
                 if f not in (a, b) and min(sim[a, f], sim[f, b]) > sim[a, b]:
                     triples.append((float(min(sim[a, f], sim[f, b]) - sim[a, b]), a, f, b))
         if not triples:
-            return Identified(ings, [], len(pairs), f"{len(pairs)} bread pairs, but no mentioned concept lies between "
-                                                    "any of them")  # fmt: skip
+            return Identified(
+                ings, [], len(pairs), f"{len(pairs)} bread pairs, but no mentioned concept lies between any of them"
+            )
         triples.sort(reverse=True)
         return Identified(ings, [(ings[a], ings[f], ings[b]) for _, a, f, b in triples[:MAX_TRIPLES]], len(pairs), "")

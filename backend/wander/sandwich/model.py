@@ -28,8 +28,11 @@ REUBEN = {  # 004 6.3: Reuben's voice for each outcome
     MADE: "A sandwich. Bread, filling, bread. It holds.",
 }
 STARTED, ATTEMPTED, MADE_SUBJECT, FINISHED = (
-    "sandwich.forage.started", "sandwich.forage.attempt", "sandwich.made", "sandwich.forage.finished",
-)  # fmt: skip
+    "sandwich.forage.started",
+    "sandwich.forage.attempt",
+    "sandwich.made",
+    "sandwich.forage.finished",
+)
 SUBJECTS = (STARTED, ATTEMPTED, MADE_SUBJECT, FINISHED)
 REST = "A good session. I rest now. The sandwiches wait for no one, but they are patient."
 

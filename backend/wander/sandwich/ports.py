@@ -31,5 +31,6 @@ class SandwichStore(Protocol):
 
     async def filling_vectors(self) -> np.ndarray: ...
 
-    async def record_attempt(self, run_id: str, attempt: Attempt, content_vector: np.ndarray | None,
-                             events: list[dict[str, Any]]) -> tuple[str | None, list[Event]]: ...  # fmt: skip
+    async def record_attempt(
+        self, run_id: str, attempt: Attempt, content_vector: np.ndarray | None, events: list[dict[str, Any]]
+    ) -> tuple[str | None, list[Event]]: ...

@@ -35,10 +35,14 @@ async def append_events(conn: AsyncConnection, session_id: str | None, drafts: l
     row = (await conn.execute(select(S.c.event_seq, func.now()).where(S.c.id == sid).with_for_update())).first()
     if row is None:
         return []
-    events = [Event(session_id=session_id, seq=row[0] + 1 + i, subject=d.subject, ts=row[1], payload=d.payload)
-              for i, d in enumerate(drafts)]  # fmt: skip
-    await conn.execute(insert(E), [{"session_id": sid, "seq": e.seq, "subject": e.subject, "ts": e.ts, "payload": e.payload}
-                                   for e in events])  # fmt: skip
+    events = [
+        Event(session_id=session_id, seq=row[0] + 1 + i, subject=d.subject, ts=row[1], payload=d.payload)
+        for i, d in enumerate(drafts)
+    ]
+    await conn.execute(
+        insert(E),
+        [{"session_id": sid, "seq": e.seq, "subject": e.subject, "ts": e.ts, "payload": e.payload} for e in events],
+    )
     await conn.execute(update(S).where(S.c.id == sid).values(event_seq=events[-1].seq))
     return events
 
@@ -52,21 +56,57 @@ def _decision(r: Any) -> Decision | None:
 def _proposal(r: Any) -> Proposal:
     execution = None
     if r.l_id is not None:
-        execution = {"ledger_id": r.l_id, "asset": r.asset, "amount_cents": r.amount_cents,
-                     "balance_after_cents": r.balance_after_cents, "executed_at": r.executed_at}  # fmt: skip
-    return Proposal(str(r.id), str(r.crystal_id), str(r.session_id) if r.session_id else None, r.status, r.evaluator,
-                    r.evaluation, r.image_sha256, r.params, r.created_at, _decision(r), execution)  # fmt: skip
+        execution = {
+            "ledger_id": r.l_id,
+            "asset": r.asset,
+            "amount_cents": r.amount_cents,
+            "balance_after_cents": r.balance_after_cents,
+            "executed_at": r.executed_at,
+        }
+    return Proposal(
+        str(r.id),
+        str(r.crystal_id),
+        str(r.session_id) if r.session_id else None,
+        r.status,
+        r.evaluator,
+        r.evaluation,
+        r.image_sha256,
+        r.params,
+        r.created_at,
+        _decision(r),
+        execution,
+    )
 
 
 def _select():
     return (
-        select(P.c.id, P.c.crystal_id, P.c.session_id, P.c.status, P.c.evaluator, P.c.evaluation, P.c.image_sha256,
-               P.c.params, P.c.created_at, D.c.id.label("d_id"), D.c.decision, D.c.reviewer,
-               D.c.image_sha256.label("d_sha"), D.c.token_verified, D.c.via, D.c.note, D.c.decided_at,
-               LEDGER.c.id.label("l_id"), LEDGER.c.asset, LEDGER.c.amount_cents, LEDGER.c.balance_after_cents,
-               LEDGER.c.created_at.label("executed_at"))
-        .outerjoin(D, D.c.proposal_id == P.c.id).outerjoin(LEDGER, LEDGER.c.proposal_id == P.c.id)
-    )  # fmt: skip
+        select(
+            P.c.id,
+            P.c.crystal_id,
+            P.c.session_id,
+            P.c.status,
+            P.c.evaluator,
+            P.c.evaluation,
+            P.c.image_sha256,
+            P.c.params,
+            P.c.created_at,
+            D.c.id.label("d_id"),
+            D.c.decision,
+            D.c.reviewer,
+            D.c.image_sha256.label("d_sha"),
+            D.c.token_verified,
+            D.c.via,
+            D.c.note,
+            D.c.decided_at,
+            LEDGER.c.id.label("l_id"),
+            LEDGER.c.asset,
+            LEDGER.c.amount_cents,
+            LEDGER.c.balance_after_cents,
+            LEDGER.c.created_at.label("executed_at"),
+        )
+        .outerjoin(D, D.c.proposal_id == P.c.id)
+        .outerjoin(LEDGER, LEDGER.c.proposal_id == P.c.id)
+    )
 
 
 @dataclass
@@ -104,20 +144,40 @@ class ActionRepository:
         async with self.engine.begin() as conn:
             return await append_events(conn, session_id, drafts)
 
-    async def decide(self, proposal_id: str, decision: str, reviewer: str, image_sha256: str, token_verified: bool,
-                     via: str, note: str | None, make_events) -> list[Event]:  # fmt: skip
+    async def decide(
+        self,
+        proposal_id: str,
+        decision: str,
+        reviewer: str,
+        image_sha256: str,
+        token_verified: bool,
+        via: str,
+        note: str | None,
+        make_events,
+    ) -> list[Event]:
         """One decision per proposal, on the image the reviewer saw; a second one is refused."""
         pid = uuid.UUID(proposal_id)
         async with self.engine.begin() as conn:
-            row = (await conn.execute(select(P.c.status, P.c.image_sha256, P.c.session_id).where(P.c.id == pid)
-                                      .with_for_update())).one()  # fmt: skip
+            row = (
+                await conn.execute(
+                    select(P.c.status, P.c.image_sha256, P.c.session_id).where(P.c.id == pid).with_for_update()
+                )
+            ).one()
             if row.status != "pending":
                 raise Refused(f"proposal {proposal_id} is already {row.status}; a decision is made once", 409)
             if image_sha256 != row.image_sha256:
                 raise Refused("image_sha256: not the sha256 of this proposal's image; review the current image", 409)
-            await conn.execute(insert(D).values(proposal_id=pid, decision=decision, reviewer=reviewer,
-                                                image_sha256=image_sha256, token_verified=token_verified, via=via,
-                                                note=note))  # fmt: skip
+            await conn.execute(
+                insert(D).values(
+                    proposal_id=pid,
+                    decision=decision,
+                    reviewer=reviewer,
+                    image_sha256=image_sha256,
+                    token_verified=token_verified,
+                    via=via,
+                    note=note,
+                )
+            )
             await conn.execute(update(P).where(P.c.id == pid).values(status=decision))
             sid = str(row.session_id) if row.session_id else None
             return await append_events(conn, sid, make_events(sid))
@@ -134,15 +194,26 @@ class PaperWallet:
     name: str = "paper"
 
     async def _lock(self, conn: AsyncConnection) -> Any:
-        await conn.execute(pg_insert(WALLETS).values(id=self.wallet_id, balance_cents=self.opening_balance_cents)
-                           .on_conflict_do_nothing())  # fmt: skip
-        return (await conn.execute(select(WALLETS, UTC_TODAY.label("today")).where(WALLETS.c.id == self.wallet_id)
-                                   .with_for_update())).one()  # fmt: skip
+        await conn.execute(
+            pg_insert(WALLETS)
+            .values(id=self.wallet_id, balance_cents=self.opening_balance_cents)
+            .on_conflict_do_nothing()
+        )
+        return (
+            await conn.execute(
+                select(WALLETS, UTC_TODAY.label("today")).where(WALLETS.c.id == self.wallet_id).with_for_update()
+            )
+        ).one()
 
     async def _spent(self, conn: AsyncConnection, *where: Any) -> tuple[int, int]:
-        row = (await conn.execute(select(func.coalesce(func.sum(LEDGER.c.amount_cents), 0),
-                                         func.coalesce(func.sum(LEDGER.c.worst_case_loss_cents), 0))
-                                  .where(LEDGER.c.wallet_id == self.wallet_id, *where))).one()  # fmt: skip
+        row = (
+            await conn.execute(
+                select(
+                    func.coalesce(func.sum(LEDGER.c.amount_cents), 0),
+                    func.coalesce(func.sum(LEDGER.c.worst_case_loss_cents), 0),
+                ).where(LEDGER.c.wallet_id == self.wallet_id, *where)
+            )
+        ).one()
         return int(row[0]), int(row[1])
 
     async def _gate(self, conn: AsyncConnection, order: Order, require_token: bool) -> str:
@@ -184,56 +255,111 @@ class PaperWallet:
         if wallet.breaker_day == wallet.today:
             raise Refused(f"the breaker is tripped for today (UTC): {wallet.breaker_reason}", 409)
         if order.cost_cents > wallet.balance_cents:
-            raise Refused(f"insufficient paper balance: {wallet.balance_cents / 100:.2f} < {order.cost_cents / 100:.2f}")
-        day = and_(text("(wander_wallet_ledger.created_at AT TIME ZONE 'UTC')::date = (now() AT TIME ZONE 'UTC')::date"))
+            raise Refused(
+                f"insufficient paper balance: {wallet.balance_cents / 100:.2f} < {order.cost_cents / 100:.2f}"
+            )
+        day = and_(
+            text("(wander_wallet_ledger.created_at AT TIME ZONE 'UTC')::date = (now() AT TIME ZONE 'UTC')::date")
+        )
         session = LEDGER.c.session_id == (uuid.UUID(order.session_id) if order.session_id else None)
         day_spent, day_loss = await self._spent(conn, day)
         s_spent, s_loss = await self._spent(conn, session if order.session_id else LEDGER.c.session_id.is_(None))
-        checks = [("day budget", day_spent + order.cost_cents, limits.day_budget_cents),
-                  ("session budget", s_spent + order.cost_cents, limits.session_budget_cents),
-                  ("day loss limit", day_loss + order.worst_case_loss_cents, limits.day_loss_cents),
-                  ("session loss limit", s_loss + order.worst_case_loss_cents, limits.session_loss_cents)]  # fmt: skip
+        checks = [
+            ("day budget", day_spent + order.cost_cents, limits.day_budget_cents),
+            ("session budget", s_spent + order.cost_cents, limits.session_budget_cents),
+            ("day loss limit", day_loss + order.worst_case_loss_cents, limits.day_loss_cents),
+            ("session loss limit", s_loss + order.worst_case_loss_cents, limits.session_loss_cents),
+        ]
         for name, would_be, cap in checks:
             if would_be > cap:
                 reason = f"{name} would be crossed ({would_be / 100:.2f} > {cap / 100:.2f}); breaker tripped"
-                await conn.execute(update(WALLETS).where(WALLETS.c.id == self.wallet_id)
-                                   .values(breaker_day=wallet.today, breaker_reason=reason, updated_at=func.now()))  # fmt: skip
+                await conn.execute(
+                    update(WALLETS)
+                    .where(WALLETS.c.id == self.wallet_id)
+                    .values(breaker_day=wallet.today, breaker_reason=reason, updated_at=func.now())
+                )
                 raise Refused(reason, 409)
         balance = wallet.balance_cents - order.cost_cents
-        await conn.execute(update(WALLETS).where(WALLETS.c.id == self.wallet_id)
-                           .values(balance_cents=balance, updated_at=func.now()))  # fmt: skip
-        await conn.execute(pg_insert(POSITIONS).values(wallet_id=self.wallet_id, asset=order.asset,
-                                                       cost_cents=order.cost_cents,
-                                                       worst_case_loss_cents=order.worst_case_loss_cents)
-                           .on_conflict_do_update(index_elements=["wallet_id", "asset"],
-                                                  set_={"cost_cents": POSITIONS.c.cost_cents + order.cost_cents,
-                                                        "worst_case_loss_cents": POSITIONS.c.worst_case_loss_cents
-                                                        + order.worst_case_loss_cents}))  # fmt: skip
-        row = (await conn.execute(insert(LEDGER).values(
-            wallet_id=self.wallet_id, proposal_id=uuid.UUID(order.proposal_id), decision_id=uuid.UUID(decision_id),
-            session_id=uuid.UUID(order.session_id) if order.session_id else None, kind="open", asset=order.asset,
-            amount_cents=order.cost_cents, worst_case_loss_cents=order.worst_case_loss_cents,
-            balance_after_cents=balance).returning(LEDGER.c.id, LEDGER.c.created_at))).one()  # fmt: skip
+        await conn.execute(
+            update(WALLETS).where(WALLETS.c.id == self.wallet_id).values(balance_cents=balance, updated_at=func.now())
+        )
+        await conn.execute(
+            pg_insert(POSITIONS)
+            .values(
+                wallet_id=self.wallet_id,
+                asset=order.asset,
+                cost_cents=order.cost_cents,
+                worst_case_loss_cents=order.worst_case_loss_cents,
+            )
+            .on_conflict_do_update(
+                index_elements=["wallet_id", "asset"],
+                set_={
+                    "cost_cents": POSITIONS.c.cost_cents + order.cost_cents,
+                    "worst_case_loss_cents": POSITIONS.c.worst_case_loss_cents + order.worst_case_loss_cents,
+                },
+            )
+        )
+        row = (
+            await conn.execute(
+                insert(LEDGER)
+                .values(
+                    wallet_id=self.wallet_id,
+                    proposal_id=uuid.UUID(order.proposal_id),
+                    decision_id=uuid.UUID(decision_id),
+                    session_id=uuid.UUID(order.session_id) if order.session_id else None,
+                    kind="open",
+                    asset=order.asset,
+                    amount_cents=order.cost_cents,
+                    worst_case_loss_cents=order.worst_case_loss_cents,
+                    balance_after_cents=balance,
+                )
+                .returning(LEDGER.c.id, LEDGER.c.created_at)
+            )
+        ).one()
         await conn.execute(update(P).where(P.c.id == uuid.UUID(order.proposal_id)).values(status="executed"))
-        return {"ledger_id": row.id, "wallet": self.wallet_id, "asset": order.asset, "amount_cents": order.cost_cents,
-                "worst_case_loss_cents": order.worst_case_loss_cents, "balance_after_cents": balance,
-                "decision_id": decision_id, "executed_at": row.created_at.isoformat()}  # fmt: skip
+        return {
+            "ledger_id": row.id,
+            "wallet": self.wallet_id,
+            "asset": order.asset,
+            "amount_cents": order.cost_cents,
+            "worst_case_loss_cents": order.worst_case_loss_cents,
+            "balance_after_cents": balance,
+            "decision_id": decision_id,
+            "executed_at": row.created_at.isoformat(),
+        }
 
     async def state(self, limits: Limits) -> dict[str, Any]:
         async with self.engine.begin() as conn:
             w = await self._lock(conn)
-            positions = (await conn.execute(select(POSITIONS).where(POSITIONS.c.wallet_id == self.wallet_id)
-                                            .order_by(POSITIONS.c.asset))).all()  # fmt: skip
-            ledger = (await conn.execute(select(LEDGER).where(LEDGER.c.wallet_id == self.wallet_id)
-                                         .order_by(LEDGER.c.id))).all()  # fmt: skip
+            positions = (
+                await conn.execute(
+                    select(POSITIONS).where(POSITIONS.c.wallet_id == self.wallet_id).order_by(POSITIONS.c.asset)
+                )
+            ).all()
+            ledger = (
+                await conn.execute(select(LEDGER).where(LEDGER.c.wallet_id == self.wallet_id).order_by(LEDGER.c.id))
+            ).all()
         return {
-            "wallet": self.wallet_id, "balance_cents": w.balance_cents,
+            "wallet": self.wallet_id,
+            "balance_cents": w.balance_cents,
             "breaker": w.breaker_reason if w.breaker_day == w.today else None,
             "limits": limits.__dict__,
-            "positions": [{"asset": p.asset, "cost_cents": p.cost_cents, "worst_case_loss_cents": p.worst_case_loss_cents}
-                          for p in positions],
-            "ledger": [{"id": r.id, "proposal_id": str(r.proposal_id), "decision_id": str(r.decision_id),
-                        "session_id": str(r.session_id) if r.session_id else None, "kind": r.kind, "asset": r.asset,
-                        "amount_cents": r.amount_cents, "balance_after_cents": r.balance_after_cents,
-                        "created_at": r.created_at.isoformat()} for r in ledger],
-        }  # fmt: skip
+            "positions": [
+                {"asset": p.asset, "cost_cents": p.cost_cents, "worst_case_loss_cents": p.worst_case_loss_cents}
+                for p in positions
+            ],
+            "ledger": [
+                {
+                    "id": r.id,
+                    "proposal_id": str(r.proposal_id),
+                    "decision_id": str(r.decision_id),
+                    "session_id": str(r.session_id) if r.session_id else None,
+                    "kind": r.kind,
+                    "asset": r.asset,
+                    "amount_cents": r.amount_cents,
+                    "balance_after_cents": r.balance_after_cents,
+                    "created_at": r.created_at.isoformat(),
+                }
+                for r in ledger
+            ],
+        }

@@ -33,9 +33,16 @@ def _now(name: str) -> Column:
 
 
 PROPOSALS = Table(
-    "wander_proposals", META, _id(),
-    Column("crystal_id", UUID(as_uuid=True), ForeignKey("wander_crystals.id", ondelete="CASCADE"), nullable=False,
-           index=True),
+    "wander_proposals",
+    META,
+    _id(),
+    Column(
+        "crystal_id",
+        UUID(as_uuid=True),
+        ForeignKey("wander_crystals.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
     Column("session_id", UUID(as_uuid=True), ForeignKey("wander_sessions.id", ondelete="SET NULL"), nullable=True),
     Column("status", Text, nullable=False),
     Column("evaluator", Text, nullable=False),
@@ -45,12 +52,19 @@ PROPOSALS = Table(
     Column("params", JSONB, nullable=False),
     _now("created_at"),
     CheckConstraint("status IN ('pending', 'approved', 'rejected', 'executed')", name="valid_proposal_status"),
-)  # fmt: skip
+)
 
 DECISIONS = Table(
-    "wander_proposal_decisions", META, _id(),
-    Column("proposal_id", UUID(as_uuid=True), ForeignKey("wander_proposals.id", ondelete="CASCADE"), nullable=False,
-           unique=True),
+    "wander_proposal_decisions",
+    META,
+    _id(),
+    Column(
+        "proposal_id",
+        UUID(as_uuid=True),
+        ForeignKey("wander_proposals.id", ondelete="CASCADE"),
+        nullable=False,
+        unique=True,
+    ),
     Column("decision", Text, nullable=False),
     Column("reviewer", Text, nullable=False),
     Column("image_sha256", Text, nullable=False),
@@ -59,27 +73,30 @@ DECISIONS = Table(
     Column("note", Text, nullable=True),
     _now("decided_at"),
     CheckConstraint("decision IN ('approved', 'rejected')", name="valid_decision"),
-)  # fmt: skip
+)
 
 WALLETS = Table(
-    "wander_wallets", META,
+    "wander_wallets",
+    META,
     Column("id", Text, primary_key=True),
     Column("balance_cents", BigInteger, nullable=False),
     Column("breaker_day", Date, nullable=True),
     Column("breaker_reason", Text, nullable=True),
     _now("updated_at"),
-)  # fmt: skip
+)
 
 POSITIONS = Table(
-    "wander_wallet_positions", META,
+    "wander_wallet_positions",
+    META,
     Column("wallet_id", Text, ForeignKey("wander_wallets.id", ondelete="CASCADE"), primary_key=True),
     Column("asset", Text, primary_key=True),
     Column("cost_cents", BigInteger, nullable=False),
     Column("worst_case_loss_cents", BigInteger, nullable=False),
-)  # fmt: skip
+)
 
 LEDGER = Table(
-    "wander_wallet_ledger", META,
+    "wander_wallet_ledger",
+    META,
     Column("id", BigInteger, primary_key=True, autoincrement=True),
     Column("wallet_id", Text, ForeignKey("wander_wallets.id", ondelete="CASCADE"), nullable=False),
     Column("proposal_id", UUID(as_uuid=True), ForeignKey("wander_proposals.id"), nullable=False, unique=True),
@@ -91,4 +108,4 @@ LEDGER = Table(
     Column("worst_case_loss_cents", BigInteger, nullable=False),
     Column("balance_after_cents", BigInteger, nullable=False),
     _now("created_at"),
-)  # fmt: skip
+)

@@ -15,8 +15,9 @@ from wander.store.tables import DIM
 
 
 def _session_pk() -> Any:
-    return Field(sa_column=Column(UUID(as_uuid=True), ForeignKey("wander_sessions.id", ondelete="CASCADE"),
-                                  primary_key=True))  # fmt: skip
+    return Field(
+        sa_column=Column(UUID(as_uuid=True), ForeignKey("wander_sessions.id", ondelete="CASCADE"), primary_key=True)
+    )
 
 
 def _now() -> Any:

@@ -65,11 +65,24 @@ def backup(url: str, memory_dir: Path, dest: Path) -> dict:
         raise BackupError(f"backup: no such folder: {dest.parent}")
     with tempfile.TemporaryDirectory(prefix=".wander-backup-", dir=dest.parent) as tmp:
         dump = Path(tmp) / DUMP
-        _run([pg_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges", f"--file={dump}",
-              f"--dbname={url}"], "pg_dump")  # fmt: skip
+        _run(
+            [
+                pg_tool("pg_dump"),
+                "--format=custom",
+                "--no-owner",
+                "--no-privileges",
+                f"--file={dump}",
+                f"--dbname={url}",
+            ],
+            "pg_dump",
+        )
         memory_files = sorted(p for p in memory_dir.rglob("*") if p.is_file()) if memory_dir.is_dir() else []
-        manifest = {"format": FORMAT, "created_at": datetime.now(UTC).isoformat(), "database_bytes": dump.stat().st_size,
-                    "memory_files": len(memory_files)}  # fmt: skip
+        manifest = {
+            "format": FORMAT,
+            "created_at": datetime.now(UTC).isoformat(),
+            "database_bytes": dump.stat().st_size,
+            "memory_files": len(memory_files),
+        }
         (Path(tmp) / MANIFEST).write_text(json.dumps(manifest, indent=2))
         partial = Path(tmp) / "backup.tar"
         with tarfile.open(partial, "w") as tar:
@@ -126,8 +139,20 @@ def restore(url: str, memory_dir: Path, src: Path) -> dict:
     with tempfile.TemporaryDirectory(prefix=".wander-restore-", dir=memory_dir.parent) as tmp:
         work = Path(tmp)
         manifest = check(src, work)
-        _run([pg_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction",
-              "--exit-on-error", f"--dbname={url}", str(work / DUMP)], "pg_restore")  # fmt: skip
+        _run(
+            [
+                pg_tool("pg_restore"),
+                "--clean",
+                "--if-exists",
+                "--no-owner",
+                "--no-privileges",
+                "--single-transaction",
+                "--exit-on-error",
+                f"--dbname={url}",
+                str(work / DUMP),
+            ],
+            "pg_restore",
+        )
         # The database is in; now the memory folder, by rename (the old one kept until the new is in place).
         new, old = work / MEMORY, work / "memory.old"
         if memory_dir.exists():

@@ -18,18 +18,26 @@ DEFAULT_PROJECT_ID = uuid.UUID("00000000-0000-0000-0000-000000000001")
 
 
 def uuid_pk() -> Any:
-    return Field(default_factory=uuid.uuid4, sa_column=Column(UUID(as_uuid=True), primary_key=True,
-                                                              server_default=text("gen_random_uuid()")))  # fmt: skip
+    return Field(
+        default_factory=uuid.uuid4,
+        sa_column=Column(UUID(as_uuid=True), primary_key=True, server_default=text("gen_random_uuid()")),
+    )
 
 
 def timestamp(nullable: bool = True, default_now: bool = False) -> Any:
-    return Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=nullable,
-                                                server_default=func.now() if default_now else None))  # fmt: skip
+    return Field(
+        default=None,
+        sa_column=Column(
+            DateTime(timezone=True), nullable=nullable, server_default=func.now() if default_now else None
+        ),
+    )
 
 
 def foreign_key(target: str, *, nullable: bool, ondelete: str | None = None, index: bool = False) -> Any:
-    return Field(default=None, sa_column=Column(UUID(as_uuid=True), ForeignKey(target, ondelete=ondelete),
-                                                nullable=nullable, index=index))  # fmt: skip
+    return Field(
+        default=None,
+        sa_column=Column(UUID(as_uuid=True), ForeignKey(target, ondelete=ondelete), nullable=nullable, index=index),
+    )
 
 
 def text_array(nullable: bool = True) -> Any:

@@ -34,14 +34,18 @@ async def append_events(
 ) -> list[Event]:
     # The time the event is written (not the start of its transaction or of the step).
     now = ts or (await conn.execute(select(func.clock_timestamp()))).scalar_one()
-    events = [Event(session_id=session_id, seq=first_seq + i, subject=d.subject, ts=now, payload=d.payload)
-              for i, d in enumerate(drafts)]  # fmt: skip
+    events = [
+        Event(session_id=session_id, seq=first_seq + i, subject=d.subject, ts=now, payload=d.payload)
+        for i, d in enumerate(drafts)
+    ]
     if events:
         await conn.execute(
             insert(E),
-            [dict(session_id=as_uuid(e.session_id), seq=e.seq, subject=e.subject, ts=e.ts, payload=e.payload)
-             for e in events],
-        )  # fmt: skip
+            [
+                dict(session_id=as_uuid(e.session_id), seq=e.seq, subject=e.subject, ts=e.ts, payload=e.payload)
+                for e in events
+            ],
+        )
         await conn.execute(update(S).where(S.c.id == as_uuid(session_id)).values(event_seq=first_seq + len(events) - 1))
     return events
 
@@ -59,13 +63,20 @@ class EventLogRepository:
     async def _lock_session(self, conn: AsyncConnection, session_id: str) -> Any:
         return await lock_session(conn, session_id)
 
-    async def _append_events(self, conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft],
-                             ts: datetime | None) -> list[Event]:  # fmt: skip
+    async def _append_events(
+        self, conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft], ts: datetime | None
+    ) -> list[Event]:
         return await append_events(conn, session_id, first_seq, drafts, ts)
 
     async def events_after(self, session_id: str, after_seq: int = 0, limit: int = 10_000) -> list[Event]:
-        q = (select(E).where(and_(E.c.session_id == as_uuid(session_id), E.c.seq > after_seq))
-             .order_by(E.c.seq).limit(limit))  # fmt: skip
+        q = (
+            select(E)
+            .where(and_(E.c.session_id == as_uuid(session_id), E.c.seq > after_seq))
+            .order_by(E.c.seq)
+            .limit(limit)
+        )
         async with self.engine.connect() as conn:
-            return [Event(session_id=str(r.session_id), seq=r.seq, subject=r.subject, ts=r.ts, payload=r.payload)
-                    for r in (await conn.execute(q)).all()]  # fmt: skip
+            return [
+                Event(session_id=str(r.session_id), seq=r.seq, subject=r.subject, ts=r.ts, payload=r.payload)
+                for r in (await conn.execute(q)).all()
+            ]

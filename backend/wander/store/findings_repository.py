@@ -26,8 +26,13 @@ class FindingsRepository:
         async with self.engine.connect() as conn:
             return [resonance_from_row(r) for r in (await conn.execute(q)).all()]
 
-    async def find_crystals(self, session_id: str | None = None, status: str | None = None,
-                            min_confidence: float | None = None, crystal_id: str | None = None) -> list[Crystal]:  # fmt: skip
+    async def find_crystals(
+        self,
+        session_id: str | None = None,
+        status: str | None = None,
+        min_confidence: float | None = None,
+        crystal_id: str | None = None,
+    ) -> list[Crystal]:
         q = select(C).order_by(C.c.created_at)
         if session_id is not None:
             q = q.where(C.c.session_id == as_uuid(session_id))
@@ -45,8 +50,11 @@ class FindingsRepository:
 
     async def crystals(self, project_id: str) -> list[Crystal]:
         """The project's crystals that still stand (not invalidated)."""
-        q = (select(C).where(C.c.project_id == as_uuid(project_id), C.c.status != CrystalStatus.INVALIDATED.value)
-             .order_by(C.c.created_at))  # fmt: skip
+        q = (
+            select(C)
+            .where(C.c.project_id == as_uuid(project_id), C.c.status != CrystalStatus.INVALIDATED.value)
+            .order_by(C.c.created_at)
+        )
         async with self.engine.connect() as conn:
             return [crystal_from_row(r) for r in (await conn.execute(q)).all()]
 

@@ -18,9 +18,13 @@ class WanderResonance(SQLModel, table=True):
     __tablename__ = "wander_resonances"
     __table_args__ = (
         CheckConstraint("status IN ('candidate', 'confirmed', 'invalidated')", name="valid_resonance_status"),
-        Index("idx_resonances_embedding", "embedding", postgresql_using="hnsw",
-              postgresql_ops={"embedding": "vector_cosine_ops"}),
-    )  # fmt: skip
+        Index(
+            "idx_resonances_embedding",
+            "embedding",
+            postgresql_using="hnsw",
+            postgresql_ops={"embedding": "vector_cosine_ops"},
+        ),
+    )
     id: uuid.UUID = uuid_pk()
     session_id: uuid.UUID | None = foreign_key("wander_sessions.id", nullable=True, ondelete="CASCADE")
     project_id: uuid.UUID = foreign_key("projects.id", nullable=False, index=True)
@@ -41,9 +45,13 @@ class WanderCrystal(SQLModel, table=True):
     __tablename__ = "wander_crystals"
     __table_args__ = (
         CheckConstraint("status IN ('active', 'acted_upon', 'invalidated', 'archived')", name="valid_crystal_status"),
-        Index("idx_crystals_embedding", "embedding", postgresql_using="hnsw",
-              postgresql_ops={"embedding": "vector_cosine_ops"}),
-    )  # fmt: skip
+        Index(
+            "idx_crystals_embedding",
+            "embedding",
+            postgresql_using="hnsw",
+            postgresql_ops={"embedding": "vector_cosine_ops"},
+        ),
+    )
     id: uuid.UUID = uuid_pk()
     session_id: uuid.UUID | None = foreign_key("wander_sessions.id", nullable=True, ondelete="SET NULL")
     project_id: uuid.UUID = foreign_key("projects.id", nullable=False, index=True)
@@ -90,9 +98,13 @@ class WanderCompost(SQLModel, table=True):
 
     __tablename__ = "wander_compost"
     __table_args__ = (
-        Index("idx_compost_embedding", "embedding", postgresql_using="hnsw",
-              postgresql_ops={"embedding": "vector_cosine_ops"}),
-    )  # fmt: skip
+        Index(
+            "idx_compost_embedding",
+            "embedding",
+            postgresql_using="hnsw",
+            postgresql_ops={"embedding": "vector_cosine_ops"},
+        ),
+    )
     id: uuid.UUID = uuid_pk()
     session_id: uuid.UUID = foreign_key("wander_sessions.id", nullable=False, ondelete="CASCADE", index=True)
     project_id: uuid.UUID = foreign_key("projects.id", nullable=False)

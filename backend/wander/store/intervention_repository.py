@@ -19,48 +19,59 @@ C = WanderCrystal.__table__
 
 
 class InterventionWrites:
-    async def record_events(self: Any, session_id: str, events: list[EventDraft],
-                            require_status: str | None = None) -> list[Event]:  # fmt: skip
+    async def record_events(
+        self: Any, session_id: str, events: list[EventDraft], require_status: str | None = None
+    ) -> list[Event]:
         """Append events alone (e.g. wander.step.started), numbered after the session's last."""
         async with self.engine.begin() as conn:
             row = await self._lock_session(conn, session_id)
             if require_status is not None and row.status != require_status:
                 raise Conflict(f"session {session_id} is {row.status}")
-            return await self._append_events(
-                conn, session_id, row.event_seq + 1, events, None
-            )
+            return await self._append_events(conn, session_id, row.event_seq + 1, events, None)
 
-    async def set_fence(self: Any, session_id: str, anchors: list[FenceAnchor], events: list[EventDraft],
-                        finished: frozenset[str] = FINISHED) -> list[Event]:  # fmt: skip
+    async def set_fence(
+        self: Any,
+        session_id: str,
+        anchors: list[FenceAnchor],
+        events: list[EventDraft],
+        finished: frozenset[str] = FINISHED,
+    ) -> list[Event]:
         """Replace the fence and write its events, refused once the wander is finished."""
         async with self.engine.begin() as conn:
             row = await self._lock_session(conn, session_id)
             if row.status in finished:
-                raise Conflict(
-                    f"session {session_id} is {row.status}; its fence can no longer change"
-                )
+                raise Conflict(f"session {session_id} is {row.status}; its fence can no longer change")
             from wander.store.repository import (
                 fence_to_json,  # the module that mixes this in
             )
 
-            await conn.execute(
-                update(S)
-                .where(S.c.id == uuid.UUID(session_id))
-                .values(fence=fence_to_json(anchors))
-            )
-            return await self._append_events(
-                conn, session_id, row.event_seq + 1, events, None
-            )
+            await conn.execute(update(S).where(S.c.id == uuid.UUID(session_id)).values(fence=fence_to_json(anchors)))
+            return await self._append_events(conn, session_id, row.event_seq + 1, events, None)
 
-    async def record_crystal_review(self: Any, crystal_id: str, session_id: str | None, status: str, approved: bool,
-                                    notes: str, events: list[EventDraft]) -> list[Event]:  # fmt: skip
+    async def record_crystal_review(
+        self: Any,
+        crystal_id: str,
+        session_id: str | None,
+        status: str,
+        approved: bool,
+        notes: str,
+        events: list[EventDraft],
+    ) -> list[Event]:
         """A person's verdict on a crystal (engine.workbench checks it) and its events, in one
         transaction."""
         async with self.engine.begin() as conn:
             now = (await conn.execute(select(func.now()))).scalar_one()
-            await conn.execute(update(C).where(C.c.id == as_uuid(crystal_id)).values(
-                status=status, human_approved=approved, validation_notes=notes, human_approved_at=now,
-                human_approved_by="mind map"))  # fmt: skip
+            await conn.execute(
+                update(C)
+                .where(C.c.id == as_uuid(crystal_id))
+                .values(
+                    status=status,
+                    human_approved=approved,
+                    validation_notes=notes,
+                    human_approved_at=now,
+                    human_approved_by="mind map",
+                )
+            )
             if session_id is None or not events:
                 return []
             row = await self._lock_session(conn, session_id)

@@ -37,9 +37,14 @@ class KbRepository:
             return (await conn.execute(select(KS.c.fingerprint).where(KS.c.source == source))).scalar_one_or_none()
 
     async def replace_source(
-        self, source: str, fingerprint: str, embedder: str, rows: Sequence[KbRow], vectors: np.ndarray,
+        self,
+        source: str,
+        fingerprint: str,
+        embedder: str,
+        rows: Sequence[KbRow],
+        vectors: np.ndarray,
         batch: int = 2000,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """Replace every concept of a source, and record its fingerprint, in one transaction."""
         async with self.engine.begin() as conn:
             await conn.execute(delete(K).where(K.c.source == source))
@@ -47,10 +52,22 @@ class KbRepository:
                 chunk = rows[start : start + batch]
                 await conn.execute(
                     insert(K),
-                    [dict(key=r.key, label=r.label, text=r.text, gloss=r.gloss, domains=list(r.domains),
-                          broader=list(r.broader), path=list(r.path), opposites=list(r.opposites), source=r.source,
-                          embedding=vectors[start + i]) for i, r in enumerate(chunk)],
-                )  # fmt: skip
+                    [
+                        dict(
+                            key=r.key,
+                            label=r.label,
+                            text=r.text,
+                            gloss=r.gloss,
+                            domains=list(r.domains),
+                            broader=list(r.broader),
+                            path=list(r.path),
+                            opposites=list(r.opposites),
+                            source=r.source,
+                            embedding=vectors[start + i],
+                        )
+                        for i, r in enumerate(chunk)
+                    ],
+                )
             await conn.execute(delete(KS).where(KS.c.source == source))
             await conn.execute(
                 insert(KS).values(source=source, fingerprint=fingerprint, concepts=len(rows), embedder=embedder)
@@ -58,15 +75,34 @@ class KbRepository:
 
     async def load_all(self) -> tuple[list[KbRow], np.ndarray]:
         """Every concept in id order with its embedding matrix."""
-        q = select(K.c.key, K.c.label, K.c.text, K.c.gloss, K.c.domains, K.c.broader, K.c.path, K.c.opposites,
-                   K.c.source, K.c.embedding).order_by(K.c.id)  # fmt: skip
+        q = select(
+            K.c.key,
+            K.c.label,
+            K.c.text,
+            K.c.gloss,
+            K.c.domains,
+            K.c.broader,
+            K.c.path,
+            K.c.opposites,
+            K.c.source,
+            K.c.embedding,
+        ).order_by(K.c.id)
         async with self.engine.connect() as conn:
             result = (await conn.execute(q)).all()
         rows = [
-            KbRow(r.key, r.label, r.text, r.gloss, tuple(r.domains), tuple(r.broader), tuple(r.path),
-                  tuple(r.opposites), r.source)
+            KbRow(
+                r.key,
+                r.label,
+                r.text,
+                r.gloss,
+                tuple(r.domains),
+                tuple(r.broader),
+                tuple(r.path),
+                tuple(r.opposites),
+                r.source,
+            )
             for r in result
-        ]  # fmt: skip
+        ]
         matrix = np.array([r.embedding for r in result], dtype=np.float32) if result else np.zeros((0, 0), np.float32)
         return rows, matrix
 

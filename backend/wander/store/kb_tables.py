@@ -15,9 +15,10 @@ from wander.store.columns import text_array, timestamp, vector
 class KbConcept(SQLModel, table=True):
     __tablename__ = "kb_concepts"
     __table_args__ = (
-        Index("idx_kb_embedding", "embedding", postgresql_using="hnsw",
-              postgresql_ops={"embedding": "vector_cosine_ops"}),
-    )  # fmt: skip
+        Index(
+            "idx_kb_embedding", "embedding", postgresql_using="hnsw", postgresql_ops={"embedding": "vector_cosine_ops"}
+        ),
+    )
     id: int = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
     key: str = Field(sa_column=Column(Text, nullable=False, unique=True))
     label: str = Field(sa_column=Column(Text, nullable=False))

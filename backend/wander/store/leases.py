@@ -40,9 +40,14 @@ LEASE_CLASS = 0x574B5253  # 'WKRS': the worker-lease advisory lock namespace (po
 # What a lease connection the server dropped raises under a query. InternalClientError
 # ("another operation is in progress") is what asyncpg raises on a connection the server
 # has just terminated mid-query: it is replaced like a dead one.
-_DEAD_CONNECTION = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError,
-                    asyncpg.exceptions.AdminShutdownError, asyncpg.exceptions.CannotConnectNowError,
-                    asyncpg.exceptions.InternalClientError)  # fmt: skip
+_DEAD_CONNECTION = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    OSError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.InternalClientError,
+)
 
 
 class LeaseLost(Conflict):
@@ -76,10 +81,16 @@ class LeaseManager:
 
     async def _connect(self) -> asyncpg.Connection:
         return await asyncpg.connect(
-            self.url, timeout=self.connect_timeout, command_timeout=self.connect_timeout,
-            server_settings={"application_name": self.name[:63], "tcp_keepalives_idle": "10",
-                             "tcp_keepalives_interval": "5", "tcp_keepalives_count": "3"},
-        )  # fmt: skip
+            self.url,
+            timeout=self.connect_timeout,
+            command_timeout=self.connect_timeout,
+            server_settings={
+                "application_name": self.name[:63],
+                "tcp_keepalives_idle": "10",
+                "tcp_keepalives_interval": "5",
+                "tcp_keepalives_count": "3",
+            },
+        )
 
     async def _connection(self) -> asyncpg.Connection:
         """The lease connection; a new one (taking the held leases back) if it died."""
@@ -114,8 +125,11 @@ class LeaseManager:
                 await self._drop()
                 raise
 
-        retrying = AsyncRetrying(retry=retry_if_exception(lambda exc: in_query and isinstance(exc, _DEAD_CONNECTION)),
-                                 stop=stop_after_attempt(2), reraise=True)  # fmt: skip
+        retrying = AsyncRetrying(
+            retry=retry_if_exception(lambda exc: in_query and isinstance(exc, _DEAD_CONNECTION)),
+            stop=stop_after_attempt(2),
+            reraise=True,
+        )
         return await retrying(once)
 
     async def _drop(self) -> None:
@@ -144,8 +158,9 @@ class LeaseManager:
             n = await self._run(
                 "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()"
                 " AND classid = $1::int8::oid AND objid = $2::int8::oid AND objsubid = 2",
-                LEASE_CLASS, lease_key(session_id),
-            )  # fmt: skip
+                LEASE_CLASS,
+                lease_key(session_id),
+            )
             if session_id not in self._held:  # lost while reconnecting
                 return False
             if not n:
@@ -213,8 +228,9 @@ def is_transient_db_error(exc: BaseException) -> bool:
     while cur is not None and seen < 10:
         if isinstance(cur, (OSError, ConnectionError, TimeoutError, *_TRANSIENT_PG)):
             return True
-        if isinstance(cur, sa_exc.DBAPIError) and (cur.connection_invalidated or
-                                                   isinstance(cur.orig, (OSError, *_TRANSIENT_PG))):  # fmt: skip
+        if isinstance(cur, sa_exc.DBAPIError) and (
+            cur.connection_invalidated or isinstance(cur.orig, (OSError, *_TRANSIENT_PG))
+        ):
             return True
         if isinstance(cur, (sa_exc.DisconnectionError, sa_exc.InterfaceError)):
             return True

@@ -24,16 +24,20 @@ class LociRepository:
             await conn.execute(insert(L).values(**locus_values(locus)))
             return await append_events(conn, session_id, row.event_seq + 1, events, None)
 
-    async def plant_locus(self, session_id: str, locus: Locus,
-                          make_events: Callable[[Locus], list[EventDraft]]) -> tuple[Locus, list[Event]]:  # fmt: skip
+    async def plant_locus(
+        self, session_id: str, locus: Locus, make_events: Callable[[Locus], list[EventDraft]]
+    ) -> tuple[Locus, list[Event]]:
         """The locus, unless the wander has one of the same concept already (case aside): then
         that one, unchanged. Looked up under the session's lock, so two plants of one concept
         at once make one locus. The events make_events gives for it follow either way."""
         async with self.engine.begin() as conn:
             row = await lock_session(conn, session_id)
-            q = (select(L).where(L.c.session_id == as_uuid(session_id),
-                                 func.lower(L.c.concept) == locus.concept.lower())
-                 .order_by(L.c.first_encountered, L.c.id).limit(1))  # fmt: skip
+            q = (
+                select(L)
+                .where(L.c.session_id == as_uuid(session_id), func.lower(L.c.concept) == locus.concept.lower())
+                .order_by(L.c.first_encountered, L.c.id)
+                .limit(1)
+            )
             found = (await conn.execute(q)).first()
             if found is not None:
                 locus = locus_from_row(found)

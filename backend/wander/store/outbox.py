@@ -47,8 +47,12 @@ class PostgresOutbox:
 
     async def pending_sessions(self, limit: int = 1000) -> list[str]:
         """Sessions with unpublished events inside the horizon (the relay's sweep)."""
-        q = (select(E.c.session_id).where(and_(E.c.published_at.is_(None), E.c.ts > func.now() - self.horizon))
-             .group_by(E.c.session_id).limit(limit))  # fmt: skip
+        q = (
+            select(E.c.session_id)
+            .where(and_(E.c.published_at.is_(None), E.c.ts > func.now() - self.horizon))
+            .group_by(E.c.session_id)
+            .limit(limit)
+        )
         async with self.engine.connect() as conn:
             return [str(r[0]) for r in (await conn.execute(q)).all()]
 
@@ -58,30 +62,39 @@ class PostgresOutbox:
         another relay holds the session. What the relay marks published is written on exit."""
         sid = uuid.UUID(session_id)
         async with self.engine.begin() as conn:
-            got = (await conn.execute(select(func.pg_try_advisory_xact_lock(RELAY_LOCK_CLASS,
-                                                                            session_key(session_id))))).scalar_one()  # fmt: skip
+            got = (
+                await conn.execute(select(func.pg_try_advisory_xact_lock(RELAY_LOCK_CLASS, session_key(session_id))))
+            ).scalar_one()
             if not got:
                 yield None
                 return
             rows = (
                 await conn.execute(
                     select(E.c.session_id, E.c.seq, E.c.subject, E.c.ts, E.c.payload)
-                    .where(E.c.session_id == sid, E.c.seq > after_seq, E.c.published_at.is_(None),
-                           E.c.ts > func.now() - self.horizon)
-                    .order_by(E.c.seq).limit(limit)
+                    .where(
+                        E.c.session_id == sid,
+                        E.c.seq > after_seq,
+                        E.c.published_at.is_(None),
+                        E.c.ts > func.now() - self.horizon,
+                    )
+                    .order_by(E.c.seq)
+                    .limit(limit)
                 )
-            ).all()  # fmt: skip
+            ).all()
             batch = OutboxBatch(
-                [Event(session_id=str(r.session_id), seq=r.seq, subject=r.subject, ts=r.ts, payload=r.payload)
-                 for r in rows],
+                [
+                    Event(session_id=str(r.session_id), seq=r.seq, subject=r.subject, ts=r.ts, payload=r.payload)
+                    for r in rows
+                ],
                 full=len(rows) >= limit,
-            )  # fmt: skip
+            )
             yield batch
             if batch.published_through is not None:
                 await conn.execute(
-                    update(E).where(E.c.session_id == sid, E.c.seq <= batch.published_through,
-                                    E.c.published_at.is_(None)).values(published_at=func.now())
-                )  # fmt: skip
+                    update(E)
+                    .where(E.c.session_id == sid, E.c.seq <= batch.published_through, E.c.published_at.is_(None))
+                    .values(published_at=func.now())
+                )
 
     async def unpublished_count(self, session_id: str | None = None) -> int:
         q = select(func.count()).select_from(E).where(E.c.published_at.is_(None))

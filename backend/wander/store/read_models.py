@@ -40,27 +40,57 @@ def _str(value: Any) -> str | None:
 def _steps_query(where: Any) -> Any:
     frm, to = L.alias("frm"), L.alias("to")
     return (
-        select(T, frm.c.concept.label("from_concept"), to.c.concept.label("to_concept"),
-               to.c.domains.label("to_domains"), R.c.connection, R.c.tension, R.c.bridge, R.c.surprise,
-               R.c.possibility, R.c.themes, R.c.interestingness.label("residue_interestingness"),
-               R.c.actionability.label("residue_actionability"), R.c.details)
-        .join(to, to.c.id == T.c.to_locus_id).outerjoin(frm, frm.c.id == T.c.from_locus_id)
+        select(
+            T,
+            frm.c.concept.label("from_concept"),
+            to.c.concept.label("to_concept"),
+            to.c.domains.label("to_domains"),
+            R.c.connection,
+            R.c.tension,
+            R.c.bridge,
+            R.c.surprise,
+            R.c.possibility,
+            R.c.themes,
+            R.c.interestingness.label("residue_interestingness"),
+            R.c.actionability.label("residue_actionability"),
+            R.c.details,
+        )
+        .join(to, to.c.id == T.c.to_locus_id)
+        .outerjoin(frm, frm.c.id == T.c.from_locus_id)
         .outerjoin(R, R.c.trace_id == T.c.id)
-        .where(where).order_by(T.c.step_number)
-    )  # fmt: skip
+        .where(where)
+        .order_by(T.c.step_number)
+    )
 
 
 def step_from_row(r: Any) -> StepView:
     return StepView(
-        id=str(r.id), session_id=str(r.session_id), step_number=r.step_number, from_locus_id=_str(r.from_locus_id),
-        to_locus_id=str(r.to_locus_id), from_concept=r.from_concept, to_concept=r.to_concept,
-        to_domains=list(r.to_domains or []), adjacencies_considered=r.adjacencies_considered,
-        selection_scores=dict(r.selection_scores or {}), selection_reason=r.selection_reason,
-        model_used=r.model_used, tokens_used=r.tokens_used, cost_cents=r.cost_cents, worker_id=r.worker_id,
-        created_at=r.created_at, connection=r.connection, tension=r.tension, bridge=r.bridge, surprise=r.surprise,
-        possibility=r.possibility, themes=list(r.themes or []), residue_interestingness=r.residue_interestingness,
-        residue_actionability=r.residue_actionability, details=dict(r.details or {}),
-    )  # fmt: skip
+        id=str(r.id),
+        session_id=str(r.session_id),
+        step_number=r.step_number,
+        from_locus_id=_str(r.from_locus_id),
+        to_locus_id=str(r.to_locus_id),
+        from_concept=r.from_concept,
+        to_concept=r.to_concept,
+        to_domains=list(r.to_domains or []),
+        adjacencies_considered=r.adjacencies_considered,
+        selection_scores=dict(r.selection_scores or {}),
+        selection_reason=r.selection_reason,
+        model_used=r.model_used,
+        tokens_used=r.tokens_used,
+        cost_cents=r.cost_cents,
+        worker_id=r.worker_id,
+        created_at=r.created_at,
+        connection=r.connection,
+        tension=r.tension,
+        bridge=r.bridge,
+        surprise=r.surprise,
+        possibility=r.possibility,
+        themes=list(r.themes or []),
+        residue_interestingness=r.residue_interestingness,
+        residue_actionability=r.residue_actionability,
+        details=dict(r.details or {}),
+    )
 
 
 class ReadModels:
@@ -86,23 +116,56 @@ class ReadModels:
         queries = []
         if "locus" in types:
             d = L.c.embedding.cosine_distance(v)
-            queries.append(("locus", select(L.c.id, L.c.session_id, L.c.concept.label("text"), (1 - d).label("sim"))
-                            .join(S, S.c.id == L.c.session_id).where(S.c.project_id == pid).order_by(d).limit(limit)))  # fmt: skip
+            queries.append(
+                (
+                    "locus",
+                    select(L.c.id, L.c.session_id, L.c.concept.label("text"), (1 - d).label("sim"))
+                    .join(S, S.c.id == L.c.session_id)
+                    .where(S.c.project_id == pid)
+                    .order_by(d)
+                    .limit(limit),
+                )
+            )
         if "crystal" in types:
             d = C.c.embedding.cosine_distance(v)
-            queries.append(("crystal", select(C.c.id, C.c.session_id, C.c.insight.label("text"), (1 - d).label("sim"))
-                            .where(C.c.project_id == pid).order_by(d).limit(limit)))  # fmt: skip
+            queries.append(
+                (
+                    "crystal",
+                    select(C.c.id, C.c.session_id, C.c.insight.label("text"), (1 - d).label("sim"))
+                    .where(C.c.project_id == pid)
+                    .order_by(d)
+                    .limit(limit),
+                )
+            )
         if "resonance" in types:
             d = RS.c.embedding.cosine_distance(v)
-            queries.append(("resonance", select(RS.c.id, RS.c.session_id,
-                                                func.array_to_string(RS.c.themes, ", ").label("text"),
-                                                (1 - d).label("sim"))
-                            .where(RS.c.project_id == pid).order_by(d).limit(limit)))  # fmt: skip
+            queries.append(
+                (
+                    "resonance",
+                    select(
+                        RS.c.id,
+                        RS.c.session_id,
+                        func.array_to_string(RS.c.themes, ", ").label("text"),
+                        (1 - d).label("sim"),
+                    )
+                    .where(RS.c.project_id == pid)
+                    .order_by(d)
+                    .limit(limit),
+                )
+            )
         out: list[SimilarItem] = []
         async with self.engine.connect() as conn:
             for kind, q in queries:
-                out += [SimilarItem(type=kind, id=str(r.id), session_id=_str(r.session_id), text=r.text,
-                                    similarity=round(float(r.sim), 4)) for r in (await conn.execute(q)).all()]  # fmt: skip
+                out += [
+                    SimilarItem(
+                        type=kind,
+                        id=str(r.id),
+                        session_id=_str(r.session_id),
+                        text=r.text,
+                        similarity=round(float(r.sim), 4),
+                    )
+                    for r in (await conn.execute(q)).all()
+                ]
         out.sort(key=lambda x: -x.similarity)
         return out[:limit]
 
@@ -111,15 +174,34 @@ class ReadModels:
         v = np.asarray(vector, dtype=np.float32)
         facets = ("connection", "tension", "bridge", "surprise", "possibility")
         if lens == "constraints":
-            items = [{"id": f"fence:{i}", "type": "constraint", "summary": f"fence {a.action}s '{a.concept}'",
-                      "sim": float(a.embedding @ v)} for i, a in enumerate(session.fence)]  # fmt: skip
+            items = [
+                {
+                    "id": f"fence:{i}",
+                    "type": "constraint",
+                    "summary": f"fence {a.action}s '{a.concept}'",
+                    "sim": float(a.embedding @ v),
+                }
+                for i, a in enumerate(session.fence)
+            ]
             if session.allowed_domains or session.forbidden_domains:
-                items.append({"id": "domains", "type": "constraint", "sim": 0.0,
-                              "summary": f"allowed {session.allowed_domains or 'all'}, forbidden "
-                                         f"{session.forbidden_domains or 'none'}"})  # fmt: skip
-            items.append({"id": "budget", "type": "constraint", "sim": 0.0,
-                          "summary": f"cloud budget {session.cloud_spent_cents}/{session.cloud_budget_cents} cents, "
-                                     f"drift at most {session.max_drift_distance}"})  # fmt: skip
+                items.append(
+                    {
+                        "id": "domains",
+                        "type": "constraint",
+                        "sim": 0.0,
+                        "summary": f"allowed {session.allowed_domains or 'all'}, forbidden "
+                        f"{session.forbidden_domains or 'none'}",
+                    }
+                )
+            items.append(
+                {
+                    "id": "budget",
+                    "type": "constraint",
+                    "sim": 0.0,
+                    "summary": f"cloud budget {session.cloud_spent_cents}/{session.cloud_budget_cents} cents, "
+                    f"drift at most {session.max_drift_distance}",
+                }
+            )
             return items
         if lens == "loci":
             table, text, where = L, L.c.concept, L.c.session_id == sid
@@ -142,11 +224,18 @@ class ReadModels:
         dist = col.cosine_distance(v)
         q = select(table.c.id, text.label("summary"), (1 - dist).label("sim")).where(where, col.isnot(None))
         q = q.order_by(dist).limit(k)
-        kind = {"loci": "locus", "resonances": "resonance", "crystals": "crystal", "failed_paths": "failed_path",
-                "compost": "compost"}.get(lens, f"residue.{lens}")  # fmt: skip
+        kind = {
+            "loci": "locus",
+            "resonances": "resonance",
+            "crystals": "crystal",
+            "failed_paths": "failed_path",
+            "compost": "compost",
+        }.get(lens, f"residue.{lens}")
         async with self.engine.connect() as conn:
             rows = (await conn.execute(q)).all()
         # A residue's facets are separate nodes of the graph: one id per facet.
         suffix = f"#{lens}" if lens in facets else ""
-        return [{"id": f"{r.id}{suffix}", "type": kind, "summary": (r.summary or "")[:200], "sim": float(r.sim)}
-                for r in rows]  # fmt: skip
+        return [
+            {"id": f"{r.id}{suffix}", "type": kind, "summary": (r.summary or "")[:200], "sim": float(r.sim)}
+            for r in rows
+        ]

@@ -28,7 +28,14 @@ from wander.store.sessions_repository import SessionsRepository
 from wander.store.steps_repository import StepsRepository
 
 
-class PostgresStore(SessionsRepository, StepsRepository, LociRepository, FindingsRepository, EventLogRepository,
-                    ReadModels, InterventionWrites):  # fmt: skip
+class PostgresStore(
+    SessionsRepository,
+    StepsRepository,
+    LociRepository,
+    FindingsRepository,
+    EventLogRepository,
+    ReadModels,
+    InterventionWrites,
+):
     def __init__(self, engine: AsyncEngine):
         self.engine = engine

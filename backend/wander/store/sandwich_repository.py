@@ -24,7 +24,7 @@ from wander.store.sandwich_tables import (
     SANDWICH_INGREDIENTS,
     SANDWICHES,
     SOURCES,
-)  # fmt: skip
+)
 
 SIMILAR_COS = 0.8  # sandwiches this close (sandwich embeddings) are related as 'similar'
 
@@ -45,41 +45,73 @@ class SandwichRepository:
         if not drafts:
             return []
         rid = uuid.UUID(run_id)
-        seq = (await conn.execute(update(RUNS).where(RUNS.c.id == rid).values(event_seq=RUNS.c.event_seq + len(drafts))
-                                  .returning(RUNS.c.event_seq, func.now()))).one()  # fmt: skip
+        seq = (
+            await conn.execute(
+                update(RUNS)
+                .where(RUNS.c.id == rid)
+                .values(event_seq=RUNS.c.event_seq + len(drafts))
+                .returning(RUNS.c.event_seq, func.now())
+            )
+        ).one()
         first = seq[0] - len(drafts) + 1
-        events = [Event(run_id, first + i, d["subject"], seq[1], {"run_id": run_id, **d["payload"]})
-                  for i, d in enumerate(drafts)]  # fmt: skip
-        await conn.execute(insert(EVENTS), [{"run_id": rid, "seq": e.seq, "subject": e.subject, "ts": e.ts, "payload": e.payload}
-                                            for e in events])  # fmt: skip
+        events = [
+            Event(run_id, first + i, d["subject"], seq[1], {"run_id": run_id, **d["payload"]})
+            for i, d in enumerate(drafts)
+        ]
+        await conn.execute(
+            insert(EVENTS),
+            [{"run_id": rid, "seq": e.seq, "subject": e.subject, "ts": e.ts, "payload": e.payload} for e in events],
+        )
         return events
 
     async def start_run(self, mode: str, target: str | None, patience: int) -> tuple[str, list[Event]]:
         async with self.engine.begin() as conn:
-            rid = (await conn.execute(insert(RUNS).values(mode=mode, target=target, patience=patience)
-                                      .returning(RUNS.c.id))).scalar_one()  # fmt: skip
-            events = await self._events(conn, str(rid), [{"subject": STARTED, "payload": {
-                "mode": mode, "target": target, "patience": patience}}])  # fmt: skip
+            rid = (
+                await conn.execute(
+                    insert(RUNS).values(mode=mode, target=target, patience=patience).returning(RUNS.c.id)
+                )
+            ).scalar_one()
+            events = await self._events(
+                conn,
+                str(rid),
+                [{"subject": STARTED, "payload": {"mode": mode, "target": target, "patience": patience}}],
+            )
         return str(rid), events
 
     async def finish_run(self, run_id: str, status: str, summary: dict[str, Any]) -> list[Event]:
         async with self.engine.begin() as conn:
-            await conn.execute(update(RUNS).where(RUNS.c.id == uuid.UUID(run_id))
-                               .values(status=status, finished_at=func.now()))  # fmt: skip
+            await conn.execute(
+                update(RUNS).where(RUNS.c.id == uuid.UUID(run_id)).values(status=status, finished_at=func.now())
+            )
             return await self._events(conn, run_id, [{"subject": FINISHED, "payload": {"status": status, **summary}}])
 
     async def events_after(self, run_id: str, after_seq: int = 0) -> list[Event]:
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(select(EVENTS).where(EVENTS.c.run_id == uuid.UUID(run_id), EVENTS.c.seq > after_seq)
-                                       .order_by(EVENTS.c.seq))).all()  # fmt: skip
+            rows = (
+                await conn.execute(
+                    select(EVENTS)
+                    .where(EVENTS.c.run_id == uuid.UUID(run_id), EVENTS.c.seq > after_seq)
+                    .order_by(EVENTS.c.seq)
+                )
+            ).all()
         return [Event(str(r.run_id), r.seq, r.subject, r.ts, r.payload) for r in rows]
 
     # ---- what the forager asks -------------------------------------------------------------
 
     async def recent_content_vectors(self, limit: int) -> np.ndarray:
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(select(SOURCES.c.embedding).where(SOURCES.c.kind != "crystal")
-                                       .order_by(SOURCES.c.fetched_at.desc()).limit(limit))).scalars().all()  # fmt: skip
+            rows = (
+                (
+                    await conn.execute(
+                        select(SOURCES.c.embedding)
+                        .where(SOURCES.c.kind != "crystal")
+                        .order_by(SOURCES.c.fetched_at.desc())
+                        .limit(limit)
+                    )
+                )
+                .scalars()
+                .all()
+            )
         return _vecs(list(rows))
 
     async def seen_content(self, content_hash_: str) -> bool:
@@ -93,27 +125,50 @@ class SandwichRepository:
 
     # ---- storing -------------------------------------------------------------------------------
 
-    async def record_attempt(self, run_id: str, attempt: Attempt, content_vector: np.ndarray | None,
-                             drafts: list[dict[str, Any]]) -> tuple[str | None, list[Event]]:  # fmt: skip
+    async def record_attempt(
+        self, run_id: str, attempt: Attempt, content_vector: np.ndarray | None, drafts: list[dict[str, Any]]
+    ) -> tuple[str | None, list[Event]]:
         """The log row, its source, the sandwich with its ingredients and relations when one was
         made, the run's counters and the events: one transaction."""
         async with self.engine.begin() as conn:
             source_id = None
             c = attempt.content
             if c is not None and content_vector is not None:
-                source_id = (await conn.execute(insert(SOURCES).values(
-                    kind=c.kind, ref=c.ref, title=c.title[:2000], domain=c.domain[:255], content_type=c.content_type,
-                    content=c.text, content_hash=content_hash(c.text), embedding=content_vector,
-                ).returning(SOURCES.c.id))).scalar_one()  # fmt: skip
+                source_id = (
+                    await conn.execute(
+                        insert(SOURCES)
+                        .values(
+                            kind=c.kind,
+                            ref=c.ref,
+                            title=c.title[:2000],
+                            domain=c.domain[:255],
+                            content_type=c.content_type,
+                            content=c.text,
+                            content_hash=content_hash(c.text),
+                            embedding=content_vector,
+                        )
+                        .returning(SOURCES.c.id)
+                    )
+                ).scalar_one()
             sandwich_id = None
             if attempt.sandwich is not None:
                 sandwich_id = await self._store_sandwich(conn, attempt.sandwich, source_id, None)
-            await conn.execute(insert(LOG).values(
-                run_id=uuid.UUID(run_id), source_id=source_id, source_ref=c.ref if c else None,
-                curiosity_prompt=attempt.curiosity_prompt, outcome=attempt.outcome,
-                outcome_rationale=attempt.rationale, sandwich_id=sandwich_id))  # fmt: skip
-            await conn.execute(update(RUNS).where(RUNS.c.id == uuid.UUID(run_id)).values(
-                attempts=RUNS.c.attempts + 1, made=RUNS.c.made + (1 if sandwich_id else 0)))  # fmt: skip
+            await conn.execute(
+                insert(LOG).values(
+                    run_id=uuid.UUID(run_id),
+                    source_id=source_id,
+                    source_ref=c.ref if c else None,
+                    curiosity_prompt=attempt.curiosity_prompt,
+                    outcome=attempt.outcome,
+                    outcome_rationale=attempt.rationale,
+                    sandwich_id=sandwich_id,
+                )
+            )
+            await conn.execute(
+                update(RUNS)
+                .where(RUNS.c.id == uuid.UUID(run_id))
+                .values(attempts=RUNS.c.attempts + 1, made=RUNS.c.made + (1 if sandwich_id else 0))
+            )
             if sandwich_id:
                 for d in drafts:
                     if d["subject"] == "sandwich.made":
@@ -123,25 +178,51 @@ class SandwichRepository:
 
     async def _store_sandwich(self, conn: AsyncConnection, s: Sandwich, source_id: Any, crystal_id: Any) -> Any:
         v = s.validity
-        sid = (await conn.execute(insert(SANDWICHES).values(
-            name=s.name, description=s.description, validity_score=float(np.clip(v["V"], 0, 1)),
-            bread_compat_score=v["bread_compat"], containment_score=v["containment"],
-            nontrivial_score=v["non_triviality"], novelty_score=v["novelty"], bread_top=s.bread_top.label,
-            bread_bottom=s.bread_bottom.label, filling=s.filling.label, filling_embedding=s.filling.vector,
-            sandwich_embedding=s.embedding, source_id=source_id, structural_type=s.structural_type,
-            domains=list(v.get("domains") or []), origin=s.origin, crystal_id=crystal_id,
-            assembly_rationale=s.assembly_rationale, validation_rationale="; ".join(v.get("reasons") or []) or
-            f"V = {v['V']}", reuben_commentary=s.commentary,
-        ).returning(SANDWICHES.c.id))).scalar_one()  # fmt: skip
-        for role, ing, kind in (("bread_top", s.bread_top, "bread"), ("filling", s.filling, "filling"),
-                                ("bread_bottom", s.bread_bottom, "bread")):  # fmt: skip
-            stmt = pg_insert(INGREDIENTS).values(text=ing.label, ingredient_type=kind, domains=list(ing.domains),
-                                                 first_seen_sandwich=sid)  # fmt: skip
-            stmt = stmt.on_conflict_do_update(constraint="uq_ingredient_text_type",
-                                              set_={"usage_count": INGREDIENTS.c.usage_count + 1})  # fmt: skip
+        sid = (
+            await conn.execute(
+                insert(SANDWICHES)
+                .values(
+                    name=s.name,
+                    description=s.description,
+                    validity_score=float(np.clip(v["V"], 0, 1)),
+                    bread_compat_score=v["bread_compat"],
+                    containment_score=v["containment"],
+                    nontrivial_score=v["non_triviality"],
+                    novelty_score=v["novelty"],
+                    bread_top=s.bread_top.label,
+                    bread_bottom=s.bread_bottom.label,
+                    filling=s.filling.label,
+                    filling_embedding=s.filling.vector,
+                    sandwich_embedding=s.embedding,
+                    source_id=source_id,
+                    structural_type=s.structural_type,
+                    domains=list(v.get("domains") or []),
+                    origin=s.origin,
+                    crystal_id=crystal_id,
+                    assembly_rationale=s.assembly_rationale,
+                    validation_rationale="; ".join(v.get("reasons") or []) or f"V = {v['V']}",
+                    reuben_commentary=s.commentary,
+                )
+                .returning(SANDWICHES.c.id)
+            )
+        ).scalar_one()
+        for role, ing, kind in (
+            ("bread_top", s.bread_top, "bread"),
+            ("filling", s.filling, "filling"),
+            ("bread_bottom", s.bread_bottom, "bread"),
+        ):
+            stmt = pg_insert(INGREDIENTS).values(
+                text=ing.label, ingredient_type=kind, domains=list(ing.domains), first_seen_sandwich=sid
+            )
+            stmt = stmt.on_conflict_do_update(
+                constraint="uq_ingredient_text_type", set_={"usage_count": INGREDIENTS.c.usage_count + 1}
+            )
             iid = (await conn.execute(stmt.returning(INGREDIENTS.c.id))).scalar_one()
-            await conn.execute(pg_insert(SANDWICH_INGREDIENTS).values(sandwich_id=sid, ingredient_id=iid, role=role)
-                               .on_conflict_do_nothing())  # fmt: skip
+            await conn.execute(
+                pg_insert(SANDWICH_INGREDIENTS)
+                .values(sandwich_id=sid, ingredient_id=iid, role=role)
+                .on_conflict_do_nothing()
+            )
         await self._relate(conn, sid, s)
         return sid
 
@@ -149,23 +230,60 @@ class SandwichRepository:
         """Relations to the sandwiches already stored: similar (cosine of the sandwich embeddings
         >= SIMILAR_COS), same_bread, same_filling."""
         dist = SANDWICHES.c.sandwich_embedding.cosine_distance(s.embedding)
-        near = (await conn.execute(select(SANDWICHES.c.id, (1 - dist).label("sim")).where(SANDWICHES.c.id != sid)
-                                   .where(dist <= 1 - SIMILAR_COS).order_by(dist).limit(10))).all()  # fmt: skip
-        rows = [{"sandwich_a": sid, "sandwich_b": r.id, "relation_type": "similar", "similarity_score": float(r.sim),
-                     "rationale": f"sandwich embeddings at cosine {float(r.sim):.2f}"} for r in near]  # fmt: skip
+        near = (
+            await conn.execute(
+                select(SANDWICHES.c.id, (1 - dist).label("sim"))
+                .where(SANDWICHES.c.id != sid)
+                .where(dist <= 1 - SIMILAR_COS)
+                .order_by(dist)
+                .limit(10)
+            )
+        ).all()
+        rows = [
+            {
+                "sandwich_a": sid,
+                "sandwich_b": r.id,
+                "relation_type": "similar",
+                "similarity_score": float(r.sim),
+                "rationale": f"sandwich embeddings at cosine {float(r.sim):.2f}",
+            }
+            for r in near
+        ]
         breads = [s.bread_top.label, s.bread_bottom.label]
-        shared = (await conn.execute(select(SANDWICHES.c.id, SANDWICHES.c.bread_top, SANDWICHES.c.bread_bottom,
-                                            SANDWICHES.c.filling).where(SANDWICHES.c.id != sid).where(
-            SANDWICHES.c.bread_top.in_(breads) | SANDWICHES.c.bread_bottom.in_(breads)
-            | (SANDWICHES.c.filling == s.filling.label)).limit(50))).all()  # fmt: skip
+        shared = (
+            await conn.execute(
+                select(SANDWICHES.c.id, SANDWICHES.c.bread_top, SANDWICHES.c.bread_bottom, SANDWICHES.c.filling)
+                .where(SANDWICHES.c.id != sid)
+                .where(
+                    SANDWICHES.c.bread_top.in_(breads)
+                    | SANDWICHES.c.bread_bottom.in_(breads)
+                    | (SANDWICHES.c.filling == s.filling.label)
+                )
+                .limit(50)
+            )
+        ).all()
         for r in shared:
             common = sorted({r.bread_top, r.bread_bottom} & set(breads))
             if common:
-                rows.append({"sandwich_a": sid, "sandwich_b": r.id, "relation_type": "same_bread", "similarity_score": 1.0,
-                                 "rationale": f"both use {', '.join(common)} as bread"})  # fmt: skip
+                rows.append(
+                    {
+                        "sandwich_a": sid,
+                        "sandwich_b": r.id,
+                        "relation_type": "same_bread",
+                        "similarity_score": 1.0,
+                        "rationale": f"both use {', '.join(common)} as bread",
+                    }
+                )
             if r.filling == s.filling.label:
-                rows.append({"sandwich_a": sid, "sandwich_b": r.id, "relation_type": "same_filling",
-                                 "similarity_score": 1.0, "rationale": f"both are filled with {r.filling}"})  # fmt: skip
+                rows.append(
+                    {
+                        "sandwich_a": sid,
+                        "sandwich_b": r.id,
+                        "relation_type": "same_filling",
+                        "similarity_score": 1.0,
+                        "rationale": f"both are filled with {r.filling}",
+                    }
+                )
         if rows:
             await conn.execute(pg_insert(RELATIONS).values(rows).on_conflict_do_nothing())
 
@@ -206,9 +324,19 @@ class SandwichRepository:
     async def similar(self, vector: np.ndarray, limit: int = 10) -> list[dict[str, Any]]:
         """004 5.3's vector similarity search over the sandwiches."""
         dist = SANDWICHES.c.sandwich_embedding.cosine_distance(np.asarray(vector, dtype=np.float32))
-        q = (select(SANDWICHES.c.id, SANDWICHES.c.name, SANDWICHES.c.description, SANDWICHES.c.bread_top,
-                    SANDWICHES.c.filling, SANDWICHES.c.bread_bottom, (1 - dist).label("similarity"))
-             .order_by(dist).limit(limit))  # fmt: skip
+        q = (
+            select(
+                SANDWICHES.c.id,
+                SANDWICHES.c.name,
+                SANDWICHES.c.description,
+                SANDWICHES.c.bread_top,
+                SANDWICHES.c.filling,
+                SANDWICHES.c.bread_bottom,
+                (1 - dist).label("similarity"),
+            )
+            .order_by(dist)
+            .limit(limit)
+        )
         async with self.engine.connect() as conn:
             return [_plain(dict(r._mapping)) for r in (await conn.execute(q)).all()]
 
@@ -220,11 +348,23 @@ class SandwichRepository:
         return {r["structural_type"]: r for r in rows}
 
     async def log(self, run_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        q = (select(LOG.c.id, LOG.c.ts, LOG.c.run_id, LOG.c.source_ref, SOURCES.c.kind.label("source_kind"),
-                    SOURCES.c.title.label("source_title"), LOG.c.curiosity_prompt, LOG.c.outcome,
-                    LOG.c.outcome_rationale, LOG.c.sandwich_id)
-             .select_from(LOG.outerjoin(SOURCES, SOURCES.c.id == LOG.c.source_id))
-             .order_by(LOG.c.ts.desc(), LOG.c.id).limit(limit))  # fmt: skip
+        q = (
+            select(
+                LOG.c.id,
+                LOG.c.ts,
+                LOG.c.run_id,
+                LOG.c.source_ref,
+                SOURCES.c.kind.label("source_kind"),
+                SOURCES.c.title.label("source_title"),
+                LOG.c.curiosity_prompt,
+                LOG.c.outcome,
+                LOG.c.outcome_rationale,
+                LOG.c.sandwich_id,
+            )
+            .select_from(LOG.outerjoin(SOURCES, SOURCES.c.id == LOG.c.source_id))
+            .order_by(LOG.c.ts.desc(), LOG.c.id)
+            .limit(limit)
+        )
         if run_id is not None:
             q = q.where(LOG.c.run_id == uuid.UUID(run_id))
         async with self.engine.connect() as conn:
@@ -246,9 +386,12 @@ class SandwichRepository:
             FROM sandwiches GROUP BY structural_type ORDER BY sandwich_count DESC, structural_type""")
 
     async def ingredient_frequency(self, limit: int = 20) -> list[dict[str, Any]]:
-        return await self._rows("""
+        return await self._rows(
+            """
             SELECT text, ingredient_type, usage_count FROM sandwich_ingredient_catalog
-            ORDER BY usage_count DESC, text LIMIT :limit""", limit=limit)
+            ORDER BY usage_count DESC, text LIMIT :limit""",
+            limit=limit,
+        )
 
     async def validity_over_time(self) -> list[dict[str, Any]]:
         return await self._rows("""
@@ -257,20 +400,24 @@ class SandwichRepository:
             FROM sandwiches GROUP BY 1 ORDER BY 1""")
 
     async def foraging_efficiency(self, limit: int = 50) -> list[dict[str, Any]]:
-        return await self._rows("""
+        return await self._rows(
+            """
             SELECT l.run_id, r.mode, MIN(l.ts) AS started_at, COUNT(*) AS foraging_attempts,
                    SUM(CASE WHEN l.outcome = 'sandwich_made' THEN 1 ELSE 0 END) AS sandwiches_made,
                    ROUND(100.0 * SUM(CASE WHEN l.outcome = 'sandwich_made' THEN 1 ELSE 0 END) / COUNT(*), 2)
                      AS success_rate
             FROM foraging_log l JOIN foraging_runs r ON r.id = l.run_id
-            GROUP BY l.run_id, r.mode ORDER BY MIN(l.ts) DESC LIMIT :limit""", limit=limit)
+            GROUP BY l.run_id, r.mode ORDER BY MIN(l.ts) DESC LIMIT :limit""",
+            limit=limit,
+        )
 
     async def outcome_counts(self) -> dict[str, int]:
         rows = await self._rows("SELECT outcome, COUNT(*) AS n FROM foraging_log GROUP BY outcome")
         return {r["outcome"]: int(r["n"]) for r in rows}
 
     async def cross_domain_breads(self, limit: int = 20) -> list[dict[str, Any]]:
-        return await self._rows("""
+        return await self._rows(
+            """
             SELECT i.text AS bread_concept, COUNT(DISTINCT src.domain) AS domain_count,
                    ARRAY_AGG(DISTINCT src.domain) AS domains
             FROM sandwich_ingredient_catalog i
@@ -279,7 +426,9 @@ class SandwichRepository:
             JOIN sandwich_sources src ON src.id = s.source_id
             WHERE i.ingredient_type = 'bread'
             GROUP BY i.text HAVING COUNT(DISTINCT src.domain) > 1
-            ORDER BY domain_count DESC, i.text LIMIT :limit""", limit=limit)
+            ORDER BY domain_count DESC, i.text LIMIT :limit""",
+            limit=limit,
+        )
 
     async def metric_inputs(self) -> dict[str, Any]:
         """The raw figures behind 8.1's metrics (see wander.sandwich.analysis)."""

@@ -24,7 +24,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     func,
-)  # fmt: skip
+)
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlmodel import SQLModel
 
@@ -43,7 +43,9 @@ def _pk() -> Column:
 
 
 SOURCES = Table(
-    "sandwich_sources", meta, _pk(),
+    "sandwich_sources",
+    meta,
+    _pk(),
     Column("kind", String(20), nullable=False),  # corpus | notes | file | url | topic | crystal
     Column("ref", Text, nullable=False),
     Column("title", Text, nullable=False),
@@ -55,10 +57,12 @@ SOURCES = Table(
     _ts("fetched_at"),
     Index("ix_sandwich_sources_hash", "content_hash"),
     Index("ix_sandwich_sources_domain", "domain"),
-)  # fmt: skip
+)
 
 SANDWICHES = Table(
-    "sandwiches", meta, _pk(),
+    "sandwiches",
+    meta,
+    _pk(),
     Column("name", String(255), nullable=False),
     Column("description", Text, nullable=False),
     _ts("created_at"),
@@ -84,10 +88,12 @@ SANDWICHES = Table(
     Index("ix_sandwiches_validity", "validity_score"),
     Index("ix_sandwiches_type", "structural_type"),
     Index("ix_sandwiches_created", "created_at"),
-)  # fmt: skip
+)
 
 INGREDIENTS = Table(
-    "sandwich_ingredient_catalog", meta, _pk(),
+    "sandwich_ingredient_catalog",
+    meta,
+    _pk(),
     Column("text", Text, nullable=False),
     Column("ingredient_type", String(20), nullable=False),
     Column("domains", ARRAY(Text), nullable=False, server_default="{}"),
@@ -97,19 +103,26 @@ INGREDIENTS = Table(
     CheckConstraint("ingredient_type IN ('bread', 'filling')", name="ingredient_type_valid"),
     UniqueConstraint("text", "ingredient_type", name="uq_ingredient_text_type"),
     Index("ix_ingredient_usage", "usage_count"),
-)  # fmt: skip
+)
 
 SANDWICH_INGREDIENTS = Table(
-    "sandwich_ingredients", meta,
+    "sandwich_ingredients",
+    meta,
     Column("sandwich_id", UUID(as_uuid=True), ForeignKey("sandwiches.id", ondelete="CASCADE"), primary_key=True),
-    Column("ingredient_id", UUID(as_uuid=True), ForeignKey("sandwich_ingredient_catalog.id", ondelete="CASCADE"),
-           primary_key=True),
+    Column(
+        "ingredient_id",
+        UUID(as_uuid=True),
+        ForeignKey("sandwich_ingredient_catalog.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
     Column("role", String(20), primary_key=True),
     CheckConstraint("role IN ('bread_top', 'bread_bottom', 'filling')", name="sandwich_ingredient_role"),
-)  # fmt: skip
+)
 
 RELATIONS = Table(
-    "sandwich_relations", meta, _pk(),
+    "sandwich_relations",
+    meta,
+    _pk(),
     Column("sandwich_a", UUID(as_uuid=True), ForeignKey("sandwiches.id", ondelete="CASCADE"), nullable=False),
     Column("sandwich_b", UUID(as_uuid=True), ForeignKey("sandwiches.id", ondelete="CASCADE"), nullable=False),
     Column("relation_type", String(50), nullable=False),  # similar | same_bread | same_filling | same_type
@@ -118,10 +131,12 @@ RELATIONS = Table(
     _ts("created_at"),
     UniqueConstraint("sandwich_a", "sandwich_b", "relation_type", name="uq_sandwich_relation"),
     Index("ix_sandwich_relations_type", "relation_type"),
-)  # fmt: skip
+)
 
 RUNS = Table(
-    "foraging_runs", meta, _pk(),
+    "foraging_runs",
+    meta,
+    _pk(),
     Column("mode", String(20), nullable=False),  # autonomous | directed
     Column("target", Text),
     Column("patience", Integer, nullable=False),
@@ -131,10 +146,12 @@ RUNS = Table(
     Column("event_seq", BigInteger, nullable=False, server_default="0"),
     _ts("started_at"),
     _ts("finished_at", nullable=True),
-)  # fmt: skip
+)
 
 LOG = Table(
-    "foraging_log", meta, _pk(),
+    "foraging_log",
+    meta,
+    _pk(),
     _ts("ts"),
     Column("run_id", UUID(as_uuid=True), ForeignKey("foraging_runs.id", ondelete="CASCADE"), nullable=False),
     Column("source_id", UUID(as_uuid=True), ForeignKey("sandwich_sources.id", ondelete="SET NULL")),
@@ -146,16 +163,17 @@ LOG = Table(
     CheckConstraint(f"outcome IN {OUTCOMES}", name="foraging_outcome_valid"),
     Index("ix_foraging_log_run", "run_id"),
     Index("ix_foraging_log_outcome", "outcome"),
-)  # fmt: skip
+)
 
 EVENTS = Table(
-    "forage_events", meta,
+    "forage_events",
+    meta,
     Column("run_id", UUID(as_uuid=True), ForeignKey("foraging_runs.id", ondelete="CASCADE"), primary_key=True),
     Column("seq", BigInteger, primary_key=True),
     Column("subject", Text, nullable=False),
     Column("ts", DateTime(timezone=True), nullable=False, server_default=func.now()),
     Column("payload", JSONB, nullable=False),
     Column("published_at", DateTime(timezone=True)),
-)  # fmt: skip
+)
 
 ALL = (SOURCES, SANDWICHES, INGREDIENTS, SANDWICH_INGREDIENTS, RELATIONS, RUNS, LOG, EVENTS)

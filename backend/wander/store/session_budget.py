@@ -25,8 +25,11 @@ class SessionBudget:
         if sid is None:
             return False
         async with self.engine.begin() as conn:
-            held = await conn.execute(update(S).where(S.c.id == sid, S.c.cloud_spent_cents + cents <= S.c.cloud_budget_cents)
-                                      .values(cloud_spent_cents=S.c.cloud_spent_cents + cents))  # fmt: skip
+            held = await conn.execute(
+                update(S)
+                .where(S.c.id == sid, S.c.cloud_spent_cents + cents <= S.c.cloud_budget_cents)
+                .values(cloud_spent_cents=S.c.cloud_spent_cents + cents)
+            )
             return held.rowcount == 1
 
     async def settle(self, session_id: str, held_cents: int, spent_cents: int, route: str) -> None:
@@ -35,5 +38,8 @@ class SessionBudget:
             return
         calls = S.c.cloud_calls if route == "cloud" else S.c.local_calls
         async with self.engine.begin() as conn:
-            await conn.execute(update(S).where(S.c.id == sid).values(
-                cloud_spent_cents=S.c.cloud_spent_cents + (spent_cents - held_cents), **{calls.name: calls + 1}))  # fmt: skip
+            await conn.execute(
+                update(S)
+                .where(S.c.id == sid)
+                .values(cloud_spent_cents=S.c.cloud_spent_cents + (spent_cents - held_cents), **{calls.name: calls + 1})
+            )

@@ -25,8 +25,18 @@ from wander.store.tables import WanderLocus, WanderSession
 
 S = WanderSession.__table__
 L = WanderLocus.__table__
-UPDATABLE = frozenset({"name", "allowed_domains", "forbidden_domains", "max_steps", "temperature", "cloud_budget_cents",
-                       "max_drift_distance", "human_checkpoint_frequency"})
+UPDATABLE = frozenset(
+    {
+        "name",
+        "allowed_domains",
+        "forbidden_domains",
+        "max_steps",
+        "temperature",
+        "cloud_budget_cents",
+        "max_drift_distance",
+        "human_checkpoint_frequency",
+    }
+)
 
 
 class SessionsRepository:
@@ -35,14 +45,16 @@ class SessionsRepository:
     async def create_session(self, session: Session, seed_loci: list[Locus], events: list[EventDraft]) -> list[Event]:
         """The session, its seed locus first (then any planted seeds), and their events."""
         async with self.engine.begin() as conn:
-            await conn.execute(insert(S).values(id=as_uuid(session.id), created_at=session.created_at,
-                                                **session_values(session)))  # fmt: skip
+            await conn.execute(
+                insert(S).values(id=as_uuid(session.id), created_at=session.created_at, **session_values(session))
+            )
             for locus in seed_loci:
                 await conn.execute(insert(L).values(**locus_values(locus)))
             return await append_events(conn, session.id, 1, events, session.created_at)
 
-    async def create_subwander(self, child: Session, seed_loci: list[Locus], events: list[EventDraft],
-                               parent_events: list[EventDraft]) -> list[Event]:  # fmt: skip
+    async def create_subwander(
+        self, child: Session, seed_loci: list[Locus], events: list[EventDraft], parent_events: list[EventDraft]
+    ) -> list[Event]:
         """A sub-wander in one transaction: the child as create_session writes it, the parent's
         cloud budget less the child's, and the parent's events after its last (under its lock).
         Returns the child's events, then the parent's."""
@@ -50,10 +62,14 @@ class SessionsRepository:
         parent_id = child.parent_session_id
         async with self.engine.begin() as conn:
             row = await lock_session(conn, parent_id)
-            await conn.execute(update(S).where(S.c.id == as_uuid(parent_id))
-                               .values(cloud_budget_cents=S.c.cloud_budget_cents - child.cloud_budget_cents))  # fmt: skip
-            await conn.execute(insert(S).values(id=as_uuid(child.id), created_at=child.created_at,
-                                                **session_values(child)))  # fmt: skip
+            await conn.execute(
+                update(S)
+                .where(S.c.id == as_uuid(parent_id))
+                .values(cloud_budget_cents=S.c.cloud_budget_cents - child.cloud_budget_cents)
+            )
+            await conn.execute(
+                insert(S).values(id=as_uuid(child.id), created_at=child.created_at, **session_values(child))
+            )
             for locus in seed_loci:
                 await conn.execute(insert(L).values(**locus_values(locus)))
             mine = await append_events(conn, child.id, 1, events, child.created_at)
@@ -87,9 +103,13 @@ class SessionsRepository:
             return [session_from_row(r) for r in (await conn.execute(q)).all()]
 
     async def set_status(
-        self, session_id: str, status: str, reason: str | None, events: list[EventDraft],
+        self,
+        session_id: str,
+        status: str,
+        reason: str | None,
+        events: list[EventDraft],
         allowed_from: Iterable[str] | None = None,
-    ) -> list[Event]:  # fmt: skip
+    ) -> list[Event]:
         """Change the status; with allowed_from, only from one of those (checked under the row lock,
         so a step that completes the wander meanwhile wins over a late pause)."""
         async with self.engine.begin() as conn:
@@ -105,15 +125,30 @@ class SessionsRepository:
             return await append_events(conn, session_id, row.event_seq + 1, events, None)
 
     async def session_controls(self, session_id: str) -> SessionControls | None:
-        q = select(S.c.status, S.c.allowed_domains, S.c.forbidden_domains, S.c.temperature, S.c.max_steps, S.c.fence,
-                   S.c.pending_injection, S.c.cloud_budget_cents).where(S.c.id == as_uuid(session_id))  # fmt: skip
+        q = select(
+            S.c.status,
+            S.c.allowed_domains,
+            S.c.forbidden_domains,
+            S.c.temperature,
+            S.c.max_steps,
+            S.c.fence,
+            S.c.pending_injection,
+            S.c.cloud_budget_cents,
+        ).where(S.c.id == as_uuid(session_id))
         async with self.engine.connect() as conn:
             r = (await conn.execute(q)).first()
         if r is None:
             return None
-        return SessionControls(r.status, list(r.allowed_domains or []), list(r.forbidden_domains or []),
-                               r.temperature, r.max_steps, fence_from_json(r.fence), r.pending_injection,
-                               r.cloud_budget_cents)  # fmt: skip
+        return SessionControls(
+            r.status,
+            list(r.allowed_domains or []),
+            list(r.forbidden_domains or []),
+            r.temperature,
+            r.max_steps,
+            fence_from_json(r.fence),
+            r.pending_injection,
+            r.cloud_budget_cents,
+        )
 
     async def set_controls(self, session_id: str, **values: Any) -> None:
         """fence (anchors) and pending_injection, written by interventions."""

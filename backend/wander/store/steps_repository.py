@@ -53,43 +53,77 @@ class StepsRepository:
         async with self.engine.connect() as conn:
             srow = (await conn.execute(select(S).where(S.c.id == sid))).one()
             session = session_from_row(srow)
-            lrows = (await conn.execute(select(L).where(L.c.session_id == sid).order_by(L.c.first_encountered,
-                                                                                        L.c.id))).all()  # fmt: skip
+            lrows = (
+                await conn.execute(select(L).where(L.c.session_id == sid).order_by(L.c.first_encountered, L.c.id))
+            ).all()
             steps = (
                 await conn.execute(
-                    select(T.c.step_number, T.c.from_locus_id, T.c.to_locus_id, R.c.id.label("rid"), R.c.themes,
-                           R.c.themes_embedding, R.c.interestingness)
-                    .outerjoin(R, R.c.trace_id == T.c.id).where(T.c.session_id == sid).order_by(T.c.step_number)
+                    select(
+                        T.c.step_number,
+                        T.c.from_locus_id,
+                        T.c.to_locus_id,
+                        R.c.id.label("rid"),
+                        R.c.themes,
+                        R.c.themes_embedding,
+                        R.c.interestingness,
+                    )
+                    .outerjoin(R, R.c.trace_id == T.c.id)
+                    .where(T.c.session_id == sid)
+                    .order_by(T.c.step_number)
                 )
-            ).all()  # fmt: skip
-            res = (await conn.execute(select(RS).where(RS.c.project_id == as_uuid(session.project_id),
-                                                       RS.c.status != ResonanceStatus.INVALIDATED.value))).all()  # fmt: skip
+            ).all()
+            res = (
+                await conn.execute(
+                    select(RS).where(
+                        RS.c.project_id == as_uuid(session.project_id), RS.c.status != ResonanceStatus.INVALIDATED.value
+                    )
+                )
+            ).all()
             warm = (await conn.execute(select(W).where(W.c.session_id == sid).order_by(W.c.created_at))).all()
             compost = (await conn.execute(select(CP).where(CP.c.session_id == sid).order_by(CP.c.created_at))).all()
             # The crystallization throttle survives reloads: the step of the wander's last crystal
             # (a step's crystal carries the step's own timestamp).
             last_crystal = select(func.max(C.c.created_at)).where(C.c.session_id == sid).scalar_subquery()
-            last_crystal_step = (await conn.execute(select(func.max(T.c.step_number)).where(
-                T.c.session_id == sid, T.c.created_at <= last_crystal))).scalar_one()  # fmt: skip
+            last_crystal_step = (
+                await conn.execute(
+                    select(func.max(T.c.step_number)).where(T.c.session_id == sid, T.c.created_at <= last_crystal)
+                )
+            ).scalar_one()
         loci = [locus_from_row(r) for r in lrows]
         by_id = {lo.id: lo for lo in loci}
         themes = [t for r in steps[-recent:] for t in (r.themes or [])]
         hot_items = []
-        for r in (steps[-hot:] if hot > 0 else []):
+        for r in steps[-hot:] if hot > 0 else []:
             frm, to = by_id.get(str(r.from_locus_id)), by_id.get(str(r.to_locus_id))
             if r.rid is None or to is None:
                 continue
             v = as_vec(r.themes_embedding) if r.themes_embedding is not None else to.embedding
-            hot_items.append(HotItem(r.step_number, str(r.rid), frm.concept if frm else "", to.concept,
-                                     list(to.domains), list(r.themes or []), v, r.interestingness or 0.0))  # fmt: skip
+            hot_items.append(
+                HotItem(
+                    r.step_number,
+                    str(r.rid),
+                    frm.concept if frm else "",
+                    to.concept,
+                    list(to.domains),
+                    list(r.themes or []),
+                    v,
+                    r.interestingness or 0.0,
+                )
+            )
         return WalkState(
-            session=session, loci=loci, recent_themes=themes,
+            session=session,
+            loci=loci,
+            recent_themes=themes,
             relations=[(str(r.from_locus_id), str(r.to_locus_id)) for r in steps if r.from_locus_id],
-            hot=hot_items, resonances=[resonance_from_row(r) for r in res], warm=[warm_from_row(r) for r in warm],
-            compost=[CompostItem(str(r.id), r.kind, r.text, list((r.content or {}).get("domains", [])), as_vec(r.embedding))
-                     for r in compost],
+            hot=hot_items,
+            resonances=[resonance_from_row(r) for r in res],
+            warm=[warm_from_row(r) for r in warm],
+            compost=[
+                CompostItem(str(r.id), r.kind, r.text, list((r.content or {}).get("domains", [])), as_vec(r.embedding))
+                for r in compost
+            ],
             last_crystal_step=last_crystal_step or 0,
-        )  # fmt: skip
+        )
 
     async def commit_step(self, commit: StepCommit) -> list[Event]:
         s = commit.session
@@ -104,38 +138,74 @@ class StepsRepository:
                     await conn.execute(insert(L).values(**locus_values(lo)))
                 v = commit.visited_locus
                 await conn.execute(
-                    update(L).where(L.c.id == as_uuid(v.id)).values(
-                        visit_count=v.visit_count, last_visited=v.last_visited, novelty_score=v.novelty_score,
-                        interestingness=v.interestingness, actionability=v.actionability, uncertainty=v.uncertainty,
+                    update(L)
+                    .where(L.c.id == as_uuid(v.id))
+                    .values(
+                        visit_count=v.visit_count,
+                        last_visited=v.last_visited,
+                        novelty_score=v.novelty_score,
+                        interestingness=v.interestingness,
+                        actionability=v.actionability,
+                        uncertainty=v.uncertainty,
                         adjacent_to=v.adjacent_to,
                     )
-                )  # fmt: skip
+                )
                 t = commit.trace
-                await conn.execute(insert(T).values(
-                    id=as_uuid(t.id), session_id=as_uuid(t.session_id), step_number=t.step_number,
-                    from_locus_id=as_uuid(t.from_locus_id), to_locus_id=as_uuid(t.to_locus_id),
-                    adjacencies_considered=t.adjacencies_considered, selection_scores=t.selection_scores,
-                    selection_reason=t.selection_reason, model_used=t.model_used, tokens_used=t.tokens_used,
-                    cost_cents=t.cost_cents, worker_id=t.worker_id, created_at=t.created_at,
-                ))  # fmt: skip
+                await conn.execute(
+                    insert(T).values(
+                        id=as_uuid(t.id),
+                        session_id=as_uuid(t.session_id),
+                        step_number=t.step_number,
+                        from_locus_id=as_uuid(t.from_locus_id),
+                        to_locus_id=as_uuid(t.to_locus_id),
+                        adjacencies_considered=t.adjacencies_considered,
+                        selection_scores=t.selection_scores,
+                        selection_reason=t.selection_reason,
+                        model_used=t.model_used,
+                        tokens_used=t.tokens_used,
+                        cost_cents=t.cost_cents,
+                        worker_id=t.worker_id,
+                        created_at=t.created_at,
+                    )
+                )
                 r = commit.residue
-                await conn.execute(insert(R).values(
-                    id=as_uuid(commit.residue_id), session_id=as_uuid(s.id), trace_id=as_uuid(t.id),
-                    from_locus_id=as_uuid(t.from_locus_id), to_locus_id=as_uuid(t.to_locus_id),
-                    connection=r.connection, tension=r.tension, bridge=r.bridge, surprise=r.surprise,
-                    possibility=r.possibility, themes=r.themes, themes_embedding=r.themes_embedding,
-                    interestingness=r.interestingness, actionability=r.actionability, model_used=r.model_used,
-                    details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
-                    created_at=t.created_at,
-                ))  # fmt: skip
+                await conn.execute(
+                    insert(R).values(
+                        id=as_uuid(commit.residue_id),
+                        session_id=as_uuid(s.id),
+                        trace_id=as_uuid(t.id),
+                        from_locus_id=as_uuid(t.from_locus_id),
+                        to_locus_id=as_uuid(t.to_locus_id),
+                        connection=r.connection,
+                        tension=r.tension,
+                        bridge=r.bridge,
+                        surprise=r.surprise,
+                        possibility=r.possibility,
+                        themes=r.themes,
+                        themes_embedding=r.themes_embedding,
+                        interestingness=r.interestingness,
+                        actionability=r.actionability,
+                        model_used=r.model_used,
+                        details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
+                        created_at=t.created_at,
+                    )
+                )
                 await self._commit_memory(conn, commit)
                 # Only what a step advances: settings changed meanwhile (name, ...) stay as they are.
-                await conn.execute(update(S).where(S.c.id == as_uuid(s.id)).values(
-                    step_count=s.step_count, current_locus_id=as_uuid(s.current_locus_id), last_step_at=s.last_step_at,
-                    **{k: S.c[k] + v for k, v in commit.usage.items()},
-                    status=str(s.status), stopped_reason=s.stopped_reason, completed_at=s.completed_at,
-                    **({"pending_injection": None} if commit.consumed_injection else {}),
-                ))  # fmt: skip
+                await conn.execute(
+                    update(S)
+                    .where(S.c.id == as_uuid(s.id))
+                    .values(
+                        step_count=s.step_count,
+                        current_locus_id=as_uuid(s.current_locus_id),
+                        last_step_at=s.last_step_at,
+                        **{k: S.c[k] + v for k, v in commit.usage.items()},
+                        status=str(s.status),
+                        stopped_reason=s.stopped_reason,
+                        completed_at=s.completed_at,
+                        **({"pending_injection": None} if commit.consumed_injection else {}),
+                    )
+                )
                 # Stamped at the commit, not when the step began: `ts` is when the map could know.
                 return await append_events(conn, s.id, row.event_seq + 1, commit.events, None)
         except IntegrityError as exc:
@@ -152,18 +222,36 @@ class StepsRepository:
             if done.rowcount == 0:
                 await conn.execute(insert(RS).values(id=as_uuid(r.id), created_at=r.created_at, **values))
         for w in commit.warm_new:
-            await conn.execute(insert(W).values(
-                id=as_uuid(w.id), session_id=sid, cluster_type=w.cluster_type, content=w.content, embedding=w.embedding,
-                strength=w.strength, last_accessed_at=w.last_accessed_at, created_at=w.created_at,
-                expires_at=w.expires_at))  # fmt: skip
+            await conn.execute(
+                insert(W).values(
+                    id=as_uuid(w.id),
+                    session_id=sid,
+                    cluster_type=w.cluster_type,
+                    content=w.content,
+                    embedding=w.embedding,
+                    strength=w.strength,
+                    last_accessed_at=w.last_accessed_at,
+                    created_at=w.created_at,
+                    expires_at=w.expires_at,
+                )
+            )
         for w in commit.warm_updated:
-            await conn.execute(update(W).where(W.c.id == as_uuid(w.id)).values(
-                content=w.content, last_accessed_at=w.last_accessed_at))  # fmt: skip
+            await conn.execute(
+                update(W).where(W.c.id == as_uuid(w.id)).values(content=w.content, last_accessed_at=w.last_accessed_at)
+            )
         for warm_id, c in commit.warm_to_compost:
             await conn.execute(delete(W).where(W.c.id == as_uuid(warm_id)))
-            await conn.execute(insert(CP).values(
-                id=as_uuid(c.id), session_id=sid, project_id=as_uuid(commit.session.project_id), kind=c.kind, text=c.text,
-                content={"domains": c.domains, "from_warm": warm_id}, embedding=c.embedding))  # fmt: skip
+            await conn.execute(
+                insert(CP).values(
+                    id=as_uuid(c.id),
+                    session_id=sid,
+                    project_id=as_uuid(commit.session.project_id),
+                    kind=c.kind,
+                    text=c.text,
+                    content={"domains": c.domains, "from_warm": warm_id},
+                    embedding=c.embedding,
+                )
+            )
         if commit.crystal is not None:
             await conn.execute(insert(C).values(**crystal_values(commit.crystal)))
 

@@ -10,7 +10,18 @@ from datetime import datetime
 from typing import Any
 
 from pgvector.sqlalchemy import Vector
-from sqlalchemy import BigInteger, CheckConstraint, Column, DateTime, ForeignKey, Index, Text, UniqueConstraint, func, text
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Text,
+    UniqueConstraint,
+    func,
+    text,
+)
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlmodel import Field, SQLModel
 
@@ -42,9 +53,7 @@ class Project(SQLModel, table=True):
 
 class WanderSession(SQLModel, table=True):
     __tablename__ = "wander_sessions"
-    __table_args__ = (
-        CheckConstraint("status IN ('active', 'paused', 'completed', 'abandoned')", name="valid_status"),
-    )
+    __table_args__ = (CheckConstraint("status IN ('active', 'paused', 'completed', 'abandoned')", name="valid_status"),)
     id: uuid.UUID = uuid_pk()
     project_id: uuid.UUID = foreign_key("projects.id", nullable=False, index=True)
     name: str = Field(max_length=255)
@@ -85,9 +94,13 @@ class WanderLocus(SQLModel, table=True):
     __tablename__ = "wander_loci"
     __table_args__ = (
         CheckConstraint("source_type IN ('SEED', 'ADJACENT', 'BRIDGED', 'SERENDIPITOUS')", name="valid_source_type"),
-        Index("idx_loci_embedding", "embedding", postgresql_using="hnsw",
-              postgresql_ops={"embedding": "vector_cosine_ops"}),
-    )  # fmt: skip
+        Index(
+            "idx_loci_embedding",
+            "embedding",
+            postgresql_using="hnsw",
+            postgresql_ops={"embedding": "vector_cosine_ops"},
+        ),
+    )
     id: uuid.UUID = uuid_pk()
     session_id: uuid.UUID = foreign_key("wander_sessions.id", nullable=False, ondelete="CASCADE", index=True)
     concept: str = Field(sa_column=Column(Text, nullable=False))
@@ -132,9 +145,13 @@ class WanderTrace(SQLModel, table=True):
 class WanderResidue(SQLModel, table=True):
     __tablename__ = "wander_residues"
     __table_args__ = (
-        Index("idx_residues_themes_embedding", "themes_embedding", postgresql_using="hnsw",
-              postgresql_ops={"themes_embedding": "vector_cosine_ops"}),
-    )  # fmt: skip
+        Index(
+            "idx_residues_themes_embedding",
+            "themes_embedding",
+            postgresql_using="hnsw",
+            postgresql_ops={"themes_embedding": "vector_cosine_ops"},
+        ),
+    )
     id: uuid.UUID = uuid_pk()
     session_id: uuid.UUID = foreign_key("wander_sessions.id", nullable=False, ondelete="CASCADE", index=True)
     trace_id: uuid.UUID = foreign_key("wander_traces.id", nullable=False, ondelete="CASCADE")
@@ -162,8 +179,9 @@ class WanderEvent(SQLModel, table=True):
     __table_args__ = (
         Index("ix_wander_events_unpublished", "session_id", "seq", postgresql_where=text("published_at IS NULL")),
     )
-    session_id: uuid.UUID = Field(sa_column=Column(UUID(as_uuid=True), ForeignKey("wander_sessions.id",
-                                  ondelete="CASCADE"), primary_key=True))  # fmt: skip
+    session_id: uuid.UUID = Field(
+        sa_column=Column(UUID(as_uuid=True), ForeignKey("wander_sessions.id", ondelete="CASCADE"), primary_key=True)
+    )
     seq: int = Field(sa_column=Column(BigInteger, primary_key=True))
     subject: str = Field(sa_column=Column(Text, nullable=False))
     ts: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False, server_default=func.now()))

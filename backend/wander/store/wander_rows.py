@@ -35,11 +35,18 @@ S = WanderSession.__table__
 
 # Export order is insert order (foreign keys point backwards).
 TABLES: dict[str, Table] = {
-    "project": Project.__table__, "session": S, "loci": WanderLocus.__table__, "traces": WanderTrace.__table__,
-    "residues": WanderResidue.__table__, "resonances": WanderResonance.__table__, "crystals": WanderCrystal.__table__,
-    "warm_memory": WanderWarmMemory.__table__, "compost": WanderCompost.__table__, "events": WanderEvent.__table__,
+    "project": Project.__table__,
+    "session": S,
+    "loci": WanderLocus.__table__,
+    "traces": WanderTrace.__table__,
+    "residues": WanderResidue.__table__,
+    "resonances": WanderResonance.__table__,
+    "crystals": WanderCrystal.__table__,
+    "warm_memory": WanderWarmMemory.__table__,
+    "compost": WanderCompost.__table__,
+    "events": WanderEvent.__table__,
     "projection": WanderProjection.__table__,
-}  # fmt: skip
+}
 SINGLE = ("project", "session")  # one row each; the others are lists (projection: 0 or 1)
 
 
@@ -117,8 +124,9 @@ class WanderRowsRepository:
                     q = select(table).where(table.c.session_id == sid)
                     order = [c for c in ("seq", "step_number", "created_at", "first_encountered") if c in table.c]
                     q = q.order_by(*(table.c[c] for c in order[:1]), *(table.primary_key.columns))
-                rows = [{c.name: _out(c, r._mapping[c.name]) for c in table.columns}
-                        for r in (await conn.execute(q)).all()]  # fmt: skip
+                rows = [
+                    {c.name: _out(c, r._mapping[c.name]) for c in table.columns} for r in (await conn.execute(q)).all()
+                ]
                 out[key] = rows[0] if key in SINGLE else rows
         return out
 
@@ -173,8 +181,15 @@ class WanderRowsRepository:
                     if key == "session":
                         rows = [session]
                     if key == "crystals":  # a resonance of another wander may not be here
-                        rows = [{**r, "source_resonance_id": r.get("source_resonance_id")
-                                 if r.get("source_resonance_id") in known_res else None} for r in rows]  # fmt: skip
+                        rows = [
+                            {
+                                **r,
+                                "source_resonance_id": r.get("source_resonance_id")
+                                if r.get("source_resonance_id") in known_res
+                                else None,
+                            }
+                            for r in rows
+                        ]
                     if rows:
                         await conn.execute(insert(table), rows)
         except (IntegrityError, DBAPIError) as exc:

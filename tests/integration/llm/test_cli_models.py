@@ -35,8 +35,13 @@ def claude():
 
 
 def model_env(base: dict[str, str], ollama=None, claude=None, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in base.items() if not k.startswith(("WANDER_OLLAMA", "WANDER_ANTHROPIC", "ANTHROPIC_",
-                                                                "WANDER_DWELLER", "WANDER_PRICES", "OLLAMA_"))}
+    env = {
+        k: v
+        for k, v in base.items()
+        if not k.startswith(
+            ("WANDER_OLLAMA", "WANDER_ANTHROPIC", "ANTHROPIC_", "WANDER_DWELLER", "WANDER_PRICES", "OLLAMA_")
+        )
+    }
     env["WANDER_OLLAMA_URL"] = ollama.url if ollama else "http://127.0.0.1:9"
     if claude:
         env.update(ANTHROPIC_API_KEY=claude.api_key, WANDER_ANTHROPIC_URL=claude.url)
@@ -68,7 +73,9 @@ def _run(env, dweller: str, steps: int = 20):
 
 async def test_run_with_ollama(cli_env, db_url, ollama):
     # A rate limit and a truncated answer on the way: retried and repaired, the wander goes on.
-    ollama.push("/api/chat", ollama_error(429), Reply(text=truncated(f"CURRENT LOCUS:\n{SEED}\nENCOUNTERED LOCUS:\nx\n", 0.7)))
+    ollama.push(
+        "/api/chat", ollama_error(429), Reply(text=truncated(f"CURRENT LOCUS:\n{SEED}\nENCOUNTERED LOCUS:\nx\n", 0.7))
+    )
     summary, stderr = _run(model_env(cli_env, ollama), "ollama")
     session, steps = await _stored(db_url, summary["session_id"])
     assert (session.local_calls, session.cloud_calls, session.cloud_spent_cents) == (20, 0, 0)
@@ -113,7 +120,9 @@ async def test_run_auto_routes_by_the_rule_and_says_its_fallback_once(cli_env, d
     session, steps = await _stored(db_url, summary["session_id"])
     models = [s.model_used for s in steps]
     assert session.local_calls + session.cloud_calls == 20 and session.cloud_calls > 0 and session.local_calls > 0
-    assert session.cloud_calls == models.count("claude-sonnet-4-6") and session.local_calls == models.count("llama3.2:3b")
+    assert session.cloud_calls == models.count("claude-sonnet-4-6") and session.local_calls == models.count(
+        "llama3.2:3b"
+    )
     assert all(s.details["route"] == ("cloud" if s.model_used.startswith("claude") else "local") for s in steps)
     assert session.cloud_spent_cents == sum(s.cost_cents for s in steps)
     fell_back = [s for s in steps if "skipped" in s.details]
@@ -121,8 +130,10 @@ async def test_run_auto_routes_by_the_rule_and_says_its_fallback_once(cli_env, d
     assert fell_back[0].details["route"] == "local"
     assert stderr.count("note:") == 1 and "Falling back to ollama (local)" in stderr
     assert stderr.count("is unavailable") == 2  # the log warning when it happened, the note at the end
-    print(f"\nauto: {session.cloud_calls} cloud, {session.local_calls} local of 20 steps, "
-          f"{session.cloud_spent_cents} cents")  # fmt: skip
+    print(
+        f"\nauto: {session.cloud_calls} cloud, {session.local_calls} local of 20 steps, "
+        f"{session.cloud_spent_cents} cents"
+    )
 
 
 def test_doctor_cli(ollama, claude, cli_env):

@@ -68,8 +68,9 @@ class NatsServer:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [self.binary, "-js", "-a", "127.0.0.1", "-p", str(self.port), "-sd", str(self.store)],
-                stdout=log, stderr=subprocess.STDOUT,
-            )  # fmt: skip
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -118,8 +119,12 @@ class WorkerProcess:
 
     def start(self) -> WorkerProcess:
         with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen([sys.executable, "-m", "wander.cli", "worker", "--id", self.worker_id],
-                                         env=self.env, stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "wander.cli", "worker", "--id", self.worker_id],
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         return self
 
     def text(self) -> str:
@@ -157,8 +162,15 @@ class WorkerProcess:
 def worker_env(tmp_path):
     """Environment for worker processes (the test sets the database and NATS URLs)."""
     env = dict(os.environ)
-    env.update({"WANDER_HOME": str(tmp_path / "worker-home"), "WANDER_RUN_ACK_WAIT_S": "5",
-                "WANDER_RELAY_SWEEP_S": "2", "WANDER_LOG_LEVEL": "WARNING", "COLUMNS": "200"})  # fmt: skip
+    env.update(
+        {
+            "WANDER_HOME": str(tmp_path / "worker-home"),
+            "WANDER_RUN_ACK_WAIT_S": "5",
+            "WANDER_RELAY_SWEEP_S": "2",
+            "WANDER_LOG_LEVEL": "WARNING",
+            "COLUMNS": "200",
+        }
+    )
     env.pop("WANDER_NATS_URL", None)
     return env
 
@@ -230,8 +242,11 @@ class OwnPostgres:
         return f"postgresql://postgres:@/{db}?host={self.pgdata}"
 
     def start(self) -> None:
-        _pg("pg_ctl", ["-w", "-t", "90", "-o", '-h ""', "-o", f"-k {self.pgdata}", "-l", str(self.pgdata / "log"),
-                       "start"], self.pgdata)  # fmt: skip
+        _pg(
+            "pg_ctl",
+            ["-w", "-t", "90", "-o", '-h ""', "-o", f"-k {self.pgdata}", "-l", str(self.pgdata / "log"), "start"],
+            self.pgdata,
+        )
 
     def stop(self) -> None:
         _pg("pg_ctl", ["-w", "-t", "90", "-m", "fast", "stop"], self.pgdata)
@@ -261,12 +276,15 @@ def _base_cluster(pg_server, template_db: str) -> Path:
         try:
             bin_dir = _bin_dir()
             dump = TEST_HOME / "pgr-template.dump"
-            subprocess.run([str(bin_dir / "pg_dump"), "-Fc", "-f", str(dump), pg_server.get_uri(template_db)],
-                           check=True)  # fmt: skip
-            subprocess.run([str(bin_dir / "psql"), cluster.uri("postgres"), "-qc", "CREATE DATABASE wander;"],
-                           check=True)  # fmt: skip
-            subprocess.run([str(bin_dir / "pg_restore"), "--no-owner", "-d", cluster.uri("wander"), str(dump)],
-                           check=True)  # fmt: skip
+            subprocess.run(
+                [str(bin_dir / "pg_dump"), "-Fc", "-f", str(dump), pg_server.get_uri(template_db)], check=True
+            )
+            subprocess.run(
+                [str(bin_dir / "psql"), cluster.uri("postgres"), "-qc", "CREATE DATABASE wander;"], check=True
+            )
+            subprocess.run(
+                [str(bin_dir / "pg_restore"), "--no-owner", "-d", cluster.uri("wander"), str(dump)], check=True
+            )
             dump.unlink(missing_ok=True)
         finally:
             cluster.stop()
@@ -312,6 +330,11 @@ async def traces(db, session_id: str) -> list[tuple[int, str, object]]:
     from sqlalchemy import text
 
     async with db.connect() as conn:
-        rows = await conn.execute(text("SELECT step_number, worker_id, created_at FROM wander_traces "
-                                       "WHERE session_id = :sid ORDER BY step_number"), {"sid": session_id})  # fmt: skip
+        rows = await conn.execute(
+            text(
+                "SELECT step_number, worker_id, created_at FROM wander_traces "
+                "WHERE session_id = :sid ORDER BY step_number"
+            ),
+            {"sid": session_id},
+        )
         return [tuple(r) for r in rows.all()]

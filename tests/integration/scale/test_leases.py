@@ -114,8 +114,9 @@ async def test_the_engine_of_a_worker_commits_steps_only_under_its_lease(setting
     leases = LeaseManager(db_url, name="lease-engine")
     other = LeaseManager(db_url, name="lease-other")
     try:
-        async with open_app(settings, embedder=embedder, knowledge=knowledge,
-                            wrap_store=lambda store: FencedStore(store, leases)) as app:  # fmt: skip
+        async with open_app(
+            settings, embedder=embedder, knowledge=knowledge, wrap_store=lambda store: FencedStore(store, leases)
+        ) as app:
             app.engine.worker_id = "w-fenced"
             s = await app.engine.create(NewWander(seed_concept="tide", max_steps=6, random_seed=2))
             assert await other.acquire(s.id)

@@ -45,7 +45,9 @@ async def test_forage_events_travel_on_nats(scale_app, nats_server):
     unsubscribe = app.bus.subscribe(collect)
     summary = await make_forager(app, seed=7).run(patience=2, max_attempts=6)
     stored = await app.sandwiches.events_after(summary.run_id)
-    assert [e.seq for e in stored] == list(range(1, len(stored) + 1)) and len(stored) == summary.attempts + summary.made + 2
+    assert [e.seq for e in stored] == list(range(1, len(stored) + 1)) and len(
+        stored
+    ) == summary.attempts + summary.made + 2
 
     async def all_heard():
         return len([e for e in heard if e.session_id == summary.run_id]) >= len(stored)

@@ -28,8 +28,9 @@ async def test_wander_survives_a_nats_outage_and_the_socket_sees_every_event_onc
     try:
         await worker.wait_ready()
         async with httpx.AsyncClient(base_url=f"http://{addr}", timeout=30) as client:
-            r = await client.post(API, json={"seed_concept": "information asymmetry", "max_steps": 30,
-                                             "random_seed": 5})  # fmt: skip
+            r = await client.post(
+                API, json={"seed_concept": "information asymmetry", "max_steps": 30, "random_seed": 5}
+            )
             assert r.status_code == 201, r.text
             sid = r.json()["id"]
 

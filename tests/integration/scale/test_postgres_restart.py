@@ -57,8 +57,9 @@ async def test_worker_rides_out_a_postgres_restart(
         assert {r[1] for r in rows} == {"w-pg"}
         assert worker.alive(), worker.text()[-3000:]
         outbox = PostgresOutbox(app.db)
-        await eventually(lambda: _tolerant(lambda: _zero(outbox.unpublished_count(session.id))), 60,
-                         "the outbox to drain")  # fmt: skip
+        await eventually(
+            lambda: _tolerant(lambda: _zero(outbox.unpublished_count(session.id))), 60, "the outbox to drain"
+        )
 
 
 async def _at_least(get, n: int) -> bool:

@@ -72,8 +72,11 @@ async def test_two_workers_ten_wanders_never_step_a_session_at_once(
     runner = make_runner(scale_app)
     sids = []
     for i in range(10):
-        s = await scale_app.engine.create(NewWander(seed_concept=["harbor", "lantern", "orchard", "glacier",
-                                                                  "market"][i % 5], max_steps=6, random_seed=i))  # fmt: skip
+        s = await scale_app.engine.create(
+            NewWander(
+                seed_concept=["harbor", "lantern", "orchard", "glacier", "market"][i % 5], max_steps=6, random_seed=i
+            )
+        )
         await runner.start(s.id, 6)
         sids.append(s.id)
     # A duplicate request for some sessions (two API processes resuming the same crash):

@@ -32,8 +32,9 @@ def test_model_orders_cloud_before_local(tmp_path):
     local_only, _ = evaluator(tmp_path, WANDER_EVALUATOR="model", WANDER_OLLAMA_MODEL="qwen3:8b")
     assert isinstance(local_only, ModelEvaluator)
     assert [(c.name, c.route, c.model) for c in local_only.chats] == [("ollama", "local", "qwen3:8b")]
-    both, offline = evaluator(tmp_path, WANDER_EVALUATOR=" Model ", ANTHROPIC_API_KEY="sk-ant-x",
-                              WANDER_EVALUATOR_MAX_TOKENS="300")  # fmt: skip
+    both, offline = evaluator(
+        tmp_path, WANDER_EVALUATOR=" Model ", ANTHROPIC_API_KEY="sk-ant-x", WANDER_EVALUATOR_MAX_TOKENS="300"
+    )
     assert isinstance(both, ModelEvaluator) and both.offline is offline and both.max_tokens == 300
     assert [c.route for c in both.chats] == ["cloud", "local"] and both.name.startswith("model:anthropic/")
 

@@ -84,4 +84,3 @@ async def test_stored_archive_and_export_say_what_is_missing_or_not_final():
         await archivist.export(repo.sid, running=True)
     with pytest.raises(Conflict):
         await archivist.archive(repo.sid, running=True)
-

@@ -17,13 +17,38 @@ def _vec(seed: int) -> list[float]:
 def rows() -> dict:
     sid = "s1"
     concepts = ["information asymmetry", "trust", "market", "signal", "lemon", "insurance"]
-    loci = [{"id": f"L{i}", "session_id": sid, "concept": c, "embedding": _vec(i), "domains": [["economics", "cognition"][i % 2]],
-             "visit_count": 1, "source_type": "SEED" if i == 0 else "ADJACENT"} for i, c in enumerate(concepts)]  # fmt: skip
-    traces = [{"id": f"T{i}", "session_id": sid, "step_number": i, "from_locus_id": f"L{i - 1}", "to_locus_id": f"L{i}"}
-              for i in range(1, 6)]  # fmt: skip
-    residues = [{"id": f"R{i}", "session_id": sid, "trace_id": f"T{i}", "to_locus_id": f"L{i}",
-                 "connection": f"both concern {concepts[i]}", "tension": "t", "bridge": "b", "surprise": "s",
-                 "possibility": "p", "themes": ["trust"], "interestingness": i / 10} for i in range(1, 6)]  # fmt: skip
+    loci = [
+        {
+            "id": f"L{i}",
+            "session_id": sid,
+            "concept": c,
+            "embedding": _vec(i),
+            "domains": [["economics", "cognition"][i % 2]],
+            "visit_count": 1,
+            "source_type": "SEED" if i == 0 else "ADJACENT",
+        }
+        for i, c in enumerate(concepts)
+    ]
+    traces = [
+        {"id": f"T{i}", "session_id": sid, "step_number": i, "from_locus_id": f"L{i - 1}", "to_locus_id": f"L{i}"}
+        for i in range(1, 6)
+    ]
+    residues = [
+        {
+            "id": f"R{i}",
+            "session_id": sid,
+            "trace_id": f"T{i}",
+            "to_locus_id": f"L{i}",
+            "connection": f"both concern {concepts[i]}",
+            "tension": "t",
+            "bridge": "b",
+            "surprise": "s",
+            "possibility": "p",
+            "themes": ["trust"],
+            "interestingness": i / 10,
+        }
+        for i in range(1, 6)
+    ]
     return {
         "project": {"id": "p", "name": "default"},
         "session": {
@@ -38,7 +63,7 @@ def rows() -> dict:
             "temperature": 0.7,
             "random_seed": 1,
             "event_seq": 20,
-        },  # fmt: skip
+        },
         "loci": loci,
         "traces": traces,
         "residues": residues,
@@ -51,7 +76,7 @@ def rows() -> dict:
                 "strength": 3.2,
                 "supporting_residue_ids": ["R2", "R3"],
             }
-        ],  # fmt: skip
+        ],
         "crystals": [
             {
                 "id": "C1",
@@ -65,7 +90,7 @@ def rows() -> dict:
                 "bread_b_locus_id": "L4",
                 "validity": {"V": 0.74, "verdict": "accepted", "filling": "screening"},
             }
-        ],  # fmt: skip
+        ],
         "warm_memory": [],
         "compost": [],
         "events": [{"seq": i, "subject": "wander.step.completed", "payload": {}} for i in range(1, 21)],

@@ -7,10 +7,13 @@ from wander.bus import subjects
 RUN = "7b0c2f7e-1111-4a2b-9c3d-000000000001"
 
 
-@pytest.mark.parametrize("subject, expected", [
-    ("sandwich.made", f"wander.forage.{RUN}.made"),
-    ("sandwich.forage.attempt", f"wander.forage.{RUN}.forage.attempt"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "subject, expected",
+    [
+        ("sandwich.made", f"wander.forage.{RUN}.made"),
+        ("sandwich.forage.attempt", f"wander.forage.{RUN}.forage.attempt"),
+    ],
+)
 def test_forage_subjects_round_trip(subject, expected):
     assert subjects.is_forage(subject)
     assert subjects.event_subject(subject, RUN) == expected

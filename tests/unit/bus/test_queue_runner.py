@@ -34,8 +34,11 @@ class FakeStore:
         self.sessions[sid].run_until_step = target
 
     async def interrupted_runs(self):
-        return [s for s in self.sessions.values()
-                if s.status == SessionStatus.ACTIVE and (s.run_until_step or 0) > s.step_count]
+        return [
+            s
+            for s in self.sessions.values()
+            if s.status == SessionStatus.ACTIVE and (s.run_until_step or 0) > s.step_count
+        ]
 
 
 class FakeQueue:

@@ -34,8 +34,10 @@ class MemoryOutbox:
         seqs = sorted(s for (x, s), r in self.rows.items() if x == session_id and s > after_seq and not r["published"])
 
         class B:
-            events = [Event(session_id=session_id, seq=s, subject="wander.step.completed", ts=NOW, payload={})
-                      for s in seqs[:limit]]
+            events = [
+                Event(session_id=session_id, seq=s, subject="wander.step.completed", ts=NOW, payload={})
+                for s in seqs[:limit]
+            ]
             full = len(seqs) >= limit
             upto = None
 

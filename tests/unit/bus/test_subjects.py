@@ -44,8 +44,13 @@ def test_message_ids_are_one_per_session_and_seq():
 
 
 def test_event_body_round_trips():
-    e = Event(session_id=SID, seq=12, subject="wander.step.completed", ts=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC),
-              payload={"session_id": SID, "step_number": 3, "nested": {"x": [1, 2.5, None]}})
+    e = Event(
+        session_id=SID,
+        seq=12,
+        subject="wander.step.completed",
+        ts=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC),
+        payload={"session_id": SID, "step_number": 3, "nested": {"x": [1, 2.5, None]}},
+    )
     assert decode_event(encode_event(e)) == e
 
 

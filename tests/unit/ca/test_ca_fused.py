@@ -136,7 +136,9 @@ def test_a_threshold_equal_to_the_mean_is_decided_exactly():
 
 
 def test_out_of_ticks_and_zero_threshold_are_identical():
-    frames = np.concatenate([hash_frames(["chaos 1", "chaos 2"]), tied_frames(np.random.default_rng(2), 2, (64, 64), 2)])
+    frames = np.concatenate(
+        [hash_frames(["chaos 1", "chaos 2"]), tied_frames(np.random.default_rng(2), 2, (64, 64), 2)]
+    )
     for max_ticks in (1, 49, 50, 61):
         fused = evolve_batch(frames, threshold=0.0, max_ticks=max_ticks, keep_history=True, xp=np, fused=True)
         for f, a in zip(frames, fused):

@@ -32,7 +32,9 @@ class Scripted:
             i = matches[0]
             idxs.append(i)
             state, cells = self.script[i][ANGLES.index(angle)]
-            out.append(Evolution(attractor=f.copy(), state=state, ticks=10 + ANGLES.index(angle), oscillating_cells=cells))
+            out.append(
+                Evolution(attractor=f.copy(), state=state, ticks=10 + ANGLES.index(angle), oscillating_cells=cells)
+            )
         self.calls.append((angle, idxs))
         return out
 

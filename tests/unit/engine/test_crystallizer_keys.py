@@ -19,8 +19,6 @@ class Corpus:
 def test_missing_key_is_not_concept_zero():
     kb = Corpus()
     assert are_opposites(kb, "light", "dark") and are_opposites(kb, "dark", "light")
-    assert not are_opposites(
-        kb, "not-in-corpus", "dark"
-    )  # the old fallback read concept 0's antonyms
+    assert not are_opposites(kb, "not-in-corpus", "dark")  # the old fallback read concept 0's antonyms
     assert not are_opposites(kb, None, "dark") and not are_opposites(kb, "light", None)
     assert not are_opposites(kb, "lamp", "dark")

@@ -17,7 +17,10 @@ class EvidenceStore:
         self.calls.append(lens)
         if lens in self.empty:
             return []
-        return [{"id": f"{lens}-{i}", "type": lens, "summary": f"{lens} item {i}", "sim": self.sim} for i in range(self.per_lens)]
+        return [
+            {"id": f"{lens}-{i}", "type": lens, "summary": f"{lens} item {i}", "sim": self.sim}
+            for i in range(self.per_lens)
+        ]
 
 
 class Scripted:

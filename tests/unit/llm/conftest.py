@@ -53,24 +53,57 @@ def _vec(seed: int) -> np.ndarray:
 
 
 def make_session(budget: int = 500, spent: int = 0, sid: str = "00000000-0000-0000-0000-000000000001") -> Session:
-    return Session(id=sid, project_id="p", name="test", seed_concept="information asymmetry",
-                   seed_embedding=_vec(0), cloud_budget_cents=budget, cloud_spent_cents=spent)  # fmt: skip
+    return Session(
+        id=sid,
+        project_id="p",
+        name="test",
+        seed_concept="information asymmetry",
+        seed_embedding=_vec(0),
+        cloud_budget_cents=budget,
+        cloud_spent_cents=spent,
+    )
 
 
-def make_request(session: Session | None = None, *, current: str = "information asymmetry",
-                 encountered: str = "lighthouse keeper", themes: list[str] | None = None,
-                 resonances: list[str] | None = None, bridge: float = 0.0, proximity: float = 0.0,
-                 crystallization: bool = False) -> DwellRequest:  # fmt: skip
+def make_request(
+    session: Session | None = None,
+    *,
+    current: str = "information asymmetry",
+    encountered: str = "lighthouse keeper",
+    themes: list[str] | None = None,
+    resonances: list[str] | None = None,
+    bridge: float = 0.0,
+    proximity: float = 0.0,
+    crystallization: bool = False,
+) -> DwellRequest:
     session = session or make_session()
-    a = Locus(id="a", session_id=session.id, concept=current, embedding=_vec(1), source_type=SourceType.SEED,
-              domains=["economics", "cognition"], abstraction_level=0.8)  # fmt: skip
-    b = Locus(id="b", session_id=session.id, concept=encountered, embedding=_vec(2), source_type=SourceType.ADJACENT,
-              domains=["person", "artifact"], abstraction_level=0.2)  # fmt: skip
-    return DwellRequest(session=session, current=a, encountered=b,
-                        recent_themes=themes if themes is not None else ["signalling", "trust", "maritime safety"],
-                        active_resonances=resonances if resonances is not None else ["hidden knowledge, disclosure"],
-                        bridge_score=bridge, resonance_proximity=proximity,
-                        crystallization_candidate=crystallization)  # fmt: skip
+    a = Locus(
+        id="a",
+        session_id=session.id,
+        concept=current,
+        embedding=_vec(1),
+        source_type=SourceType.SEED,
+        domains=["economics", "cognition"],
+        abstraction_level=0.8,
+    )
+    b = Locus(
+        id="b",
+        session_id=session.id,
+        concept=encountered,
+        embedding=_vec(2),
+        source_type=SourceType.ADJACENT,
+        domains=["person", "artifact"],
+        abstraction_level=0.2,
+    )
+    return DwellRequest(
+        session=session,
+        current=a,
+        encountered=b,
+        recent_themes=themes if themes is not None else ["signalling", "trust", "maritime safety"],
+        active_resonances=resonances if resonances is not None else ["hidden knowledge, disclosure"],
+        bridge_score=bridge,
+        resonance_proximity=proximity,
+        crystallization_candidate=crystallization,
+    )
 
 
 class StubOffline:
@@ -83,8 +116,17 @@ class StubOffline:
 
     async def dwell(self, request: DwellRequest) -> Residue:
         self.calls += 1
-        return Residue(connection="c", tension="t", bridge="b", surprise="s", possibility="p", themes=["offline"],
-                       interestingness=0.5, actionability=0.1, model_used="offline")  # fmt: skip
+        return Residue(
+            connection="c",
+            tension="t",
+            bridge="b",
+            surprise="s",
+            possibility="p",
+            themes=["offline"],
+            interestingness=0.5,
+            actionability=0.1,
+            model_used="offline",
+        )
 
 
 class UnitEmbedder:

@@ -60,8 +60,14 @@ def truncated(prompt: str = "", keep: float = 0.55) -> str:
 
 
 def wrong_types(prompt: str = "") -> str:
-    d = dwelling(prompt, themes="signalling, disclosure; trust", interestingness="0.8", actionability="75%",
-                 surprise=["one", "two"], bridge=3)  # fmt: skip
+    d = dwelling(
+        prompt,
+        themes="signalling, disclosure; trust",
+        interestingness="0.8",
+        actionability="75%",
+        surprise=["one", "two"],
+        bridge=3,
+    )
     return json.dumps(d)
 
 
@@ -72,10 +78,14 @@ def hopeless(prompt: str = "") -> str:
 def concept_list(prompt: str = "") -> str:
     if "productive tension" in prompt:
         return json.dumps(["transparency", "1. disclosure mandates", "- open books", "transparency"])
-    return json.dumps(["price signal", "credential", "warranty (a promise)", "a very long sentence that is not a concept name at all"])
+    return json.dumps(
+        ["price signal", "credential", "warranty (a promise)", "a very long sentence that is not a concept name at all"]
+    )
 
 
-def rumination_answer(prompt: str = "", extra_ids: tuple[str, ...] = ("loc-999-fake",), crystallize: bool = False) -> str:
+def rumination_answer(
+    prompt: str = "", extra_ids: tuple[str, ...] = ("loc-999-fake",), crystallize: bool = False
+) -> str:
     ids = re.findall(r"^- \[([^\]]+)\]", prompt, re.M)
     cited = ids[:2] + list(extra_ids)
     signal = "[CRYSTALLIZE]" if crystallize else "[CONTINUE]"
@@ -225,11 +235,19 @@ class OllamaServer(FakeServer):
     def chat_body(self, rec: Recorded, text: str) -> dict[str, Any]:
         model = (rec.body or {}).get("model", "?")
         prompt = self.prompt_of(rec)
-        return {"model": model, "created_at": "2026-01-02T10:00:00.000000Z",
-                "message": {"role": "assistant", "content": text}, "done": True, "done_reason": "stop",
-                "total_duration": 1_200_000_000, "load_duration": 20_000_000,
-                "prompt_eval_count": max(1, len(prompt) // 4), "prompt_eval_duration": 300_000_000,
-                "eval_count": max(1, len(text) // 4), "eval_duration": 800_000_000}  # fmt: skip
+        return {
+            "model": model,
+            "created_at": "2026-01-02T10:00:00.000000Z",
+            "message": {"role": "assistant", "content": text},
+            "done": True,
+            "done_reason": "stop",
+            "total_duration": 1_200_000_000,
+            "load_duration": 20_000_000,
+            "prompt_eval_count": max(1, len(prompt) // 4),
+            "prompt_eval_duration": 300_000_000,
+            "eval_count": max(1, len(text) // 4),
+            "eval_duration": 800_000_000,
+        }
 
     def respond(self, rec: Recorded, reply: Reply | None) -> Reply:
         if reply is not None and (reply.status != 200 or reply.body is not None):
@@ -238,38 +256,79 @@ class OllamaServer(FakeServer):
         if rec.path == "/api/chat":
             model = (rec.body or {}).get("model")
             if model not in self.models and f"{model}:latest" not in self.models:
-                return Reply(404, {"error": f"model \"{model}\" not found, try pulling it first"})
+                return Reply(404, {"error": f'model "{model}" not found, try pulling it first'})
             text = reply.text if reply and reply.text is not None else default_text(self.prompt_of(rec))
             return Reply(200, self.chat_body(rec, text), delay=delay)
         if rec.path == "/api/embed":
             body = rec.body or {}
             model = body.get("model")
             if model not in self.models and f"{model}:latest" not in self.models:
-                return Reply(404, {"error": f"model \"{model}\" not found, try pulling it first"})
+                return Reply(404, {"error": f'model "{model}" not found, try pulling it first'})
             inputs = body.get("input")
             inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
             dim = int(body.get("dimensions") or self.embed_dim)
-            return Reply(200, {"model": body.get("model"), "embeddings": [fake_embedding(t, dim) for t in inputs],
-                               "total_duration": 1000, "load_duration": 10, "prompt_eval_count": len(inputs)},
-                         delay=delay)  # fmt: skip
+            return Reply(
+                200,
+                {
+                    "model": body.get("model"),
+                    "embeddings": [fake_embedding(t, dim) for t in inputs],
+                    "total_duration": 1000,
+                    "load_duration": 10,
+                    "prompt_eval_count": len(inputs),
+                },
+                delay=delay,
+            )
         if rec.path == "/api/tags":
-            return Reply(200, {"models": [{"name": m, "model": m, "modified_at": "2026-01-01T00:00:00Z",
-                                           "size": 2019393189, "digest": "a80c4f17acd5" * 4,
-                                           "details": {"parent_model": "", "format": "gguf", "family": "llama",
-                                                       "families": ["llama"], "parameter_size": "3.2B",
-                                                       "quantization_level": "Q4_K_M"}} for m in self.models]},
-                         delay=delay)  # fmt: skip
+            return Reply(
+                200,
+                {
+                    "models": [
+                        {
+                            "name": m,
+                            "model": m,
+                            "modified_at": "2026-01-01T00:00:00Z",
+                            "size": 2019393189,
+                            "digest": "a80c4f17acd5" * 4,
+                            "details": {
+                                "parent_model": "",
+                                "format": "gguf",
+                                "family": "llama",
+                                "families": ["llama"],
+                                "parameter_size": "3.2B",
+                                "quantization_level": "Q4_K_M",
+                            },
+                        }
+                        for m in self.models
+                    ]
+                },
+                delay=delay,
+            )
         return Reply(404, "404 page not found")
 
 
 def ollama_error(status: int, message: str = "") -> Reply:
-    return Reply(status, {"error": message or {429: "too many requests", 500: "llama runner process has terminated",
-                                               503: "server busy"}.get(status, "error")})  # fmt: skip
+    return Reply(
+        status,
+        {
+            "error": message
+            or {429: "too many requests", 500: "llama runner process has terminated", 503: "server busy"}.get(
+                status, "error"
+            )
+        },
+    )
 
 
-ANTHROPIC_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
-                         404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
-                         500: "api_error", 529: "overloaded_error", 503: "api_error"}  # fmt: skip
+ANTHROPIC_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+    503: "api_error",
+}
 
 
 def anthropic_error(status: int, message: str = "", retry_after: float | None = None) -> Reply:
@@ -277,15 +336,25 @@ def anthropic_error(status: int, message: str = "", retry_after: float | None = 
     headers = {"request-id": f"req_{status}test", "x-should-retry": "true" if status in (429, 500, 529) else "false"}
     if retry_after is not None:
         headers["retry-after"] = f"{retry_after:g}"
-    return Reply(status, {"type": "error", "error": {"type": kind, "message": message or kind.replace("_", " ")},
-                          "request_id": headers["request-id"]}, headers=headers)  # fmt: skip
+    return Reply(
+        status,
+        {
+            "type": "error",
+            "error": {"type": kind, "message": message or kind.replace("_", " ")},
+            "request_id": headers["request-id"],
+        },
+        headers=headers,
+    )
 
 
 class AnthropicServer(FakeServer):
     """POST /v1/messages and GET /v1/models/{id}, as the Anthropic API answers them."""
 
-    def __init__(self, api_key: str = "sk-ant-test-key-0000000000000000", models: tuple[str, ...] = (
-            "claude-sonnet-4-6", "claude-opus-4-6")):  # fmt: skip
+    def __init__(
+        self,
+        api_key: str = "sk-ant-test-key-0000000000000000",
+        models: tuple[str, ...] = ("claude-sonnet-4-6", "claude-opus-4-6"),
+    ):
         self.api_key = api_key
         self.models = list(models)
         self.counter = 0
@@ -307,13 +376,22 @@ class AnthropicServer(FakeServer):
         prompt = self.prompt_of(rec) + str(body.get("system") or "")
         self.counter += 1
         out_tokens = min(int(body.get("max_tokens") or 800), max(1, len(text) // 4))
-        return {"id": f"msg_01Test{self.counter:06d}", "type": "message", "role": "assistant",
-                "model": f"{body.get('model')}-20250929", "content": [{"type": "text", "text": text}],
-                "stop_reason": "end_turn" if out_tokens < int(body.get("max_tokens") or 800) else "max_tokens",
-                "stop_sequence": None,
-                "usage": {"input_tokens": max(1, len(prompt) // 4), "output_tokens": out_tokens,
-                          "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
-                          "service_tier": "standard"}}  # fmt: skip
+        return {
+            "id": f"msg_01Test{self.counter:06d}",
+            "type": "message",
+            "role": "assistant",
+            "model": f"{body.get('model')}-20250929",
+            "content": [{"type": "text", "text": text}],
+            "stop_reason": "end_turn" if out_tokens < int(body.get("max_tokens") or 800) else "max_tokens",
+            "stop_sequence": None,
+            "usage": {
+                "input_tokens": max(1, len(prompt) // 4),
+                "output_tokens": out_tokens,
+                "cache_creation_input_tokens": 0,
+                "cache_read_input_tokens": 0,
+                "service_tier": "standard",
+            },
+        }
 
     def respond(self, rec: Recorded, reply: Reply | None) -> Reply:
         auth = rec.headers.get("authorization", "")
@@ -333,6 +411,14 @@ class AnthropicServer(FakeServer):
         if m:
             if m.group(1) not in self.models:
                 return anthropic_error(404, f"model: {m.group(1)}")
-            return Reply(200, {"type": "model", "id": m.group(1), "display_name": m.group(1).replace("-", " ").title(),
-                               "created_at": "2025-09-29T00:00:00Z", "lifecycle": "active"})  # fmt: skip
+            return Reply(
+                200,
+                {
+                    "type": "model",
+                    "id": m.group(1),
+                    "display_name": m.group(1).replace("-", " ").title(),
+                    "created_at": "2025-09-29T00:00:00Z",
+                    "lifecycle": "active",
+                },
+            )
         return anthropic_error(404, "not found")

@@ -25,18 +25,26 @@ def _anthropic(server, retry, **kw) -> AnthropicDweller:
 
 async def test_ollama_request_carries_model_loci_themes_and_resonances(ollama_server, retry):
     d = OllamaDweller(ollama_server.url, "llama3.2:3b", retry=retry, embedder=UnitEmbedder())
-    r = await d.dwell(make_request(themes=["signalling", "trust", "maritime safety"],
-                                   resonances=["hidden knowledge, disclosure"]))  # fmt: skip
+    r = await d.dwell(
+        make_request(themes=["signalling", "trust", "maritime safety"], resonances=["hidden knowledge, disclosure"])
+    )
     (call,) = ollama_server.calls("/api/chat")
     body = call.body
     assert body["model"] == "llama3.2:3b" and body["format"] == DWELLING_JSON_SCHEMA and body["stream"] is False
     assert body["options"]["num_predict"] == 800
     prompt = body["messages"][-1]["content"]
     assert body["messages"][0]["role"] == "system"
-    for text in ("CURRENT LOCUS:\ninformation asymmetry", "ENCOUNTERED LOCUS:\nlighthouse keeper",
-                 "Domains: economics, cognition", "Abstraction level: 0.80", "Abstraction level: 0.20",
-                 "signalling, trust, maritime safety", "- hidden knowledge, disclosure", "Respond in JSON format"):
-        assert text in prompt, text  # fmt: skip
+    for text in (
+        "CURRENT LOCUS:\ninformation asymmetry",
+        "ENCOUNTERED LOCUS:\nlighthouse keeper",
+        "Domains: economics, cognition",
+        "Abstraction level: 0.80",
+        "Abstraction level: 0.20",
+        "signalling, trust, maritime safety",
+        "- hidden knowledge, disclosure",
+        "Respond in JSON format",
+    ):
+        assert text in prompt, text
     assert not r.failed and r.route == "local" and r.model_used == "llama3.2:3b" and r.cost_cents == 0
     _, status, sent = ollama_server.responses[-1]
     assert status == 200 and r.tokens_used == sent["prompt_eval_count"] + sent["eval_count"] > 0
@@ -67,19 +75,40 @@ async def test_anthropic_request_usage_and_cost(anthropic_server, retry):
 
 async def test_anthropic_tool_use_answer_is_the_dwelling(anthropic_server, retry):
     answer = dwelling("CURRENT LOCUS:\ninformation asymmetry\nENCOUNTERED LOCUS:\nlighthouse keeper\n")
-    anthropic_server.push("/v1/messages", Reply(200, {
-        "id": "msg_01Tool", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
-        "content": [{"type": "tool_use", "id": "toolu_01", "name": "answer", "input": answer}],
-        "stop_reason": "tool_use", "stop_sequence": None,
-        "usage": {"input_tokens": 900, "output_tokens": 200, "cache_creation_input_tokens": 0,
-                  "cache_read_input_tokens": 0}}))  # fmt: skip
+    anthropic_server.push(
+        "/v1/messages",
+        Reply(
+            200,
+            {
+                "id": "msg_01Tool",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-sonnet-4-6",
+                "content": [{"type": "tool_use", "id": "toolu_01", "name": "answer", "input": answer}],
+                "stop_reason": "tool_use",
+                "stop_sequence": None,
+                "usage": {
+                    "input_tokens": 900,
+                    "output_tokens": 200,
+                    "cache_creation_input_tokens": 0,
+                    "cache_read_input_tokens": 0,
+                },
+            },
+        ),
+    )
     r = await _anthropic(anthropic_server, retry).dwell(make_request())
     assert not r.failed and r.details["repairs"] == [] and r.connection == answer["connection"]
     assert r.themes == answer["themes"] and r.interestingness == 0.72 and r.tokens_used == 1100
 
 
-@pytest.mark.parametrize("answer, repair", [(in_prose, "code fence"), (wrong_types, "themes split from text"),
-                                            (lambda p: truncated(p, 0.8), "truncated JSON closed")])  # fmt: skip
+@pytest.mark.parametrize(
+    "answer, repair",
+    [
+        (in_prose, "code fence"),
+        (wrong_types, "themes split from text"),
+        (lambda p: truncated(p, 0.8), "truncated JSON closed"),
+    ],
+)
 async def test_prose_wrong_types_and_truncation_are_repaired(ollama_server, retry, answer, repair):
     ollama_server.push("/api/chat", Reply(text=answer("CURRENT LOCUS:\nx\nENCOUNTERED LOCUS:\ny\n")))
     r = await OllamaDweller(ollama_server.url, retry=retry).dwell(make_request())

@@ -39,16 +39,26 @@ def _env(ollama=None, anthropic=None, **extra) -> dict[str, str]:
 def test_defaults():
     s = model_settings({})
     assert (s.dweller, s.ollama_url, s.ollama_model, s.anthropic_model, s.anthropic_heavy_model) == (
-        "offline", "http://127.0.0.1:11434", "llama3.2:3b", "claude-sonnet-4-6", "claude-opus-4-6")  # fmt: skip
+        "offline",
+        "http://127.0.0.1:11434",
+        "llama3.2:3b",
+        "claude-sonnet-4-6",
+        "claude-opus-4-6",
+    )
     assert (s.retries, s.retry_delay, s.dwell_max_tokens, s.cooldown, s.anthropic_key) == (3, 1.0, 800, 10, None)
 
 
-@pytest.mark.parametrize("env, field", [({"WANDER_DWELLER": "gpt"}, "WANDER_DWELLER"),
-                                        ({"WANDER_MODEL_RETRIES": "x"}, "WANDER_MODEL_RETRIES"),
-                                        ({"WANDER_MODEL_RETRIES": "1.5"}, "WANDER_MODEL_RETRIES"),
-                                        ({"WANDER_OLLAMA_TIMEOUT": "-1"}, "WANDER_OLLAMA_TIMEOUT"),
-                                        ({"WANDER_PRICES": "{oops"}, "WANDER_PRICES"),
-                                        ({"WANDER_EMBEDDER": "bert"}, "WANDER_EMBEDDER")])  # fmt: skip
+@pytest.mark.parametrize(
+    "env, field",
+    [
+        ({"WANDER_DWELLER": "gpt"}, "WANDER_DWELLER"),
+        ({"WANDER_MODEL_RETRIES": "x"}, "WANDER_MODEL_RETRIES"),
+        ({"WANDER_MODEL_RETRIES": "1.5"}, "WANDER_MODEL_RETRIES"),
+        ({"WANDER_OLLAMA_TIMEOUT": "-1"}, "WANDER_OLLAMA_TIMEOUT"),
+        ({"WANDER_PRICES": "{oops"}, "WANDER_PRICES"),
+        ({"WANDER_EMBEDDER": "bert"}, "WANDER_EMBEDDER"),
+    ],
+)
 def test_bad_settings_name_the_variable(env, field):
     with pytest.raises(InvalidInput) as e:
         model_settings(env)
@@ -94,8 +104,9 @@ def test_proposer_and_rumination_builders():
 
 def test_embedder_builder(ollama_server):
     assert isinstance(build_embedder(env={}), MiniLMEmbedder)
-    e = build_embedder(env={"WANDER_EMBEDDER": "ollama", "WANDER_OLLAMA_URL": ollama_server.url,
-                            "WANDER_OLLAMA_EMBED_DIM": "384"})  # fmt: skip
+    e = build_embedder(
+        env={"WANDER_EMBEDDER": "ollama", "WANDER_OLLAMA_URL": ollama_server.url, "WANDER_OLLAMA_EMBED_DIM": "384"}
+    )
     assert isinstance(e, OllamaEmbedder) and e.dim == 384 and e.embed(["x"]).shape == (1, 384)
 
 
@@ -135,8 +146,10 @@ def test_doctor_with_servers(ollama_server, anthropic_server):
     assert down["rumination"].endswith("falls back to offline (knowledge base + geometry)")
     assert ollama_server.calls("/api/tags") and anthropic_server.calls("/v1/models/claude-sonnet-4-6")
     assert anthropic_server.calls("/v1/messages") == []  # no tokens spent
-    missing = diagnose(_env(ollama_server, anthropic_server, WANDER_OLLAMA_MODEL="qwen2.5:7b",
-                            WANDER_ANTHROPIC_MODEL="claude-nope"), dweller="auto")  # fmt: skip
+    missing = diagnose(
+        _env(ollama_server, anthropic_server, WANDER_OLLAMA_MODEL="qwen2.5:7b", WANDER_ANTHROPIC_MODEL="claude-nope"),
+        dweller="auto",
+    )
     status = {d["name"]: d["status"] for d in missing["dwellers"]}
     assert status["ollama"] == "server up, model not pulled (ollama pull qwen2.5:7b)"
     assert status["anthropic"] == "key accepted, model 'claude-nope' unknown"

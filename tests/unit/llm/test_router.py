@@ -24,7 +24,11 @@ from .servers import Reply, anthropic_error, well_formed
 
 def _router(ollama_server, anthropic_server, retry, **kw):
     local = OllamaDweller(ollama_server.url, retry=retry) if ollama_server else None
-    cloud = AnthropicDweller(anthropic_server.api_key, base_url=anthropic_server.url, retry=retry) if anthropic_server else None
+    cloud = (
+        AnthropicDweller(anthropic_server.api_key, base_url=anthropic_server.url, retry=retry)
+        if anthropic_server
+        else None
+    )
     offline = StubOffline()
     return RouterDweller(offline=offline, local=local, cloud=cloud, **kw), offline
 
@@ -99,15 +103,22 @@ async def test_cloud_then_local_then_offline_said_once(ollama_server, anthropic_
         for _ in range(3):
             await router.dwell(make_request(bridge=0.1))
     assert len(router.notices) == 2, router.notices
-    assert "anthropic (cloud model claude-sonnet-4-6" in router.notices[0] and "Falling back to ollama" in router.notices[0]
+    assert (
+        "anthropic (cloud model claude-sonnet-4-6" in router.notices[0]
+        and "Falling back to ollama" in router.notices[0]
+    )
     assert "ollama (local model llama3.2:3b" in router.notices[1] and "the offline dweller" in router.notices[1]
     warnings = [rec.getMessage() for rec in caplog.records if rec.levelno == logging.WARNING]
     assert len(warnings) == 2 and router.fallback_notice == "\n".join(router.notices)
 
 
 async def test_unreachable_servers_fall_back_at_once_and_never_raise(retry, sleeps):
-    router = RouterDweller(offline=StubOffline(), local=OllamaDweller("http://127.0.0.1:9", retry=retry),
-                           cloud=AnthropicDweller("k", base_url="http://127.0.0.1:9", retry=retry), cooldown=2)  # fmt: skip
+    router = RouterDweller(
+        offline=StubOffline(),
+        local=OllamaDweller("http://127.0.0.1:9", retry=retry),
+        cloud=AnthropicDweller("k", base_url="http://127.0.0.1:9", retry=retry),
+        cooldown=2,
+    )
     routes = [(await router.dwell(make_request(bridge=0.9 if i % 2 else 0.1))).route for i in range(8)]
     assert routes == ["offline"] * 8 and sleeps.delays == []
     assert len(router.notices) == 2 and all("nothing answers" in n for n in router.notices)
@@ -161,8 +172,9 @@ class FakeChat:
     def estimate_cents(self, messages, *, system=None, max_tokens=800, model=None):
         if self.route != "cloud":
             return 0
-        return self.prices.cents(model or self.model, estimate_tokens(system, *[m["content"] for m in messages]),
-                                 max_tokens)  # fmt: skip
+        return self.prices.cents(
+            model or self.model, estimate_tokens(system, *[m["content"] for m in messages]), max_tokens
+        )
 
     async def complete(self, messages, *, system=None, max_tokens=800, json_mode=False, model=None, schema=None):
         self.calls += 1
@@ -185,7 +197,9 @@ async def _simulate(seed: int, budget: int, price: Price, fail: float, broken: f
     session = make_session(budget=budget)
     wanted = affordable = 0
     for _ in range(steps):
-        request = make_request(session, bridge=rng.random(), proximity=rng.random(), crystallization=rng.random() < 0.05)
+        request = make_request(
+            session, bridge=rng.random(), proximity=rng.random(), crystallization=rng.random() < 0.05
+        )
         wants = router.rule.wants_cloud(request)
         fits = cloud.estimate_cents(request) <= session.cloud_budget_cents - session.cloud_spent_cents
         residue = await router.dwell(request)  # never raises
@@ -206,9 +220,14 @@ async def _no_sleep(seconds: float) -> None:
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), budget=st.integers(0, 400),
-       price_in=st.floats(0.1, 30), price_out=st.floats(0.5, 150),
-       fail=st.sampled_from([0.0, 0.05, 0.3]), broken=st.sampled_from([0.0, 0.1, 0.4]))  # fmt: skip
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    budget=st.integers(0, 400),
+    price_in=st.floats(0.1, 30),
+    price_out=st.floats(0.5, 150),
+    fail=st.sampled_from([0.0, 0.05, 0.3]),
+    broken=st.sampled_from([0.0, 0.1, 0.4]),
+)
 def test_budget_is_never_exceeded_and_cloud_follows_the_rule(seed, budget, price_in, price_out, fail, broken):
     price = Price(Fraction(str(round(price_in, 3))), Fraction(str(round(price_out, 3))))
     session, wanted, affordable = asyncio.run(_simulate(seed, budget, price, fail, broken))

@@ -21,19 +21,31 @@ EVIDENCE = [
 
 
 def _turn(step: int = 2, evidence=EVIDENCE, coverage: float = 0.375) -> RuminationTurn:
-    return RuminationTurn(step=step, lens="failed paths", gap="You have loci and residues but no failed paths.",
-                          evidence=list(evidence), findings_so_far=["residues: disclosure keeps coming back"],
-                          coverage=coverage)  # fmt: skip
+    return RuminationTurn(
+        step=step,
+        lens="failed paths",
+        gap="You have loci and residues but no failed paths.",
+        evidence=list(evidence),
+        findings_so_far=["residues: disclosure keeps coming back"],
+        coverage=coverage,
+    )
 
 
 def test_continuation_prompt_follows_003():
     p = build_continuation_prompt("disclosure as a market", _turn(), "I keep circling trust.")
     assert p.startswith("[DREAMER CONTINUATION]")
-    for text in ('"disclosure as a market"', "So far you've explored:\n- residues: disclosure keeps coming back",
-                 "Your current internal state:\nI keep circling trust.", "38% of the lenses explored (step 2)",
-                 "The lens being followed now: failed paths", "There's tension here. You have loci and residues",
-                 "- [res-0001-aa] (residue) disclosure as a priced good", "## Signal", "[CRYSTALLIZE] if stabilized"):
-        assert text in p, text  # fmt: skip
+    for text in (
+        '"disclosure as a market"',
+        "So far you've explored:\n- residues: disclosure keeps coming back",
+        "Your current internal state:\nI keep circling trust.",
+        "38% of the lenses explored (step 2)",
+        "The lens being followed now: failed paths",
+        "There's tension here. You have loci and residues",
+        "- [res-0001-aa] (residue) disclosure as a priced good",
+        "## Signal",
+        "[CRYSTALLIZE] if stabilized",
+    ):
+        assert text in p, text
 
 
 def test_empty_evidence_is_data_not_an_invitation_to_invent():
@@ -53,8 +65,10 @@ def test_reply_parsed_and_hallucinated_ids_dropped():
 
 
 def test_inline_citation_outside_the_evidence_is_removed_from_the_text():
-    text = ("## Finding\nTrust pulls [res-0001-aa] and so does [loc-7777-xx] [sic].\n## Cited\nres-0001-aa\n"
-            "## Internal Monologue\nhm\n## Signal\n[CONTINUE]")  # fmt: skip
+    text = (
+        "## Finding\nTrust pulls [res-0001-aa] and so does [loc-7777-xx] [sic].\n## Cited\nres-0001-aa\n"
+        "## Internal Monologue\nhm\n## Signal\n[CONTINUE]"
+    )
     reply = parse_rumination_reply(text, {"res-0001-aa"})
     assert reply.cited_ids == ["res-0001-aa"] and reply.dropped_ids == ["loc-7777-xx"]
     assert "[loc-7777-xx]" not in reply.finding and "[unsupported citation removed]" in reply.finding
@@ -75,9 +89,18 @@ def test_no_signal_means_continue_and_json_replies_are_read():
     ids = [e["id"] for e in EVIDENCE]
     assert parse_rumination_reply("I found nothing at all.", ids).signal == "CONTINUE"
     assert parse_rumination_reply("", ids).finding == ""
-    reply = parse_rumination_reply(json.dumps({"finding": "f [rsn-0003-cc]", "monologue": "m",
-                                               "cited_ids": ["rsn-0003-cc", "bogus-id-1"], "signal": "[CRYSTALLIZE]",
-                                               "insight": "write to a@b.com"}), ids)  # fmt: skip
+    reply = parse_rumination_reply(
+        json.dumps(
+            {
+                "finding": "f [rsn-0003-cc]",
+                "monologue": "m",
+                "cited_ids": ["rsn-0003-cc", "bogus-id-1"],
+                "signal": "[CRYSTALLIZE]",
+                "insight": "write to a@b.com",
+            }
+        ),
+        ids,
+    )
     assert reply.signal == "CRYSTALLIZE" and reply.cited_ids == ["rsn-0003-cc"] and reply.dropped_citations == 1
     assert reply.insight == "write to [email]"
 
@@ -113,18 +136,38 @@ async def test_model_rumination_failures_come_back_as_replies(anthropic_server, 
 
 
 def test_clean_concepts():
-    raw = ["1. price signal", "- Credential", "warranty (a promise)", "Price signal", "a very long sentence that is "
-           "not a concept name at all", "", 42, {"concept": "escrow"}, "**audit**.", "ops@example.com", "market",
-           "moral hazard - when insured"]  # fmt: skip
-    assert clean_concepts(raw, exclude=("Market",), n=10) == ["price signal", "Credential", "warranty", "escrow",
-                                                              "audit", "moral hazard"]  # fmt: skip
+    raw = [
+        "1. price signal",
+        "- Credential",
+        "warranty (a promise)",
+        "Price signal",
+        "a very long sentence that is not a concept name at all",
+        "",
+        42,
+        {"concept": "escrow"},
+        "**audit**.",
+        "ops@example.com",
+        "market",
+        "moral hazard - when insured",
+    ]
+    assert clean_concepts(raw, exclude=("Market",), n=10) == [
+        "price signal",
+        "Credential",
+        "warranty",
+        "escrow",
+        "audit",
+        "moral hazard",
+    ]
     assert clean_concepts("not a list") == []
 
 
 async def test_proposer_asks_and_cleans(ollama_server, retry):
     p = ModelProposer(OllamaChat(ollama_server.url), retry=retry)
     assert await p.propose_analogies("market", "price", "information asymmetry", n=3) == [
-        "price signal", "credential", "warranty"]  # fmt: skip
+        "price signal",
+        "credential",
+        "warranty",
+    ]
     assert await p.propose_tensions("secrecy") == ["transparency", "disclosure mandates", "open books"]
     bodies = [c.body for c in ollama_server.calls("/api/chat")]
     assert '"market" is to "price" as "information asymmetry" is to ?' in bodies[0]["messages"][-1]["content"]
@@ -144,8 +187,11 @@ async def test_proposer_repairs_retries_and_never_raises(ollama_server, anthropi
     assert await down.propose_tensions("trust") == [] and "nothing answers" in down.last_error
     cloud = ModelProposer(AnthropicChat(anthropic_server.api_key, base_url=anthropic_server.url), retry=retry)
     assert await cloud.propose_tensions("trust", budget_cents=0) == [] and cloud.last_error == "over budget"
-    assert await ChainProposer([down, cloud]).propose_tensions("trust") == ["transparency", "disclosure mandates",
-                                                                             "open books"]  # fmt: skip
+    assert await ChainProposer([down, cloud]).propose_tensions("trust") == [
+        "transparency",
+        "disclosure mandates",
+        "open books",
+    ]
     assert cloud.usage.cost_cents >= 1 and cloud.usage.route == "cloud"
     spent = ChainProposer([down, cloud]).take_usage()
     assert [u.route for u in spent] == ["local", "cloud"] and spent[1].cost_cents >= 1 and cloud.usage.cost_cents == 0

@@ -36,8 +36,10 @@ def test_strict_json_needs_no_repair():
         (json.dumps(GOOD).replace('"actionability": 0.41}', '"actionability": 0.41,}'), "trailing commas"),
         (json.dumps(GOOD).replace('"', "'"), "single quotes"),
         (json.dumps(GOOD).replace(', "tension"', '\n "tension"'), "missing commas"),
-        ('{connection: "a link", tension: "a pull", bridge: "a crossing", surprise: "x", possibility: "y"}',
-         "unquoted keys"),
+        (
+            '{connection: "a link", tension: "a pull", bridge: "a crossing", surprise: "x", possibility: "y"}',
+            "unquoted keys",
+        ),
         (json.dumps(GOOD).replace("0.41", "None"), "non-JSON literals"),
         (json.dumps(GOOD).replace('"connection"', '// the link\n"connection"'), "comments"),
         (json.dumps(GOOD)[: json.dumps(GOOD).index('"surprise"') + 20], "truncated JSON closed"),
@@ -65,16 +67,38 @@ def test_truncated_json_keeps_what_came_and_fills_stated_defaults():
 
 
 def test_wrong_types_are_coerced_where_safe():
-    d = parse_dwelling(json.dumps({**GOOD, "themes": "signalling, disclosure; trust", "interestingness": "80%",
-                                   "actionability": "3/4", "bridge": ["a", "b"], "surprise": 7,
-                                   "possibility": {"concept": "ledger"}}))  # fmt: skip
+    d = parse_dwelling(
+        json.dumps(
+            {
+                **GOOD,
+                "themes": "signalling, disclosure; trust",
+                "interestingness": "80%",
+                "actionability": "3/4",
+                "bridge": ["a", "b"],
+                "surprise": 7,
+                "possibility": {"concept": "ledger"},
+            }
+        )
+    )
     assert d.themes == ["signalling", "disclosure", "trust"]
     assert d.interestingness == pytest.approx(0.8) and d.actionability == pytest.approx(0.75)
     assert d.facets["bridge"] == "a; b" and d.facets["surprise"] == "7" and d.facets["possibility"] == "concept: ledger"
 
 
-@pytest.mark.parametrize("value, expected", [(1.7, 1.0), (-0.2, 0.0), ("12", 1.0), ("high", 0.75), ("0.X", 0.5),
-                                             (True, 0.5), (None, 0.5), (float("nan"), 0.5), ([0.3], 0.3)])  # fmt: skip
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (1.7, 1.0),
+        (-0.2, 0.0),
+        ("12", 1.0),
+        ("high", 0.75),
+        ("0.X", 0.5),
+        (True, 0.5),
+        (None, 0.5),
+        (float("nan"), 0.5),
+        ([0.3], 0.3),
+    ],
+)
 def test_scores_clamped_or_defaulted(value, expected):
     raw = json.dumps({**GOOD, "interestingness": value}) if value == value else json.dumps(GOOD).replace("0.72", "NaN")
     assert parse_dwelling(raw).interestingness == pytest.approx(expected)
@@ -92,16 +116,28 @@ def test_unusable_answers_raise_output_error(text):
 
 
 def test_pii_is_scrubbed_from_every_stored_text():
-    d = parse_dwelling(json.dumps({**GOOD, "connection": "mail jane@example.com or call +1 415 555 0100",
-                                   "themes": ["ops@example.com", "trust", "sk-abcdefghijklmnopqrstu"]}))  # fmt: skip
+    d = parse_dwelling(
+        json.dumps(
+            {
+                **GOOD,
+                "connection": "mail jane@example.com or call +1 415 555 0100",
+                "themes": ["ops@example.com", "trust", "sk-abcdefghijklmnopqrstu"],
+            }
+        )
+    )
     assert "jane@example.com" not in d.facets["connection"] and "[email]" in d.facets["connection"]
     assert "+1 415 555 0100" not in d.facets["connection"]
     assert d.themes == ["trust"]  # themes that were PII are dropped, not stored as placeholders
 
 
 def test_failed_residue_says_why_and_keeps_the_raw_answer_scrubbed():
-    r = failed_residue("no JSON object in the answer", "my key is sk-ant-abcdefghijklmnop0123 sorry",
-                       model="llama3.2:3b", route="local", tokens=12)  # fmt: skip
+    r = failed_residue(
+        "no JSON object in the answer",
+        "my key is sk-ant-abcdefghijklmnop0123 sorry",
+        model="llama3.2:3b",
+        route="local",
+        tokens=12,
+    )
     assert r.failed and r.route == "local" and r.tokens_used == 12 and r.cost_cents == 0
     assert all("no JSON object in the answer" in v for v in r.facets().values())
     assert "sk-ant" not in r.raw_output and "[secret]" in r.raw_output
@@ -111,13 +147,16 @@ def test_lists_for_the_proposer():
     assert extract_json('["a", "b",]', list).value == ["a", "b"]
     assert extract_json('{"concepts": ["a", "b"]}', list).value == ["a", "b"]
     assert extract_json("Sure:\n1. price signal\n2. credential\n3. warranty", list).value == [
-        "price signal", "credential", "warranty"]  # fmt: skip
+        "price signal",
+        "credential",
+        "warranty",
+    ]
     with pytest.raises(OutputError):
         extract_json("no idea, sorry", list)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list('{}[]:,"\' \n\\abc01.-/*#tnulrefasTNF')), max_size=120))
+@given(st.text(alphabet=st.sampled_from(list("{}[]:,\"' \n\\abc01.-/*#tnulrefasTNF")), max_size=120))
 def test_parse_never_raises_anything_but_output_error(text):
     try:
         parse_dwelling(text)
@@ -130,8 +169,11 @@ def test_parse_never_raises_anything_but_output_error(text):
 
 def _breakers(rng: random.Random):
     def prose(t: str) -> str:
-        return rng.choice(["Sure! ", "Here is the JSON you asked for:\n", "Reflection:\n\n"]) + t + rng.choice(
-            ["", "\nHope this helps.", "\n\n(1-2 sentences each, as asked)"])  # fmt: skip
+        return (
+            rng.choice(["Sure! ", "Here is the JSON you asked for:\n", "Reflection:\n\n"])
+            + t
+            + rng.choice(["", "\nHope this helps.", "\n\n(1-2 sentences each, as asked)"])
+        )
 
     def fence(t: str) -> str:
         return f"```{rng.choice(['json', '', 'JSON'])}\n{t}\n```"
@@ -166,7 +208,7 @@ def _breakers(rng: random.Random):
             if op < 0.4 and chars:
                 del chars[i]
             elif op < 0.8:
-                chars.insert(i, rng.choice('{}[]:,"\'\\\n#/'))
+                chars.insert(i, rng.choice("{}[]:,\"'\\\n#/"))
             elif chars:
                 chars[i] = rng.choice("\x00\x07\u2028\u201c\u201d")
         return "".join(chars)
@@ -178,8 +220,15 @@ def _breakers(rng: random.Random):
         return repr(json.loads(t))
 
     # Structural breakers need JSON to work on; textual ones work on anything.
-    return [drop_keys, wrong_types, python_repr], [prose, fence, trailing_comma, single_quotes, truncate, garbage,
-                                                   hopeless]  # fmt: skip
+    return [drop_keys, wrong_types, python_repr], [
+        prose,
+        fence,
+        trailing_comma,
+        single_quotes,
+        truncate,
+        garbage,
+        hopeless,
+    ]
 
 
 async def test_fuzz_200_broken_answers_no_crash(ollama_server, retry):
@@ -209,7 +258,9 @@ async def test_fuzz_200_broken_answers_no_crash(ollama_server, retry):
         assert residue.route == "local" and residue.model_used == "llama3.2:3b"
         if not residue.failed:
             assert all(isinstance(v, str) and v for v in residue.facets().values())
-    print(f"\nfuzz over 200 broken answers: repaired {outcomes['repaired']}, retried {outcomes['retried']}, "
-          f"failed {outcomes['failed']}")  # fmt: skip
+    print(
+        f"\nfuzz over 200 broken answers: repaired {outcomes['repaired']}, retried {outcomes['retried']}, "
+        f"failed {outcomes['failed']}"
+    )
     assert sum(outcomes.values()) == 200
     assert outcomes["repaired"] > 0 and outcomes["retried"] > 0 and outcomes["failed"] > 0

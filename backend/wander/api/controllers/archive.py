@@ -17,11 +17,22 @@ from wander.domain.errors import InvalidInput
 
 
 def archive_out(a: Any, written: bool | None = None) -> ArchiveOut:
-    return ArchiveOut(session_id=a.session_id, name=a.name, seed_concept=a.seed_concept, attractor=a.attractor,
-                      status=a.status, step_count=a.step_count, loci_count=a.loci_count,
-                      crystal_count=a.crystal_count, fingerprint=a.fingerprint, fit_id=a.fit_id,
-                      archived_at=a.created_at, created_at=a.session_created_at, similarity=a.similarity,
-                      written=written)  # fmt: skip
+    return ArchiveOut(
+        session_id=a.session_id,
+        name=a.name,
+        seed_concept=a.seed_concept,
+        attractor=a.attractor,
+        status=a.status,
+        step_count=a.step_count,
+        loci_count=a.loci_count,
+        crystal_count=a.crystal_count,
+        fingerprint=a.fingerprint,
+        fit_id=a.fit_id,
+        archived_at=a.created_at,
+        created_at=a.session_created_at,
+        similarity=a.similarity,
+        written=written,
+    )
 
 
 class ArchiveController(Controller):
@@ -41,20 +52,29 @@ class ArchiveController(Controller):
     async def archive_json(self, session_id: str, svc: Services, final: bool = True) -> Response[bytes]:
         doc = await svc.archivist.export(session_id, final=final, running=svc.runner.is_running(session_id))
         body = json.dumps(doc, separators=(",", ":")).encode()
-        return Response(body, media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="wander-{session_id}.json"'})  # fmt: skip
+        return Response(
+            body,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="wander-{session_id}.json"'},
+        )
 
     @get("/sessions/{session_id:str}/archive.md")
     async def archive_md(self, session_id: str, svc: Services) -> Response[bytes]:
         text = await svc.archivist.artefact(session_id, "markdown")
-        return Response(text.encode(), media_type="text/markdown; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="wander-{session_id}.md"'})  # fmt: skip
+        return Response(
+            text.encode(),
+            media_type="text/markdown; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="wander-{session_id}.md"'},
+        )
 
     @get("/sessions/{session_id:str}/umap.png", media_type="image/png")
     async def umap_png(self, session_id: str, svc: Services) -> Response[bytes]:
         png = await svc.archivist.artefact(session_id, "png")
-        return Response(bytes(png), media_type="image/png",
-                        headers={"Content-Disposition": f'inline; filename="wander-{session_id}-umap.png"'})  # fmt: skip
+        return Response(
+            bytes(png),
+            media_type="image/png",
+            headers={"Content-Disposition": f'inline; filename="wander-{session_id}-umap.png"'},
+        )
 
     @get("/sessions/{session_id:str}/projection")
     async def projection(self, session_id: str, svc: Services) -> ProjectionOut:
@@ -73,10 +93,13 @@ class ArchiveController(Controller):
 
     @get("/archives")
     async def list_archives(
-        self, svc: Services, q: Annotated[str | None, Parameter(description="wanders about ...")] = None,
-        status: str | None = None, has_crystals: bool | None = None, since: datetime | None = None,
+        self,
+        svc: Services,
+        q: Annotated[str | None, Parameter(description="wanders about ...")] = None,
+        status: str | None = None,
+        has_crystals: bool | None = None,
+        since: datetime | None = None,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
-    ) -> ArchiveList:  # fmt: skip
+    ) -> ArchiveList:
         rows = await svc.archivist.search(q, status=status, has_crystals=has_crystals, since=since, limit=limit)
         return ArchiveList(items=[archive_out(r) for r in rows])
-

@@ -25,9 +25,13 @@ class ControlController(Controller):
             raise Conflict(f"cannot step: session {session_id} is running; pause it first")
         walk = await svc.app.engine.load_walk(session_id)
         result = await svc.app.engine.step(walk)
-        return StepOut(step_number=result.step_number, from_locus=locus_out(result.from_locus),
-                       to_locus=locus_out(result.to_locus), residue=residue_out(result.residue),
-                       resonances_detected=result.resonances_detected)  # fmt: skip
+        return StepOut(
+            step_number=result.step_number,
+            from_locus=locus_out(result.from_locus),
+            to_locus=locus_out(result.to_locus),
+            residue=residue_out(result.residue),
+            resonances_detected=result.resonances_detected,
+        )
 
     @post("/wander", status_code=202)
     async def wander(self, session_id: str, data: WanderRequest, svc: Services) -> WanderStarted:
@@ -37,8 +41,13 @@ class ControlController(Controller):
         if session.step_count >= session.max_steps:
             raise Conflict(f"cannot wander: session {session_id} has taken all {session.max_steps} steps")
         await svc.runner.start(session_id, data.n_steps, data.step_delay_ms / 1000)
-        return WanderStarted(session_id=session_id, n_steps=min(data.n_steps, session.max_steps - session.step_count),
-                             from_step=session.step_count, status=SessionStatus.ACTIVE.value, running=True)  # fmt: skip
+        return WanderStarted(
+            session_id=session_id,
+            n_steps=min(data.n_steps, session.max_steps - session.step_count),
+            from_step=session.step_count,
+            status=SessionStatus.ACTIVE.value,
+            running=True,
+        )
 
     @post("/pause", status_code=200)
     async def pause(self, session_id: str, svc: Services) -> SessionOut:
@@ -49,8 +58,10 @@ class ControlController(Controller):
     async def resume(self, session_id: str, svc: Services) -> SessionOut:
         """Make a paused wander active again and continue the run it was part of, if any."""
         session = await svc.app.engine.resume(session_id, paused_only=True)
-        if session.run_until_step and session.run_until_step > session.step_count and not svc.runner.is_running(
-            session_id
+        if (
+            session.run_until_step
+            and session.run_until_step > session.step_count
+            and not svc.runner.is_running(session_id)
         ):
             await svc.runner.start(session_id, session.run_until_step - session.step_count)
         return session_out(session, svc.runner.is_running(session_id))

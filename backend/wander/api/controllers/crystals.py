@@ -28,16 +28,20 @@ class CrystalController(Controller):
 
     @get("/crystals")
     async def list_crystals(
-        self, svc: Services, project_id: str | None = None, status: str | None = CrystalStatus.ACTIVE.value,
+        self,
+        svc: Services,
+        project_id: str | None = None,
+        status: str | None = CrystalStatus.ACTIVE.value,
         min_confidence: Annotated[float | None, Parameter(ge=0, le=1)] = None,
-    ) -> list[CrystalOut]:  # fmt: skip
+    ) -> list[CrystalOut]:
         queries = svc.app.queries
         queries.check_project(project_id)
         return [crystal_out(c) for c in await queries.crystals(status=status, min_confidence=min_confidence)]
 
     @get("/resonances")
-    async def list_resonances(self, svc: Services, project_id: str | None = None,
-                              status: str | None = None) -> list[ResonanceOut]:  # fmt: skip
+    async def list_resonances(
+        self, svc: Services, project_id: str | None = None, status: str | None = None
+    ) -> list[ResonanceOut]:
         queries = svc.app.queries
         queries.check_project(project_id)
         return [resonance_out(r) for r in await queries.resonances(status=status)]
@@ -45,8 +49,9 @@ class CrystalController(Controller):
     @post("/search", status_code=200)
     async def search(self, data: SearchRequest, svc: Services) -> list[SearchHit]:
         hits = await svc.app.queries.search(data.query, list(data.types), data.limit)
-        return [SearchHit(type=h.type, id=h.id, session_id=h.session_id, text=h.text, similarity=h.similarity)
-                for h in hits]  # fmt: skip
+        return [
+            SearchHit(type=h.type, id=h.id, session_id=h.session_id, text=h.text, similarity=h.similarity) for h in hits
+        ]
 
     @get("/crystals/{crystal_id:str}/attractor.png", media_type="image/png")
     async def attractor(self, crystal_id: str, svc: Services) -> Response[bytes]:

@@ -36,13 +36,17 @@ class InterventionController(Controller):
     async def crystallize(self, session_id: str, svc: Services) -> CrystallizeOut:
         await load_session(svc, session_id)
         outcome = await Interventions(svc.app.engine).crystallize(session_id)
-        return CrystallizeOut(crystal=crystal_out(outcome.crystal) if outcome.crystal else None,
-                              outcome=outcome.reason, rumination_steps=len(outcome.rumination.steps))  # fmt: skip
+        return CrystallizeOut(
+            crystal=crystal_out(outcome.crystal) if outcome.crystal else None,
+            outcome=outcome.reason,
+            rumination_steps=len(outcome.rumination.steps),
+        )
 
     @post("/loci/{locus_id:str}/subwander", status_code=201)
     async def subwander(self, session_id: str, locus_id: str, data: SubwanderRequest, svc: Services) -> SessionOut:
-        child = await Interventions(svc.app.engine).spawn(session_id, locus_id, data.max_steps, data.budget_share,
-                                                          data.random_seed)  # fmt: skip
+        child = await Interventions(svc.app.engine).spawn(
+            session_id, locus_id, data.max_steps, data.budget_share, data.random_seed
+        )
         return session_out(child, False)
 
     @get("/children")

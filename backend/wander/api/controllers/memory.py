@@ -34,17 +34,25 @@ class MemoryController(Controller):
         connections = []
         for s in steps:
             if s.to_locus_id == lo.id and s.from_locus_id:
-                connections.append(Connection(locus_id=s.from_locus_id, concept=s.from_concept,
-                                              direction="from", step_number=s.step_number))  # fmt: skip
+                connections.append(
+                    Connection(
+                        locus_id=s.from_locus_id, concept=s.from_concept, direction="from", step_number=s.step_number
+                    )
+                )
             elif s.from_locus_id == lo.id:
-                connections.append(Connection(locus_id=s.to_locus_id, concept=s.to_concept,
-                                              direction="to", step_number=s.step_number))  # fmt: skip
+                connections.append(
+                    Connection(locus_id=s.to_locus_id, concept=s.to_concept, direction="to", step_number=s.step_number)
+                )
         arrival = next((s for s in steps if s.to_locus_id == lo.id), None)
         return LocusDetail(
-            **locus_out(lo).model_dump(), session_id=lo.session_id, first_encountered=lo.first_encountered,
-            last_visited=lo.last_visited, adjacent_to=lo.adjacent_to, connections=connections,
+            **locus_out(lo).model_dump(),
+            session_id=lo.session_id,
+            first_encountered=lo.first_encountered,
+            last_visited=lo.last_visited,
+            adjacent_to=lo.adjacent_to,
+            connections=connections,
             arrived_by=step_residue_out(arrival) if arrival else None,
-        )  # fmt: skip
+        )
 
     @get("/trace")
     async def trace(self, session_id: str, svc: Services) -> list[TraceStep]:

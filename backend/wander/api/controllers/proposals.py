@@ -19,11 +19,20 @@ STATUSES = ("pending", "approved", "rejected", "executed")
 
 
 def proposal_out(p: Proposal) -> ProposalOut:
-    return ProposalOut(id=p.id, crystal_id=p.crystal_id, session_id=p.session_id, status=p.status,  # type: ignore[arg-type]
-                       evaluator=p.evaluator, evaluation=p.evaluation, image_sha256=p.image_sha256,
-                       image_url=f"/api/v1/wander/proposals/{p.id}/image.png", params=p.params,
-                       created_at=p.created_at, decision=DecisionOut(**asdict(p.decision)) if p.decision else None,
-                       execution=p.execution)  # fmt: skip
+    return ProposalOut(
+        id=p.id,
+        crystal_id=p.crystal_id,
+        session_id=p.session_id,
+        status=p.status,  # type: ignore[arg-type]
+        evaluator=p.evaluator,
+        evaluation=p.evaluation,
+        image_sha256=p.image_sha256,
+        image_url=f"/api/v1/wander/proposals/{p.id}/image.png",
+        params=p.params,
+        created_at=p.created_at,
+        decision=DecisionOut(**asdict(p.decision)) if p.decision else None,
+        execution=p.execution,
+    )
 
 
 def _service(svc: Services, request: Request):
@@ -45,8 +54,9 @@ class ProposalController(Controller):
         return proposal_out(await _service(svc, request).propose(crystal_id))
 
     @get("/proposals")
-    async def list_proposals(self, svc: Services, request: Request, status: str | None = None,
-                             session_id: str | None = None) -> list[ProposalOut]:  # fmt: skip
+    async def list_proposals(
+        self, svc: Services, request: Request, status: str | None = None, session_id: str | None = None
+    ) -> list[ProposalOut]:
         if status is not None and status not in STATUSES:
             raise InvalidInput("status", f"must be one of {', '.join(STATUSES)} (got '{status}')")
         if session_id is not None:
@@ -65,10 +75,18 @@ class ProposalController(Controller):
         png = await _service(svc, request).image(proposal_id)
         return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
 
-    async def _decide(self, decision: str, proposal_id: str, data: DecisionRequest, svc: Services,
-                      request: Request) -> ProposalOut:  # fmt: skip
-        p = await _service(svc, request).decide(proposal_id, decision, data.reviewer, data.image_sha256,
-                                                token_verified=_token_verified(request), via="api", note=data.note)  # fmt: skip
+    async def _decide(
+        self, decision: str, proposal_id: str, data: DecisionRequest, svc: Services, request: Request
+    ) -> ProposalOut:
+        p = await _service(svc, request).decide(
+            proposal_id,
+            decision,
+            data.reviewer,
+            data.image_sha256,
+            token_verified=_token_verified(request),
+            via="api",
+            note=data.note,
+        )
         return proposal_out(p)
 
     @post("/proposals/{proposal_id:str}/approve", status_code=200)

@@ -21,5 +21,6 @@ async def recall(data: RecallRequest, svc: Services) -> RecallOut:
     if memory is None:
         raise Conflict("the Wheeler memory is not open in this process")
     hits = await asyncio.to_thread(memory.recall, data.query, data.top_k, data.alpha, data.min_similarity)
-    return RecallOut(hits=[RecallHitOut(**asdict(h)) for h in hits],
-                     context=context_block(hits, data.max_context_length))  # fmt: skip
+    return RecallOut(
+        hits=[RecallHitOut(**asdict(h)) for h in hits], context=context_block(hits, data.max_context_length)
+    )

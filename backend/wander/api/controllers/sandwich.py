@@ -32,13 +32,15 @@ class SandwichController(Controller):
         events go out on the bus as it goes (GET /runs/{id}/events replays them)."""
         from wander.foraging import make_forager
 
-        summary = await make_forager(svc.app, data.seed).run(patience=data.patience, source=data.source,
-                                                              topic=data.topic, max_attempts=data.max_attempts)  # fmt: skip
+        summary = await make_forager(svc.app, data.seed).run(
+            patience=data.patience, source=data.source, topic=data.topic, max_attempts=data.max_attempts
+        )
         return dict(summary.__dict__)
 
     @get("/sandwiches")
-    async def sandwiches(self, svc: Services, limit: Annotated[int, Parameter(ge=1, le=500)] = 50,
-                         origin: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    async def sandwiches(
+        self, svc: Services, limit: Annotated[int, Parameter(ge=1, le=500)] = 50, origin: str | None = None
+    ) -> list[dict[str, Any]]:
         if origin is not None and origin not in ("forager", "crystal"):
             raise InvalidInput("origin", f"must be 'forager' or 'crystal' (got '{origin}')")
         from wander.foraging import sync_crystals
@@ -47,8 +49,9 @@ class SandwichController(Controller):
         return await svc.app.sandwiches.sandwiches(limit, origin)
 
     @get("/log")
-    async def log(self, svc: Services, run_id: str | None = None,
-                  limit: Annotated[int, Parameter(ge=1, le=1000)] = 100) -> list[dict[str, Any]]:  # fmt: skip
+    async def log(
+        self, svc: Services, run_id: str | None = None, limit: Annotated[int, Parameter(ge=1, le=1000)] = 100
+    ) -> list[dict[str, Any]]:
         if run_id is not None and parse_uuid(run_id) is None:
             raise InvalidInput("run_id", "must be a UUID")
         return await svc.app.sandwiches.log(run_id, limit)
@@ -61,12 +64,15 @@ class SandwichController(Controller):
         return found
 
     @get("/runs/{run_id:str}/events")
-    async def events(self, run_id: str, svc: Services, after_seq: Annotated[int, Parameter(ge=0)] = 0
-                     ) -> list[dict[str, Any]]:  # fmt: skip
+    async def events(
+        self, run_id: str, svc: Services, after_seq: Annotated[int, Parameter(ge=0)] = 0
+    ) -> list[dict[str, Any]]:
         if parse_uuid(run_id) is None or await svc.app.sandwiches.run(run_id) is None:
             raise NotFound("run", run_id)
-        return [{"run_id": e.session_id, "seq": e.seq, "subject": e.subject, "ts": e.ts.isoformat(),
-                 "payload": e.payload} for e in await svc.app.sandwiches.events_after(run_id, after_seq)]  # fmt: skip
+        return [
+            {"run_id": e.session_id, "seq": e.seq, "subject": e.subject, "ts": e.ts.isoformat(), "payload": e.payload}
+            for e in await svc.app.sandwiches.events_after(run_id, after_seq)
+        ]
 
     @get("/metrics")
     async def metrics(self, svc: Services) -> SandwichMetrics:

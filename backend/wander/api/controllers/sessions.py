@@ -38,8 +38,9 @@ class SessionController(Controller):
         project_id: str | None = None,
     ) -> SessionList:
         rows, total = await svc.app.queries.sessions(status=status, limit=limit, offset=offset, project_id=project_id)
-        return SessionList(items=[session_out(s, svc.runner.is_running(s.id)) for s in rows], total=total,
-                           limit=limit, offset=offset)  # fmt: skip
+        return SessionList(
+            items=[session_out(s, svc.runner.is_running(s.id)) for s in rows], total=total, limit=limit, offset=offset
+        )
 
     @get("/{session_id:str}")
     async def get_session(self, session_id: str, svc: Services) -> SessionOut:

@@ -46,7 +46,13 @@ class WorkbenchController(Controller):
         shortest way the walk went from one to the other."""
         c = await _workbench(svc).compare(session_id, a, b)
         return CompareOut(
-            a=locus_out(c.a), b=locus_out(c.b), cosine_distance=c.cosine_distance, shared_domains=c.shared_domains,
-            only_a_domains=c.only_a_domains, only_b_domains=c.only_b_domains, midpoint_concept=c.midpoint_concept,
-            midpoint_gloss=c.midpoint_gloss, path=c.path,
-        )  # fmt: skip
+            a=locus_out(c.a),
+            b=locus_out(c.b),
+            cosine_distance=c.cosine_distance,
+            shared_domains=c.shared_domains,
+            only_a_domains=c.only_a_domains,
+            only_b_domains=c.only_b_domains,
+            midpoint_concept=c.midpoint_concept,
+            midpoint_gloss=c.midpoint_gloss,
+            path=c.path,
+        )

@@ -38,8 +38,10 @@ def analogy(walk: Walk, limit: int = 8) -> list[Candidate]:
             i = int(i)
             align = offset_alignment(a.embedding, b.embedding, c_vec, kb.vector(i))
             if align >= MIN_OFFSET_ALIGNMENT and i not in chosen:
-                chosen[i] = (f"'{a.concept}' is to '{b.concept}' as '{walk.current.concept}' is to "
-                             f"'{kb.concept(i).label}' (offset alignment {align:.2f})")  # fmt: skip
+                chosen[i] = (
+                    f"'{a.concept}' is to '{b.concept}' as '{walk.current.concept}' is to "
+                    f"'{kb.concept(i).label}' (offset alignment {align:.2f})"
+                )
     own = kb.index_of(walk.current.kb_key) if walk.current.kb_key else None
     if own is not None:
         for j in kb.broader(own):

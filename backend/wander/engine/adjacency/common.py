@@ -41,11 +41,21 @@ def kb_candidates(
     out = []
     for j in order:
         c = kb.concept(int(idx[j]))
-        out.append(Candidate(
-            concept=c.label, embedding=vectors[j], domains=list(c.domains), strategy=strategy, reason=reasons[j],
-            distance=float(d[j]), kb_key=c.key, abstraction_level=c.abstraction_level,
-            scores=Scores(float(interest[j]), float(novelty[j]), float(bridge[j]), float(uncert[j]), float(comp[j])),
-        ))  # fmt: skip
+        out.append(
+            Candidate(
+                concept=c.label,
+                embedding=vectors[j],
+                domains=list(c.domains),
+                strategy=strategy,
+                reason=reasons[j],
+                distance=float(d[j]),
+                kb_key=c.key,
+                abstraction_level=c.abstraction_level,
+                scores=Scores(
+                    float(interest[j]), float(novelty[j]), float(bridge[j]), float(uncert[j]), float(comp[j])
+                ),
+            )
+        )
     return out
 
 

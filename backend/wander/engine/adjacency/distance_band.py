@@ -22,8 +22,11 @@ TOWARD, SAMPLED = "toward the attractor", "sampled from the band"  # how their r
 
 def distance_band(walk: Walk, limit: int = 24) -> list[Candidate]:
     for low, high in BANDS:
-        found = (_knowledge_candidates(walk, low, high, limit) + _loci_candidates(walk, low, high)
-                 + _compost_candidates(walk, low, high))  # fmt: skip
+        found = (
+            _knowledge_candidates(walk, low, high, limit)
+            + _loci_candidates(walk, low, high)
+            + _compost_candidates(walk, low, high)
+        )
         if found:
             return found
     return []
@@ -76,8 +79,10 @@ class _Reasons:
         self.walk, self.dist, self.low, self.high = walk, dist, low, high
 
     def text(self, i: int) -> str:
-        return (f"cosine distance {self.dist[i]:.2f} from '{self.walk.current.concept}' "
-                f"(band {self.low:.1f}-{self.high:.1f})")  # fmt: skip
+        return (
+            f"cosine distance {self.dist[i]:.2f} from '{self.walk.current.concept}' "
+            f"(band {self.low:.1f}-{self.high:.1f})"
+        )
 
     def of(self, idx: np.ndarray) -> _Lazy:
         return _Lazy(self, idx)
@@ -116,12 +121,20 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
         uncert = float(scoring.uncertainty(locus.visit_count, 1.0 - seed_sims[i]))
         novelty = 0.0  # already part of the wander
         comp = float(scoring.composite(interest, novelty, bridge, uncert))
-        out.append(Candidate(
-            concept=locus.concept, embedding=locus.embedding, domains=list(locus.domains), strategy=NAME,
-            reason=f"earlier locus at cosine distance {dist[i]:.2f}, visited {locus.visit_count}x",
-            distance=float(dist[i]), kb_key=locus.kb_key, locus_id=locus.id,
-            abstraction_level=locus.abstraction_level, scores=Scores(interest, novelty, bridge, uncert, comp),
-        ))  # fmt: skip
+        out.append(
+            Candidate(
+                concept=locus.concept,
+                embedding=locus.embedding,
+                domains=list(locus.domains),
+                strategy=NAME,
+                reason=f"earlier locus at cosine distance {dist[i]:.2f}, visited {locus.visit_count}x",
+                distance=float(dist[i]),
+                kb_key=locus.kb_key,
+                locus_id=locus.id,
+                abstraction_level=locus.abstraction_level,
+                scores=Scores(interest, novelty, bridge, uncert, comp),
+            )
+        )
     return out
 
 
@@ -144,9 +157,15 @@ def _compost_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
         interest = float(scoring.interestingness(dist[i], pull, False, walk.pull_baseline))
         uncert = float(scoring.uncertainty(0, 1.0 - float(item.embedding @ walk.session.seed_embedding)))
         comp = float(scoring.composite(interest, novelty, 0.0, uncert))
-        out.append(Candidate(
-            concept=item.text, embedding=item.embedding, domains=list(item.domains), strategy=NAME,
-            reason=f"compost ({item.kind}) at cosine distance {dist[i]:.2f}", distance=float(dist[i]),
-            scores=Scores(interest, novelty, 0.0, uncert, comp),
-        ))  # fmt: skip
+        out.append(
+            Candidate(
+                concept=item.text,
+                embedding=item.embedding,
+                domains=list(item.domains),
+                strategy=NAME,
+                reason=f"compost ({item.kind}) at cosine distance {dist[i]:.2f}",
+                distance=float(dist[i]),
+                scores=Scores(interest, novelty, 0.0, uncert, comp),
+            )
+        )
     return out

@@ -36,8 +36,10 @@ def tension(walk: Walk, limit: int = 6) -> list[Candidate]:
         if centroid is not None:
             away = kb.vectors(band) @ centroid
             for i in band[np.argsort(away, kind="stable")][:limit]:
-                chosen.setdefault(int(i), f"contrasting domain: {', '.join(kb.concept(int(i)).domains)} against "
-                                          f"{', '.join(current.domains)}")  # fmt: skip
+                chosen.setdefault(
+                    int(i),
+                    f"contrasting domain: {', '.join(kb.concept(int(i)).domains)} against {', '.join(current.domains)}",
+                )
     if not chosen:
         return []
     idx = in_scope(walk, np.array(list(chosen), dtype=np.int64))

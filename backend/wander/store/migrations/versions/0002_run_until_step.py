@@ -4,6 +4,7 @@ interrupted by a crash is resumed when Wander starts again.
 Revision ID: 0002
 Revises: 0001
 """
+
 import sqlalchemy as sa
 from alembic import op
 

@@ -25,8 +25,9 @@ def upgrade() -> None:
     op.add_column("wander_crystals", sa.Column("bread_b_locus_id", sa.UUID(), nullable=True))
     op.add_column("wander_crystals", sa.Column("validity", postgresql.JSONB(), server_default="{}", nullable=False))
     op.add_column("wander_crystals", sa.Column("structural_type", sa.Text(), nullable=True))
-    op.add_column("wander_crystals", sa.Column("rumination", postgresql.JSONB(), server_default=sa.text("'[]'"),
-                                               nullable=False))
+    op.add_column(
+        "wander_crystals", sa.Column("rumination", postgresql.JSONB(), server_default=sa.text("'[]'"), nullable=False)
+    )
     op.create_table(
         "wander_compost",
         sa.Column("id", sa.UUID(), server_default=sa.text("gen_random_uuid()"), nullable=False),
@@ -42,8 +43,13 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index("ix_wander_compost_session_id", "wander_compost", ["session_id"])
-    op.create_index("idx_compost_embedding", "wander_compost", ["embedding"], postgresql_using="hnsw",
-                    postgresql_ops={"embedding": "vector_cosine_ops"})  # fmt: skip
+    op.create_index(
+        "idx_compost_embedding",
+        "wander_compost",
+        ["embedding"],
+        postgresql_using="hnsw",
+        postgresql_ops={"embedding": "vector_cosine_ops"},
+    )
 
 
 def downgrade() -> None:

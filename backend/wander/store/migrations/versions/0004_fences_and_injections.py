@@ -3,6 +3,7 @@
 Revision ID: 0004
 Revises: 0003
 """
+
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
@@ -14,8 +15,9 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.add_column("wander_sessions", sa.Column("fence", postgresql.JSONB(), server_default=sa.text("'[]'"),
-                                               nullable=False))
+    op.add_column(
+        "wander_sessions", sa.Column("fence", postgresql.JSONB(), server_default=sa.text("'[]'"), nullable=False)
+    )
     op.add_column("wander_sessions", sa.Column("pending_injection", postgresql.JSONB(), nullable=True))
 
 

@@ -3,6 +3,7 @@
 Revision ID: 0005
 Revises: 0004
 """
+
 from alembic import op
 
 revision = "0005"
@@ -12,8 +13,10 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.execute("CREATE INDEX IF NOT EXISTS ix_wander_events_unpublished ON wander_events (session_id, seq) "
-               "WHERE published_at IS NULL")
+    op.execute(
+        "CREATE INDEX IF NOT EXISTS ix_wander_events_unpublished ON wander_events (session_id, seq) "
+        "WHERE published_at IS NULL"
+    )
 
 
 def downgrade() -> None:

@@ -19,9 +19,7 @@ def _replace(ondelete: str | None) -> None:
     for column, target in FKS:
         name = f"wander_crystals_{column}_fkey"
         op.drop_constraint(name, "wander_crystals", type_="foreignkey")
-        op.create_foreign_key(
-            name, "wander_crystals", target, [column], ["id"], ondelete=ondelete
-        )
+        op.create_foreign_key(name, "wander_crystals", target, [column], ["id"], ondelete=ondelete)
 
 
 def upgrade() -> None:

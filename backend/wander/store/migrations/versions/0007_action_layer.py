@@ -3,6 +3,7 @@
 Revision ID: 0007
 Revises: 0005
 """
+
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
@@ -25,7 +26,8 @@ def _now(name: str) -> sa.Column:
 
 def upgrade() -> None:
     op.create_table(
-        "wander_proposals", _id(),
+        "wander_proposals",
+        _id(),
         sa.Column("crystal_id", UUID, sa.ForeignKey("wander_crystals.id", ondelete="CASCADE"), nullable=False),
         sa.Column("session_id", UUID, sa.ForeignKey("wander_sessions.id", ondelete="SET NULL"), nullable=True),
         sa.Column("status", sa.Text, nullable=False),
@@ -36,12 +38,14 @@ def upgrade() -> None:
         sa.Column("params", postgresql.JSONB, nullable=False),
         _now("created_at"),
         sa.CheckConstraint("status IN ('pending', 'approved', 'rejected', 'executed')", name="valid_proposal_status"),
-    )  # fmt: skip
+    )
     op.create_index("ix_wander_proposals_crystal_id", "wander_proposals", ["crystal_id"])
     op.create_table(
-        "wander_proposal_decisions", _id(),
-        sa.Column("proposal_id", UUID, sa.ForeignKey("wander_proposals.id", ondelete="CASCADE"), nullable=False,
-                  unique=True),
+        "wander_proposal_decisions",
+        _id(),
+        sa.Column(
+            "proposal_id", UUID, sa.ForeignKey("wander_proposals.id", ondelete="CASCADE"), nullable=False, unique=True
+        ),
         sa.Column("decision", sa.Text, nullable=False),
         sa.Column("reviewer", sa.Text, nullable=False),
         sa.Column("image_sha256", sa.Text, nullable=False),
@@ -50,7 +54,7 @@ def upgrade() -> None:
         sa.Column("note", sa.Text, nullable=True),
         _now("decided_at"),
         sa.CheckConstraint("decision IN ('approved', 'rejected')", name="valid_decision"),
-    )  # fmt: skip
+    )
     op.create_table(
         "wander_wallets",
         sa.Column("id", sa.Text, primary_key=True),
@@ -84,6 +88,11 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for table in ("wander_wallet_ledger", "wander_wallet_positions", "wander_wallets", "wander_proposal_decisions",
-                  "wander_proposals"):  # fmt: skip
+    for table in (
+        "wander_wallet_ledger",
+        "wander_wallet_positions",
+        "wander_wallets",
+        "wander_proposal_decisions",
+        "wander_proposals",
+    ):
         op.drop_table(table)

@@ -4,6 +4,7 @@ the foraging log and the runs' outbox (wander.store.sandwich_tables).
 Revision ID: 0008
 Revises: 0006
 """
+
 from alembic import op
 
 from wander.store import sandwich_tables as t
