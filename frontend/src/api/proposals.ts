@@ -1,6 +1,6 @@
 // REST client for the economic action layer (proposals, the human gate, the paper wallet).
 import { API_BASE, ApiError } from "./client";
-import type { DecisionRequest, Problem, ProposalOut, WalletOut } from "./types.gen";
+import type { DecisionRequest, EventOut, Problem, ProposalOut, WalletOut } from "./types.gen";
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, headers: { Accept: "application/json, application/problem+json" } };
@@ -37,3 +37,9 @@ export const proposalsApi = {
   execute: (id: string) => call<ProposalOut>("POST", `${p(id)}/execute`),
   wallet: () => call<WalletOut>("GET", `${API_BASE}/wallet`),
 };
+
+/** The seq of the newest wander.proposal.* event in the log (0 when none). */
+export function lastProposalSeq(log: readonly EventOut[]): number {
+  for (let i = log.length - 1; i >= 0; i--) if (log[i].subject.startsWith("wander.proposal.")) return log[i].seq;
+  return 0;
+}

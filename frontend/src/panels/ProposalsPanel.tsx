@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from "react";
 import { ApiError } from "../api/client";
-import { proposalsApi, reviewedImage } from "../api/proposals";
+import { lastProposalSeq, proposalsApi, reviewedImage } from "../api/proposals";
 import type { CrystalOut, ProposalOut } from "../api/types.gen";
 import { useProposalList } from "../mindmap/fractals";
 import { FractalSquare } from "../mindmap/nodes/FractalNode";
+import { useWander } from "../store";
 import "./proposals.css";
 
 const money = (cents: unknown) => (typeof cents === "number" ? (cents / 100).toFixed(2) : "–");
@@ -105,9 +106,15 @@ export function ProposalsPanel({ sessionId }: { sessionId: string }) {
       setError((err as Error).message);
     }
   }, [sessionId, setOnMap]);
+  // every stage of a proposal is an event on this wander's socket: refresh when one arrives
+  const proposalSeq = useWander((s) => lastProposalSeq(s.log));
+  useEffect(() => {
+    if (proposalSeq > 0) void refresh();
+  }, [proposalSeq, refresh]);
   useEffect(() => {
     void refresh();
-    const t = setInterval(() => void refresh(), 4000);
+    // a slow poll for what no event of this socket reports (a crystal accepted elsewhere)
+    const t = setInterval(() => void refresh(), 15000);
     return () => {
       clearInterval(t);
       setOnMap([]);
