@@ -306,6 +306,34 @@ class ForageRequest(Strict):
     seed: int | None = Field(default=None, ge=0, lt=2**32, description="Random seed of the autonomous forager.")
 
 
+class ForageRunOut(BaseModel):
+    """POST /api/v1/sandwich/forage: what one foraging run did."""
+
+    run_id: str
+    mode: str = Field(description="autonomous | directed")
+    attempts: int
+    made: int = Field(description="Sandwiches stored by this run.")
+    outcomes: dict[str, int] = Field(description="Attempts per outcome (success, no_bread, trivial, ...).")
+    sandwich_ids: list[str]
+    status: str
+    farewell: str = Field(description="What the forager says when it rests.")
+
+
+class ForageLogEntry(BaseModel):
+    """One attempt in the foraging log (004's table): GET /api/v1/sandwich/log."""
+
+    id: str
+    ts: str
+    run_id: str
+    source_ref: str | None
+    source_kind: str | None
+    source_title: str | None
+    curiosity_prompt: str
+    outcome: str
+    outcome_rationale: str
+    sandwich_id: str | None
+
+
 class CorpusQuestion(Strict):
     """POST /api/v1/sandwich/ask: a question about the existing sandwiches (reflective mode)."""
 
@@ -401,6 +429,8 @@ EXPORTED: tuple[type[BaseModel], ...] = (
     RecallHitOut,
     RecallOut,
     ForageRequest,
+    ForageRunOut,
+    ForageLogEntry,
     CorpusQuestion,
     MetricValue,
     TypeCount,

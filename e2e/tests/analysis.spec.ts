@@ -32,6 +32,13 @@ test("the analysis page shows the 8.1 metrics and charts after foraging", async 
   await expect(page.getByTestId("forage")).toHaveText(/Forage/, { timeout: 90_000 });
   const after = await (await page.request.get("/api/v1/sandwich/metrics")).json();
   expect(after.foraging_efficiency.length).toBe(metrics.foraging_efficiency.length + 1);
+  // the run just made is shown attempt by attempt, as the foraging log has it
+  const newest = after.foraging_efficiency[0] as { run_id: string; foraging_attempts: number };
+  const attempts = page.getByTestId("forage-attempt");
+  await expect(attempts).toHaveCount(newest.foraging_attempts);
+  const log = (await (await page.request.get(`/api/v1/sandwich/log?run_id=${newest.run_id}`)).json()) as { outcome: string }[];
+  expect(log.length).toBe(newest.foraging_attempts);
+  await expect(page.getByTestId("forage-run-summary")).toContainText(`${newest.foraging_attempts} attempts`);
   await expect(efficiency).toHaveCount(bars(after.foraging_efficiency));
   await shot(page, "analysis-page");
 });

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { sandwichApi } from "../api/sandwich";
-import type { SandwichMetrics } from "../api/types.gen";
+import type { ForageLogEntry, ForageRunOut, SandwichMetrics } from "../api/types.gen";
 import { Link } from "../router";
 
 const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toFixed(3));
@@ -24,6 +24,7 @@ export function AnalysisPage() {
   const [data, setData] = useState<SandwichMetrics | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [lastRun, setLastRun] = useState<{ run: ForageRunOut; log: ForageLogEntry[] } | null>(null);
 
   const load = useCallback(() => {
     sandwichApi.metrics().then(setData, (e: Error) => setError(e.message));
@@ -34,7 +35,9 @@ export function AnalysisPage() {
     setBusy(true);
     setError(null);
     try {
-      await sandwichApi.forage({ patience: 2, max_attempts: 8 });
+      const run = await sandwichApi.forage({ patience: 2, max_attempts: 8 });
+      // the log is newest first; a person reads a run from its first attempt
+      setLastRun({ run, log: (await sandwichApi.log(run.run_id)).reverse() });
       load();
     } catch (e) {
       setError((e as Error).message);
@@ -78,6 +81,7 @@ export function AnalysisPage() {
               {data.counts.attempts} attempts, {data.counts.made} made, {data.counts.sandwiches} sandwiches in the corpus
             </p>
           </section>
+          {lastRun ? <RunLog run={lastRun.run} log={lastRun.log} /> : null}
           <div style={{ display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(420px, 1fr))", gap: 12 }}>
             <Chart title="Structural types" testId="chart-types">
               <BarChart data={data.type_distribution}>
@@ -123,5 +127,33 @@ export function AnalysisPage() {
         </>
       )}
     </div>
+  );
+}
+
+/** The foraging log of the run just made (004's table): every attempt, its prompt and outcome. */
+function RunLog({ run, log }: { run: ForageRunOut; log: ForageLogEntry[] }) {
+  return (
+    <section className="card" data-testid="forage-run">
+      <h2>Last forage run</h2>
+      <p data-testid="forage-run-summary">
+        {run.mode}: {run.attempts} attempts, {run.made} made ({Object.entries(run.outcomes).map(([k, n]) => `${k} ${n}`).join(", ")}). {run.farewell}
+      </p>
+      <table>
+        <thead>
+          <tr><th>#</th><th>curiosity prompt</th><th>source</th><th>outcome</th><th>why</th></tr>
+        </thead>
+        <tbody>
+          {log.map((e, i) => (
+            <tr key={e.id} data-testid="forage-attempt" data-outcome={e.outcome}>
+              <td>{i + 1}</td>
+              <td>{e.curiosity_prompt}</td>
+              <td>{e.source_title ?? e.source_ref ?? e.source_kind ?? "–"}</td>
+              <td>{e.outcome.replace(/_/g, " ")}</td>
+              <td className="muted small">{e.outcome_rationale}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }

@@ -1,6 +1,6 @@
 // REST client for /api/v1/sandwich (SANDWICH foraging and corpus analysis). Types come from
 // types.gen.ts; nothing the backend sends is hand-typed here.
-import type { ForageRequest, SandwichMetrics } from "./types.gen";
+import type { ForageLogEntry, ForageRequest, ForageRunOut, SandwichMetrics } from "./types.gen";
 
 export const SANDWICH_API = "/api/v1/sandwich";
 
@@ -18,5 +18,6 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 
 export const sandwichApi = {
   metrics: () => call<SandwichMetrics>("GET", `${SANDWICH_API}/metrics`),
-  forage: (body: Partial<ForageRequest>) => call<{ attempts: number; made: number }>("POST", `${SANDWICH_API}/forage`, body),
+  forage: (body: Partial<ForageRequest>) => call<ForageRunOut>("POST", `${SANDWICH_API}/forage`, body),
+  log: (runId: string) => call<ForageLogEntry[]>("GET", `${SANDWICH_API}/log?run_id=${encodeURIComponent(runId)}&limit=500`),
 };

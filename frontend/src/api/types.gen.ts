@@ -706,6 +706,21 @@ export interface FenceRequest {
   action: "include" | "exclude";
 }
 /**
+ * One attempt in the foraging log (004's table): GET /api/v1/sandwich/log.
+ */
+export interface ForageLogEntry {
+  id: string;
+  ts: string;
+  run_id: string;
+  source_ref: string | null;
+  source_kind: string | null;
+  source_title: string | null;
+  curiosity_prompt: string;
+  outcome: string;
+  outcome_rationale: string;
+  sandwich_id: string | null;
+}
+/**
  * POST /api/v1/sandwich/forage: autonomous without source/topic; directed with one.
  */
 export interface ForageRequest {
@@ -723,6 +738,33 @@ export interface ForageRequest {
    * Random seed of the autonomous forager.
    */
   seed?: number | null;
+}
+/**
+ * POST /api/v1/sandwich/forage: what one foraging run did.
+ */
+export interface ForageRunOut {
+  run_id: string;
+  /**
+   * autonomous | directed
+   */
+  mode: string;
+  attempts: number;
+  /**
+   * Sandwiches stored by this run.
+   */
+  made: number;
+  /**
+   * Attempts per outcome (success, no_bread, trivial, ...).
+   */
+  outcomes: {
+    [k: string]: number | undefined;
+  };
+  sandwich_ids: string[];
+  status: string;
+  /**
+   * What the forager says when it rests.
+   */
+  farewell: string;
 }
 export interface HeartbeatFrame {
   type: "heartbeat";

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from litestar import Controller, get, post
 from litestar.params import Parameter
 
-from shared_schemas.models import CorpusQuestion, ForageRequest, SandwichMetrics
+from shared_schemas.models import CorpusQuestion, ForageLogEntry, ForageRequest, ForageRunOut, SandwichMetrics
 from wander.api.deps import Services
 from wander.domain.errors import InvalidInput, NotFound
 
@@ -27,7 +27,7 @@ class SandwichController(Controller):
     tags = ["sandwich"]
 
     @post("/forage", status_code=200)
-    async def forage(self, data: ForageRequest, svc: Services) -> dict[str, Any]:
+    async def forage(self, data: ForageRequest, svc: Services) -> ForageRunOut:
         """Runs to the end (patience or max_attempts) and returns the run's summary; the run's
         events go out on the bus as it goes (GET /runs/{id}/events replays them)."""
         from wander.foraging import make_forager
@@ -35,7 +35,7 @@ class SandwichController(Controller):
         summary = await make_forager(svc.app, data.seed).run(
             patience=data.patience, source=data.source, topic=data.topic, max_attempts=data.max_attempts
         )
-        return dict(summary.__dict__)
+        return ForageRunOut.model_validate(summary.__dict__)
 
     @get("/sandwiches")
     async def sandwiches(
@@ -51,10 +51,10 @@ class SandwichController(Controller):
     @get("/log")
     async def log(
         self, svc: Services, run_id: str | None = None, limit: Annotated[int, Parameter(ge=1, le=1000)] = 100
-    ) -> list[dict[str, Any]]:
+    ) -> list[ForageLogEntry]:
         if run_id is not None and parse_uuid(run_id) is None:
             raise InvalidInput("run_id", "must be a UUID")
-        return await svc.app.sandwiches.log(run_id, limit)
+        return [ForageLogEntry.model_validate(r) for r in await svc.app.sandwiches.log(run_id, limit)]
 
     @get("/runs/{run_id:str}")
     async def run(self, run_id: str, svc: Services) -> dict[str, Any]:
