@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import uuid
 from collections.abc import Iterable
 
 from wander.domain.errors import InvalidInput
@@ -55,3 +56,11 @@ def check_random_seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0 or seed >= 2**32:
         raise InvalidInput("random_seed", "must be an integer in 0..4294967295")
     return seed
+
+
+def parse_uuid(value: str) -> uuid.UUID | None:
+    """An id from a path or query, or None when it is not one (the caller names the field)."""
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from wander.domain.validation import parse_uuid  # noqa: F401  (the store modules import it from here)
 from wander.domain.models import (
     Crystal,
     FenceAnchor,
@@ -131,13 +132,6 @@ def crystal_values(c: Crystal) -> dict[str, Any]:
 
 def as_uuid(value: str | None) -> uuid.UUID | None:
     return uuid.UUID(value) if value else None
-
-
-def parse_uuid(value: str) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(str(value))
-    except ValueError:
-        return None
 
 
 def as_vec(v: Any) -> np.ndarray | None:

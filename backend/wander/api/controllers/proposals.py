@@ -6,16 +6,18 @@ a decision made here is a token holder's."""
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import get_args
 
 from litestar import Controller, Request, Response, get, post
 
-from shared_schemas.action import DecisionOut, DecisionRequest, ProposalOut, WalletOut
+from shared_schemas.action import DecisionOut, DecisionRequest, ProposalOut, ProposalStatus, WalletOut
 from wander.action.factory import action_service
 from wander.action.ports import Proposal
 from wander.api.deps import Services
 from wander.domain.errors import InvalidInput
+from wander.domain.validation import parse_uuid
 
-STATUSES = ("pending", "approved", "rejected", "executed")
+STATUSES = get_args(ProposalStatus)
 
 
 def proposal_out(p: Proposal) -> ProposalOut:
@@ -60,8 +62,6 @@ class ProposalController(Controller):
         if status is not None and status not in STATUSES:
             raise InvalidInput("status", f"must be one of {', '.join(STATUSES)} (got '{status}')")
         if session_id is not None:
-            from wander.store.repository import parse_uuid
-
             if parse_uuid(session_id) is None:
                 raise InvalidInput("session_id", "not a valid id")
         return [proposal_out(p) for p in await _service(svc, request).repo.find(status, session_id)]

@@ -4,7 +4,6 @@ sandwiches, the foraging log and a run's events, the analysis queries and 8.1's 
 
 from __future__ import annotations
 
-import uuid
 from typing import Annotated, Any
 
 from litestar import Controller, get, post
@@ -13,13 +12,7 @@ from litestar.params import Parameter
 from shared_schemas.models import CorpusQuestion, ForageLogEntry, ForageRequest, ForageRunOut, SandwichMetrics
 from wander.api.deps import Services
 from wander.domain.errors import InvalidInput, NotFound
-
-
-def parse_uuid(value: str) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(value)
-    except ValueError:
-        return None
+from wander.domain.validation import parse_uuid
 
 
 class SandwichController(Controller):
