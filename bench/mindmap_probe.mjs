@@ -2,6 +2,7 @@
 // the map has caught up (the Python side then publishes live steps and answers "done"),
 // then one JSON line of figures.
 import { chromium } from "@playwright/test";
+import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const [url, sid, nStr] = process.argv.slice(2);
@@ -38,11 +39,28 @@ await page.addInitScript(() => {
   }).observe(document, { childList: true, subtree: true });
 });
 
+// MINDMAP_PROFILE=file.json: a CPU profile (Chrome DevTools protocol) of each phase, to
+// find where the time goes (file.catchup.json, file.pan.json, file.live.json).
+const profileTo = process.env.MINDMAP_PROFILE;
+const cdp = profileTo ? await page.context().newCDPSession(page) : null;
+if (cdp) await cdp.send("Profiler.enable");
+// MINDMAP_TRACE=file.json: a Chromium trace (style, layout, paint as well as script) instead.
+const traceTo = process.env.MINDMAP_TRACE;
+const profile = async (phase, body) => {
+  if (cdp) await cdp.send("Profiler.start");
+  if (traceTo) await browser.startTracing(page, { path: traceTo.replace(/\.json$/, `.${phase}.json`), categories: ["devtools.timeline"] });
+  await body();
+  if (traceTo) await browser.stopTracing();
+  if (cdp) writeFileSync(profileTo.replace(/\.json$/, `.${phase}.json`), JSON.stringify((await cdp.send("Profiler.stop")).profile));
+};
+
 const out = {};
 const t0 = Date.now();
-await page.goto(`${url}/sessions/${sid}`);
-await page.waitForFunction((n) => window.__wanderGraphSize?.() >= n + 1, N, { timeout: 600_000, polling: 50 });
-await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+await profile("catchup", async () => {
+  await page.goto(`${url}/sessions/${sid}`);
+  await page.waitForFunction((n) => window.__wanderGraphSize?.() >= n + 1, N, { timeout: 600_000, polling: 50 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+});
 out.mindmap_catchup_ms = Date.now() - t0;
 
 // pan: fit the whole map, then drag the pane while counting frame intervals
@@ -62,10 +80,12 @@ await page.evaluate(() => {
 const box = await page.getByTestId("mindmap").boundingBox();
 const cx = box.x + box.width / 2;
 const cy = box.y + box.height / 2;
-await page.mouse.move(cx, cy);
-await page.mouse.down();
-for (let i = 0; i < 120; i++) await page.mouse.move(cx + 250 * Math.sin(i / 12), cy + 150 * Math.cos(i / 15));
-await page.mouse.up();
+await profile("pan", async () => {
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  for (let i = 0; i < 120; i++) await page.mouse.move(cx + 250 * Math.sin(i / 12), cy + 150 * Math.cos(i / 15));
+  await page.mouse.up();
+});
 const frames = await page.evaluate(() => {
   window.__panning = false;
   return window.__frames.slice(2);
@@ -79,8 +99,10 @@ await page.waitForTimeout(500);
 const before = await page.evaluate(() => Object.keys(window.__frameAt).length);
 console.log("READY-LIVE");
 const rl = createInterface({ input: process.stdin });
-for await (const line of rl) if (line.trim() === "done") break;
-await page.waitForTimeout(1500);
+await profile("live", async () => {
+  for await (const line of rl) if (line.trim() === "done") break;
+  await page.waitForTimeout(1500);
+});
 const lat = await page.evaluate(() => Object.entries(window.__frameAt).filter(([id]) => id in window.__nodeAt).map(([id, t]) => window.__nodeAt[id] - t));
 const live = lat.slice(Math.max(0, lat.length - (lat.length - before)));
 out.event_to_dom_ms_p50 = pct(live, 50);

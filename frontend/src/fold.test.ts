@@ -74,6 +74,22 @@ describe("foldEvents", () => {
     expect(reduceEvents(whole, log.slice(5))).toBe(whole);
   });
 
+  it("a batch never writes into the graph it was given (it copies each record once, then fills the copy)", () => {
+    const freeze = <T,>(x: T): T => {
+      if (x && typeof x === "object" && !Object.isFrozen(x)) {
+        Object.freeze(x);
+        for (const v of Object.values(x)) freeze(v);
+      }
+      return x;
+    };
+    for (const cut of [1, 7, 13, 20]) {
+      const before = freeze(reduceEvents(emptyGraph(SID), log.slice(0, cut)));
+      const snapshot = JSON.stringify(before);
+      expect(reduceEvents(before, log.slice(cut))).toEqual(foldEvents(log));
+      expect(JSON.stringify(before)).toBe(snapshot);
+    }
+  });
+
   it("the state at seq N is the fold of the prefix up to N", () => {
     for (const n of [0, 3, 12, 17, 19, 24, log.length]) {
       const prefix = foldEvents(log.filter((e) => e.seq <= n), undefined, SID);

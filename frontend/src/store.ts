@@ -167,16 +167,35 @@ export function emptyGraph(sessionId: string | null = null): GraphState {
   };
 }
 
+/** Containers made during the current batch (reduceEvents): no one else has seen them yet,
+ * so the rest of the batch may write into them instead of copying them again for every
+ * event. Outside a batch it is null and every write copies (reduceEvent stays pure). */
+let owned: WeakSet<object> | null = null;
+
+function mine<T extends object>(x: T, copy: (x: T) => T): T {
+  if (owned?.has(x)) return x;
+  const c = copy(x);
+  owned?.add(c);
+  return c;
+}
+const copyRecord = <T extends object>(x: T): T => ({ ...x });
+const copyArray = <T,>(x: T[]): T[] => x.slice();
+
+/** `g` with `rec[key] = value` written into a record of the graph (copied unless owned). */
+function withEntry<K extends "loci" | "arrivedBy" | "hints", V extends GraphState[K][string]>(g: GraphState, field: K, key: string, value: V): GraphState {
+  const rec = mine(g[field], copyRecord) as Record<string, V>;
+  rec[key] = value;
+  return { ...g, [field]: rec };
+}
+
 function upsertLocus(g: GraphState, locus: LocusOut, parentId: string | null, step: number): GraphState {
   const prev = g.loci[locus.id];
   if (prev) {
-    return { ...g, loci: { ...g.loci, [locus.id]: { ...prev, ...locus, kind: "locus", parentId: prev.parentId, firstStep: prev.firstStep } } };
+    return withEntry(g, "loci", locus.id, { ...prev, ...locus, kind: "locus", parentId: prev.parentId, firstStep: prev.firstStep });
   }
-  return {
-    ...g,
-    loci: { ...g.loci, [locus.id]: { ...locus, kind: "locus", parentId, firstStep: step } },
-    order: [...g.order, locus.id],
-  };
+  const order = mine(g.order, copyArray);
+  order.push(locus.id);
+  return { ...withEntry(g, "loci", locus.id, { ...locus, kind: "locus", parentId, firstStep: step }), order };
 }
 
 /** Folds one event into the graph. Pure: returns the same object when the event is ignored. */
@@ -216,7 +235,7 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       const c = ev.payload;
       const prev = next.loci[c.locus.id];
       next = upsertLocus(next, c.locus, c.source === "inject" ? next.currentLocusId : null, c.step_number);
-      next = { ...next, loci: { ...next.loci, [c.locus.id]: { ...next.loci[c.locus.id], planted: prev ? !!prev.planted : true } } };
+      next = withEntry(next, "loci", c.locus.id, { ...next.loci[c.locus.id], planted: prev ? !!prev.planted : true });
       // a person's hint (not a preset's other seed): marked until visited or decayed
       if (c.source === "inject") next = { ...next, hints: { ...next.hints, [c.locus.id]: c.step_number } };
       break;
@@ -239,24 +258,28 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       next = upsertLocus(next, c.from_locus, null, Math.max(0, c.step_number - 1));
       next = upsertLocus(next, c.to_locus, c.from_locus.id, c.step_number);
       if (next.loci[c.to_locus.id].planted) {
-        next = { ...next, loci: { ...next.loci, [c.to_locus.id]: { ...next.loci[c.to_locus.id], planted: false } } };
+        next = withEntry(next, "loci", c.to_locus.id, { ...next.loci[c.to_locus.id], planted: false });
       }
       const id = `path:${c.step_number}`;
-      const path = next.path.some((e) => e.id === id)
-        ? next.path
-        : [
-            ...next.path,
-            {
-              id,
-              source: c.from_locus.id,
-              target: c.to_locus.id,
-              step: c.step_number,
-              bridge: c.from_locus.domains.length > 0 && c.to_locus.domains.length > 0 && !c.from_locus.domains.some((d) => c.to_locus.domains.includes(d)),
-            },
-          ].sort((a, b) => a.step - b.step);
-      const arrivedBy = next.arrivedBy[c.to_locus.id]
-        ? next.arrivedBy
-        : { ...next.arrivedBy, [c.to_locus.id]: c.residue };
+      const edge: PathEdge = {
+        id,
+        source: c.from_locus.id,
+        target: c.to_locus.id,
+        step: c.step_number,
+        bridge: c.from_locus.domains.length > 0 && c.to_locus.domains.length > 0 && !c.from_locus.domains.some((d) => c.to_locus.domains.includes(d)),
+      };
+      const lastEdge = next.path[next.path.length - 1];
+      let path: PathEdge[];
+      if (!lastEdge || lastEdge.step < c.step_number) {
+        // the usual case, steps in order: appended (the path is sorted, so it is not there yet)
+        path = mine(next.path, copyArray);
+        path.push(edge);
+      } else if (next.path.some((e) => e.id === id)) path = next.path;
+      else {
+        path = [...next.path, edge].sort((a, b) => a.step - b.step);
+        owned?.add(path);
+      }
+      const arrivedBy = next.arrivedBy[c.to_locus.id] ? next.arrivedBy : withEntry(next, "arrivedBy", c.to_locus.id, c.residue).arrivedBy;
       next = {
         ...next,
         path,
@@ -361,19 +384,23 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
   return next;
 }
 
-export function reduceEvents(g: GraphState, events: EventOut[]): GraphState {
-  return events.reduce(reduceEvent, g);
+/** Folds `events` in order. The same as reducing them one by one, but a batch (a replay of
+ * thousands of steps) copies each record and list of the graph once, not once per event. */
+export function reduceEvents(g: GraphState, events: readonly EventOut[]): GraphState {
+  if (events.length < 2 || owned) return events.reduce(reduceEvent, g);
+  owned = new WeakSet();
+  try {
+    return events.reduce(reduceEvent, g);
+  } finally {
+    owned = null;
+  }
 }
 
 /** The graph as it stood at `uptoSeq` (all of it when omitted): the fold of the log up to
  * that seq. The live map, reconnect catch-up and the archive timeline all use this. */
 export function foldEvents(events: EventOut[], uptoSeq?: number, sessionId: string | null = null): GraphState {
-  let g = emptyGraph(sessionId ?? events[0]?.session_id ?? null);
-  for (const e of events) {
-    if (uptoSeq !== undefined && e.seq > uptoSeq) continue;
-    g = reduceEvent(g, e);
-  }
-  return g;
+  const g = emptyGraph(sessionId ?? events[0]?.session_id ?? null);
+  return reduceEvents(g, uptoSeq === undefined ? events : events.filter((e) => e.seq <= uptoSeq));
 }
 
 /** Loci linked by confirmed resonances: consecutive loci of each theme's list. */

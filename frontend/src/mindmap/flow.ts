@@ -99,6 +99,7 @@ export function flowNodes(
           hint: g.hints[id] !== undefined,
           fence: fenceBy.get(n.concept.toLowerCase()) ?? null,
           highlighted: extras.highlight.has(id),
+          fresh: n.firstStep >= g.stepCount - 1,
         };
         const key = `${p.x},${p.y},${r},${n.visit_count},${current},${n.concept},${n.domains.join("|")},${n.source_type},${!!n.planted},${JSON.stringify(marks)}`;
         out.push(cached(cache, next, id, key, () => locusNode(id, n, p, r, current, marks)));
@@ -142,6 +143,7 @@ interface LocusMarks {
   hint: boolean;
   fence: "include" | "exclude" | null;
   highlighted: boolean;
+  fresh: boolean;
 }
 
 function locusNode(id: string, l: GraphState["loci"][string], p: Point, r: number, current: boolean, m: LocusMarks): Node {
@@ -158,6 +160,7 @@ function locusNode(id: string, l: GraphState["loci"][string], p: Point, r: numbe
     hint: m.hint,
     fence: m.fence,
     highlighted: m.highlighted,
+    fresh: m.fresh,
   };
   return {
     id,

@@ -15,7 +15,7 @@ function PathEdgeView({ id, sourceX, sourceY, targetX, targetY, data }: EdgeProp
     return (
       <>
         <BaseEdge id={id} path={`M ${x1 + ox},${y1 + oy} L ${x2 + ox},${y2 + oy} M ${x1 - ox},${y1 - oy} L ${x2 - ox},${y2 - oy}`}
-          className={data?.latest ? "path-edge is-bridge is-latest" : "path-edge is-bridge"} interactionWidth={8} />
+          className={data?.latest ? "path-edge is-bridge is-latest" : "path-edge is-bridge"} interactionWidth={0} />
         <path d={`M ${x1},${y1} L ${x2},${y2}`} fill="none" stroke="none" markerEnd={data?.latest ? "url(#wander-arrow-latest)" : "url(#wander-arrow)"} />
       </>
     );
@@ -26,7 +26,7 @@ function PathEdgeView({ id, sourceX, sourceY, targetX, targetY, data }: EdgeProp
       path={`M ${x1},${y1} L ${x2},${y2}`}
       markerEnd={data?.latest ? "url(#wander-arrow-latest)" : "url(#wander-arrow)"}
       className={data?.latest ? "path-edge is-latest" : "path-edge"}
-      interactionWidth={8}
+      interactionWidth={0}
     />
   );
 }

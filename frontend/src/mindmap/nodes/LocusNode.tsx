@@ -18,6 +18,8 @@ export type LocusNodeData = {
   /** A fence anchor sits here: a halo, green for include, red for exclude. */
   fence?: "include" | "exclude" | null;
   highlighted?: boolean;
+  /** Reached by the latest step: it grows in (older loci, remounted as the view pans, do not). */
+  fresh?: boolean;
 };
 export type LocusNodeType = Node<LocusNodeData, "locus">;
 
@@ -28,7 +30,7 @@ function LocusNodeView({ data }: NodeProps<LocusNodeType>) {
   const colour = domainColour(data.domains[0]);
   const d = data.r * 2;
   const cls = ["locus", data.current ? "is-current" : "", data.selected ? "is-selected" : "", data.seed ? "is-seed" : "",
-    data.planted ? "is-planted" : "", data.hint ? "is-hint" : "", data.highlighted ? "is-highlighted" : ""]
+    data.planted ? "is-planted" : "", data.hint ? "is-hint" : "", data.highlighted ? "is-highlighted" : "", data.fresh ? "is-fresh" : ""]
     .filter(Boolean)
     .join(" ");
   return (
