@@ -35,3 +35,22 @@ def test_missing_and_wrong_paths_are_refused(tmp_path: Path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(InvalidInput, match="no Markdown"):
         read_notes(tmp_path / "empty")
+
+
+def test_symbolic_links_out_of_the_named_folder_are_not_followed(tmp_path: Path):
+    notes, secret = tmp_path / "notes", tmp_path / "elsewhere"
+    notes.mkdir()
+    (secret / "keys").mkdir(parents=True)
+    (notes / "mine.md").write_text("# Mine\nMy own thought.\n")
+    (notes / "sub").mkdir()
+    (notes / "sub" / "also.md").write_text("Another own thought.\n")
+    (secret / "secret.md").write_text("# Secret\nNot yours to import.\n")
+    (secret / "keys" / "k.txt").write_text("a private key\n")
+    (notes / "link-to-file.md").symlink_to(secret / "secret.md")
+    (notes / "link-to-folder").symlink_to(secret / "keys", target_is_directory=True)
+    (notes / "inside.md").symlink_to(notes / "sub" / "also.md")  # stays inside: followed
+    chunks = read_notes(notes)
+    texts = " ".join(c.text for c in chunks)
+    assert "My own thought" in texts and "Another own thought" in texts
+    assert "Not yours" not in texts and "private key" not in texts
+    assert {c.file for c in chunks} == {"mine.md", "sub/also.md", "inside.md"}

@@ -4,6 +4,7 @@ resonances and the crystals as sandwiches."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 FACETS = ("connection", "tension", "bridge", "surprise", "possibility")
@@ -11,22 +12,34 @@ BEST_RESIDUES = 5
 PATH_SHOWN = 60
 
 
+# CommonMark's backslash escapes for what can open markup or HTML in a line of text.
+_MARKUP = re.compile(r"([\\`*_\[\]<>#|!~])")
+
+
+def md(value: Any) -> str:
+    """Text a person or a model wrote, as literal Markdown text: one line, every character
+    that could start emphasis, a link, a heading, a table or raw HTML escaped."""
+    return _MARKUP.sub(r"\\\1", " ".join(str(value).split()))
+
+
 def render_markdown(rows: dict[str, Any]) -> str:
     s = rows["session"]
     loci = {lo["id"]: lo for lo in rows["loci"]}
-    name = lambda i: loci[i]["concept"] if i in loci else "?"  # noqa: E731
+    name = lambda i: md(loci[i]["concept"]) if i in loci else "?"  # noqa: E731
     traces = sorted(rows["traces"], key=lambda t: t["step_number"])
-    out = [f"# {s['name']}", ""]
-    out.append(f"- seed: **{s['seed_concept']}**" + (f"; attractor: *{s['attractor']}*" if s.get("attractor") else ""))
+    out = [f"# {md(s['name'])}", ""]
+    out.append(
+        f"- seed: **{md(s['seed_concept'])}**" + (f"; attractor: *{md(s['attractor'])}*" if s.get("attractor") else "")
+    )
     out.append(
         f"- status: {s['status']}"
-        + (f" ({s['stopped_reason']})" if s.get("stopped_reason") else "")
+        + (f" ({md(s['stopped_reason'])})" if s.get("stopped_reason") else "")
         + f"; steps: {s['step_count']}/{s['max_steps']}; loci: {len(loci)}; temperature {s['temperature']}; "
         f"random seed {s['random_seed']}"
     )
     out.append(f"- session: `{s['id']}`")
     out += ["", "## Path", ""]
-    path = [s["seed_concept"]] + [name(t["to_locus_id"]) for t in traces]
+    path = [md(s["seed_concept"])] + [name(t["to_locus_id"]) for t in traces]
     more = f" -> ... ({len(path) - PATH_SHOWN} more)" if len(path) > PATH_SHOWN else ""
     out.append(" -> ".join(path[:PATH_SHOWN]) + more)
     step_of = {t["id"]: t for t in traces}
@@ -40,13 +53,13 @@ def render_markdown(rows: dict[str, Any]) -> str:
             f"### Step {t['step_number']}: {name(t['from_locus_id'])} -> {name(t['to_locus_id'])} "
             f"(interestingness {r.get('interestingness') or 0:.2f})",
         ]
-        out += [f"- **{f}**: {r[f]}" for f in FACETS if r.get(f)]
+        out += [f"- **{f}**: {md(r[f])}" for f in FACETS if r.get(f)]
         if r.get("themes"):
-            out.append(f"- themes: {', '.join(r['themes'])}")
+            out.append(f"- themes: {', '.join(md(t) for t in r['themes'])}")
     confirmed = [r for r in rows["resonances"] if r["status"] == "confirmed"]
     out += ["", f"## Resonances ({len(confirmed)} confirmed of {len(rows['resonances'])})", ""]
     out += [
-        f"- {', '.join(r['themes'][:6])} (occurrences {r['occurrences']}, strength {r['strength']:.2f})"
+        f"- {', '.join(md(t) for t in r['themes'][:6])} (occurrences {r['occurrences']}, strength {r['strength']:.2f})"
         for r in sorted(confirmed, key=lambda r: -r["strength"])
     ]
     out += ["", f"## Crystals ({len(rows['crystals'])})"]
@@ -56,9 +69,9 @@ def render_markdown(rows: dict[str, Any]) -> str:
             "",
             f"### {c.get('structural_type') or 'crystal'}: V = {v.get('V', 0):.3f} ({v.get('verdict', '?')})",
             f"- bread: {name(c.get('bread_a_locus_id'))}",
-            f"- filling: {v.get('filling', '?')}: {c['insight']}",
+            f"- filling: {md(v.get('filling', '?'))}: {md(c['insight'])}",
             f"- bread: {name(c.get('bread_b_locus_id'))}",
             f"- confidence {c['confidence']:.2f}, actionability {c['actionability']:.2f}, "
-            f"domains {', '.join(c['domains'])}",
+            f"domains {', '.join(md(d) for d in c['domains'])}",
         ]
     return "\n".join(out) + "\n"

@@ -36,12 +36,16 @@ def note_files(path: Path) -> list[Path]:
         if path.suffix.lower() not in SUFFIXES:
             raise InvalidInput("path", f"'{path}' is not a Markdown or text file ({', '.join(sorted(SUFFIXES))})")
         return [path]
+    # only what lies inside the folder the person named: a symbolic link (to a file or a
+    # folder) that leads outside it is not followed
+    root = path.resolve()
     files = sorted(
         p
         for p in path.rglob("*")
         if p.is_file()
         and p.suffix.lower() in SUFFIXES
         and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        and p.resolve().is_relative_to(root)
     )
     if not files:
         raise InvalidInput("path", f"'{path}' holds no Markdown or text files")
