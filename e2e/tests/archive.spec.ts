@@ -182,8 +182,11 @@ test("switch to the semantic (UMAP) layout: loci glide to the stored projection,
   await page.getByTestId("timeline-scrubber").fill("5");
   await expect(page.locator(".react-flow__node-locus")).toHaveCount(6);
   const at5 = await waitSettled(page);
-  expect(offProjection(at5, body).worst).toBeLessThan(1);
-  expect(at5.every((c) => after.some((a) => a.id === c.id && Math.abs(a.x - c.x) < 1 && Math.abs(a.y - c.y) < 1))).toBe(true);
+  // the six loci of step 5 sit at their projected points under one scale (the view itself may
+  // fit them differently after the reload, so screen positions are not compared)
+  const fit5 = offProjection(at5, body);
+  expect(fit5.matched).toBe(6);
+  expect(fit5.worst).toBeLessThan(1);
   await shot(page, "archive-04-semantic-step-5");
 });
 
