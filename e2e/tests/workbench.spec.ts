@@ -45,6 +45,36 @@ async function currentConcept(page: Page): Promise<string> {
   return (await page.locator(".locus.is-current").getAttribute("data-concept")) ?? "";
 }
 
+/** Whether a click at the node's centre reaches the node (not the minimap, the legend or a panel). */
+async function clickable(page: Page, id: string): Promise<boolean> {
+  const c = await centreOf(node(page, id));
+  return page.evaluate(
+    ({ x, y, id }) => !!document.elementFromPoint(x, y)?.closest(`.react-flow__node[data-id="${id}"]`),
+    { ...c, id },
+  );
+}
+
+/** Select a, then shift-click b, the way a person does it: a is found with the search box
+ * (which selects and centres it), the map is zoomed out until b is not under an overlay,
+ * then b is shift-clicked. */
+async function pickPair(page: Page, a: string, b: string): Promise<void> {
+  const conceptA = (await node(page, a).locator(".locus").getAttribute("data-concept"))!;
+  await page.getByLabel("Find a locus").fill(conceptA);
+  await page.getByRole("option", { name: conceptA, exact: true }).click();
+  await expect(page.getByTestId("locus-concept")).toHaveText(conceptA);
+  await page.waitForTimeout(500); // the centring animation
+  await expect
+    .poll(async () => {
+      if (await clickable(page, b)) return true;
+      await page.getByRole("button", { name: "Zoom out" }).click();
+      await page.waitForTimeout(400);
+      return false;
+    })
+    .toBe(true);
+  await node(page, b).click({ modifiers: ["Shift"] });
+  await expect(page.getByTestId("compare-panel")).toBeVisible();
+}
+
 async function stopFollowing(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Whole map" }).click();
   await page.waitForTimeout(500);
@@ -273,10 +303,8 @@ test("analyze: shift-click two loci to compare; the trace centres a step; search
   const trace = (await (await page.request.get(`${API}/sessions/${s.id}/trace`)).json()) as { from_locus_id: string; to_locus_id: string; to_concept: string }[];
   const a = trace[0].from_locus_id;
   const b = trace[2].to_locus_id;
-  await node(page, a).click();
-  await node(page, b).click({ modifiers: ["Shift"] });
+  await pickPair(page, a, b);
   const cmp = page.getByTestId("compare-panel");
-  await expect(cmp).toBeVisible();
   await expect(cmp.getByTestId("compare-distance")).toHaveText(/^\d\.\d{3}$/);
   await expect(cmp.getByTestId("compare-midpoint")).not.toHaveText("?");
   await expect(cmp.getByTestId("compare-path")).toContainText("→");
@@ -424,8 +452,7 @@ test("compare: the panel shows the domains the two loci share and those only one
   expect(pair, "two loci that share a domain and differ in others").not.toBeNull();
   const [a, b] = pair!;
   await openMap(page, s.id);
-  await node(page, a.id).click();
-  await node(page, b.id).click({ modifiers: ["Shift"] });
+  await pickPair(page, a.id, b.id);
   const cmp = page.getByTestId("compare-panel");
   await expect(cmp.getByTestId("compare-distance")).toHaveText(/^\d\.\d{3}$/);
   const shared = a.domains.filter((d) => b.domains.includes(d));
