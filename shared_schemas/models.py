@@ -7,7 +7,7 @@ Defined once here; JSON Schema (schema.json) and the frontend's TypeScript types
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -33,14 +33,18 @@ from shared_schemas.events import Subject as Subject
 from shared_schemas.events import WsFrame as WsFrame
 
 # ---- requests ------------------------------------------------------------------------
+# Every text a client sends has a maximum length and every list a maximum item count (issue 15).
+
+MAX_DOMAINS = 64  # items in allowed_domains / forbidden_domains (the corpus has a few dozen)
+Domain = Annotated[str, Field(max_length=200)]
 
 
 class SessionCreate(Strict):
     seed_concept: str = Field(min_length=1, max_length=2000, description="Where the wander starts.")
     name: str | None = Field(default=None, max_length=255)
     attractor: str | None = Field(default=None, max_length=2000, description="A vague sense of what we look for.")
-    allowed_domains: list[str] = Field(default_factory=list)
-    forbidden_domains: list[str] = Field(default_factory=list)
+    allowed_domains: list[Domain] = Field(default_factory=list, max_length=MAX_DOMAINS)
+    forbidden_domains: list[Domain] = Field(default_factory=list, max_length=MAX_DOMAINS)
     max_steps: int = Field(default=100, ge=1, le=10000)
     cloud_budget_cents: int = Field(default=500, ge=0)
     temperature: float = Field(default=0.7, gt=0, le=10)
@@ -52,8 +56,8 @@ class SessionCreate(Strict):
 class SessionPatch(Strict):
     name: str | None = Field(default=None, min_length=1, max_length=255)
     status: Literal["active", "paused", "completed", "abandoned"] | None = None
-    allowed_domains: list[str] | None = None
-    forbidden_domains: list[str] | None = None
+    allowed_domains: list[Domain] | None = Field(default=None, max_length=MAX_DOMAINS)
+    forbidden_domains: list[Domain] | None = Field(default=None, max_length=MAX_DOMAINS)
     max_steps: int | None = Field(default=None, ge=1, le=10000)
     temperature: float | None = Field(default=None, gt=0, le=10)
     cloud_budget_cents: int | None = Field(
@@ -83,6 +87,7 @@ class SearchRequest(Strict):
     types: list[Literal["locus", "crystal", "resonance"]] = Field(
         default_factory=lambda: ["locus", "crystal", "resonance"],  # type: ignore[arg-type]
         min_length=1,
+        max_length=32,  # three kinds; repeats are harmless, an endless list is not
     )
     limit: int = Field(default=10, ge=1, le=100)
 

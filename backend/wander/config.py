@@ -54,6 +54,19 @@ class DatabaseSettings(Section):
     )
 
 
+RATE_PERIODS = {"second": 1.0, "minute": 60.0, "hour": 3600.0}
+
+
+def parse_rate(text: str) -> tuple[int, float] | None:
+    """`N/second|minute|hour` as (N, period in seconds); `0` (or `0/...`) as None: no limit."""
+    count, _, unit = text.strip().lower().partition("/")
+    unit = unit.strip() or ("minute" if count.strip() == "0" else "")
+    if not count.strip().isdigit() or unit not in RATE_PERIODS:
+        raise ValueError("must be N/second, N/minute or N/hour, or 0 for no limit")
+    n = int(count)
+    return (n, RATE_PERIODS[unit]) if n > 0 else None
+
+
 class ApiSettingsSection(Section):
     token: str | None = _var(
         "WANDER_API_TOKEN", None, "bearer token the API requires; mandatory to bind beyond loopback", shown="unset"
@@ -82,10 +95,42 @@ class ApiSettingsSection(Section):
         ge=1,
     )
 
+    max_body_bytes: int = _var(
+        "WANDER_API_MAX_BODY_BYTES",
+        1_048_576,
+        "largest request body in bytes; a larger one is answered 413 before it is read whole",
+        ge=1,
+    )
+    rate_limit: str = _var(
+        "WANDER_API_RATE_LIMIT",
+        "60/minute",
+        "session creates, steps, runs and forage runs per client address when the server binds beyond "
+        "loopback: `N/second`, `N/minute` or `N/hour` (`0`: off); over it a client gets 429 with "
+        "Retry-After. Never applied on loopback",
+    )
+    forage_roots: tuple[Path, ...] = _var(
+        "WANDER_FORAGE_ROOTS",
+        (),
+        "folders (separated by `:`) the API's `POST /api/v1/sandwich/forage` may read a `source` path from; "
+        "paths elsewhere, with `..`, or through a symbolic link leading out are refused (the CLI is not confined)",
+        shown="`WANDER_HOME/forage`",
+    )
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split(cls, v: Any) -> Any:
         return tuple(o.strip() for o in v.split(",") if o.strip()) if isinstance(v, str) else v
+
+    @field_validator("forage_roots", mode="before")
+    @classmethod
+    def _paths(cls, v: Any) -> Any:
+        return tuple(Path(p.strip()) for p in v.split(os.pathsep) if p.strip()) if isinstance(v, str) else v
+
+    @field_validator("rate_limit")
+    @classmethod
+    def _rate(cls, v: str) -> str:
+        parse_rate(v)  # raises ValueError naming the form
+        return v.strip().lower()
 
 
 class ModelsSettings(Section):
@@ -367,6 +412,11 @@ class Settings(BaseSettings):
     @property
     def cache_dir(self) -> Path:
         return self.home / "cache"
+
+    @property
+    def forage_roots(self) -> tuple[Path, ...]:
+        """The folders the API may forage a `source` path from (WANDER_FORAGE_ROOTS, else home/forage)."""
+        return tuple(p.expanduser() for p in self.api.forage_roots) or (self.home / "forage",)
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:

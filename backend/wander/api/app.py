@@ -6,11 +6,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.di import Provide
+from litestar import Request, Response
 from litestar.exceptions import NotFoundException
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.openapi import OpenAPIConfig
 
 from wander.api import auth, problems, static
@@ -28,11 +31,12 @@ from wander.api.controllers.workbench import WorkbenchController
 from wander.api.deps import Services, provide_services
 from wander.api.headers import API_HEADERS
 from wander.api.openapi_problems import document_problems
+from wander.api.rate_limit import RateLimited, make_rate_guard, on_rate_limited
 from wander.api.text_guard import refuse_nul
 from wander.api.security import make_token_guard
 from wander.archive.service import Archivist
 from wander.api.ws import session_socket
-from wander.config import Settings, load_settings
+from wander.config import Settings, load_settings, parse_rate
 from wander.engine.runner import Runner
 from wander.wiring import App, dweller_builder_for, make_runner, open_app
 
@@ -44,9 +48,13 @@ class ApiSettings:
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)
     resume_interrupted: bool = True
     umap_warm_up: bool = False  # compile UMAP in the background at start (`wander serve`: on; WANDER_UMAP_WARMUP=0)
+    host: str = "127.0.0.1"  # the address the server binds (`wander serve --host`): beyond loopback, rate limits
+    max_body_bytes: int = 1_048_576  # WANDER_API_MAX_BODY_BYTES
+    rate_limit: str = "60/minute"  # WANDER_API_RATE_LIMIT; applied only beyond loopback
+    forage_roots: tuple[Path, ...] = ()  # where POST /sandwich/forage may read a `source` path (none: nowhere)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> ApiSettings:
+    def from_env(cls, env: Mapping[str, str] | None = None, *, host: str = "127.0.0.1") -> ApiSettings:
         s = load_settings(env)
         a = s.api
         return cls(
@@ -54,6 +62,10 @@ class ApiSettings:
             heartbeat_s=a.ws_heartbeat_s,
             allowed_origins=a.allowed_origins,
             umap_warm_up=s.archive.umap_warmup,
+            host=host,
+            max_body_bytes=a.max_body_bytes,
+            rate_limit=a.rate_limit,
+            forage_roots=s.forage_roots,
         )
 
 
@@ -97,6 +109,10 @@ def create_app(
                 finally:
                     await stop(runner)
 
+    def on_too_large(_: Request, exc: RequestEntityTooLarge) -> Response:
+        return problem_too_large(api.max_body_bytes)
+
+    rate_guard = make_rate_guard(api.host, parse_rate(api.rate_limit), api.rate_limit)
     return Litestar(
         route_handlers=[
             SessionController,
@@ -117,13 +133,34 @@ def create_app(
             *static.static_routes(),
         ],
         dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
-        exception_handlers={**problems.HANDLERS, NotFoundException: static.on_not_found},  # type: ignore[dict-item]
-        guards=[make_token_guard(api.token)],
+        exception_handlers={
+            **problems.HANDLERS,  # type: ignore[dict-item]
+            NotFoundException: static.on_not_found,
+            RequestEntityTooLarge: on_too_large,
+            RateLimited: on_rate_limited,
+        },
+        guards=[make_token_guard(api.token), *([rate_guard] if rate_guard else [])],
+        request_max_body_size=api.max_body_bytes,
         lifespan=[lifespan],
         on_startup=[document_problems],
-        before_request=refuse_nul,
+        before_request=check_request,
         openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path="/schema"),
         cors_config=CORSConfig(allow_origins=list(api.allowed_origins)) if api.allowed_origins else None,
         response_headers=API_HEADERS,
         debug=False,
     )
+
+
+MAX_QUERY_CHARS = 8192  # a query parameter's value; bodies have their fields' own limits (shared_schemas)
+
+
+async def check_request(request: Request) -> Response | None:
+    """Before every handler: no query parameter over MAX_QUERY_CHARS, no NUL character."""
+    for key, value in request.query_params.multi_items():
+        if len(value) > MAX_QUERY_CHARS:
+            return problems.problem(422, f"{key}: at most {MAX_QUERY_CHARS} characters", key)
+    return await refuse_nul(request)
+
+
+def problem_too_large(limit: int) -> Response:
+    return problems.problem(413, f"the request body is larger than {limit} bytes (WANDER_API_MAX_BODY_BYTES)")

@@ -26,7 +26,7 @@ def serve(
 
     if not 0 < port < 65536:
         fail(f"port: must be between 1 and 65535 (got {port})")
-    api = ApiSettings.from_env()
+    api = ApiSettings.from_env(host=host)  # beyond loopback: rate limits (WANDER_API_RATE_LIMIT)
     check_bind(host, api.token)
     shown = f"[{host}]" if ":" in host else host
     err.print(f"Wander on http://{shown}:{port}/  (API docs at /schema; Ctrl+C to stop)", highlight=False)

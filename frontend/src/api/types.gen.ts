@@ -977,6 +977,7 @@ export interface SearchRequest {
   query: string;
   /**
    * @minItems 1
+   * @maxItems 32
    */
   types?: ["locus" | "crystal" | "resonance", ...("locus" | "crystal" | "resonance")[]];
   limit?: number;
@@ -991,7 +992,13 @@ export interface SessionCreate {
    * A vague sense of what we look for.
    */
   attractor?: string | null;
+  /**
+   * @maxItems 64
+   */
   allowed_domains?: string[];
+  /**
+   * @maxItems 64
+   */
   forbidden_domains?: string[];
   max_steps?: number;
   cloud_budget_cents?: number;

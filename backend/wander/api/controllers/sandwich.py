@@ -1,12 +1,19 @@
 """/api/v1/sandwich/...: SANDWICH foraging (004) over HTTP, the same as `wander forage`,
 `wander corpus` and `wander sandwich explain`: forage (autonomous or directed), the
-sandwiches, the foraging log and a run's events, the analysis queries and 8.1's metrics."""
+sandwiches, the foraging log and a run's events, the analysis queries and 8.1's metrics.
+
+A `source` path is confined (issue 15): only an absolute path under one of the foraging roots
+(WANDER_FORAGE_ROOTS, else WANDER_HOME/forage), without `..`, and, for a folder, none of the
+files the forager would read leading outside through a symbolic link; anything else is a 422
+naming `source`. `wander forage --from` (the local user) stays unconfined."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Annotated, Any
 
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.params import Parameter
 
 from shared_schemas.models import CorpusQuestion, ForageLogEntry, ForageRequest, ForageRunOut, SandwichMetrics
@@ -14,16 +21,50 @@ from wander.api.deps import Services
 from wander.domain.errors import InvalidInput, NotFound
 from wander.domain.validation import parse_uuid
 
+URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+
+
+def confine_source(source: str, roots: tuple[Path, ...]) -> None:
+    """Refuses (InvalidInput on `source`) a path the API must not read: not absolute, with
+    `..`, outside every root once symbolic links are resolved, or a folder holding a file
+    (of those the forager reads) that a symbolic link leads outside. A URL passes here."""
+    from wander.kb.forage_sources import SUFFIXES
+
+    target = source.strip()
+    if URL.match(target):
+        return
+    path = Path(target)
+    if ".." in path.parts:
+        raise InvalidInput("source", "must not contain '..'")
+    if not path.is_absolute():
+        raise InvalidInput("source", "must be an absolute path under one of the foraging roots (WANDER_FORAGE_ROOTS)")
+    resolved = path.resolve()
+    root = next((r for r in (r.resolve() for r in roots) if resolved.is_relative_to(r)), None)
+    if root is None:
+        raise InvalidInput("source", "is outside the foraging roots (WANDER_FORAGE_ROOTS) the API may read")
+    if resolved.is_dir():
+        for p in resolved.rglob("*"):  # the files the forager would read (kb.forage_sources)
+            if (
+                p.suffix.lower() in SUFFIXES
+                and not any(x.startswith(".") for x in p.relative_to(resolved).parts)
+                and not p.resolve().is_relative_to(root)
+            ):
+                raise InvalidInput("source", f"'{p}' leads outside the foraging roots (WANDER_FORAGE_ROOTS)")
+
 
 class SandwichController(Controller):
     path = "/api/v1/sandwich"
     tags = ["sandwich"]
 
     @post("/forage", status_code=200)
-    async def forage(self, data: ForageRequest, svc: Services) -> ForageRunOut:
+    async def forage(self, data: ForageRequest, svc: Services, request: Request) -> ForageRunOut:
         """Runs to the end (patience or max_attempts) and returns the run's summary; the run's
-        events go out on the bus as it goes (GET /runs/{id}/events replays them)."""
+        events go out on the bus as it goes (GET /runs/{id}/events replays them). A `source`
+        path must lie under the server's foraging roots (WANDER_FORAGE_ROOTS)."""
         from wander.foraging import make_forager
+
+        if data.source is not None:
+            confine_source(data.source, request.app.state.api_settings.forage_roots)
 
         summary = await make_forager(svc.app, data.seed).run(
             patience=data.patience, source=data.source, topic=data.topic, max_attempts=data.max_attempts
