@@ -1,0 +1,122 @@
+"""Rate limits (issue 15): bound beyond loopback, a client's burst of session creates and
+steps gets 429 problems with Retry-After; on loopback (the default) nothing is limited.
+The clock is never read by the assertions: the buckets' refill is checked with a fake clock."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.api.conftest import API, create, start_server
+from wander.api.app import ApiSettings
+from wander.api.rate_limit import LIMITED, TokenBuckets, make_rate_guard
+from wander.config import load_settings, parse_rate
+
+PROBLEM = "application/problem+json"
+
+
+@pytest.fixture
+async def served(app):
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def serve(api: ApiSettings):
+        srv, task, addr = await start_server(app, api)
+        try:
+            async with httpx.AsyncClient(base_url=f"http://{addr}", timeout=30) as c:
+                yield c
+        finally:
+            srv.should_exit = True
+            await task
+
+    return serve
+
+
+def assert_limited(r: httpx.Response) -> None:
+    assert r.status_code == 429, r.text
+    assert r.headers["content-type"].startswith(PROBLEM)
+    body = r.json()
+    assert body["title"] == "Too Many Requests" and "WANDER_API_RATE_LIMIT" in body["detail"]
+    assert int(r.headers["retry-after"]) >= 1
+
+
+async def test_beyond_loopback_a_burst_of_creates_and_steps_gets_429(served):
+    # `host` is the address `wander serve --host` binds; the test server itself listens on
+    # 127.0.0.1, but the app was made for 0.0.0.0, as in a deployment.
+    api = ApiSettings(resume_interrupted=False, host="0.0.0.0", token="t0ken", rate_limit="3/hour")
+    async with served(api) as c:
+        c.headers["authorization"] = "Bearer t0ken"
+        sid = (await create(c))["id"]  # 1
+        for _ in range(2):  # 2, 3
+            r = await c.post(f"{API}/{sid}/step")
+            assert r.status_code == 200, r.text
+        assert_limited(await c.post(f"{API}/{sid}/step"))
+        assert_limited(await c.post(API, json={"seed_concept": "another"}))
+        assert_limited(await c.post(f"{API}/{sid}/wander", json={"n_steps": 1}))
+        # Reading is not limited, nor is steering.
+        assert (await c.get(f"{API}/{sid}")).status_code == 200
+        assert (await c.post(f"{API}/{sid}/pause")).status_code == 200
+        # Without the token the guard answers 401 first: no bucket is spent on it.
+        assert (await c.post(API, json={"seed_concept": "x"}, headers={"authorization": ""})).status_code == 401
+
+
+async def test_on_loopback_nothing_is_limited(served):
+    async with served(ApiSettings(resume_interrupted=False, host="127.0.0.1", rate_limit="1/hour")) as c:
+        sid = (await create(c))["id"]
+        for _ in range(3):
+            await create(c)
+            r = await c.post(f"{API}/{sid}/step")
+            assert r.status_code == 200, r.text
+
+
+async def test_zero_turns_it_off_beyond_loopback(served):
+    async with served(ApiSettings(resume_interrupted=False, host="::", rate_limit="0")) as c:
+        for _ in range(4):
+            await create(c)
+
+
+def test_the_setting():
+    assert parse_rate("60/minute") == (60, 60.0)
+    assert parse_rate("5/second") == (5, 1.0) and parse_rate("100/hour") == (100, 3600.0)
+    assert parse_rate("0") is None and parse_rate("0/minute") is None
+    assert load_settings({}).api.rate_limit == ApiSettings().rate_limit == "60/minute"
+    assert ApiSettings.from_env({"WANDER_API_RATE_LIMIT": "10/Second"}, host="0.0.0.0").rate_limit == "10/second"
+    for bad in ("lots", "10/fortnight", "-1/minute", "1.5/second"):
+        with pytest.raises(Exception, match="WANDER_API_RATE_LIMIT"):
+            load_settings({"WANDER_API_RATE_LIMIT": bad})
+    assert make_rate_guard("127.0.0.1", (1, 60.0), "1/minute") is None
+    assert make_rate_guard("localhost", (1, 60.0), "1/minute") is None
+    assert make_rate_guard("::1", (1, 60.0), "1/minute") is None
+    assert make_rate_guard("0.0.0.0", None, "0") is None
+    assert make_rate_guard("0.0.0.0", (1, 60.0), "1/minute") is not None
+
+
+def test_the_limited_handlers_exist():
+    """A renamed handler would silently escape the limit."""
+    from wander.api.controllers.control import ControlController
+    from wander.api.controllers.interventions import InterventionController
+    from wander.api.controllers.sandwich import SandwichController
+    from wander.api.controllers.sessions import SessionController
+
+    handlers = [
+        SessionController.create_session,
+        InterventionController.subwander,
+        ControlController.step,
+        ControlController.wander,
+        SandwichController.forage,
+    ]
+    assert {h.fn.__qualname__ for h in handlers} == LIMITED
+
+
+def test_buckets_refill_evenly_per_client():
+    now = [100.0]
+    b = TokenBuckets(2, 60.0, clock=lambda: now[0])
+    assert b.take("a") == 0 and b.take("a") == 0
+    assert b.take("a") == pytest.approx(30.0)  # one token every 30 s
+    assert b.take("b") == 0  # another client has its own bucket
+    now[0] += 29.0
+    assert b.take("a") == pytest.approx(1.0)
+    now[0] += 1.0
+    assert b.take("a") == 0 and b.take("a") > 0
+    now[0] += 3600.0  # a long pause refills to the burst size, no more
+    assert [b.take("a") == 0 for _ in range(3)] == [True, True, False]
