@@ -178,8 +178,7 @@ def _filling(kb: Knowledge, walk: Walk, b1: Locus, b2: Locus, a1: int, a2: int) 
     bread_words = {_lemma(kb, a1).lower(), _lemma(kb, a2).lower(), b1.concept.lower(), b2.concept.lower()}
     fresh = [i for i, _ in near if _lemma(kb, i).lower() not in bread_words]
     apt = [i for i in fresh if not (in_lineage(kb, i, a1) or in_lineage(kb, i, a2))]
-    seen = set(walk.visited_kb_indices())
-    return next((i for i in apt if i not in seen), (apt or fresh or [near[0][0]])[0])
+    return next((i for i in apt if not walk.visited_mask[i]), (apt or fresh or [near[0][0]])[0])
 
 
 def _anchor(kb: Knowledge, locus: Locus) -> int:

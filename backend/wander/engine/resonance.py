@@ -10,6 +10,7 @@ opposite of one of its themes (contradiction halves the strength)."""
 from __future__ import annotations
 
 import copy
+import weakref
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -24,6 +25,7 @@ from shared_schemas.events import (
     ResonanceSummary,
 )
 from wander.engine import events as ev
+from wander.engine.ports import Knowledge
 from wander.engine.walk import Walk
 
 MATCH_COS = 0.8
@@ -57,14 +59,25 @@ def proximity(walk: Walk, vector: np.ndarray) -> float:
     return float(max(float(r.embedding @ vector) for r in active))
 
 
-def _opposite_labels(walk: Walk, r: Resonance) -> set[str]:
-    kb = walk.knowledge
-    out: set[str] = set()
-    for theme in r.themes:
-        i = kb.find_label(theme)
-        if i is not None:
-            out.update(kb.concept(j).label for j in kb.opposites(i))
-    return out
+def _opposite_labels(walk: Walk, r: Resonance) -> frozenset[str]:
+    """The corpus's opposites of a resonance's themes. Asked every step for every resonance and
+    the corpus does not change: kept per corpus and theme list (a weak key lets a corpus go)."""
+    memo = _OPPOSITES.setdefault(walk.knowledge, {})
+    key = tuple(r.themes)
+    if key not in memo:
+        if len(memo) > 50_000:  # a long-lived server: start over rather than grow for ever
+            memo.clear()
+        kb = walk.knowledge
+        out: set[str] = set()
+        for theme in key:
+            i = kb.find_label(theme)
+            if i is not None:
+                out.update(kb.concept(j).label for j in kb.opposites(i))
+        memo[key] = frozenset(out)
+    return memo[key]
+
+
+_OPPOSITES: weakref.WeakKeyDictionary[Knowledge, dict[tuple[str, ...], frozenset[str]]] = weakref.WeakKeyDictionary()
 
 
 def check_resonances(walk: Walk, residue: Residue, residue_id: str, visited: Locus, now: datetime) -> ResonanceOutcome:

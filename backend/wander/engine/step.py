@@ -448,8 +448,9 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
             )
         )
     else:
-        targets = [b.id for _, b in walk.relations] + [target.id]
-        concepts = {lo.id: lo.concept for lo in walk.loci} | {target.id: target.concept}
+        targets = [b.id for _, b in walk.relations[-breakers.LOOP_WINDOW :]] + [target.id]
+        # only the window's loci are named
+        concepts = {i: walk.by_id[i].concept for i in targets if i in walk.by_id} | {target.id: target.concept}
         for check in (
             breakers.budget_exhausted(advanced),
             breakers.loop_detected(targets, concepts),
@@ -496,7 +497,7 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
             warm_updated=mem.warm_updated,
             warm_to_compost=mem.warm_to_compost,
             crystal=crystal,
-            consumed_injection=injected is not None,
+            consumed_injection=session.pending_injection if injected is not None else None,
         )
     )
     # Only after the commit does the in-memory walk move on.

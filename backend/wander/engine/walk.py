@@ -20,7 +20,10 @@ class Walk:
         self.by_id: dict[str, Locus] = {}
         self.by_kb_key: dict[str, Locus] = {}
         self.concepts_seen: set[str] = set()
-        self._matrix = np.zeros((0, knowledge.dim), dtype=np.float32)
+        # loci embeddings in a buffer that doubles when full (a vstack per locus is O(N^2))
+        self._buffer = np.zeros((64, knowledge.dim), dtype=np.float32)
+        self._visited: list[int] = []  # corpus indices of the loci, in the order first seen
+        self._visited_mask = np.zeros(len(knowledge), dtype=bool)
         for locus in state.loci:
             self.add_locus(locus)
         self.recent_themes: deque[str] = deque(state.recent_themes[-RECENT_THEMES:], maxlen=RECENT_THEMES)
@@ -73,12 +76,25 @@ class Walk:
         self.by_id[locus.id] = locus
         self.concepts_seen.add(locus.concept)
         if locus.kb_key:
+            if locus.kb_key not in self.by_kb_key:
+                i = self.knowledge.index_of(locus.kb_key)
+                if i is not None:
+                    self._visited.append(i)
+                    self._visited_mask[i] = True
             self.by_kb_key[locus.kb_key] = locus
-        self._matrix = np.vstack([self._matrix, np.asarray(locus.embedding, dtype=np.float32)[None, :]])
+        n = len(self.loci)
+        if n > len(self._buffer):
+            grown = np.zeros((2 * len(self._buffer), self._buffer.shape[1]), dtype=np.float32)
+            grown[: n - 1] = self._buffer[: n - 1]
+            self._buffer = grown
+        self._buffer[n - 1] = np.asarray(locus.embedding, dtype=np.float32)
 
     @property
     def loci_matrix(self) -> np.ndarray:
-        return self._matrix
+        """One row per locus, in the order of `loci` (a read-only view)."""
+        view = self._buffer[: len(self.loci)]
+        view.flags.writeable = False
+        return view
 
     @property
     def current(self) -> Locus:
@@ -87,12 +103,12 @@ class Walk:
         return self.by_id[self.session.current_locus_id]
 
     def visited_kb_indices(self) -> list[int]:
-        out = []
-        for key in self.by_kb_key:
-            i = self.knowledge.index_of(key)
-            if i is not None:
-                out.append(i)
-        return out
+        return list(self._visited)
+
+    @property
+    def visited_mask(self) -> np.ndarray:
+        """Per corpus concept: is it already a locus of this walk? (read-only)"""
+        return self._visited_mask
 
     def resonance_matrix(self) -> np.ndarray:
         if not self.resonances:

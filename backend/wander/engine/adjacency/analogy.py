@@ -25,18 +25,20 @@ def analogy(walk: Walk, limit: int = 8) -> list[Candidate]:
     c_vec = np.asarray(walk.current.embedding, dtype=np.float32)
     chosen: dict[int, str] = {}
     # 3CosAdd lands on B itself more often than not: leave out everything already walked.
-    walked = walk.visited_kb_indices()
     pairs = [(a, b) for a, b in walk.relations[-RECENT_RELATIONS:] if walk.current.id not in (a.id, b.id)]
     if pairs:  # every relation's 3CosAdd target in one matrix product over the corpus
         targets = np.stack([normalize(c_vec + normalize(b.embedding) - normalize(a.embedding)) for a, b in pairs])
         sims = np.array(kb.similarities(targets.T), dtype=np.float32)
-        if walked:
-            sims[walked] = -np.inf
+        sims[walk.visited_mask] = -np.inf
         top = np.argpartition(-sims, 12, axis=0)[:12]
+    c_unit = normalize(c_vec)
     for col, (a, b) in enumerate(pairs):
-        for i in top[np.argsort(-sims[top[:, col], col], kind="stable"), col]:
-            i = int(i)
-            align = offset_alignment(a.embedding, b.embedding, c_vec, kb.vector(i))
+        ranked = top[np.argsort(-sims[top[:, col], col], kind="stable"), col]
+        # offset_alignment for the twelve at once
+        aligns = normalize(normalize(kb.vectors(ranked)) - c_unit) @ normalize(
+            normalize(b.embedding) - normalize(a.embedding)
+        )
+        for i, align in zip(ranked.tolist(), aligns.tolist()):
             if align >= MIN_OFFSET_ALIGNMENT and i not in chosen:
                 chosen[i] = (
                     f"'{a.concept}' is to '{b.concept}' as '{walk.current.concept}' is to "

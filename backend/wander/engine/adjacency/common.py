@@ -76,7 +76,5 @@ def in_scope(walk: Walk, idx: np.ndarray) -> np.ndarray:
     idx = np.asarray(idx, dtype=np.int64)
     if len(idx) == 0:
         return idx
-    keep = walk.scope_mask[idx]
-    visited = set(walk.visited_kb_indices())
-    keep &= np.array([int(i) not in visited for i in idx], dtype=bool)
+    keep = walk.scope_mask[idx] & ~walk.visited_mask[idx]
     return in_field(walk, idx[keep])

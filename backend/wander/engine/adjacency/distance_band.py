@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from wander.domain import scoring
-from wander.domain.geometry import BAND_HIGH, BAND_LOW
+from wander.domain.geometry import BAND_HIGH, BAND_LOW, normalize
 from wander.domain.models import Candidate, Scores
 from wander.engine.adjacency.common import FIELD_MARGIN, in_field, kb_candidates
-from wander.engine.scope import passes_scope
+from wander.engine import fence as fences
+from wander.engine.scope import domains_allowed, passes_scope
 from wander.engine.walk import Walk
 
 NAME = "distance_band"
@@ -39,10 +40,8 @@ def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> li
     kb = walk.knowledge
     sims = kb.similarities(walk.current.embedding)
     dist = 1.0 - sims
-    mask = (dist >= low) & (dist <= high) & walk.scope_mask
-    visited = walk.visited_kb_indices()
-    if visited:
-        mask[visited] = False  # those come back as loci, with their visit counts
+    # loci already visited come back as loci, with their visit counts
+    mask = (dist >= low) & (dist <= high) & walk.scope_mask & ~walk.visited_mask
     idx = np.flatnonzero(mask)
     if len(idx) == 0:
         return []
@@ -107,35 +106,43 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
     dist = 1.0 - seen @ np.asarray(current.embedding, dtype=np.float32)
     pull = seen @ walk.pull_vector
     seed_sims = seen @ np.asarray(walk.session.seed_embedding, dtype=np.float32)
-    out = []
-    for i, locus in enumerate(walk.loci):
-        if locus.id == current.id or not (low <= dist[i] <= high):
-            continue
-        if not passes_scope(locus.domains, locus.embedding, walk.session, walk.fence):
-            continue
-        if walk.pull_baseline is not None and pull[i] < walk.pull_baseline - FIELD_MARGIN:
-            continue  # outside the attractor's field
-        crosses = not set(locus.domains) & set(current.domains)
-        interest = float(scoring.interestingness(dist[i], pull[i], crosses, walk.pull_baseline))
-        bridge = float(scoring.bridge_potential(float(crosses), len(locus.domains)))
-        uncert = float(scoring.uncertainty(locus.visit_count, 1.0 - seed_sims[i]))
-        novelty = 0.0  # already part of the wander
-        comp = float(scoring.composite(interest, novelty, bridge, uncert))
-        out.append(
-            Candidate(
-                concept=locus.concept,
-                embedding=locus.embedding,
-                domains=list(locus.domains),
-                strategy=NAME,
-                reason=f"earlier locus at cosine distance {dist[i]:.2f}, visited {locus.visit_count}x",
-                distance=float(dist[i]),
-                kb_key=locus.kb_key,
-                locus_id=locus.id,
-                abstraction_level=locus.abstraction_level,
-                scores=Scores(interest, novelty, bridge, uncert, comp),
-            )
+    # the scope (drift, fence) and the attractor's field as masks over all loci at once
+    keep = (dist >= low) & (dist <= high)
+    keep &= 1.0 - normalize(seen) @ normalize(walk.session.seed_embedding) <= walk.session.max_drift_distance
+    if walk.pull_baseline is not None:
+        keep &= pull >= walk.pull_baseline - FIELD_MARGIN
+    if walk.fence:
+        keep[keep] = fences.inside_mask(walk.fence, seen[keep])
+    rows = [
+        i
+        for i in np.flatnonzero(keep).tolist()
+        if walk.loci[i].id != current.id and domains_allowed(walk.loci[i].domains, walk.session)
+    ]
+    if not rows:
+        return []
+    loci = [walk.loci[i] for i in rows]
+    here = set(current.domains)
+    crosses = np.array([not set(lo.domains) & here for lo in loci], dtype=bool)
+    interest = scoring.interestingness(dist[rows], pull[rows], crosses, walk.pull_baseline)
+    bridge = scoring.bridge_potential(crosses.astype(float), [len(lo.domains) for lo in loci])
+    uncert = scoring.uncertainty([lo.visit_count for lo in loci], 1.0 - seed_sims[rows])
+    novelty = 0.0  # already part of the wander
+    comp = scoring.composite(interest, novelty, bridge, uncert)
+    return [
+        Candidate(
+            concept=lo.concept,
+            embedding=lo.embedding,
+            domains=list(lo.domains),
+            strategy=NAME,
+            reason=f"earlier locus at cosine distance {dist[i]:.2f}, visited {lo.visit_count}x",
+            distance=float(dist[i]),
+            kb_key=lo.kb_key,
+            locus_id=lo.id,
+            abstraction_level=lo.abstraction_level,
+            scores=Scores(float(interest[j]), novelty, float(bridge[j]), float(uncert[j]), float(comp[j])),
         )
-    return out
+        for j, (i, lo) in enumerate(zip(rows, loci))
+    ]
 
 
 def _compost_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
