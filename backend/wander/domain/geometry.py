@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 BAND_LOW = 0.3
@@ -57,3 +59,15 @@ def max_similarity(matrix: np.ndarray, v: np.ndarray) -> float:
     if len(matrix) == 0:
         return 0.0
     return float(np.max(matrix @ normalize(v)))
+
+
+def top_k(sims: np.ndarray, k: int, exclude: Sequence[int] = ()) -> list[tuple[int, float]]:
+    """The k highest of a similarity row as (index, similarity), best first, leaving out
+    `exclude`."""
+    if exclude:
+        sims = sims.copy()
+        sims[list(exclude)] = -np.inf
+    k = min(k, len(sims))
+    top = np.argpartition(-sims, k - 1)[:k] if k else np.array([], dtype=int)
+    top = top[np.argsort(-sims[top], kind="stable")]
+    return [(int(i), float(sims[i])) for i in top]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from wander.domain.geometry import top_k
 from wander.engine.ports import KnowledgeConcept
 
 
@@ -184,11 +185,4 @@ class KnowledgeIndex:
         return mask
 
     def nearest(self, v: np.ndarray, k: int, exclude: Sequence[int] = ()) -> list[tuple[int, float]]:
-        sims = self.similarities(v)
-        if exclude:
-            sims = sims.copy()
-            sims[list(exclude)] = -np.inf
-        k = min(k, len(sims))
-        top = np.argpartition(-sims, k - 1)[:k] if k else np.array([], dtype=int)
-        top = top[np.argsort(-sims[top], kind="stable")]
-        return [(int(i), float(sims[i])) for i in top]
+        return top_k(self.similarities(v), k, exclude)

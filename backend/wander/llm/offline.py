@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wander.domain import scoring
-from wander.domain.geometry import band_centrality, midpoint, normalize, offset
+from wander.domain.geometry import band_centrality, midpoint, normalize, top_k
 from wander.domain.models import Locus, Residue
 from wander.domain.themes import degenerate_labels
 from wander.engine.ports import DwellRequest, Knowledge, KnowledgeConcept
@@ -32,6 +32,16 @@ class _Anchor:
 def _gloss(c: KnowledgeConcept, words: int = 14) -> str:
     parts = c.gloss.rstrip(". ").split()
     return " ".join(parts[:words]) + ("..." if len(parts) > words else "")
+
+
+def _unit_row(kb: Knowledge, v: np.ndarray) -> np.ndarray:
+    """Similarity of every concept to v's direction (the corpus caches the row by v)."""
+    v = np.asarray(v, dtype=np.float32)
+    return _scaled(kb.similarities(v), float(np.sqrt(v @ v)))
+
+
+def _scaled(row: np.ndarray, norm: float) -> np.ndarray:
+    return row / norm if norm > 0 else np.zeros_like(row)
 
 
 def _words(domains: list[str]) -> str:
@@ -83,7 +93,11 @@ class OfflineDweller:
         depth_b = line_b.index(shared) if shared else None
         meaningful = shared if shared and shared.lower() not in degenerate else None
         mid = midpoint(va, vb)
-        mids = [(i, s) for i, s in kb.nearest(mid, 12, exclude=list(exclude))]
+        # The corpus scans for the midpoint and the two offsets, from the loci's own similarity
+        # rows (similarity is linear in the vector; b's row is the next step's anyway).
+        s_a, s_b = _unit_row(kb, a.embedding), _unit_row(kb, b.embedding)
+        s_ab = _scaled(s_a - s_b, float(np.linalg.norm(va - vb)))
+        mids = top_k(_scaled(s_a + s_b, float(np.linalg.norm(va + vb))), 12, exclude=list(exclude))
         m_i, m_sim = mids[0]
         m = kb.concept(m_i)
         via_a = "" if anchor_a.own else f" (read as '{anchor_a.concept.label}')"
@@ -100,8 +114,8 @@ class OfflineDweller:
             )
 
         # Tension: what each has that the other lacks (offset directions), domains, opposites.
-        ab = kb.nearest(offset(va, vb), 1, exclude=list(exclude))[0]
-        ba = kb.nearest(offset(vb, va), 1, exclude=list(exclude))[0]
+        ab = top_k(s_ab, 1, exclude=list(exclude))[0]
+        ba = top_k(-s_ab, 1, exclude=list(exclude))[0]
         dom_a, dom_b = list(a.domains), list(b.domains)
         opposites = [o for o in anchor_a.concept.opposites if o in line_b] + [
             o for o in anchor_b.concept.opposites if o in line_a
