@@ -8,9 +8,11 @@ from typing import Any
 
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
+from sqlalchemy.exc import DBAPIError
 
 from wander.api.headers import API_HEADERS
-from wander.domain.errors import Conflict, InvalidInput, NotFound, Refused, WanderError
+from wander.domain.errors import Conflict, InvalidInput, NotFound, Refused, StoreUnavailable, WanderError
+from wander.store import faults
 
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
@@ -81,7 +83,20 @@ def on_wander_error(_: Request, exc: WanderError) -> Response:
         return problem(409, str(exc))
     if isinstance(exc, Refused):
         return problem(exc.status, exc.reason)
+    if isinstance(exc, StoreUnavailable):
+        log.warning("store unavailable: %s", exc)
+        return problem(503, str(exc))
     return problem(400, str(exc))
+
+
+def on_database_error(request: Request, exc: DBAPIError) -> Response:
+    """The store full or away (disk full, I/O error, connection lost): 503, and the same
+    request can be made again once it is back. Any other database error is a bug: 500."""
+    if not faults.unavailable(exc):
+        return on_unexpected(request, exc)
+    log.warning("store unavailable on %s %s: %s", request.method, request.url.path, faults.why(exc))
+    verb = "could not write" if faults.cannot_write(exc) else "could not be reached"
+    return problem(503, f"the store {verb}: {faults.why(exc)}; nothing was written, try again later")
 
 
 def on_unexpected(request: Request, exc: Exception) -> Response:
@@ -93,6 +108,7 @@ HANDLERS = {
     ValidationException: on_validation,
     HTTPException: on_http,
     WanderError: on_wander_error,
+    DBAPIError: on_database_error,
     Exception: on_unexpected,
 }
 MEDIA = MediaType.JSON

@@ -43,3 +43,9 @@ class Refused(WanderError):
         super().__init__(reason)
         self.reason = reason
         self.status = status
+
+
+class StoreUnavailable(WanderError):
+    """The store could not write (its disk is full, it hit an I/O error): nothing of the
+    change was written, and the same request can be made again once the store is back
+    (HTTP 503; a run pauses and says why)."""

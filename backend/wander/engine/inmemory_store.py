@@ -90,9 +90,10 @@ class InMemoryStore:
             self.compost[s.id].append(item)
         if commit.crystal is not None:
             self.crystals_by_id[commit.crystal.id] = commit.crystal
+        pending = self.sessions[s.id].pending_injection
         self.sessions[s.id] = copy.copy(s)
-        if commit.consumed_injection:
-            self.sessions[s.id].pending_injection = None
+        # Only the injection this step took: one made while it ran is the next step's.
+        self.sessions[s.id].pending_injection = None if pending == commit.consumed_injection else pending
         return self._emit(s.id, commit.events)
 
     async def record_events(

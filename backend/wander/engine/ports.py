@@ -14,6 +14,7 @@ from wander.domain.models import (
     Crystal,
     Event,
     EventDraft,
+    FenceAnchor,
     HotItem,
     Locus,
     Resonance,
@@ -24,6 +25,10 @@ from wander.domain.models import (
     WarmMemory,
 )
 from wander.domain.views import SimilarItem, StepView
+
+# A change to a wander's fence, made under the session's lock: the fence as it is -> the new
+# fence and the events that report it.
+FenceChange = Callable[[list[FenceAnchor]], tuple[list[FenceAnchor], list[EventDraft]]]
 
 
 class Clock(Protocol):
@@ -208,7 +213,7 @@ class StepCommit:
     warm_updated: list[WarmMemory] = field(default_factory=list)
     warm_to_compost: list[tuple[str, CompostItem]] = field(default_factory=list)
     crystal: Crystal | None = None
-    consumed_injection: bool = False
+    consumed_injection: dict | None = None  # the pending injection this step took, cleared only if still pending
 
 
 @dataclass
@@ -264,7 +269,8 @@ class Store(Protocol):
     async def load_walk(self, session_id: str, recent: int = 20, hot: int = 30) -> WalkState: ...
 
     async def commit_step(self, commit: StepCommit) -> list[Event]:
-        """Write the step; raises StepAlreadyCommitted if the step number exists."""
+        """Write the step; raises StepAlreadyCommitted if the step number exists, and
+        StoreUnavailable (nothing written) when the store cannot write."""
         ...
 
     async def set_status(
@@ -326,8 +332,9 @@ class Store(Protocol):
         """Events alone, in their own transaction (a step's start, before its work)."""
         ...
 
-    async def set_fence(self, session_id: str, anchors: list, events: list[EventDraft]) -> list[Event]:
-        """Replace the fence with its events; Conflict once the wander is finished."""
+    async def set_fence(self, session_id: str, change: FenceChange) -> list[Event]:
+        """Change the fence by `change`, applied to the fence as it is under the session's
+        lock, with the events it gives; Conflict once the wander is finished."""
         ...
 
     async def record_crystal_review(

@@ -40,9 +40,19 @@ class Runner:
         except Conflict as exc:
             log.info("run of %s ended: %s", session_id, exc)
             return RunOutcome(0, str(exc), "unknown")
-        except Exception:
+        except Exception as exc:
             log.exception("run of %s failed", session_id)
+            await self._halt(session_id, exc)
             raise
+
+    async def _halt(self, session_id: str, exc: Exception) -> None:
+        """A run that failed stops as a paused wander that says why (it can be resumed),
+        not as an active one that nothing runs; if even that cannot be written, the run is
+        picked up again at the next start (interrupted_runs)."""
+        try:
+            await self.engine.halt(session_id, "run_failed", f"{type(exc).__name__}; the server log has the details")
+        except Exception:
+            log.exception("run of %s: could not pause it after its failure", session_id)
 
     async def wait(self, session_id: str) -> RunOutcome | None:
         task = self._tasks.get(session_id)

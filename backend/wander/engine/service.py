@@ -10,7 +10,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wander.domain.errors import Conflict, InvalidInput, NoCandidates, NotFound, StepAlreadyCommitted
+from wander.domain.errors import (
+    Conflict,
+    InvalidInput,
+    NoCandidates,
+    NotFound,
+    StepAlreadyCommitted,
+    StoreUnavailable,
+)
 from wander.domain.models import (
     FINISHED,
     EventDraft,
@@ -329,6 +336,9 @@ class WanderEngine:
             except NoCandidates as exc:
                 await self.trip(session_id, "no_candidates_in_scope", str(exc))
                 break
+            except StoreUnavailable as exc:
+                await self.halt(session_id, "store_unavailable", str(exc))
+                break
             done += 1
             if on_step is not None:
                 maybe = on_step(result)
@@ -347,6 +357,33 @@ class WanderEngine:
         events = await self.store.set_status(
             session_id, str(SessionStatus.COMPLETED), reason, drafts, allowed_from=[str(SessionStatus.ACTIVE)]
         )
+        await self.bus.publish(events)
+
+    async def halt(self, session_id: str, reason: str, detail: str) -> None:
+        """A run that cannot go on for now (the store could not write its step): pause the
+        wander, say why (wander.circuit.tripped, wander.session.paused); resuming it once
+        the cause is gone continues the run from the last committed step."""
+        session = await self.store.get_session(session_id)
+        if session is None:
+            return
+        drafts = [
+            ev.draft(
+                CircuitTrippedPayload(
+                    session_id=session_id, reason=reason, detail=detail, step_number=session.step_count + 1
+                )
+            ),
+            ev.draft(
+                SessionPausedPayload(
+                    session_id=session_id, status="paused", reason=reason, detail=detail, step_count=session.step_count
+                )
+            ),
+        ]
+        try:
+            events = await self.store.set_status(
+                session_id, str(SessionStatus.PAUSED), reason, drafts, allowed_from=[str(SessionStatus.ACTIVE)]
+            )
+        except Conflict:
+            return  # paused, stopped or deleted meanwhile: the run is over anyway
         await self.bus.publish(events)
 
     async def resume(self, session_id: str, paused_only: bool = False) -> Session:
@@ -398,10 +435,14 @@ class WanderEngine:
                 )
             )
         ]
+        # Checked again under the row lock: the events say the change from a status other
+        # than the one asked for, so a change made meanwhile to that status is a conflict.
+        allowed_from = allowed - {status}
         if status == SessionStatus.ACTIVE and session.status == SessionStatus.ACTIVE:
-            drafts = []  # resuming a run that crashed while active: nothing changes
+            drafts = []  # resuming a run that crashed while active: nothing changes...
+            allowed_from = {SessionStatus.ACTIVE}  # ...unless it was paused meanwhile
         events = await self.store.set_status(
-            session_id, str(status), reason, drafts, allowed_from=[str(a) for a in allowed]
+            session_id, str(status), reason, drafts, allowed_from=[str(a) for a in allowed_from]
         )
         await self.bus.publish(events)
         updated = await self.store.get_session(session_id)
@@ -430,7 +471,8 @@ class Interventions:
         if session.status in FINISHED:
             raise Conflict(f"session {session_id} is {session.status}")
         if force_visit:
-            await self.engine.store.set_controls(session_id, pending_injection={"concept": concept})
+            # Its own id: the step that takes it clears this injection, not one made meanwhile.
+            await self.engine.store.set_controls(session_id, pending_injection={"concept": concept, "id": new_id()})
         else:
             # A hint: a new locus, or the wander's own locus of that concept when it has one
             # (one node per concept on the map); wander.locus.planted names it either way.
@@ -472,21 +514,19 @@ class Interventions:
             raise InvalidInput("action", f"must be 'include' or 'exclude' (got '{action}')")
         _require_unfinished(session)
         v = (await self.engine.embed([concept]))[0]
-        anchors = [a for a in session.fence if a.concept != concept] + [FenceAnchor(concept, action, v)]
-        events = await self.engine.store.set_fence(
-            session_id,
-            anchors,
-            [
-                ev.draft(
-                    FenceAddedPayload(
-                        session_id=session_id,
-                        concept=concept,
-                        action=action,  # type: ignore[arg-type]
-                        fence=_fence_summary(anchors),
-                    )
-                )
-            ],
-        )
+
+        def add(fence: list[FenceAnchor]) -> tuple[list[FenceAnchor], list[EventDraft]]:
+            anchors = [a for a in fence if a.concept != concept] + [FenceAnchor(concept, action, v)]
+            payload = FenceAddedPayload(
+                session_id=session_id,
+                concept=concept,
+                action=action,  # type: ignore[arg-type]
+                fence=_fence_summary(anchors),
+            )
+            return anchors, [ev.draft(payload)]
+
+        # Applied to the fence as it is under the session's lock: a change made meanwhile stays.
+        events = await self.engine.store.set_fence(session_id, add)
         await self.engine.bus.publish(events)
         return await self._session(session_id)
 
@@ -495,14 +535,15 @@ class Interventions:
         session = await self._session(session_id)
         concept = clean_text("concept", concept)
         _require_unfinished(session)
-        if all(a.concept != concept for a in session.fence):
-            raise InvalidInput("concept", f"'{concept}' is not in the fence")
-        anchors = [a for a in session.fence if a.concept != concept]
-        events = await self.engine.store.set_fence(
-            session_id,
-            anchors,
-            [ev.draft(FenceRemovedPayload(session_id=session_id, concept=concept, fence=_fence_summary(anchors)))],
-        )
+
+        def remove(fence: list[FenceAnchor]) -> tuple[list[FenceAnchor], list[EventDraft]]:
+            if all(a.concept != concept for a in fence):
+                raise InvalidInput("concept", f"'{concept}' is not in the fence")
+            anchors = [a for a in fence if a.concept != concept]
+            payload = FenceRemovedPayload(session_id=session_id, concept=concept, fence=_fence_summary(anchors))
+            return anchors, [ev.draft(payload)]
+
+        events = await self.engine.store.set_fence(session_id, remove)
         await self.engine.bus.publish(events)
         return await self._session(session_id)
 

@@ -10,8 +10,10 @@ from typing import Any
 from sqlalchemy import func, select, update
 
 from wander.domain.errors import Conflict
-from wander.domain.models import FINISHED, Event, EventDraft, FenceAnchor
-from wander.store.mappers import as_uuid
+from wander.domain.models import FINISHED, Event, EventDraft
+from wander.engine.ports import FenceChange
+from wander.store.faults import writing
+from wander.store.mappers import as_uuid, fence_from_json, fence_to_json
 from wander.store.tables import WanderCrystal, WanderSession
 
 S = WanderSession.__table__
@@ -23,28 +25,28 @@ class InterventionWrites:
         self: Any, session_id: str, events: list[EventDraft], require_status: str | None = None
     ) -> list[Event]:
         """Append events alone (e.g. wander.step.started), numbered after the session's last."""
-        async with self.engine.begin() as conn:
-            row = await self._lock_session(conn, session_id)
-            if require_status is not None and row.status != require_status:
-                raise Conflict(f"session {session_id} is {row.status}")
-            return await self._append_events(conn, session_id, row.event_seq + 1, events, None)
+        with writing("the events"):
+            async with self.engine.begin() as conn:
+                row = await self._lock_session(conn, session_id)
+                if require_status is not None and row.status != require_status:
+                    raise Conflict(f"session {session_id} is {row.status}")
+                return await self._append_events(conn, session_id, row.event_seq + 1, events, None)
 
     async def set_fence(
         self: Any,
         session_id: str,
-        anchors: list[FenceAnchor],
-        events: list[EventDraft],
+        change: FenceChange,
         finished: frozenset[str] = FINISHED,
     ) -> list[Event]:
-        """Replace the fence and write its events, refused once the wander is finished."""
+        """Change the fence under the session's lock: `change` gets the fence as it is now and
+        gives the new one and its events (two changes at once both count, in one order).
+        Refused once the wander is finished."""
         async with self.engine.begin() as conn:
             row = await self._lock_session(conn, session_id)
             if row.status in finished:
                 raise Conflict(f"session {session_id} is {row.status}; its fence can no longer change")
-            from wander.store.repository import (
-                fence_to_json,  # the module that mixes this in
-            )
-
+            current = (await conn.execute(select(S.c.fence).where(S.c.id == uuid.UUID(session_id)))).scalar_one()
+            anchors, events = change(fence_from_json(current))
             await conn.execute(update(S).where(S.c.id == uuid.UUID(session_id)).values(fence=fence_to_json(anchors)))
             return await self._append_events(conn, session_id, row.event_seq + 1, events, None)
 

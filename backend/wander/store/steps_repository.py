@@ -12,6 +12,7 @@ from wander.domain.errors import Conflict, StepAlreadyCommitted
 from wander.domain.models import CompostItem, Event, HotItem, ResonanceStatus, SessionStatus
 from wander.engine.ports import StepCommit, WalkState
 from wander.store.event_log import append_events, lock_session
+from wander.store.faults import writing
 from wander.store.mappers import (
     as_uuid,
     as_vec,
@@ -126,92 +127,102 @@ class StepsRepository:
         )
 
     async def commit_step(self, commit: StepCommit) -> list[Event]:
-        s = commit.session
         try:
-            async with self.engine.begin() as conn:
-                row = await lock_session(conn, s.id)
-                if row.status != SessionStatus.ACTIVE:
-                    raise Conflict(f"session {s.id} is {row.status}")
-                if row.step_count != commit.expected_step_count:
-                    raise StepAlreadyCommitted(f"step {commit.trace.step_number} of {s.id} already committed")
-                for lo in commit.new_loci:
-                    await conn.execute(insert(L).values(**locus_values(lo)))
-                v = commit.visited_locus
-                await conn.execute(
-                    update(L)
-                    .where(L.c.id == as_uuid(v.id))
-                    .values(
-                        visit_count=v.visit_count,
-                        last_visited=v.last_visited,
-                        novelty_score=v.novelty_score,
-                        interestingness=v.interestingness,
-                        actionability=v.actionability,
-                        uncertainty=v.uncertainty,
-                        adjacent_to=v.adjacent_to,
-                    )
-                )
-                t = commit.trace
-                await conn.execute(
-                    insert(T).values(
-                        id=as_uuid(t.id),
-                        session_id=as_uuid(t.session_id),
-                        step_number=t.step_number,
-                        from_locus_id=as_uuid(t.from_locus_id),
-                        to_locus_id=as_uuid(t.to_locus_id),
-                        adjacencies_considered=t.adjacencies_considered,
-                        selection_scores=t.selection_scores,
-                        selection_reason=t.selection_reason,
-                        model_used=t.model_used,
-                        tokens_used=t.tokens_used,
-                        cost_cents=t.cost_cents,
-                        worker_id=t.worker_id,
-                        created_at=t.created_at,
-                    )
-                )
-                r = commit.residue
-                await conn.execute(
-                    insert(R).values(
-                        id=as_uuid(commit.residue_id),
-                        session_id=as_uuid(s.id),
-                        trace_id=as_uuid(t.id),
-                        from_locus_id=as_uuid(t.from_locus_id),
-                        to_locus_id=as_uuid(t.to_locus_id),
-                        connection=r.connection,
-                        tension=r.tension,
-                        bridge=r.bridge,
-                        surprise=r.surprise,
-                        possibility=r.possibility,
-                        themes=r.themes,
-                        themes_embedding=r.themes_embedding,
-                        interestingness=r.interestingness,
-                        actionability=r.actionability,
-                        model_used=r.model_used,
-                        details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
-                        created_at=t.created_at,
-                    )
-                )
-                await self._commit_memory(conn, commit)
-                # Only what a step advances: settings changed meanwhile (name, ...) stay as they are.
-                await conn.execute(
-                    update(S)
-                    .where(S.c.id == as_uuid(s.id))
-                    .values(
-                        step_count=s.step_count,
-                        current_locus_id=as_uuid(s.current_locus_id),
-                        last_step_at=s.last_step_at,
-                        **{k: S.c[k] + v for k, v in commit.usage.items()},
-                        status=str(s.status),
-                        stopped_reason=s.stopped_reason,
-                        completed_at=s.completed_at,
-                        **({"pending_injection": None} if commit.consumed_injection else {}),
-                    )
-                )
-                # Stamped at the commit, not when the step began: `ts` is when the map could know.
-                return await append_events(conn, s.id, row.event_seq + 1, commit.events, None)
+            with writing(f"step {commit.trace.step_number}"):
+                return await self._commit_step(commit)
         except IntegrityError as exc:
             if "uq_traces_session_step" in str(exc.orig):
                 raise StepAlreadyCommitted(str(exc.orig)) from exc
             raise
+
+    async def _commit_step(self, commit: StepCommit) -> list[Event]:
+        s = commit.session
+        async with self.engine.begin() as conn:
+            row = await lock_session(conn, s.id)
+            if row.status != SessionStatus.ACTIVE:
+                raise Conflict(f"session {s.id} is {row.status}")
+            if row.step_count != commit.expected_step_count:
+                raise StepAlreadyCommitted(f"step {commit.trace.step_number} of {s.id} already committed")
+            for lo in commit.new_loci:
+                await conn.execute(insert(L).values(**locus_values(lo)))
+            v = commit.visited_locus
+            await conn.execute(
+                update(L)
+                .where(L.c.id == as_uuid(v.id))
+                .values(
+                    visit_count=v.visit_count,
+                    last_visited=v.last_visited,
+                    novelty_score=v.novelty_score,
+                    interestingness=v.interestingness,
+                    actionability=v.actionability,
+                    uncertainty=v.uncertainty,
+                    adjacent_to=v.adjacent_to,
+                )
+            )
+            t = commit.trace
+            await conn.execute(
+                insert(T).values(
+                    id=as_uuid(t.id),
+                    session_id=as_uuid(t.session_id),
+                    step_number=t.step_number,
+                    from_locus_id=as_uuid(t.from_locus_id),
+                    to_locus_id=as_uuid(t.to_locus_id),
+                    adjacencies_considered=t.adjacencies_considered,
+                    selection_scores=t.selection_scores,
+                    selection_reason=t.selection_reason,
+                    model_used=t.model_used,
+                    tokens_used=t.tokens_used,
+                    cost_cents=t.cost_cents,
+                    worker_id=t.worker_id,
+                    created_at=t.created_at,
+                )
+            )
+            r = commit.residue
+            await conn.execute(
+                insert(R).values(
+                    id=as_uuid(commit.residue_id),
+                    session_id=as_uuid(s.id),
+                    trace_id=as_uuid(t.id),
+                    from_locus_id=as_uuid(t.from_locus_id),
+                    to_locus_id=as_uuid(t.to_locus_id),
+                    connection=r.connection,
+                    tension=r.tension,
+                    bridge=r.bridge,
+                    surprise=r.surprise,
+                    possibility=r.possibility,
+                    themes=r.themes,
+                    themes_embedding=r.themes_embedding,
+                    interestingness=r.interestingness,
+                    actionability=r.actionability,
+                    model_used=r.model_used,
+                    details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
+                    created_at=t.created_at,
+                )
+            )
+            await self._commit_memory(conn, commit)
+            # Only what a step advances: settings changed meanwhile (name, ...) stay as they are.
+            await conn.execute(
+                update(S)
+                .where(S.c.id == as_uuid(s.id))
+                .values(
+                    step_count=s.step_count,
+                    current_locus_id=as_uuid(s.current_locus_id),
+                    last_step_at=s.last_step_at,
+                    **{k: S.c[k] + v for k, v in commit.usage.items()},
+                    status=str(s.status),
+                    stopped_reason=s.stopped_reason,
+                    completed_at=s.completed_at,
+                )
+            )
+            if commit.consumed_injection is not None:
+                # Only the injection this step took: one made while it ran is the next step's.
+                await conn.execute(
+                    update(S)
+                    .where(S.c.id == as_uuid(s.id), S.c.pending_injection == commit.consumed_injection)
+                    .values(pending_injection=None)
+                )
+            # Stamped at the commit, not when the step began: `ts` is when the map could know.
+            return await append_events(conn, s.id, row.event_seq + 1, commit.events, None)
 
     async def _commit_memory(self, conn: AsyncConnection, commit: StepCommit) -> None:
         """Resonances, warm memory, compost and a crystal: part of the step's transaction."""
