@@ -52,6 +52,8 @@ class KnowledgeIndex:
         self._recent: OrderedDict[bytes, np.ndarray] = OrderedDict()
         self._neighbours: dict[tuple[int, float], tuple[tuple[str, int, float], ...]] = {}
         self._reach: np.ndarray | None = None  # per concept x primary domain: best similarity
+        self._reach_counts: dict[float, np.ndarray] = {}  # domain_reach per threshold
+        self._members: dict[int, np.ndarray] = {}  # concept indices per primary domain
         self._reach_domains: np.ndarray | None = None
 
     # ---- corpus relations ----------------------------------------------------------------
@@ -90,10 +92,14 @@ class KnowledgeIndex:
     def domain_reach(self, threshold: float) -> np.ndarray:
         """Per concept: how many primary domains other than its own hold a concept at least
         `threshold` similar to it (a bridge spans several such neighbourhoods)."""
-        reach, doms = self._domain_reach()
-        near = reach >= threshold
-        own = doms[None, :] == self._primary[:, None]
-        return (near & ~own).sum(axis=1)
+        if threshold not in self._reach_counts:  # the bridging strategy asks every step
+            reach, doms = self._domain_reach()
+            near = reach >= threshold
+            own = doms[None, :] == self._primary[:, None]
+            counts = (near & ~own).sum(axis=1)
+            counts.flags.writeable = False
+            self._reach_counts[threshold] = counts
+        return self._reach_counts[threshold]
 
     def domain_neighbours(self, index: int, threshold: float) -> list[tuple[str, int, float]]:
         """(domain, nearest concept of that domain, similarity) for each other domain reached."""
@@ -108,7 +114,9 @@ class KnowledgeIndex:
             d = int(doms[col])
             if d == self._primary[index]:
                 continue
-            members = np.flatnonzero(self._primary == d)
+            if d not in self._members:
+                self._members[d] = np.flatnonzero(self._primary == d)
+            members = self._members[d]
             members = members[members != index]
             sims = self._matrix[members] @ v  # only this domain's members, not the whole corpus
             best = int(members[np.argmax(sims)])
