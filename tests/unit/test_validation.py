@@ -43,6 +43,14 @@ def test_domains_normalised_and_unknown_named():
         v.check_domains("allowed_domains", ["astrology"], known)
 
 
+def test_domains_with_capitals_come_back_as_the_corpus_spells_them():
+    """GET /domains lists topic domains such as 'American football'; create must take them."""
+    known = {"artifact", "American football"}
+    assert v.check_domains("forbidden_domains", ["American football", "american FOOTBALL"], known) == [
+        "American football"
+    ]
+
+
 def test_random_seed_range():
     assert v.check_random_seed(0) == 0
     with pytest.raises(InvalidInput):

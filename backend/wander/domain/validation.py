@@ -41,11 +41,15 @@ def check_temperature(temperature: float) -> float:
 
 def check_domains(field: str, domains: Iterable[str] | None, known: set[str]) -> list[str]:
     out: list[str] = []
+    # case-insensitive, answered with the corpus's own spelling ("american football" is the
+    # corpus's "American football", as GET /domains lists it)
+    canonical = {k.lower(): k for k in known}
     for raw in domains or []:
-        name = raw.strip().lower().removeprefix("noun.")
-        if not name:
+        typed = raw.strip().lower().removeprefix("noun.")
+        if not typed:
             raise InvalidInput(field, "contains an empty domain name")
-        if name not in known:
+        name = canonical.get(typed)
+        if name is None:
             raise InvalidInput(field, f"unknown domain '{raw}' (see `wander kb stats` for the known domains)")
         if name not in out:
             out.append(name)
