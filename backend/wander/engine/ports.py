@@ -30,6 +30,10 @@ from wander.domain.views import SimilarItem, StepView
 # fence and the events that report it.
 FenceChange = Callable[[list[FenceAnchor]], tuple[list[FenceAnchor], list[EventDraft]]]
 
+# A change to a wander's pending forced injection, made under the session's lock: the
+# pending injection as it is (None when none is) -> the new one and the events that report it.
+InjectionChange = Callable[[dict | None], tuple[dict | None, list[EventDraft]]]
+
 
 class Clock(Protocol):
     def now(self) -> datetime: ...
@@ -96,6 +100,11 @@ class Knowledge(Protocol):
 
     def similarities(self, v: np.ndarray) -> np.ndarray:
         """Cosine similarity of v to every concept, in index order."""
+        ...
+
+    def unit_similarities(self, v: np.ndarray) -> np.ndarray:
+        """Similarity of every concept to v's direction (v need not be unit length); zeros for
+        a zero vector."""
         ...
 
     def domain_mask(self, allowed: Sequence[str], forbidden: Sequence[str]) -> np.ndarray:
@@ -302,7 +311,7 @@ class Store(Protocol):
     # ---- what the interventions write ------------------------------------------------
 
     async def set_controls(self, session_id: str, **values: Any) -> None:
-        """fence (anchors) and pending_injection."""
+        """fence (anchors). A pending injection is set by set_injection, with its event."""
         ...
 
     async def add_locus(self, session_id: str, locus: Locus, events: list[EventDraft]) -> list[Event]: ...
@@ -335,6 +344,12 @@ class Store(Protocol):
     async def set_fence(self, session_id: str, change: FenceChange) -> list[Event]:
         """Change the fence by `change`, applied to the fence as it is under the session's
         lock, with the events it gives; Conflict once the wander is finished."""
+        ...
+
+    async def set_injection(self, session_id: str, change: InjectionChange) -> list[Event]:
+        """Set the pending forced injection by `change`, applied to the one pending under the
+        session's lock, with the events it gives, in one transaction; Conflict once the
+        wander is finished."""
         ...
 
     async def record_crystal_review(

@@ -16,6 +16,10 @@ import numpy as np
 from wander.domain.geometry import top_k
 from wander.engine.ports import KnowledgeConcept
 
+# Similarity rows kept (56 KB each over 14k concepts): the current locus's and those of the
+# walk's last few loci, which the analogy strategy combines instead of scanning again.
+RECENT_ROWS = 32
+
 
 class KnowledgeIndex:
     def __init__(self, concepts: Sequence[KnowledgeConcept], matrix: np.ndarray):
@@ -158,12 +162,22 @@ class KnowledgeIndex:
             row = self._matrix @ v
             row.flags.writeable = False
             self._recent[key] = row
-            while len(self._recent) > 8:
+            while len(self._recent) > RECENT_ROWS:
                 try:
                     self._recent.popitem(last=False)
                 except KeyError:
                     break
+        else:
+            try:
+                self._recent.move_to_end(key)  # least recently used goes first
+            except KeyError:
+                pass  # dropped by another thread meanwhile: the row is still good
         return row
+
+    def unit_similarities(self, v: np.ndarray) -> np.ndarray:
+        v = np.asarray(v, dtype=np.float32)
+        norm = float(np.sqrt(v @ v))
+        return self.similarities(v) / norm if norm > 0 else np.zeros(len(self._concepts), dtype=np.float32)
 
     def primary_domain_ids(self) -> np.ndarray:
         return self._primary

@@ -34,12 +34,6 @@ def _gloss(c: KnowledgeConcept, words: int = 14) -> str:
     return " ".join(parts[:words]) + ("..." if len(parts) > words else "")
 
 
-def _unit_row(kb: Knowledge, v: np.ndarray) -> np.ndarray:
-    """Similarity of every concept to v's direction (the corpus caches the row by v)."""
-    v = np.asarray(v, dtype=np.float32)
-    return _scaled(kb.similarities(v), float(np.sqrt(v @ v)))
-
-
 def _scaled(row: np.ndarray, norm: float) -> np.ndarray:
     return row / norm if norm > 0 else np.zeros_like(row)
 
@@ -95,7 +89,7 @@ class OfflineDweller:
         mid = midpoint(va, vb)
         # The corpus scans for the midpoint and the two offsets, from the loci's own similarity
         # rows (similarity is linear in the vector; b's row is the next step's anyway).
-        s_a, s_b = _unit_row(kb, a.embedding), _unit_row(kb, b.embedding)
+        s_a, s_b = kb.unit_similarities(a.embedding), kb.unit_similarities(b.embedding)
         s_ab = _scaled(s_a - s_b, float(np.linalg.norm(va - vb)))
         mids = top_k(_scaled(s_a + s_b, float(np.linalg.norm(va + vb))), 12, exclude=list(exclude))
         m_i, m_sim = mids[0]

@@ -26,9 +26,18 @@ def analogy(walk: Walk, limit: int = 8) -> list[Candidate]:
     chosen: dict[int, str] = {}
     # 3CosAdd lands on B itself more often than not: leave out everything already walked.
     pairs = [(a, b) for a, b in walk.relations[-RECENT_RELATIONS:] if walk.current.id not in (a.id, b.id)]
-    if pairs:  # every relation's 3CosAdd target in one matrix product over the corpus
-        targets = np.stack([normalize(c_vec + normalize(b.embedding) - normalize(a.embedding)) for a, b in pairs])
-        sims = np.array(kb.similarities(targets.T), dtype=np.float32)
+    if pairs:
+        # Each relation's 3CosAdd target c + b^ - a^ scored against the corpus: similarity is
+        # linear in the vector, so from the rows of c, a and b (the corpus keeps the rows of
+        # the walk's recent loci) rather than another pass over the corpus.
+        s_c = kb.similarities(c_vec)
+        cols = []
+        for a, b in pairs:
+            raw = c_vec + normalize(b.embedding) - normalize(a.embedding)
+            norm = float(np.sqrt(raw @ raw))
+            col = s_c + kb.unit_similarities(b.embedding) - kb.unit_similarities(a.embedding)
+            cols.append(col / norm if norm > 0 else np.zeros_like(col))
+        sims = np.stack(cols, axis=1).astype(np.float32)
         sims[walk.visited_mask] = -np.inf
         top = np.argpartition(-sims, 12, axis=0)[:12]
     c_unit = normalize(c_vec)
