@@ -39,6 +39,7 @@ class Subject(StrEnum):
     FENCE_APPROACHED = "wander.fence.approached"
     FENCE_ADDED = "wander.fence.added"
     FENCE_REMOVED = "wander.fence.removed"
+    INJECTION_QUEUED = "wander.injection.queued"
     SUBWANDER_SPAWNED = "wander.subwander.spawned"
     CIRCUIT_TRIPPED = "wander.circuit.tripped"
     BUDGET_LOW = "wander.budget.low"
@@ -236,6 +237,19 @@ class FenceAddedPayload(FenceChangedPayload):
 
 class FenceRemovedPayload(FenceChangedPayload):
     subject: ClassVar[Subject] = Subject.FENCE_REMOVED
+
+
+class InjectionQueuedPayload(EventPayload):
+    """A forced injection was queued: the next step goes to `concept`, whoever runs it.
+    Written in the transaction that sets the session's pending injection; the step that
+    takes it reports the visit (wander.step.completed)."""
+
+    subject: ClassVar[Subject] = Subject.INJECTION_QUEUED
+    concept: str
+    injection_id: str = Field(description="The pending injection's id: the step that takes it clears this one only.")
+    replaced: str | None = Field(
+        description="The concept of the pending forced injection this one replaced (null when none was pending)."
+    )
 
 
 class SubwanderSpawnedPayload(EventPayload):

@@ -353,6 +353,10 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       // each carries the whole fence after the change
       next = { ...next, fences: ev.payload.fence, fenceFromEvents: true };
       break;
+    case "wander.injection.queued":
+      // A forced visit queued for the next step: the command's notice says so ("The next
+      // step goes to ..."); the map draws the visit when a step takes it (step.completed).
+      break;
     case "wander.subwander.spawned": {
       const c = ev.payload;
       if (next.subwanders[c.child_session_id]) break;

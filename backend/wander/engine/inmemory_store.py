@@ -15,6 +15,7 @@ import numpy as np
 
 from wander.domain.errors import Conflict, StepAlreadyCommitted
 from wander.domain.models import (
+    FINISHED,
     CompostItem,
     Crystal,
     Event,
@@ -28,7 +29,7 @@ from wander.domain.models import (
     Trace,
     WarmMemory,
 )
-from wander.engine.ports import SessionControls, StepCommit, WalkState
+from wander.engine.ports import InjectionChange, SessionControls, StepCommit, WalkState
 
 FACETS = ("connection", "tension", "bridge", "surprise", "possibility")
 
@@ -119,6 +120,18 @@ class InMemoryStore:
         if allowed_from is not None and str(s.status) not in set(allowed_from):
             raise Conflict(f"session {session_id} is {s.status}")
         s.status, s.stopped_reason = SessionStatus(status), reason
+        return self._emit(session_id, events)
+
+    async def set_injection(self, session_id: str, change: InjectionChange) -> list[Event]:
+        """The pending forced injection by `change` and its events, together (as Postgres does
+        in one transaction); refused once the wander is finished."""
+        s = self.sessions.get(session_id)
+        if s is None:
+            raise Conflict(f"session {session_id} no longer exists")
+        if s.status in FINISHED:
+            raise Conflict(f"session {session_id} is {s.status}; nothing can be injected")
+        pending, events = change(copy.deepcopy(s.pending_injection))
+        s.pending_injection = pending
         return self._emit(session_id, events)
 
     async def set_run_target(self, session_id: str, run_until_step: int | None) -> None:

@@ -40,6 +40,7 @@ from shared_schemas.events import (
     CircuitTrippedPayload,
     FenceAddedPayload,
     FenceRemovedPayload,
+    InjectionQueuedPayload,
     LocusPlantedPayload,
     LocusVisitedPayload,
     SessionCompletedPayload,
@@ -472,7 +473,21 @@ class Interventions:
             raise Conflict(f"session {session_id} is {session.status}")
         if force_visit:
             # Its own id: the step that takes it clears this injection, not one made meanwhile.
-            await self.engine.store.set_controls(session_id, pending_injection={"concept": concept, "id": new_id()})
+            injection_id = new_id()
+
+            def queue(pending: dict | None) -> tuple[dict | None, list[EventDraft]]:
+                # Applied to the injection pending under the session's lock: the one it replaces.
+                payload = InjectionQueuedPayload(
+                    session_id=session_id,
+                    concept=concept,
+                    injection_id=injection_id,
+                    replaced=pending.get("concept") if pending else None,
+                )
+                return {"concept": concept, "id": injection_id}, [ev.draft(payload)]
+
+            # The pending injection and wander.injection.queued, in one transaction.
+            events = await self.engine.store.set_injection(session_id, queue)
+            await self.engine.bus.publish(events)
         else:
             # A hint: a new locus, or the wander's own locus of that concept when it has one
             # (one node per concept on the map); wander.locus.planted names it either way.

@@ -9,8 +9,8 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.domain.errors import Conflict
-from wander.domain.models import Event, EventDraft, Locus, Session, SessionStatus
-from wander.engine.ports import SessionControls
+from wander.domain.models import FINISHED, Event, EventDraft, Locus, Session, SessionStatus
+from wander.engine.ports import InjectionChange, SessionControls
 from wander.store.event_log import append_events, lock_session
 from wander.store.mappers import (
     as_uuid,
@@ -151,10 +151,30 @@ class SessionsRepository:
         )
 
     async def set_controls(self, session_id: str, **values: Any) -> None:
-        """fence (anchors) and pending_injection, written by interventions."""
+        """fence (anchors), written by interventions. A pending injection goes through
+        set_injection, which writes its event with it."""
+        if "pending_injection" in values:
+            raise ValueError("pending_injection is set by set_injection (with its event)")
         if "fence" in values:
             values["fence"] = fence_to_json(values["fence"])
         await self._update(session_id, **values)
+
+    async def set_injection(
+        self, session_id: str, change: InjectionChange, finished: frozenset[str] = FINISHED
+    ) -> list[Event]:
+        """Set the pending forced injection under the session's lock: `change` gets the one
+        pending now and gives the new one and its events, written in the same transaction
+        (two injections at once: one replaces the other, each with its event, in seq order).
+        Refused once the wander is finished."""
+        async with self.engine.begin() as conn:
+            row = await lock_session(conn, session_id)
+            if row.status in finished:
+                raise Conflict(f"session {session_id} is {row.status}; nothing can be injected")
+            sid = as_uuid(session_id)
+            current = (await conn.execute(select(S.c.pending_injection).where(S.c.id == sid))).scalar_one()
+            pending, events = change(current)
+            await conn.execute(update(S).where(S.c.id == sid).values(pending_injection=pending))
+            return await append_events(conn, session_id, row.event_seq + 1, events, None)
 
     async def set_budget(self, session_id: str, cloud_budget_cents: int) -> None:
         await self._update(session_id, cloud_budget_cents=cloud_budget_cents)

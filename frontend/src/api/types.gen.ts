@@ -22,6 +22,7 @@ export type EventOut =
   | FenceApproachedEvent
   | FenceAddedEvent
   | FenceRemovedEvent
+  | InjectionQueuedEvent
   | SubwanderSpawnedEvent
   | CircuitTrippedEvent
   | BudgetLowEvent
@@ -55,6 +56,7 @@ export type EventSubject =
   | "wander.fence.approached"
   | "wander.fence.added"
   | "wander.fence.removed"
+  | "wander.injection.queued"
   | "wander.subwander.spawned"
   | "wander.circuit.tripped"
   | "wander.budget.low"
@@ -548,6 +550,30 @@ export interface FenceRemovedPayload {
   session_id: string;
   concept: string;
   fence: FenceAnchorOut[];
+}
+export interface InjectionQueuedEvent {
+  session_id: string;
+  seq: number;
+  ts: string;
+  subject: "wander.injection.queued";
+  payload: InjectionQueuedPayload;
+}
+/**
+ * A forced injection was queued: the next step goes to `concept`, whoever runs it.
+ * Written in the transaction that sets the session's pending injection; the step that
+ * takes it reports the visit (wander.step.completed).
+ */
+export interface InjectionQueuedPayload {
+  session_id: string;
+  concept: string;
+  /**
+   * The pending injection's id: the step that takes it clears this one only.
+   */
+  injection_id: string;
+  /**
+   * The concept of the pending forced injection this one replaced (null when none was pending).
+   */
+  replaced: string | null;
 }
 export interface SubwanderSpawnedEvent {
   session_id: string;
