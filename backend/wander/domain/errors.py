@@ -31,6 +31,12 @@ class StepAlreadyCommitted(Conflict):
     """Another run committed this step number first; the caller reloads and goes on."""
 
 
+class ResonanceMoved(WanderError):
+    """A resonance this step changed was changed meanwhile by another wander of the project:
+    the step's transaction is rolled back and the step is taken again over the fresh
+    resonances (a lost reinforcement otherwise)."""
+
+
 class NoCandidates(WanderError):
     """No concept in scope is reachable from the current locus: the wander cannot go on."""
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from wander.domain.errors import Conflict, StepAlreadyCommitted
+from wander.domain.errors import Conflict, ResonanceMoved, StepAlreadyCommitted
 from wander.domain.models import (
     FINISHED,
     CompostItem,
@@ -76,6 +76,10 @@ class InMemoryStore:
             raise StepAlreadyCommitted(f"step {commit.trace.step_number} of {s.id} is already committed")
         if stored.step_count != commit.expected_step_count:
             raise Conflict(f"session {s.id} moved on to step {stored.step_count}")
+        for rid, base in commit.resonance_bases.items():
+            held = self.resonances.get(rid)
+            if held is None or (held.occurrences, str(held.status), held.last_reinforced_at) != base:
+                raise ResonanceMoved(f"resonance {rid} changed while step {commit.trace.step_number} was taken")
         loci = self.loci[s.id]
         for lo in commit.new_loci:
             loci[lo.id] = copy.copy(lo)

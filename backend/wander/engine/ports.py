@@ -223,6 +223,9 @@ class StepCommit:
     warm_to_compost: list[tuple[str, CompostItem]] = field(default_factory=list)
     crystal: Crystal | None = None
     consumed_injection: dict | None = None  # the pending injection this step took, cleared only if still pending
+    # per changed resonance that existed before: its (occurrences, status, last_reinforced_at)
+    # as the step read it; the commit refuses (ResonanceMoved) if the stored one moved on
+    resonance_bases: dict[str, tuple] = field(default_factory=dict)
 
 
 @dataclass

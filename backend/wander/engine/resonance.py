@@ -49,6 +49,8 @@ class ResonanceOutcome:
     detected: int = 0
     confirmed: list[Resonance] = field(default_factory=list)
     matched: Resonance | None = None
+    # each changed resonance as it was read: (occurrences, status, last_reinforced_at)
+    bases: dict[str, tuple] = field(default_factory=dict)
 
 
 def proximity(walk: Walk, vector: np.ndarray) -> float:
@@ -89,6 +91,7 @@ def check_resonances(walk: Walk, residue: Residue, residue_id: str, visited: Loc
     def edit(r: Resonance) -> Resonance:
         if r.id not in touched:
             touched[r.id] = copy.copy(r)
+            out.bases[r.id] = (r.occurrences, str(r.status), r.last_reinforced_at)
         return touched[r.id]
 
     for r in walk.resonances:

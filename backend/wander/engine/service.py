@@ -15,6 +15,7 @@ from wander.domain.errors import (
     InvalidInput,
     NoCandidates,
     NotFound,
+    ResonanceMoved,
     StepAlreadyCommitted,
     StoreUnavailable,
 )
@@ -66,6 +67,10 @@ from wander.engine.ports import (
 from wander.engine.rumination import OfflineRuminator
 from wander.engine.step import StepContext, StepResult, take_step
 from wander.engine.walk import Walk
+
+
+# how often a step is taken again when another wander moved a resonance it changed
+RESONANCE_RETRIES = 5
 
 
 @dataclass
@@ -304,7 +309,17 @@ class WanderEngine:
         return Walk(await self.store.load_walk(session_id, hot=hot), self.knowledge)
 
     async def step(self, walk: Walk) -> StepResult:
-        result = await take_step(walk, self.ctx)
+        for attempt in range(RESONANCE_RETRIES):
+            try:
+                result = await take_step(walk, self.ctx)
+                break
+            except ResonanceMoved:
+                # another wander of the project reinforced a resonance this step changed:
+                # take the step again over the project's resonances as they are now (the
+                # walk's choice does not depend on them, so the path stays the same)
+                if attempt == RESONANCE_RETRIES - 1:
+                    raise
+                walk.resonances = (await self.load_walk(walk.session.id)).resonances
         await self.bus.publish(result.events)
         return result
 

@@ -493,6 +493,7 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
             residue_id=residue_id,
             events=drafts,
             resonances=res.changed,
+            resonance_bases=res.bases,
             warm_new=mem.warm_new,
             warm_updated=mem.warm_updated,
             warm_to_compost=mem.warm_to_compost,

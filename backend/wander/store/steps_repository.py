@@ -8,7 +8,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from wander.domain.errors import Conflict, StepAlreadyCommitted
+from wander.domain.errors import Conflict, ResonanceMoved, StepAlreadyCommitted
 from wander.domain.models import CompostItem, Event, HotItem, ResonanceStatus, SessionStatus
 from wander.engine.ports import StepCommit, WalkState
 from wander.store.event_log import append_events, lock_session
@@ -229,9 +229,25 @@ class StepsRepository:
         sid = as_uuid(commit.session.id)
         for r in commit.resonances:
             values = resonance_values(r)
-            done = await conn.execute(update(RS).where(RS.c.id == as_uuid(r.id)).values(**values))
-            if done.rowcount == 0:
+            base = commit.resonance_bases.get(r.id)
+            if base is None:  # created by this step
                 await conn.execute(insert(RS).values(id=as_uuid(r.id), created_at=r.created_at, **values))
+                continue
+            # Only over the resonance as the step read it: another wander of the project may
+            # have reinforced it meanwhile, and writing ours whole would lose theirs.
+            occurrences, status, reinforced = base
+            done = await conn.execute(
+                update(RS)
+                .where(
+                    RS.c.id == as_uuid(r.id),
+                    RS.c.occurrences == occurrences,
+                    RS.c.status == status,
+                    RS.c.last_reinforced_at.is_(None) if reinforced is None else RS.c.last_reinforced_at == reinforced,
+                )
+                .values(**values)
+            )
+            if done.rowcount == 0:
+                raise ResonanceMoved(f"resonance {r.id} changed while step {commit.trace.step_number} was taken")
         for w in commit.warm_new:
             await conn.execute(
                 insert(W).values(

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
-import pytest
 from sqlalchemy import text
 
 from tests.integration.scale.conftest import eventually
@@ -163,11 +162,6 @@ async def resonance_counts(db, rid: str) -> tuple[int, int]:
     return held, 1 + bumps
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: a walk keeps the project's resonances it loaded when its run began and a "
-    "step writes them back whole, so two wanders reinforcing one resonance lose one reinforcement",
-)
 async def test_two_wanders_reinforcing_one_resonance_both_count(app):
     """A wander walked once leaves resonances in the project. Two more wanders with the same
     seed and random seed walk the same first step, whose themes match the first wander's
