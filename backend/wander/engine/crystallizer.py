@@ -25,6 +25,7 @@ from wander.engine.walk import Walk
 
 MAX_BREAD_POOL = 12
 BREAD_CHOICE = 6  # the breads are a pair among the loci this near the stimulus
+BREAD_APART = (0.35, 0.55)  # bread similarity that leaves room for a filling
 
 
 @dataclass
@@ -74,9 +75,15 @@ class Crystallizer:
         # breads, same filling) is passed over for the next best pair.
         said = {(frozenset((c.bread_a_locus_id, c.bread_b_locus_id)), c.validity.get("filling")) for c in crystals}
         said |= self._said.setdefault(session.id, set())
+        # Pairs a filling can stand between (related, yet apart enough that something sits
+        # between them: BREAD_APART) come first; then the rest, each by its midpoint's
+        # nearness to the stimulus.
         pairs = sorted(
             itertools.combinations(pool[:BREAD_CHOICE], 2),
-            key=lambda p: -float(midpoint(p[0].embedding, p[1].embedding) @ vector),
+            key=lambda p: (
+                not BREAD_APART[0] <= float(normalize(p[0].embedding) @ normalize(p[1].embedding)) <= BREAD_APART[1],
+                -float(midpoint(p[0].embedding, p[1].embedding) @ vector),
+            ),
         )
         for b1, b2 in pairs:
             a1, a2 = _anchor(kb, b1), _anchor(kb, b2)
