@@ -17,7 +17,7 @@ from wander.engine.service import NewWander, WanderEngine
 from wander.engine.step import CRYSTALLIZE_EVERY
 from wander.llm.offline import OfflineDweller
 
-STEPS = 60
+STEPS = 240  # long enough for several crystals (one at most every CRYSTALLIZE_EVERY steps)
 DECIMAL = re.compile(r"\d\.\d")
 
 
@@ -26,7 +26,7 @@ def degenerate(knowledge):
     return degenerate_labels(knowledge.concept(i).path for i in range(len(knowledge)))
 
 
-@pytest.mark.parametrize("random_seed", [2, 3, 11])
+@pytest.mark.parametrize("random_seed", [2, 3, 11, 29])
 async def test_wander_invariants_hold_for_every_random_seed(knowledge, embedder, degenerate, random_seed):
     store, clock = InMemoryStore(), ManualClock()
     engine = WanderEngine(
@@ -77,10 +77,10 @@ async def test_wander_invariants_hold_for_every_random_seed(knowledge, embedder,
         assert not DECIMAL.search(c.insight), c.insight
         assert c.validity["verdict"] == ("rejected" if c.validity["hard_failures"] else c.validity["verdict"])
     sentences = [s for c in crystals for s in set(re.split(r"(?<=[.!?])\s+", c.insight))]
-    assert len(sentences) == len(set(sentences))
+    assert len(crystals) >= 2 and len(sentences) == len(set(sentences)), [c.insight for c in crystals]
     # Steps stay in the 0.3-0.7 band nearly always.
     in_band = [0.3 <= r.chosen.distance <= 0.7 for r in results]
-    assert sum(in_band) >= 0.85 * len(in_band)
+    assert sum(in_band) >= 0.9 * len(in_band)  # issue 12: >= 90% of steps in the band
 
 
 def _judge(kb, b1: str, b2: str, filling: str):

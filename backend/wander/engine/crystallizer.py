@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +27,7 @@ from wander.engine.walk import Walk
 MAX_BREAD_POOL = 12
 BREAD_CHOICE = 6  # the breads are a pair among the loci this near the stimulus
 BREAD_APART = (0.35, 0.55)  # bread similarity that leaves room for a filling
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 @dataclass
@@ -45,6 +47,9 @@ class Crystallizer:
         self._prototypes: dict[str, np.ndarray] | None = None
         # Per session, every sandwich formed as (breads, filling); stored ones also come from the store.
         self._said: dict[str, set[tuple[frozenset, str | None]]] = {}
+        # per wander, the sentences of its insights, rejected ones too (the store keeps
+        # only those that stand)
+        self._sentences: dict[str, set[str]] = {}
 
     def prototypes(self) -> dict[str, np.ndarray]:
         if self._prototypes is None:
@@ -95,7 +100,10 @@ class Crystallizer:
         filling = kb.concept(f_i)
         # Rejected ones too: the same sandwich (breads and filling) is not formed twice.
         self._said[session.id].add((frozenset((b1.id, b2.id)), filling.label))
-        insight = rum.insight or plain_insight(kb, b1, b2, a1, a2, f_i, resonance)
+        sentences = self._sentences.setdefault(session.id, set())
+        sentences.update(part for c in crystals if c.session_id == session.id for part in SENTENCE_END.split(c.insight))
+        insight = rum.insight or plain_insight(kb, b1, b2, a1, a2, f_i, resonance, frozenset(sentences))
+        sentences.update(SENTENCE_END.split(insight))
         lineage = in_lineage(kb, f_i, a1) or in_lineage(kb, f_i, a2)
         val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, existing_m, lineage)
         embedding = self.embedder.embed([insight])[0]
@@ -216,14 +224,26 @@ def _shared_lineage(kb: Knowledge, a: int, b: int) -> str | None:
     return next((x for x in kb.concept(a).path if x in path_b and x.lower() not in degenerate), None)
 
 
-def plain_insight(kb: Knowledge, b1: Locus, b2: Locus, a1: int, a2: int, f_i: int, resonance: Resonance | None) -> str:
+def plain_insight(
+    kb: Knowledge,
+    b1: Locus,
+    b2: Locus,
+    a1: int,
+    a2: int,
+    f_i: int,
+    resonance: Resonance | None,
+    said: frozenset[str] = frozenset(),
+) -> str:
     """What the filling explains about the two breads, in plain words from the corpus: the
     gloss, the shared lineage or its absence, and where the breads pull apart. The figures
     are in the crystal's validity, not in the sentences."""
     f = kb.concept(f_i)
     gloss = f.gloss.rstrip(". ")
     name = _lemma(kb, f_i)
-    out = [f"'{name}' ({gloss}) is what joins '{b1.concept}' and '{b2.concept}'."]
+    # the gloss the first time this wander's crystals name the filling, not again
+    glossed = any(p.startswith(f"'{name}' (") for p in said)
+    joins = f"'{name}'" if glossed else f"'{name}' ({gloss})"
+    out = [f"{joins} is what joins '{b1.concept}' and '{b2.concept}'."]
     shared = _shared_lineage(kb, a1, a2)
     v1, v2 = normalize(b1.embedding), normalize(b2.embedding)
     lean1 = _lemma(kb, kb.nearest(normalize(v1 - v2), 1, exclude=[a1, a2, f_i])[0][0])
@@ -244,4 +264,6 @@ def plain_insight(kb: Knowledge, b1: Locus, b2: Locus, a1: int, a2: int, f_i: in
         themes = [t for t in resonance.themes[:3] if t != name]
         if themes:
             out.append(f"Through {name} the walk keeps returning to {', '.join(themes)}.")
-    return " ".join(out)
+    # a sentence this wander's crystals have said already is left out (the first, naming the
+    # filling and both breads, always stays)
+    return " ".join(out[:1] + [x for x in out[1:] if not any(p in said for p in SENTENCE_END.split(x))])
