@@ -96,7 +96,7 @@ def _steps_committed(env, session_id) -> int:
 
 def test_kill_9_midway_then_resume_finishes_gapless(cli_env):
     # long enough that the run is still going when a poll (a CLI start each) sees step 60
-    total = 600
+    total = 300
     proc = subprocess.Popen(
         WANDER + ["run", "information asymmetry", "--steps", str(total), "--seed", "9"],
         env=cli_env,
