@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -70,7 +71,7 @@ from wander.engine.walk import Walk
 
 
 # how often a step is taken again when another wander moved a resonance it changed
-RESONANCE_RETRIES = 5
+RESONANCE_RETRIES = 8
 
 
 @dataclass
@@ -309,16 +310,18 @@ class WanderEngine:
         return Walk(await self.store.load_walk(session_id, hot=hot), self.knowledge)
 
     async def step(self, walk: Walk) -> StepResult:
-        for attempt in range(RESONANCE_RETRIES):
+        for attempt in range(RESONANCE_RETRIES + 1):
             try:
-                result = await take_step(walk, self.ctx)
+                # the last try writes its resonances whole: under heavy contention on one
+                # resonance a reinforcement may then be lost, but the step is never refused
+                result = await take_step(walk, self.ctx, guard_resonances=attempt < RESONANCE_RETRIES)
                 break
             except ResonanceMoved:
                 # another wander of the project reinforced a resonance this step changed:
                 # take the step again over the project's resonances as they are now (the
-                # walk's choice does not depend on them, so the path stays the same)
-                if attempt == RESONANCE_RETRIES - 1:
-                    raise
+                # walk's choice does not depend on them, so the path stays the same); a
+                # short random wait spreads wanders that collide again and again
+                await asyncio.sleep(random.uniform(0.0, 0.02 * (attempt + 1)))
                 walk.resonances = (await self.load_walk(walk.session.id)).resonances
         await self.bus.publish(result.events)
         return result

@@ -213,7 +213,9 @@ def _source_type(candidate: Candidate, current: Locus, rank: int) -> SourceType:
     return SourceType.ADJACENT
 
 
-async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
+async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True) -> StepResult:
+    """guard_resonances: the commit refuses (ResonanceMoved) when a resonance this step
+    changed moved meanwhile; without it the step's version is written whole."""
     controls = await ctx.store.session_controls(walk.session.id)
     if controls is None:
         raise Conflict(f"session {walk.session.id} no longer exists")
@@ -493,7 +495,7 @@ async def take_step(walk: Walk, ctx: StepContext) -> StepResult:
             residue_id=residue_id,
             events=drafts,
             resonances=res.changed,
-            resonance_bases=res.bases,
+            resonance_bases=res.bases if guard_resonances else {},
             warm_new=mem.warm_new,
             warm_updated=mem.warm_updated,
             warm_to_compost=mem.warm_to_compost,

@@ -230,8 +230,10 @@ class StepsRepository:
         for r in commit.resonances:
             values = resonance_values(r)
             base = commit.resonance_bases.get(r.id)
-            if base is None:  # created by this step
-                await conn.execute(insert(RS).values(id=as_uuid(r.id), created_at=r.created_at, **values))
+            if base is None:  # created by this step, or written whole (no guard)
+                done = await conn.execute(update(RS).where(RS.c.id == as_uuid(r.id)).values(**values))
+                if done.rowcount == 0:
+                    await conn.execute(insert(RS).values(id=as_uuid(r.id), created_at=r.created_at, **values))
                 continue
             # Only over the resonance as the step read it: another wander of the project may
             # have reinforced it meanwhile, and writing ours whole would lose theirs.
