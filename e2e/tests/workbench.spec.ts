@@ -224,14 +224,16 @@ test("crystals on the map: diamond with its attractor, the crystal panel, a pers
   await page.locator(".react-flow__node-locus").nth(1).click({ button: "right" });
   await page.getByRole("menuitem", { name: "Crystallize now" }).click();
   await expect(notice(page)).toContainText(/Crystal|No crystal/);
-  // Each crystal at the same spot is less novel than the last, so V falls through the review
-  // band (0.5 <= V < 0.7): crystallize until the gate keeps one for review.
+  // Crystallize until the gate keeps one for review (0.5 <= V < 0.7, the commonest verdict),
+  // stepping on between tries: a new current locus brings new breads and fillings, where the
+  // same spot may only give sandwiches formed already or rejected.
   let review: Crystal | null = null;
-  for (let i = 0; i < 12 && !review; i++) {
+  for (let i = 0; i < 20 && !review; i++) {
     const r = await page.request.post(`${API}/sessions/${s.id}/crystallize`);
     expect(r.status()).toBe(200);
     const c = (await r.json()).crystal as Crystal | null;
     if (c && c.validity.verdict === "review") review = c;
+    else expect((await page.request.post(`${API}/sessions/${s.id}/step`)).status()).toBe(200);
   }
   expect(review, "the gate kept a crystal for review").not.toBeNull();
   const diamond = node(page, `crystal:${review!.id}`);
@@ -370,11 +372,12 @@ test("reject a crystal kept for review: the verdict is recorded through the API"
   await runSteps(page, s.id, 6);
   await openMap(page, s.id);
   let review: Crystal | null = null;
-  for (let i = 0; i < 12 && !review; i++) {
+  for (let i = 0; i < 20 && !review; i++) {
     const r = await page.request.post(`${API}/sessions/${s.id}/crystallize`);
     expect(r.status()).toBe(200);
     const c = (await r.json()).crystal as Crystal | null;
     if (c && c.validity.verdict === "review") review = c;
+    else expect((await page.request.post(`${API}/sessions/${s.id}/step`)).status()).toBe(200);
   }
   expect(review, "the gate kept a crystal for review").not.toBeNull();
   const diamond = node(page, `crystal:${review!.id}`);
