@@ -22,7 +22,6 @@ class Walk:
         self.concepts_seen: set[str] = set()
         # loci embeddings in a buffer that doubles when full (a vstack per locus is O(N^2))
         self._buffer = np.zeros((64, knowledge.dim), dtype=np.float32)
-        self._visited: list[int] = []  # corpus indices of the loci, in the order first seen
         self._visited_mask = np.zeros(len(knowledge), dtype=bool)
         for locus in state.loci:
             self.add_locus(locus)
@@ -76,11 +75,9 @@ class Walk:
         self.by_id[locus.id] = locus
         self.concepts_seen.add(locus.concept)
         if locus.kb_key:
-            if locus.kb_key not in self.by_kb_key:
-                i = self.knowledge.index_of(locus.kb_key)
-                if i is not None:
-                    self._visited.append(i)
-                    self._visited_mask[i] = True
+            i = self.knowledge.index_of(locus.kb_key)
+            if i is not None:
+                self._visited_mask[i] = True
             self.by_kb_key[locus.kb_key] = locus
         n = len(self.loci)
         if n > len(self._buffer):
@@ -101,9 +98,6 @@ class Walk:
         if self.session.current_locus_id is None:
             raise RuntimeError("wander has no current locus")
         return self.by_id[self.session.current_locus_id]
-
-    def visited_kb_indices(self) -> list[int]:
-        return list(self._visited)
 
     @property
     def visited_mask(self) -> np.ndarray:
