@@ -3,8 +3,8 @@
 // one batch at a time, in the order they appeared (a replay lays out like a live walk):
 // each starts next to its parent in the freest direction (away from other nodes and
 // without crossing drawn edges), then a short local simulation settles it among its fixed
-// neighbours. Run it when the set of nodes changes, not on every render.
-import { forceCollide, forceLink, forceManyBody, forceSimulation, type SimulationNodeDatum } from "d3-force";
+// neighbours (the forces of d3-force, integrated for the new nodes only). A replay lays out
+// exactly as the live walk did. Run it when the set of nodes changes, not on every render.
 
 export interface LayoutNode {
   id: string;
@@ -27,9 +27,16 @@ export interface Point {
   y: number;
 }
 
-interface SimNode extends SimulationNodeDatum {
+/** A node in a settling: its position and velocity; fixed nodes only push and pull. */
+interface Body extends Point {
   id: string;
   r: number;
+  /** Many-body strength and collision radius. */
+  q: number;
+  cr: number;
+  vx: number;
+  vy: number;
+  fixed: boolean;
 }
 
 export interface LayoutOptions {
@@ -44,8 +51,7 @@ export interface LayoutOptions {
 
 const DEFAULTS: LayoutOptions = { linkDistance: 120, charge: -300, padding: 24, ticks: 50, neighbourhood: 420 };
 const SMALL = 10; // radius below which a node is a ghost-like satellite
-const CELL = 240;
-const BULK = 200; // fresh nodes in one update above which placement skips the simulation // spatial grid cell (px): placement only looks at nodes and edges nearby
+const CELL = 240; // spatial grid cell (px): placement only looks at nodes and edges nearby
 
 export class IncrementalLayout {
   readonly positions = new Map<string, Point>();
@@ -61,7 +67,6 @@ export class IncrementalLayout {
   private readonly cellOf = new Map<string, string>();
   /** Links by node id, for the current update. */
   private incident = new Map<string, LayoutLink[]>();
-  private bulk = false;
 
   private setPos(id: string, p: Point): void {
     this.positions.set(id, p);
@@ -140,11 +145,7 @@ export class IncrementalLayout {
     }
     // Parents before children, whatever order the caller gave.
     const ordered = orderBatches([...batches.values()], byId, this.positions);
-    // A catch-up of hundreds of nodes at once (opening a long walk): a shorter settling
-    // simulation per node.
-    this.bulk = fresh.length > BULK;
-    for (const batch of ordered) this.placeBatch(batch, byId, links, freed);
-    this.bulk = false;
+    for (const batch of ordered) this.placeBatch(batch, byId, freed);
     return new Map(this.positions);
   }
 
@@ -162,9 +163,8 @@ export class IncrementalLayout {
     this.radii.clear();
   }
 
-  private placeBatch(batch: LayoutNode[], byId: Map<string, LayoutNode>, links: LayoutLink[], freed: Map<string, Point>): void {
+  private placeBatch(batch: LayoutNode[], byId: Map<string, LayoutNode>, freed: Map<string, Point>): void {
     const initial = new Map<string, Point>();
-    void links;
     // edges already drawn near this batch (for the no-crossing rule)
     const around = new Set<string>();
     for (const n of batch) {
@@ -226,51 +226,143 @@ export class IncrementalLayout {
 
     // Settle the batch among its fixed neighbourhood.
     const movers = batch.filter((n) => initial.has(n.id));
+    this.settle(movers, initial);
+    this.runs += 1;
+    for (const n of movers) {
+      this.setPos(n.id, initial.get(n.id)!);
+      this.radii.set(n.id, n.r);
+      if (n.label) this.labels.set(n.id, n.label);
+    }
+  }
 
-    const moverIds = new Set(movers.map((n) => n.id));
+  /**
+   * A short force simulation of the batch's nodes among their fixed neighbours (the forces of
+   * d3-force's link, many-body and collide, with its velocity Verlet and alpha decay), in
+   * place on `at`. Only the movers are integrated: the fixed nodes never move, so their
+   * forces need not be computed, and a settling costs the same at 50 or 5,000 nodes (a d3
+   * simulation per node spent most of a long walk's catch-up on the fixed nodes).
+   */
+  private settle(movers: LayoutNode[], at: Map<string, Point>): void {
+    if (movers.length === 0) return;
     const reach = this.opts.neighbourhood;
-    const simNodes: SimNode[] = [];
-    const candidates = new Set<string>();
-    for (const m of movers) for (const id of this.near(initial.get(m.id)!, reach)) candidates.add(id);
-    for (const id of candidates) {
-      const p = this.positions.get(id)!;
-      if (movers.some((m) => Math.hypot(initial.get(m.id)!.x - p.x, initial.get(m.id)!.y - p.y) < reach)) {
-        simNodes.push({ id, r: this.radii.get(id) ?? 20, x: p.x, y: p.y, fx: p.x, fy: p.y });
+    const body = (id: string, r: number, p: Point, fixed: boolean): Body => ({
+      id,
+      r,
+      q: r < SMALL ? this.opts.charge / 3 : this.opts.charge,
+      // satellites get room for their labels, which are wider than their dots
+      cr: r + (r < SMALL ? this.opts.padding * 1.7 : this.opts.padding),
+      x: p.x,
+      y: p.y,
+      vx: 0,
+      vy: 0,
+      fixed,
+    });
+    const ms: Body[] = movers.map((n) => body(n.id, n.r, at.get(n.id)!, false));
+    const index = new Map(ms.map((b, i) => [b.id, i]));
+    const fixed: Body[] = [];
+    const seen = new Set<string>();
+    for (const m of ms)
+      for (const id of this.near(m, reach)) {
+        if (seen.has(id) || index.has(id)) continue;
+        const p = this.positions.get(id)!;
+        if (ms.some((q) => (q.x - p.x) ** 2 + (q.y - p.y) ** 2 < reach * reach)) {
+          seen.add(id);
+          fixed.push(body(id, this.radii.get(id) ?? 20, p, true));
+        }
+      }
+    const all = [...ms, ...fixed];
+    const byId = new Map(all.map((b) => [b.id, b]));
+    // links with a mover at one end and both ends in the simulation; d3's bias splits a
+    // link's pull by the ends' degrees (counted over the simulation's links)
+    const links: { s: Body; t: Body; d: number; bias: number }[] = [];
+    const degree = new Map<string, number>();
+    const linkSeen = new Set<LayoutLink>();
+    for (const b of all)
+      for (const l of this.incident.get(b.id) ?? []) {
+        if (linkSeen.has(l)) continue;
+        linkSeen.add(l);
+        const s = byId.get(l.source);
+        const t = byId.get(l.target);
+        if (!s || !t || (s.fixed && t.fixed)) continue;
+        degree.set(s.id, (degree.get(s.id) ?? 0) + 1);
+        degree.set(t.id, (degree.get(t.id) ?? 0) + 1);
+        const small = s.r < SMALL || t.r < SMALL;
+        links.push({ s, t, d: s.r + t.r + this.opts.linkDistance * (small ? 1.15 : 1), bias: 0 });
+      }
+    for (const l of links) l.bias = degree.get(l.s.id)! / (degree.get(l.s.id)! + degree.get(l.t.id)!);
+    const maxD2 = 380 * 380;
+    const ticks = movers.length > 1 ? this.opts.ticks * 2 : this.opts.ticks;
+    const decay = 1 - Math.pow(0.001, 1 / 300);
+    let alpha = 0.6;
+    for (let t = 0; t < ticks; t++) {
+      alpha += -alpha * decay;
+      // link (strength 0.5)
+      for (const l of links) {
+        let x = l.t.x + l.t.vx - l.s.x - l.s.vx || jiggle(l.s.id, t);
+        let y = l.t.y + l.t.vy - l.s.y - l.s.vy || jiggle(l.t.id, t);
+        let len = Math.sqrt(x * x + y * y);
+        len = ((len - l.d) / len) * alpha * 0.5;
+        x *= len;
+        y *= len;
+        if (!l.t.fixed) {
+          l.t.vx -= x * l.bias;
+          l.t.vy -= y * l.bias;
+        }
+        if (!l.s.fixed) {
+          l.s.vx += x * (1 - l.bias);
+          l.s.vy += y * (1 - l.bias);
+        }
+      }
+      // many-body (exact, within distanceMax)
+      for (const m of ms)
+        for (const o of all) {
+          if (o === m) continue;
+          let x = o.x - m.x;
+          let y = o.y - m.y;
+          let l = x * x + y * y;
+          if (l >= maxD2) continue;
+          if (x === 0) l += (x = jiggle(m.id, t)) * x;
+          if (y === 0) l += (y = jiggle(o.id, t)) * y;
+          if (l < 1) l = Math.sqrt(l);
+          const k = (o.q * alpha) / l;
+          m.vx += x * k;
+          m.vy += y * k;
+        }
+      // collide (strength 0.9, two iterations), on the positions the velocities lead to
+      for (let it = 0; it < 2; it++)
+        for (const m of ms) {
+          const ri = m.cr;
+          const xi = m.x + m.vx;
+          const yi = m.y + m.vy;
+          for (const o of all) {
+            if (o === m || (!o.fixed && index.get(o.id)! < index.get(m.id)!)) continue;
+            const rj = o.cr;
+            const r = ri + rj;
+            let x = xi - o.x - o.vx;
+            let y = yi - o.y - o.vy;
+            let l = x * x + y * y;
+            if (l >= r * r) continue;
+            if (x === 0) l += (x = jiggle(m.id, t + it)) * x;
+            if (y === 0) l += (y = jiggle(o.id, t + it)) * y;
+            l = Math.sqrt(l);
+            l = ((r - l) / l) * 0.9;
+            x *= l;
+            y *= l;
+            const share = (rj * rj) / (ri * ri + rj * rj);
+            m.vx += x * share;
+            m.vy += y * share;
+            if (!o.fixed) {
+              o.vx -= x * (1 - share);
+              o.vy -= y * (1 - share);
+            }
+          }
+        }
+      for (const m of ms) {
+        m.x += m.vx *= 0.6;
+        m.y += m.vy *= 0.6;
       }
     }
-    for (const n of movers) simNodes.push({ id: n.id, r: n.r, ...initial.get(n.id)! });
-    const inSim = new Set(simNodes.map((s) => s.id));
-    const simLinks = [...new Set(simNodes.flatMap((n) => this.incident.get(n.id) ?? []))]
-      .filter((l) => inSim.has(l.source) && inSim.has(l.target) && (moverIds.has(l.source) || moverIds.has(l.target)))
-      .map((l) => ({ source: l.source, target: l.target }));
-    const small = (d: SimNode) => d.r < SMALL;
-    const sim = forceSimulation<SimNode>(simNodes)
-      .force(
-        "link",
-        forceLink<SimNode, { source: string | SimNode; target: string | SimNode }>(simLinks)
-          .id((d) => d.id)
-          .distance((l) => {
-            const s = l.source as SimNode;
-            const t = l.target as SimNode;
-            return s.r + t.r + this.opts.linkDistance * (small(s) || small(t) ? 1.15 : 1);
-          })
-          .strength(0.5),
-      )
-      .force("charge", forceManyBody<SimNode>().strength((d) => (small(d) ? this.opts.charge / 3 : this.opts.charge)).distanceMax(380))
-      // satellites get room for their labels, which are wider than their dots
-      .force("collide", forceCollide<SimNode>((d) => d.r + (small(d) ? this.opts.padding * 1.7 : this.opts.padding)).strength(0.9).iterations(2))
-      .alpha(0.6)
-      .stop();
-    const ticks = Math.round((movers.length > 1 ? this.opts.ticks * 2 : this.opts.ticks) / (this.bulk ? 4 : 1));
-    for (let t = 0; t < ticks; t++) sim.tick();
-    this.runs += 1;
-    for (const s of simNodes) {
-      if (!moverIds.has(s.id)) continue;
-      const n = batch.find((b) => b.id === s.id)!;
-      this.setPos(s.id, { x: s.x ?? 0, y: s.y ?? 0 });
-      this.radii.set(s.id, n.r);
-      if (n.label) this.labels.set(s.id, n.label);
-    }
+    for (const m of ms) at.set(m.id, { x: m.x, y: m.y });
   }
 
   /** The centre of what is placed (kept as running sums would drift with removals: computed, but only for rootless nodes and roots). */
@@ -295,22 +387,38 @@ export class IncrementalLayout {
   private bestAngle(selfId: string | null, at: Point, dist: number, prefer: number, r: number, placedLinks: LayoutLink[]): number {
     let best = prefer;
     let bestScore = -Infinity;
-    const others: [string, Point][] = this.near(at, dist + r + 420)
-      .filter((id) => id !== selfId)
-      .map((id) => [id, this.positions.get(id)!]);
+    // Only nodes that can come within 260 px (the most clearance counts) of a point on the
+    // circle matter; flat arrays, as this runs 36 times per placed node.
+    const ox: number[] = [];
+    const oy: number[] = [];
+    const orr: number[] = [];
+    const reach = dist + r + 260;
+    for (const id of this.near(at, reach + 80)) {
+      if (id === selfId) continue;
+      const q = this.positions.get(id)!;
+      const rq = this.radii.get(id) ?? 20;
+      if (Math.hypot(q.x - at.x, q.y - at.y) - rq > reach) continue;
+      ox.push(q.x);
+      oy.push(q.y);
+      orr.push(rq + r);
+    }
+    const segs: Point[][] = [];
+    for (const l of placedLinks) {
+      if (l.source === selfId || l.target === selfId) continue;
+      segs.push([this.positions.get(l.source)!, this.positions.get(l.target)!]);
+    }
     for (let k = 0; k < 36; k++) {
       const a = (k / 36) * 2 * Math.PI;
       const p = { x: at.x + dist * Math.cos(a), y: at.y + dist * Math.sin(a) };
       let clearance = 400;
-      for (const [id, q] of others) {
-        const c = Math.hypot(p.x - q.x, p.y - q.y) - (this.radii.get(id) ?? 20) - r;
+      for (let i = 0; i < ox.length; i++) {
+        const dx = p.x - ox[i];
+        const dy = p.y - oy[i];
+        const c = Math.sqrt(dx * dx + dy * dy) - orr[i];
         if (c < clearance) clearance = c;
       }
       let crossings = 0;
-      for (const l of placedLinks) {
-        if (l.source === selfId || l.target === selfId) continue;
-        if (segmentsCross(at, p, this.positions.get(l.source)!, this.positions.get(l.target)!)) crossings++;
-      }
+      for (const [c, d] of segs) if (segmentsCross(at, p, c, d)) crossings++;
       let diff = Math.abs(a - prefer) % (2 * Math.PI);
       if (diff > Math.PI) diff = 2 * Math.PI - diff;
       const score = Math.min(clearance, 260) - 220 * crossings - 40 * (diff / Math.PI);
@@ -321,6 +429,11 @@ export class IncrementalLayout {
     }
     return best;
   }
+}
+
+/** A tiny deterministic nudge for coincident nodes (d3 uses Math.random). */
+function jiggle(id: string, t: number): number {
+  return (((hash(id) + t * 7919) % 1000) / 1000 - 0.5) * 1e-6;
 }
 
 function hash(s: string): number {
