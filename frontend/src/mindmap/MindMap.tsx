@@ -16,7 +16,7 @@ import {
 } from "@xyflow/react";
 import { commands } from "../api/commands";
 import { navigate } from "../router";
-import { adjacencyView, useWander } from "../store";
+import { adjacencyView, useWander, type GraphState } from "../store";
 import { edgeTypes } from "./edges";
 import { flowEdges, flowNodes, layoutInput, type FlowCache, type MapExtras } from "./flow";
 import { fractalEdges, fractalNodes, useProposalList } from "./fractals";
@@ -27,6 +27,7 @@ import { LayoutSwitch } from "../panels/LayoutSwitch";
 import { nodeTypes } from "./nodes";
 import { LocusMenu } from "./ContextMenu";
 import { MapSearch, NoticeLine } from "./MapOverlays";
+import { FAR_ZOOM, FarCanvas, type FarPicture } from "./FarCanvas";
 import { locusRadius } from "./palette";
 
 /** Below this zoom only the current, selected and highlighted loci keep their labels. */
@@ -127,6 +128,22 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     [graph, adj, extras, fractals],
   );
 
+  // Level of detail: a large map seen from far out draws its loci and edges on a canvas;
+  // React Flow keeps what is marked or interactive (see FarCanvas).
+  const big = nodes.length > VIRTUALIZE_ABOVE;
+  const farZoom = useStore((s) => s.transform[2] < FAR_ZOOM);
+  const labelsOff = useStore((s) => s.transform[2] < LABEL_ZOOM);
+  const far = big && farZoom;
+  const onTopKey = [graph.currentLocusId, selectedId, compareId, ...highlight, ...Object.keys(graph.hints), ...Object.keys(dragging)].join(",");
+  const onTop = useMemo(() => new Set(onTopKey.split(",").filter(Boolean)), [onTopKey]);
+  const farPic: FarPicture | null = useMemo(() => (far ? { graph, positions, onTop } : null), [far, graph, positions, onTop]);
+  const shownNodes = useMemo(() => (far ? nodes.filter((n) => n.type !== "locus" || onTop.has(n.id)) : nodes), [far, nodes, onTop]);
+  const shownEdges = useMemo(() => {
+    if (!far) return edges;
+    const ids = new Set(shownNodes.map((n) => n.id));
+    return edges.filter((e) => ids.has(e.source) && ids.has(e.target));
+  }, [far, edges, shownNodes]);
+
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep
   // the current locus in the middle at a readable zoom. A person panning or zooming turns
   // following off; "Fit & follow" turns it back on.
@@ -150,12 +167,20 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       if (fitZoom >= READABLE_ZOOM || !cur) {
         // the semantic picture fills the whole box: keep it clear of the tools, legend and minimap
         const padding = bySense ? SEMANTIC_PADDING : 0.2;
-        if (at === to) void rf.fitView({ padding, duration, maxZoom: 1.3 });
+        if (at === to && shown.length <= VIRTUALIZE_ABOVE) void rf.fitView({ padding, duration, maxZoom: 1.3 });
         else void rf.setViewport(getViewportForBounds(b, el.clientWidth, el.clientHeight, 0.02, 1.3, padding), { duration });
       } else void rf.setCenter(cur.x, cur.y, { zoom: 0.9, duration });
     },
     [rf],
   );
+  /** Fit the whole map (React Flow's fitView sees only the nodes it holds: not the canvas's). */
+  const wholeMap = useCallback(() => {
+    const el = box.current;
+    const shown = view.current.nodes;
+    if (!el || shown.length === 0) return;
+    if (shown.length <= VIRTUALIZE_ABOVE) return void rf.fitView({ padding: 0.15, duration: 350 });
+    void rf.setViewport(getViewportForBounds(getNodesBounds(shown), el.clientWidth, el.clientHeight, 0.02, 3, 0.15), { duration: 350 });
+  }, [rf]);
   const nodeCount = nodes.length;
   useEffect(() => {
     if (!follow || nodeCount === 0) return;
@@ -256,11 +281,9 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     },
     [positions, shownLayout],
   );
-  const zoom = useStore((s) => s.transform[2]);
-
   return (
     <div
-      className={zoom < LABEL_ZOOM ? "mindmap lod-far" : "mindmap"}
+      className={labelsOff ? "mindmap lod-far" : "mindmap"}
       data-testid="mindmap"
       data-layout={shownLayout}
       data-fit-id={semantic ? (projection.fitId ?? undefined) : undefined}
@@ -277,20 +300,21 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         </defs>
       </svg>
       <ReactFlow
-        nodes={nodes}
-        edges={edges}
+        nodes={shownNodes}
+        edges={shownEdges}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         onNodeClick={onNodeClick}
         onNodeContextMenu={onNodeContextMenu}
         onNodesChange={onNodesChange}
         onNodeDragStop={onNodeDragStop}
-        onPaneClick={() => {
+        onPaneClick={(e) => {
           useWander.getState().openMenu(null);
-          select(null);
+          // far out, the loci on the canvas are picked by where the click fell
+          select(far ? pickFar(graph, positions, rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }), 6 / rf.getZoom()) : null);
         }}
         onPaneContextMenu={(e) => e.preventDefault()}
-        onlyRenderVisibleElements={nodes.length > VIRTUALIZE_ABOVE}
+        onlyRenderVisibleElements={big}
         onMoveStart={(e, vp) => {
           moveStart.current = e ? vp : null;
         }}
@@ -310,6 +334,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         colorMode="dark"
       >
         <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />
+        {farPic ? <FarCanvas pic={farPic} /> : null}
         <MiniMap pannable zoomable position="bottom-right" nodeColor={miniColour} maskColor="rgba(8, 12, 20, 0.65)" ariaLabel="minimap" />
       </ReactFlow>
       <div className="map-tools">
@@ -326,7 +351,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         </button>
         <button type="button" className="tool" onClick={() => {
             setFollow(false);
-            void rf.fitView({ padding: 0.15, duration: 350 });
+            wholeMap();
           }}
           title="Show the whole walk (stops following)"
         >
@@ -347,6 +372,22 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       <Legend />
     </div>
   );
+}
+
+/** The locus under `at` (within its radius plus `slack`), nearest first, or null. */
+function pickFar(g: GraphState, positions: Map<string, Point>, at: Point, slack: number): string | null {
+  let best: string | null = null;
+  let bestD = Infinity;
+  for (const id of g.order) {
+    const p = positions.get(id);
+    if (!p) continue;
+    const d = Math.hypot(p.x - at.x, p.y - at.y) - locusRadius(g.loci[id].visit_count);
+    if (d <= slack && d < bestD) {
+      bestD = d;
+      best = id;
+    }
+  }
+  return best;
 }
 
 function miniColour(n: Node): string {
