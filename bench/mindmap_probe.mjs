@@ -23,6 +23,7 @@ await page.addInitScript(() => {
     constructor(...a) {
       super(...a);
       this.addEventListener("message", (m) => {
+        window.__lastFrame = performance.now();
         const f = JSON.parse(m.data);
         if (f.type === "event" && f.event.subject === "wander.step.completed") window.__frameAt[f.event.payload.to_locus.id] = performance.now();
       });
@@ -62,6 +63,9 @@ await profile("catchup", async () => {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 });
 out.mindmap_catchup_ms = Date.now() - t0;
+// diagnostic: when the replay's last frame reached the page (ms after navigation): the rest of
+// the catch-up is the page's own work
+out.mindmap_catchup_last_frame_ms = await page.evaluate(() => window.__lastFrame ?? NaN);
 
 // pan: fit the whole map, then drag the pane while counting frame intervals
 await page.getByRole("button", { name: "Whole map" }).click();
@@ -96,15 +100,20 @@ out.mindmap_pan_ms_per_frame_p95 = pct(frames, 95);
 // live steps: follow the walk so each new locus is in view, then let Python publish
 await page.getByRole("button", { name: /Fit & follow|Following/ }).click();
 await page.waitForTimeout(500);
-const before = await page.evaluate(() => Object.keys(window.__frameAt).length);
+// the loci of the live steps: those whose frame comes after this point
+await page.evaluate(() => (window.__beforeLive = new Set(Object.keys(window.__frameAt))));
 console.log("READY-LIVE");
 const rl = createInterface({ input: process.stdin });
 await profile("live", async () => {
   for await (const line of rl) if (line.trim() === "done") break;
   await page.waitForTimeout(1500);
 });
-const lat = await page.evaluate(() => Object.entries(window.__frameAt).filter(([id]) => id in window.__nodeAt).map(([id, t]) => window.__nodeAt[id] - t));
-const live = lat.slice(Math.max(0, lat.length - (lat.length - before)));
+// (a locus already in the DOM before its frame, or never drawn, has no sample)
+const live = await page.evaluate(() =>
+  Object.entries(window.__frameAt)
+    .filter(([id]) => !window.__beforeLive.has(id) && id in window.__nodeAt)
+    .map(([id, t]) => window.__nodeAt[id] - t),
+);
 out.event_to_dom_ms_p50 = pct(live, 50);
 out.event_to_dom_ms_p95 = pct(live, 95);
 out.event_to_dom_samples = live.length;

@@ -28,6 +28,7 @@ import { nodeTypes } from "./nodes";
 import { LocusMenu } from "./ContextMenu";
 import { MapSearch, NoticeLine } from "./MapOverlays";
 import { FAR_ZOOM, FarCanvas, type FarPicture } from "./FarCanvas";
+import { BigMiniMap } from "./BigMiniMap";
 import { locusRadius } from "./palette";
 
 /** Below this zoom only the current, selected and highlighted loci keep their labels. */
@@ -63,6 +64,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const crystalId = useWander((s) => s.crystalId);
   const compareId = useWander((s) => s.compareId);
   const focus = useWander((s) => s.focus);
+  const replaying = useWander((s) => s.conn !== "live");
   const [ownMode, setOwnMode] = useState<LayoutMode>("flow");
   const mode = layoutProp ?? ownMode;
   const setMode = onLayout ?? setOwnMode;
@@ -137,12 +139,28 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const onTopKey = [graph.currentLocusId, selectedId, compareId, ...highlight, ...Object.keys(graph.hints), ...Object.keys(dragging)].join(",");
   const onTop = useMemo(() => new Set(onTopKey.split(",").filter(Boolean)), [onTopKey]);
   const farPic: FarPicture | null = useMemo(() => (far ? { graph, positions, onTop } : null), [far, graph, positions, onTop]);
-  const shownNodes = useMemo(() => (far ? nodes.filter((n) => n.type !== "locus" || onTop.has(n.id)) : nodes), [far, nodes, onTop]);
-  const shownEdges = useMemo(() => {
-    if (!far) return edges;
-    const ids = new Set(shownNodes.map((n) => n.id));
-    return edges.filter((e) => ids.has(e.source) && ids.has(e.target));
-  }, [far, edges, shownNodes]);
+  // Closer in, a large map hands React Flow only the nodes around the view (and the far
+  // ends of edges that reach into it): its store, edge lookup and selectors then cost the
+  // same at 500 or 5,000 loci. The window moves in steps of half a view.
+  const cullKey = useStore((s) => (big && !farZoom ? cullKeyOf(s.transform, s.width, s.height) : ""));
+  const shown = useMemo(() => {
+    if (far) {
+      const ns = nodes.filter((n) => n.type !== "locus" || onTop.has(n.id));
+      const ids = new Set(ns.map((n) => n.id));
+      return { nodes: ns, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
+    }
+    const win = cullWindow(cullKey);
+    if (!win) return { nodes, edges };
+    const inside = (p: Point | undefined) => !!p && p.x >= win.x0 && p.x <= win.x1 && p.y >= win.y0 && p.y <= win.y1;
+    const ids = new Set<string>();
+    for (const n of nodes) if (n.type !== "locus" || onTop.has(n.id) || inside(positions.get(n.id))) ids.add(n.id);
+    const es = edges.filter((e) => ids.has(e.source) || ids.has(e.target));
+    for (const e of es) {
+      ids.add(e.source);
+      ids.add(e.target);
+    }
+    return { nodes: nodes.filter((n) => ids.has(n.id)), edges: es };
+  }, [far, nodes, edges, onTop, cullKey, positions]);
 
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep
   // the current locus in the middle at a readable zoom. A person panning or zooming turns
@@ -184,9 +202,12 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const nodeCount = nodes.length;
   useEffect(() => {
     if (!follow || nodeCount === 0) return;
-    const t = setTimeout(() => followView(), 30);
+    // a large map follows in short moves (while the backlog replays, in jumps): each frame
+    // of a glide re-renders the nodes coming into view, and a live walk takes a step
+    // about as often as a glide lasts
+    const t = setTimeout(() => followView(nodeCount <= VIRTUALIZE_ABOVE ? 350 : replaying ? 0 : 150), 30);
     return () => clearTimeout(t);
-  }, [follow, nodeCount, target, currentPos, followView]);
+  }, [follow, nodeCount, target, currentPos, followView]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     const el = box.current;
     if (!el || typeof ResizeObserver === "undefined") return;
@@ -300,8 +321,8 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         </defs>
       </svg>
       <ReactFlow
-        nodes={shownNodes}
-        edges={shownEdges}
+        nodes={shown.nodes}
+        edges={shown.edges}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         onNodeClick={onNodeClick}
@@ -335,7 +356,11 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       >
         <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />
         {farPic ? <FarCanvas pic={farPic} /> : null}
-        <MiniMap pannable zoomable position="bottom-right" nodeColor={miniColour} maskColor="rgba(8, 12, 20, 0.65)" ariaLabel="minimap" />
+        {big ? (
+          <BigMiniMap graph={graph} positions={positions} currentId={graph.currentLocusId} />
+        ) : (
+          <MiniMap pannable zoomable position="bottom-right" nodeColor={miniColour} maskColor="rgba(8, 12, 20, 0.65)" ariaLabel="minimap" />
+        )}
       </ReactFlow>
       <div className="map-tools">
         <button
@@ -372,6 +397,26 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       <Legend />
     </div>
   );
+}
+
+/** The view quantized: zoom in half-octaves, centre in half-view steps (map coordinates). */
+function cullKeyOf(t: [number, number, number], width: number, height: number): string {
+  if (!width || !height) return "";
+  const zq = 2 ** (Math.round(Math.log2(t[2]) * 2) / 2);
+  const cw = width / zq / 2;
+  const ch = height / zq / 2;
+  const cx = (-t[0] + width / 2) / t[2];
+  const cy = (-t[1] + height / 2) / t[2];
+  return `${zq},${Math.round(cx / cw)},${Math.round(cy / ch)},${cw},${ch}`;
+}
+
+/** The part of the map handed to React Flow for a `cullKeyOf` key: the view and about a view around it. */
+function cullWindow(key: string): { x0: number; x1: number; y0: number; y1: number } | null {
+  if (!key) return null;
+  const [, i, j, cw, ch] = key.split(",").map(Number);
+  const hx = 2.5 * cw + cw;
+  const hy = 2.5 * ch + ch;
+  return { x0: i * cw - hx, x1: i * cw + hx, y0: j * ch - hy, y1: j * ch + hy };
 }
 
 /** The locus under `at` (within its radius plus `slack`), nearest first, or null. */

@@ -101,7 +101,7 @@ export function flowNodes(
           highlighted: extras.highlight.has(id),
           fresh: n.firstStep >= g.stepCount - 1,
         };
-        const key = `${p.x},${p.y},${r},${n.visit_count},${current},${n.concept},${n.domains.join("|")},${n.source_type},${!!n.planted},${JSON.stringify(marks)}`;
+        const key = `${p.x},${p.y},${r},${n.visit_count},${current},${n.concept},${n.domains.join("|")},${n.source_type},${!!n.planted},${+marks.selected}${+marks.hint}${+marks.highlighted}${+marks.fresh},${marks.fence}`;
         out.push(cached(cache, next, id, key, () => locusNode(id, n, p, r, current, marks)));
         break;
       }

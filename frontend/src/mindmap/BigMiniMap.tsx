@@ -1,0 +1,115 @@
+// The minimap of a large map: every locus as a dot on one canvas (drawn when the map
+// changes) and the view as a rectangle over it. React Flow's minimap draws one SVG node per
+// node, each with its own store subscription: at thousands of nodes every change of the
+// flow's store ran thousands of selectors. A click or drag on it centres the view there.
+import { memo, useEffect, useMemo, useRef } from "react";
+import { Panel, useReactFlow, useStore } from "@xyflow/react";
+import type { GraphState } from "../store";
+import type { Point } from "./layout/force";
+
+const W = 200;
+const H = 150;
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+function BigMiniMapView({ graph, positions, currentId }: { graph: GraphState; positions: Map<string, Point>; currentId: string | null }) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  const rf = useReactFlow();
+  const bounds: Box | null = useMemo(() => {
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    for (const id of graph.order) {
+      const p = positions.get(id);
+      if (!p) continue;
+      x0 = Math.min(x0, p.x);
+      y0 = Math.min(y0, p.y);
+      x1 = Math.max(x1, p.x);
+      y1 = Math.max(y1, p.y);
+    }
+    return x0 === Infinity ? null : { x: x0, y: y0, w: Math.max(1, x1 - x0), h: Math.max(1, y1 - y0) };
+  }, [graph.order, positions]);
+  // the view's rectangle in map coordinates
+  const view = useStore((s) => {
+    const [tx, ty, z] = s.transform;
+    return `${-tx / z},${-ty / z},${s.width / z},${s.height / z}`;
+  });
+  const [vx, vy, vw, vh] = view.split(",").map(Number);
+  // what the minimap shows: the map and the view together, with a margin
+  const shown: Box | null = bounds
+    ? (() => {
+        const x = Math.min(bounds.x, vx);
+        const y = Math.min(bounds.y, vy);
+        const w = Math.max(bounds.x + bounds.w, vx + vw) - x;
+        const h = Math.max(bounds.y + bounds.h, vy + vh) - y;
+        const s = Math.max(w / W, h / H) * 1.08;
+        return { x: x + w / 2 - (W * s) / 2, y: y + h / 2 - (H * s) / 2, w: W * s, h: H * s };
+      })()
+    : null;
+  // redrawn when the map changes, or when the view leaves what is drawn (rarely while panning)
+  const drawnFor = useRef<string>("");
+  const key = shown ? `${shown.x.toFixed(0)},${shown.y.toFixed(0)},${shown.w.toFixed(0)}` : "";
+  useEffect(() => {
+    const c = ref.current;
+    const ctx = c?.getContext("2d");
+    if (!c || !ctx || !shown) return;
+    const k = `${key}:${graph.order.length}:${positions.size}:${currentId}`;
+    if (drawnFor.current === k) return;
+    drawnFor.current = k;
+    const s = W / shown.w;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, W, H);
+    ctx.fillStyle = "#64748b";
+    for (const id of graph.order) {
+      const p = positions.get(id);
+      if (p) ctx.fillRect((p.x - shown.x) * s - 1, (p.y - shown.y) * s - 1, 2, 2);
+    }
+    const cur = currentId ? positions.get(currentId) : undefined;
+    if (cur) {
+      ctx.fillStyle = "#fde047";
+      ctx.fillRect((cur.x - shown.x) * s - 2, (cur.y - shown.y) * s - 2, 4, 4);
+    }
+  });
+  if (!shown) return null;
+  const s = W / shown.w;
+  const centreAt = (e: React.PointerEvent<HTMLDivElement>) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    const x = shown.x + (e.clientX - r.left) / s;
+    const y = shown.y + (e.clientY - r.top) / s;
+    void rf.setCenter(x, y, { zoom: rf.getZoom() });
+  };
+  return (
+    <Panel position="bottom-right" className="react-flow__minimap big-minimap" aria-label="minimap">
+      <div
+        style={{ position: "relative", width: W, height: H, background: "rgba(8, 12, 20, 0.65)", cursor: "pointer" }}
+        onPointerDown={(e) => {
+          e.currentTarget.setPointerCapture(e.pointerId);
+          centreAt(e);
+        }}
+        onPointerMove={(e) => {
+          if (e.buttons & 1) centreAt(e);
+        }}
+      >
+        <canvas ref={ref} width={W} height={H} style={{ position: "absolute", inset: 0 }} />
+        <div
+          style={{
+            position: "absolute",
+            left: (vx - shown.x) * s,
+            top: (vy - shown.y) * s,
+            width: vw * s,
+            height: vh * s,
+            border: "1px solid #94a3b8",
+            pointerEvents: "none",
+          }}
+        />
+      </div>
+    </Panel>
+  );
+}
+export const BigMiniMap = memo(BigMiniMapView);
