@@ -117,6 +117,8 @@ const live = await page.evaluate(() =>
 out.event_to_dom_ms_p50 = pct(live, 50);
 out.event_to_dom_ms_p95 = pct(live, 95);
 out.event_to_dom_samples = live.length;
+// MINDMAP_DEBUG=1: each live latency (ms) and how many live frames came, on stderr
+if (process.env.MINDMAP_DEBUG) console.error("live latencies", live.map(Math.round).join(" "), await page.evaluate(() => Object.keys(window.__frameAt).filter((id) => !window.__beforeLive.has(id)).length));
 console.log(JSON.stringify(out));
 rl.close();
 await browser.close();

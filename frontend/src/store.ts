@@ -188,9 +188,21 @@ function withEntry<K extends "loci" | "arrivedBy" | "hints", V extends GraphStat
   return { ...g, [field]: rec };
 }
 
+/** Does `prev` already say everything `locus` says? (Arrays compared item by item.) */
+function holds(prev: MapLocus, locus: LocusOut): boolean {
+  for (const [k, v] of Object.entries(locus)) {
+    const p = (prev as unknown as Record<string, unknown>)[k];
+    if (p === v) continue;
+    if (!Array.isArray(p) || !Array.isArray(v) || p.length !== v.length || p.some((x, i) => x !== v[i])) return false;
+  }
+  return true;
+}
+
 function upsertLocus(g: GraphState, locus: LocusOut, parentId: string | null, step: number): GraphState {
   const prev = g.loci[locus.id];
   if (prev) {
+    // a step's from-locus is as a rule unchanged: the record (and the map's node) stays
+    if (holds(prev, locus)) return g;
     return withEntry(g, "loci", locus.id, { ...prev, ...locus, kind: "locus", parentId: prev.parentId, firstStep: prev.firstStep });
   }
   const order = mine(g.order, copyArray);
@@ -391,7 +403,8 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
 /** Folds `events` in order. The same as reducing them one by one, but a batch (a replay of
  * thousands of steps) copies each record and list of the graph once, not once per event. */
 export function reduceEvents(g: GraphState, events: readonly EventOut[]): GraphState {
-  if (events.length < 2 || owned) return events.reduce(reduceEvent, g);
+  // (a single event too: a step writes the loci record twice, and it is thousands of entries)
+  if (events.length === 0 || owned) return events.reduce(reduceEvent, g);
   owned = new WeakSet();
   try {
     return events.reduce(reduceEvent, g);
@@ -505,6 +518,26 @@ export interface AdjacencyEdge {
 
 export const MAX_CANDIDATES_SHOWN = 8;
 
+/** Loci by knowledge-base key (`k:`) and lower-cased concept (`c:`), the later locus winning.
+ * Kept between calls and extended by the loci appended since (a locus's concept and key never
+ * change), so a step of a long walk does not index thousands of loci again. */
+let indexed: { sessionId: string | null; n: number; last: string | undefined; byKey: Map<string, string> } | null = null;
+
+function lociIndex(g: GraphState): Map<string, string> {
+  const c = indexed;
+  // the same walk, grown (the log is folded in order: a longer order starts with the shorter)
+  const grown = c && c.sessionId === g.sessionId && c.n > 0 && c.n <= g.order.length && g.order[c.n - 1] === c.last;
+  const byKey = grown ? c.byKey : new Map<string, string>();
+  for (let i = grown ? c.n : 0; i < g.order.length; i++) {
+    const id = g.order[i];
+    const l = g.loci[id];
+    if (l.kb_key) byKey.set(`k:${l.kb_key}`, id);
+    byKey.set(`c:${l.concept.toLowerCase()}`, id);
+  }
+  indexed = { sessionId: g.sessionId, n: g.order.length, last: g.order[g.order.length - 1], byKey };
+  return byKey;
+}
+
 /**
  * The latest step's candidates as dashed edges: to the existing locus when the candidate
  * is one (by locus_id, or because the walk has since reached it), else to a ghost node.
@@ -513,13 +546,9 @@ export const MAX_CANDIDATES_SHOWN = 8;
 export function adjacencyView(g: GraphState, max = MAX_CANDIDATES_SHOWN): { ghosts: GhostNode[]; edges: AdjacencyEdge[] } {
   const adj = g.adjacency;
   if (!adj || !g.loci[adj.fromId]) return { ghosts: [], edges: [] };
-  const byKey = new Map<string, string>();
-  for (const id of g.order) {
-    const l = g.loci[id];
-    if (l.kb_key) byKey.set(`k:${l.kb_key}`, id);
-    byKey.set(`c:${l.concept.toLowerCase()}`, id);
-  }
-  const taken = new Set(g.path.filter((e) => e.step === adj.step).map((e) => e.target));
+  const byKey = lociIndex(g);
+  const taken = new Set<string>();
+  for (let k = g.path.length - 1; k >= 0 && g.path[k].step >= adj.step; k--) if (g.path[k].step === adj.step) taken.add(g.path[k].target);
   const ranked = adj.candidates
     .map((c, i) => ({ c, i }))
     .sort((a, b) => (b.c.probability ?? 0) - (a.c.probability ?? 0) || a.i - b.i);

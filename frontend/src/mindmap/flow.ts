@@ -67,11 +67,22 @@ const breadOnMap = (g: GraphState, c: MapCrystal) => c.bread.filter((b): b is st
 
 /** Node and edge objects from the previous render, reused when nothing about them changed,
  * so that React Flow only updates what did (a replay of hundreds of loci stays cheap). */
-export type FlowCache = Map<string, { key: string; item: Node | Edge }>;
+export type FlowCache = Map<string, { key: Key; item: Node | Edge }>;
+/** What an item is made of: a string, or values compared one by one (by identity: the
+ * store's records and the layout's points keep theirs while unchanged, so a map of
+ * thousands of loci is checked without building a string per locus). */
+type Key = string | readonly unknown[];
 
-function cached<T extends Node | Edge>(cache: FlowCache | undefined, next: FlowCache | undefined, id: string, key: string, make: () => T): T {
+function sameKey(a: Key, b: Key): boolean {
+  if (typeof a === "string" || typeof b === "string") return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function cached<T extends Node | Edge>(cache: FlowCache | undefined, next: FlowCache | undefined, id: string, key: Key, make: () => T): T {
   const hit = cache?.get(id);
-  const item = hit && hit.key === key ? (hit.item as T) : make();
+  const item = hit && sameKey(hit.key, key) ? (hit.item as T) : make();
   next?.set(id, { key, item });
   return item;
 }
@@ -101,7 +112,7 @@ export function flowNodes(
           highlighted: extras.highlight.has(id),
           fresh: n.firstStep >= g.stepCount - 1,
         };
-        const key = `${p.x},${p.y},${r},${n.visit_count},${current},${n.concept},${n.domains.join("|")},${n.source_type},${!!n.planted},${+marks.selected}${+marks.hint}${+marks.highlighted}${+marks.fresh},${marks.fence}`;
+        const key = [p.x, p.y, n, current, marks.selected, marks.hint, marks.highlighted, marks.fresh, marks.fence];
         out.push(cached(cache, next, id, key, () => locusNode(id, n, p, r, current, marks)));
         break;
       }
@@ -204,7 +215,7 @@ export function flowEdges(g: GraphState, adjEdges: AdjEdge[], cache?: FlowCache,
   const last = g.path.length ? g.path[g.path.length - 1].id : null;
   const out: Edge[] = g.path.map((e) => {
     const data: PathEdgeData = { step: e.step, sr: r(e.source), tr: r(e.target), latest: e.id === last, bridge: e.bridge };
-    const key = `${e.source},${e.target},${data.sr},${data.tr},${data.latest},${e.bridge}`;
+    const key = [e, data.sr, data.tr, data.latest];
     return cached(cache, next, e.id, key, () => ({ id: e.id, type: "path", source: e.source, target: e.target, data, zIndex: 1, selectable: false }));
   });
   for (const e of adjEdges) {
