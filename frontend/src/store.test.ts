@@ -83,6 +83,36 @@ describe("reduceEvent", () => {
     expect(g.stepping).toBe(3);
   });
 
+  it("finds a candidate's locus among loci reached after an earlier view (the index grows with the walk), and not after a scrub back", () => {
+    const events = walkEvents(4);
+    const early = reduceEvents(emptyGraph(SID), events.slice(0, 6));
+    const late = reduceEvents(early, events.slice(6));
+    const ask = (g: typeof late, step: number) =>
+      adjacencyView(
+        reduceEvent(g, ev(g.lastSeq + 1, "wander.adjacencies.found", { step_number: step, from_locus_id: g.currentLocusId!, candidates: [candidate("concept 3", 0.5), candidate("concept 1", 0.4)] })),
+      ).edges.map((e) => [e.target, e.ghost]);
+    ask(early, 2); // indexes the early walk
+    expect(ask(late, 5)).toEqual([
+      ["L3", false],
+      ["L1", false],
+    ]);
+    // the early graph again (an archive scrubbed back): concept 3 is not on its map
+    expect(ask(early, 2)[0]).toEqual(["ghost:2:0", true]);
+  });
+
+  it("keeps the record of a step's unchanged from-locus, also for a single live event", () => {
+    const events = walkEvents(3);
+    const before = reduceEvents(emptyGraph(SID), events.slice(0, -1));
+    const after = reduceEvents(before, events.slice(-1));
+    const last = events[events.length - 1];
+    expect(last.subject).toBe("wander.step.completed");
+    // both ends were already on the map as they are (locus.visited came first): nothing copied
+    expect(after.loci.L2).toBe(before.loci.L2);
+    expect(after.loci).toBe(before.loci);
+    expect(after.path).toHaveLength(before.path.length + 1);
+    expect(before.path).toHaveLength(2); // the earlier state is left as it was
+  });
+
   it("caps the candidates shown to the most probable", () => {
     let g = reduceEvents(emptyGraph(SID), walkEvents(1));
     const many = Array.from({ length: 24 }, (_, i) => candidate(`c${i}`, (i + 1) / 100));
