@@ -11,6 +11,13 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(here, "..");
 export const STATE_FILE = join(here, ".server.json");
 
+/** The data folder `wander serve` runs on for the suite (its embedded Postgres, its
+ * embedded corpus); a spec that starts a second server uses the same one, or that server
+ * would embed the whole corpus again before it answers. */
+export function e2eHome(): string {
+  return process.env.WANDER_E2E_HOME ?? join(tmpdir(), "wander-e2e-home");
+}
+
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const srv = createServer();
@@ -48,7 +55,7 @@ export default async function globalSetup(): Promise<void> {
   const wander = process.env.WANDER_BIN ?? join(ROOT, ".venv", "bin", "wander");
   if (!existsSync(wander)) throw new Error(`${wander} not found: run \`make setup\` first`);
   if (!existsSync(join(ROOT, "frontend", "dist", "index.html"))) throw new Error("frontend/dist is missing: npm run build -w frontend");
-  const home = process.env.WANDER_E2E_HOME ?? join(tmpdir(), "wander-e2e-home");
+  const home = e2eHome();
   mkdirSync(home, { recursive: true });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { e2eHome } from "../global-setup";
 import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers";
 
 // The review panel of the economic action layer: propose from an accepted crystal, see the
@@ -10,7 +10,7 @@ const RECIPE = { steps: 12 };
 
 test("review, approve and execute a proposal from the panel", async ({ page }) => {
   // The e2e home lives across runs: limits wide enough that earlier runs today never trip the breaker.
-  const home = process.env.WANDER_E2E_HOME ?? join(tmpdir(), "wander-e2e-home");
+  const home = e2eHome();
   writeFileSync(join(home, "assets.toml"), [
     "[wallet]", "paper_balance = 1000000.0", "max_stake = 250.0", "session_budget = 1000.0", "day_budget = 1000000.0",
     "session_loss_limit = 1000.0", "day_loss_limit = 1000000.0", "", "[[asset]]", 'name = "data engineering"',

@@ -2,9 +2,10 @@
 // data folder. A person signs in once (the prompt, or a link's ?token=), and everything
 // after that (REST, the live socket) works from the cookie the server set.
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { ROOT } from "../global-setup";
+import { ROOT, e2eHome } from "../global-setup";
 import { expect, shot, test } from "./helpers";
 
 const TOKEN = "e2e-token-7f3a";
@@ -29,13 +30,17 @@ test.beforeAll(async () => {
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   const wander = process.env.WANDER_BIN ?? join(ROOT, ".venv", "bin", "wander");
-  const home = process.env.WANDER_E2E_HOME ?? join(ROOT, "e2e", ".home");
+  const home = e2eHome();
+  mkdirSync(home, { recursive: true });
+  const logPath = join(home, "e2e-token-server.log");
+  const log = openSync(logPath, "w");
   server = spawn(wander, ["serve", "--host", "127.0.0.1", "--port", String(port)], {
     cwd: ROOT,
     env: { ...process.env, WANDER_HOME: home, WANDER_API_TOKEN: TOKEN },
-    stdio: "ignore",
+    stdio: ["ignore", log, log],
   });
-  const deadline = Date.now() + 200_000;
+  const started = Date.now();
+  const deadline = started + 200_000;
   for (;;) {
     try {
       const res = await fetch(`${url}/api/v1/health`, { headers: { Authorization: `Bearer ${TOKEN}` } });
@@ -43,7 +48,12 @@ test.beforeAll(async () => {
     } catch {
       /* not up yet */
     }
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error("the token server did not come up");
+    if (Date.now() > deadline || server.exitCode !== null) {
+      // say which (it exited, or it is still starting) and why, from its own log
+      const why = server.exitCode !== null ? `exited with ${server.exitCode}` : "still starting";
+      const tail = readFileSync(logPath, "utf8").slice(-2000);
+      throw new Error(`the token server did not come up after ${Math.round((Date.now() - started) / 1000)} s (${why}); ${logPath}:\n${tail}`);
+    }
     await new Promise((r) => setTimeout(r, 1000));
   }
 });
