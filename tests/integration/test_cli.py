@@ -1,5 +1,6 @@
 """The real `wander` command in subprocesses, against the test database."""
 
+import asyncio
 import json
 import os
 import signal
@@ -90,32 +91,43 @@ def test_kb_import_then_stats(cli_env, tmp_path):
     assert run.returncode == 0, run.stderr
 
 
-def _steps_committed(env, session_id) -> int:
-    return next(s["step_count"] for s in list_sessions(env) if s["id"] == session_id)
+async def _poll_steps(db_url: str, proc: subprocess.Popen, at_least: int, deadline: float) -> tuple[str | None, int]:
+    """(session id, steps committed) once the run's wander has committed AT_LEAST steps,
+    read through the store (a CLI start per poll costs seconds; a step costs milliseconds)."""
+    from wander.store.database import make_engine
+    from wander.store.repository import PostgresStore
+
+    db = make_engine(db_url)
+    try:
+        store = PostgresStore(db)
+        sid, count = None, 0
+        while time.time() < deadline and proc.poll() is None:
+            found = await store.list_sessions()
+            if found:
+                sid, count = str(found[0].id), found[0].step_count
+                if count >= at_least:
+                    break
+            await asyncio.sleep(0.02)
+        return sid, count
+    finally:
+        await db.dispose()
 
 
-def test_kill_9_midway_then_resume_finishes_gapless(cli_env):
-    # long enough that the run is still going when a poll (a CLI start each) sees step 60
-    total = 300
+async def test_kill_9_midway_then_resume_finishes_gapless(cli_env):
+    total = 120
     proc = subprocess.Popen(
         WANDER + ["run", "information asymmetry", "--steps", str(total), "--seed", "9"],
         env=cli_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
-    session_id = None
-    deadline = time.time() + 240
-    while time.time() < deadline and session_id is None:
-        found = list_sessions(cli_env)
-        session_id = found[0]["id"] if found else None
-        time.sleep(0.5)
+    try:
+        session_id, _ = await _poll_steps(cli_env["WANDER_DATABASE_URL"], proc, 20, time.time() + 240)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
     assert session_id, "the run never created its session"
-    while time.time() < deadline and _steps_committed(cli_env, session_id) < 60:
-        time.sleep(0.5)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    killed_at = _steps_committed(cli_env, session_id)
+    killed_at = next(s["step_count"] for s in list_sessions(cli_env) if s["id"] == session_id)
     assert 0 < killed_at < total, killed_at
 
     out = wander(["resume", session_id, "--json"], cli_env)
