@@ -382,6 +382,14 @@ class EventFrame(BaseModel):
     event: EventOut
 
 
+class EventsFrame(BaseModel):
+    """Several stored events in seq order, as one frame: how the backlog (and a hole the
+    live stream left) comes to a socket opened with `batch=1`."""
+
+    type: Literal["events"]
+    events: list[EventOut]
+
+
 class HeartbeatFrame(BaseModel):
     type: Literal["heartbeat"]
     ts: datetime
@@ -395,7 +403,9 @@ class CaughtUpFrame(BaseModel):
     last_seq: int
 
 
-class WsFrame(RootModel[Annotated[Union[EventFrame, HeartbeatFrame, CaughtUpFrame], Field(discriminator="type")]]):
+class WsFrame(
+    RootModel[Annotated[Union[EventFrame, EventsFrame, HeartbeatFrame, CaughtUpFrame], Field(discriminator="type")]]
+):
     """What the WebSocket sends."""
 
 
@@ -414,6 +424,7 @@ EXPORTED: tuple[type[BaseModel], ...] = (
     CrystalSummary,
     EventOut,
     EventFrame,
+    EventsFrame,
     HeartbeatFrame,
     CaughtUpFrame,
     WsFrame,

@@ -62,6 +62,70 @@ async def test_after_seq_resumes_where_the_client_left(client, server):
     assert got + rest == list(range(1, len(got) + len(rest) + 1))
 
 
+def batched_seqs(frames):
+    """Seqs of `event` and `events` frames, in the order they came."""
+    out = []
+    for f in frames:
+        if f["type"] == "event":
+            out.append(f["event"]["seq"])
+        elif f["type"] == "events":
+            out.extend(e["seq"] for e in f["events"])
+    return out
+
+
+async def collect_batched(ws, until_seq: int, timeout: float = 60) -> list[dict]:
+    frames = []
+    async with asyncio.timeout(timeout):
+        while not (any(f["type"] == "caught_up" for f in frames) and until_seq in batched_seqs(frames)):
+            frames.append(json.loads(await ws.recv()))
+    return frames
+
+
+async def test_batched_backlog_then_live_without_gap_or_duplicate(client, server):
+    """batch=1: the backlog comes in `events` frames (each one a WsFrame of the contract),
+    then caught_up, then live `event` frames; no gap and no duplicate across the hand-over."""
+    from shared_schemas.events import WsFrame
+
+    s = await create(client, max_steps=30, random_seed=8)
+    sid = s["id"]
+    await client.post(f"{API}/{sid}/wander", json={"n_steps": 3})
+    await wait_idle(client, sid)
+    await client.post(f"{API}/{sid}/wander", json={"n_steps": 8})
+    await asyncio.sleep(0.2)  # connect while the run is under way: part backlog, part live
+    async with websockets.connect(f"ws://{server}/ws/sessions/{sid}?batch=1&after_seq=2") as ws:
+        await wait_idle(client, sid)
+        last = (await client.get(f"{API}/{sid}")).json()["last_event_seq"]
+        frames = await collect_batched(ws, last)
+    caught = next(i for i, f in enumerate(frames) if f["type"] == "caught_up")
+    assert frames[0]["type"] == "events" and all(f["type"] == "events" for f in frames[:caught])
+    assert all(f["type"] in ("event", "heartbeat") for f in frames[caught + 1 :])
+    assert batched_seqs(frames) == list(range(3, last + 1))
+    assert frames[caught]["last_seq"] == batched_seqs(frames[:caught])[-1]
+    for f in frames:
+        WsFrame.model_validate(f)
+
+
+def test_events_frames_split_in_order(monkeypatch):
+    from datetime import UTC, datetime
+
+    from shared_schemas.events import EventsFrame
+    from wander.api import ws as ws_module
+    from wander.domain.models import Event
+
+    def ev(seq: int) -> Event:
+        payload = {"session_id": "s", "step_number": seq, "from_locus_id": "l"}
+        return Event(session_id="s", seq=seq, subject="wander.step.started", ts=datetime.now(UTC), payload=payload)
+
+    monkeypatch.setattr(ws_module, "BATCH_EVENTS", 4)
+    frames = ws_module.events_frames([ev(i) for i in range(1, 11)])
+    parsed = [EventsFrame.model_validate_json(f) for f in frames]
+    assert [len(f.events) for f in parsed] == [4, 4, 2]
+    assert [e.root.seq for f in parsed for e in f.events] == list(range(1, 11))
+    monkeypatch.setattr(ws_module, "BATCH_BYTES", 1)  # every event passes it: one a frame
+    assert len(ws_module.events_frames([ev(i) for i in range(1, 4)])) == 3
+    assert ws_module.events_frames([]) == []
+
+
 async def test_heartbeat_and_caught_up_carry_last_seq(client, server):
     s = await create(client, max_steps=3)
     async with websockets.connect(f"ws://{server}/ws/sessions/{s['id']}?after_seq=0") as ws:
@@ -78,6 +142,7 @@ async def test_heartbeat_and_caught_up_carry_last_seq(client, server):
         ("/ws/sessions/not-a-uuid", {}, 4404),
         ("/ws/sessions/{sid}?after_seq=-1", {}, 4400),
         ("/ws/sessions/{sid}?after_seq=abc", {}, 4400),
+        ("/ws/sessions/{sid}?after_seq=0&batch=yes", {}, 4400),
         ("/ws/sessions/{sid}", {"Origin": "http://evil.example"}, 4403),
     ],
 )

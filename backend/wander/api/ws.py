@@ -3,6 +3,11 @@ outbox, a caught_up frame, then live events from the bus, with no gap and no dup
 across the hand-over (the bus is subscribed before the backlog is read; anything live at
 or below the last sent seq is dropped; a hole in the live stream is filled from the store).
 
+With `&batch=1` the stored events (the backlog, a hole's or a quiet spell's tail) come as
+`events` frames of up to BATCH_EVENTS events (about BATCH_BYTES at most) instead of one
+`event` frame each: a 5,000-step map's ~5 MB backlog is a handful of frames for the page
+to receive and parse, not thousands. Live events still come one `event` frame each.
+
 Hostile or slow clients (issue 15):
 - Back-pressure: each client has a bounded buffer of live events (WANDER_WS_MAX_BUFFER). The
   bus hands events over without ever waiting on a socket, so a client that does not read
@@ -38,6 +43,8 @@ CLOSE_TOO_SLOW = 4408  # the client's buffer of unsent events filled up: reconne
 CLOSE_TOO_BIG = 1009  # RFC 6455 "message too big"
 CLOSE_GRACE_S = 30.0  # how long a close frame may wait behind unread data before the handler gives up
 CATCH_UP_PAGE = 10_000  # events_after's default page size
+BATCH_EVENTS = 1000  # at most this many events in one `events` frame
+BATCH_BYTES = 1 << 20  # a frame is closed once its events' JSON passes this size
 _CLOSED = object()  # the client went away
 _TOO_BIG = object()  # the client sent a message over the limit
 
@@ -60,12 +67,35 @@ def socket_stats(app) -> SocketStats:
     return stats
 
 
-def event_frame(e: Event) -> str:
-    """An EventFrame of shared_schemas.events; the payload goes out as stored (the engine
+def event_json(e: Event) -> str:
+    """An EventOut of shared_schemas.events; the payload goes out as stored (the engine
     checked it against its model when it made the event)."""
     ts = e.ts.isoformat().replace("+00:00", "Z")
     event = {"session_id": e.session_id, "seq": e.seq, "ts": ts, "subject": e.subject, "payload": e.payload}
-    return json.dumps({"type": "event", "event": event})
+    return json.dumps(event)
+
+
+def event_frame(e: Event) -> str:
+    """An EventFrame of shared_schemas.events."""
+    return '{"type": "event", "event": ' + event_json(e) + "}"
+
+
+def events_frames(events: list[Event]) -> list[str]:
+    """EventsFrames of shared_schemas.events holding `events` in order: BATCH_EVENTS
+    events at most each, and a frame ends once it passes BATCH_BYTES."""
+    frames: list[str] = []
+    part: list[str] = []
+    size = 0
+    for e in events:
+        text = event_json(e)
+        part.append(text)
+        size += len(text)
+        if len(part) >= BATCH_EVENTS or size >= BATCH_BYTES:
+            frames.append('{"type": "events", "events": [' + ", ".join(part) + "]}")
+            part, size = [], 0
+    if part:
+        frames.append('{"type": "events", "events": [' + ", ".join(part) + "]}")
+    return frames
 
 
 async def _refuse(socket: WebSocket, code: int, reason: str) -> None:
@@ -88,6 +118,9 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             raise ValueError
     except ValueError:
         return await _refuse(socket, CLOSE_BAD_REQUEST, "after_seq: must be a non-negative integer")
+    raw_batch = socket.query_params.get("batch", "0")
+    if raw_batch not in ("0", "1"):
+        return await _refuse(socket, CLOSE_BAD_REQUEST, "batch: must be 0 or 1")
     queries = svc.app.queries
     try:
         await queries.session(session_id)
@@ -132,6 +165,7 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             heartbeat_s=settings.heartbeat_s,
             max_message=limits.ws_max_message,
             queries=queries,
+            batch=raw_batch == "1",
         )
     )
     slow = asyncio.create_task(overflowed.wait())
@@ -171,19 +205,33 @@ async def _send_events(
     heartbeat_s: float,
     max_message: int,
     queries,
+    batch: bool = False,
 ) -> object:
     """The backlog, caught_up, then live events until the client goes away. Returns
     _TOO_BIG when the client sent a message over the limit, else None."""
     last = after_seq
+
+    async def send_stored(events: list[Event]) -> None:
+        """Stored events in seq order: in `events` frames when batching, else one each."""
+        nonlocal last
+        if not events:
+            return
+        if batch:
+            for frame in events_frames(events):
+                await socket.send_text(frame)
+        else:
+            for e in events:
+                await socket.send_text(event_frame(e))
+                last = e.seq  # a client that goes away mid-way: `last` is what it was sent
+        last = events[-1].seq
+
     receiver = ticker = None
     loop = asyncio.get_running_loop()
     sent_at = loop.time()
     try:
         while True:  # the whole backlog, page by page (a 5,000-step walk has ~20,000 events)
             page = await queries.events_after(session_id, last, limit=CATCH_UP_PAGE)
-            for e in page:
-                await socket.send_text(event_frame(e))
-                last = e.seq
+            await send_stored(page)
             if len(page) < CATCH_UP_PAGE:
                 break
         await socket.send_text(json.dumps({"type": "caught_up", "last_seq": last}))
@@ -200,9 +248,7 @@ async def _send_events(
                     continue  # events are flowing: no heartbeat needed
                 # A quiet spell: send any tail the bus did not deliver (e.g. events the relay
                 # published while this process was reconnecting to NATS) from the outbox.
-                for missed in await queries.events_after(session_id, last):
-                    await socket.send_text(event_frame(missed))
-                    last = missed.seq
+                await send_stored(await queries.events_after(session_id, last))
                 await socket.send_text(
                     json.dumps({"type": "heartbeat", "ts": datetime.now(UTC).isoformat(), "last_seq": last})
                 )
@@ -214,9 +260,7 @@ async def _send_events(
             if event.seq <= last:
                 continue  # already sent from the backlog
             if event.seq > last + 1:  # a hole: fetch what we missed from the outbox
-                for missed in await queries.events_after(session_id, last, limit=event.seq - last - 1):
-                    await socket.send_text(event_frame(missed))
-                    last = missed.seq
+                await send_stored(await queries.events_after(session_id, last, limit=event.seq - last - 1))
             await socket.send_text(event_frame(event))
             last, sent_at = event.seq, loop.time()
     except (WebSocketDisconnect, OSError, RuntimeError) as exc:  # OSError: uvicorn's ClientDisconnected

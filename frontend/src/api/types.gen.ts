@@ -36,7 +36,7 @@ export type EventOut =
 /**
  * What the WebSocket sends.
  */
-export type WsFrame = EventFrame | HeartbeatFrame | CaughtUpFrame;
+export type WsFrame = EventFrame | EventsFrame | HeartbeatFrame | CaughtUpFrame;
 export type EventSubject =
   | "wander.session.created"
   | "wander.session.paused"
@@ -714,6 +714,14 @@ export interface ProposalRefusedPayload {
   proposal_id: string;
   status: "refused";
   reason: string;
+}
+/**
+ * Several stored events in seq order, as one frame: how the backlog (and a hole the
+ * live stream left) comes to a socket opened with `batch=1`.
+ */
+export interface EventsFrame {
+  type: "events";
+  events: EventOut[];
 }
 /**
  * What both fence changes carry: the anchor changed and the whole fence after it.
