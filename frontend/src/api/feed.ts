@@ -29,24 +29,42 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
     let sock: WanderSocket | null = null;
     const buffer: EventOut[] = [];
     let timer: ReturnType<typeof setTimeout> | null = null;
+    let frame: number | null = null;
+    let replayFlushes = 0;
     // Events arriving together (a replay, a burst of one step) are applied in one batch.
     const flush = () => {
       if (timer) clearTimeout(timer);
       timer = null;
+      if (frame !== null) cancelAnimationFrame(frame);
+      frame = null;
       if (buffer.length) store().ingest(buffer.splice(0));
+    };
+    const onEvent = (ev: EventOut) => {
+      buffer.push(ev);
+      if (sock?.state === "live") {
+        // Live: on the next frame, so the frames of one step (they come together) still make
+        // one batch, at no added wait; a hidden tab gets no frames, so a timer backs it up.
+        if (frame === null && typeof requestAnimationFrame === "function") frame = requestAnimationFrame(flush);
+        if (!timer) timer = setTimeout(flush, 100);
+      } else if (!timer) {
+        // The backlog replays: a first batch soon (the map shows something), then at growing
+        // intervals until caught_up. Each batch re-renders the whole map so far, so a
+        // thousands-event replay in many small batches cost several times its own work.
+        timer = setTimeout(flush, Math.min(2000, 250 * 2 ** replayFlushes++));
+      }
     };
 
     const open = () => {
       if (cancelled) return;
       sock = new WanderSocket({
-        url: (after) => sessionSocketUrl(id, after),
+        // batch=1: the backlog comes in a few large frames (the URL still ends in after_seq)
+        url: (after) => sessionSocketUrl(id, after).replace("?", "?batch=1&"),
         initialSeq: store().graph.lastSeq,
-        onEvent: (ev) => {
-          buffer.push(ev);
-          // While the backlog replays, apply it in a few large batches; live, at once.
-          if (!timer) timer = setTimeout(flush, sock?.state === "live" ? 40 : 250);
+        onEvent,
+        onCaughtUp: () => {
+          replayFlushes = 0;
+          flush();
         },
-        onCaughtUp: flush,
         onState: (c) => store().setConn(c),
         onFatal: (code, reason) => {
           if (code === 4401) void whenSignedIn().then(open); // the cookie rides on the new socket
@@ -59,21 +77,23 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
       sock.start();
     };
 
+    // The socket opens at once, beside the REST view (the store merges the two in either
+    // order): the backlog does not wait for a round trip first.
+    open();
     api
       .getSession(id)
       .then((s) => {
         if (cancelled) return;
         store().setSession(s);
-        open();
       })
       .catch((err) => {
         if (cancelled) return;
         if (err instanceof ApiError && err.status === 404) {
-          setNotFound(true);
+          setNotFound(true); // (the socket is refused with 4404 as well)
+          sock?.close();
           return;
         }
-        setError(err instanceof Error ? err.message : String(err));
-        open(); // the events alone can still draw the map
+        setError(err instanceof Error ? err.message : String(err)); // the events alone can still draw the map
       });
 
     return () => {

@@ -86,6 +86,22 @@ describe("WanderSocket", () => {
     expect(ws.urls).toEqual(["ws://x/ws/sessions/s-1?after_seq=0", "ws://x/ws/sessions/s-1?after_seq=7"]);
   });
 
+  it("takes a batched backlog (events frames) in order, dropping what it has seen, then live events", () => {
+    const events = walkEvents(3); // seq 1..14
+    const { ws, got, states } = client(3);
+    ws.start();
+    FakeSocket.all[0].open();
+    // a batch that overlaps what was applied (seq 1..3), split over two frames
+    FakeSocket.all[0].send({ type: "events", events: events.slice(0, 5) });
+    FakeSocket.all[0].send({ type: "events", events: events.slice(4, 9) }); // seq 5 again
+    expect(states).toEqual(["connecting"]); // still replaying
+    FakeSocket.all[0].send({ type: "caught_up", last_seq: 9 });
+    FakeSocket.all[0].send({ type: "event", event: events[9] });
+    expect(states.at(-1)).toBe("live");
+    expect(got.map((e) => e.seq)).toEqual(events.slice(3, 10).map((e) => e.seq));
+    expect(ws.lastSeq).toBe(10);
+  });
+
   it("backs off exponentially up to the cap while the server is down", () => {
     const { ws } = client(3);
     ws.start();

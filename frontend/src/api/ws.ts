@@ -1,6 +1,7 @@
 // The live feed of one session: /ws/sessions/{id}?after_seq=N.
-// The server replays every stored event with seq > after_seq, sends `caught_up`, then live
-// events. On any drop we reconnect with backoff from the last seq we saw, so nothing is
+// The server replays every stored event with seq > after_seq (in `events` frames of many
+// events when the URL asks for batch=1, else one `event` frame each), sends `caught_up`,
+// then live events. On any drop we reconnect with backoff from the last seq we saw, so nothing is
 // missed and nothing is delivered twice (events with seq <= last seq are ignored).
 import type { EventOut, WsFrame } from "./types.gen";
 
@@ -160,6 +161,12 @@ export class WanderSocket {
     this.timer = setTimeout(() => this.connect(), delay);
   }
 
+  private deliver(ev: EventOut | undefined): void {
+    if (!ev || typeof ev.seq !== "number" || ev.seq <= this._lastSeq) return; // duplicate or stale
+    this._lastSeq = ev.seq;
+    this.opts.onEvent(ev);
+  }
+
   private handleMessage(data: unknown): void {
     if (typeof data !== "string") return;
     let frame: WsFrame;
@@ -169,13 +176,12 @@ export class WanderSocket {
       return;
     }
     switch (frame.type) {
-      case "event": {
-        const ev = frame.event;
-        if (!ev || typeof ev.seq !== "number" || ev.seq <= this._lastSeq) return; // duplicate or stale
-        this._lastSeq = ev.seq;
-        this.opts.onEvent(ev);
+      case "event":
+        this.deliver(frame.event);
         return;
-      }
+      case "events": // stored events in seq order, batched (the backlog of a socket opened with batch=1)
+        if (Array.isArray(frame.events)) for (const ev of frame.events) this.deliver(ev);
+        return;
       case "caught_up":
         this.everCaughtUp = true;
         this.attempt = 0;

@@ -58,7 +58,7 @@ describe("SessionPage (live map)", () => {
     const { container } = render(<SessionPage sessionId={SID} />);
     await waitFor(() => expect(FakeWebSocket.all).toHaveLength(1));
     const ws = FakeWebSocket.all[0];
-    expect(ws.url).toMatch(new RegExp(`/ws/sessions/${SID}\\?after_seq=0$`));
+    expect(ws.url).toMatch(new RegExp(`/ws/sessions/${SID}\\?batch=1&after_seq=0$`));
     expect(window.__wanderWs).toBeDefined();
 
     act(() => {
@@ -80,7 +80,7 @@ describe("SessionPage (live map)", () => {
     const ws2 = FakeWebSocket.all[1];
     expect(ws2.url).toMatch(/after_seq=10$/);
     act(() => {
-      ws2.events(events.slice(8)); // overlapping replay: seq 9.. must not duplicate
+      ws2.frame({ type: "events", events: events.slice(8) }); // an overlapping batched replay: seq 9.. must not duplicate
       ws2.frame({ type: "caught_up", last_seq: events.at(-1)!.seq });
     });
     await waitFor(() => expect(container.querySelectorAll(".react-flow__node-locus")).toHaveLength(5));
