@@ -7,6 +7,14 @@ a greedy nearest-neighbour walk and a uniform random walk in the 0.3-0.7 band ov
 corpus. Prints `name: value unit` lines, then one line per target saying whether it holds
 for every pair and random seed.
 
+Like with like: the walks' loci carry corpus embeddings ("label: gloss"), while the seed a
+person types is a short text, and a short text scores higher against a short attractor than
+any corpus concept does. So wherever a figure needs the seed (its cosine to the attractor,
+which attractor pull subtracts, and the first point of the path whose divergence is
+measured) it takes the seed's corpus anchor: the corpus concept the seed resolves to (its
+label), or else the corpus concept nearest the seed's embedding. The same anchor serves the
+engine and both baselines.
+
     python bench/bench_quality.py            # 12 pairs x 3 random seeds x 300 steps
     python bench/bench_quality.py --quick    # 4 pairs x 1 random seed x 120 steps
 """
@@ -85,8 +93,16 @@ def attractor_domains(kb, seed_v: np.ndarray, attr_v: np.ndarray) -> set[int]:
     return {int(prim[i]) for v in (seed_v, attr_v) for i, _ in kb.nearest(v, 5)}
 
 
-def walk_figures(kb, path: np.ndarray, domains: list[int], seed_v, attr_v, excluded: set[int]):
-    pull = float((path[-50:] @ attr_v).mean() - seed_v @ attr_v)
+def seed_anchor(kb, seed: str, seed_v: np.ndarray) -> np.ndarray:
+    """The seed as the walk's loci are embedded: the corpus concept it resolves to, or the
+    corpus concept nearest its embedding."""
+    k = kb.find_label(seed)
+    return kb.vector(k if k is not None else kb.nearest(seed_v, 1)[0][0])
+
+
+def walk_figures(kb, path: np.ndarray, domains: list[int], anchor_v, attr_v, excluded: set[int]):
+    """path[0] is the seed's corpus anchor; pull is measured against it."""
+    pull = float((path[-50:] @ attr_v).mean() - anchor_v @ attr_v)
     tail = [d for d in domains[-50:] if d not in excluded]
     counts = Counter(tail)
     basin = counts.most_common(1)[0][1] / len(domains[-50:]) if counts else 0.0
@@ -95,24 +111,34 @@ def walk_figures(kb, path: np.ndarray, domains: list[int], seed_v, attr_v, exclu
 
 
 def baseline(
-    kb, kind: str, seed_v: np.ndarray, attr_v: np.ndarray, steps: int, rng: np.random.Generator, excluded: set[int]
+    kb,
+    kind: str,
+    seed_v: np.ndarray,
+    anchor_v: np.ndarray,
+    attr_v: np.ndarray,
+    steps: int,
+    rng: np.random.Generator,
+    excluded: set[int],
 ) -> WalkStats:
     """greedy: the nearest unvisited concept; band: uniform over unvisited concepts in the band
     within the wander's scope (drift from the seed at most DRIFT, as the engine's default
-    session has); band_unscoped: the same over the whole corpus."""
+    session has); band_unscoped: the same over the whole corpus. Where none is in the band,
+    the nearest unvisited concept in scope; once the scope is used up (a small scope holds
+    fewer concepts than the walk has steps), visited ones come back, as the engine's loci do."""
+    scope = kb.similarities(seed_v) >= 1.0 - DRIFT if kind == "band" else np.ones(len(kb), dtype=bool)
     visited = np.zeros(len(kb), dtype=bool)
-    if kind == "band":
-        visited |= kb.similarities(seed_v) < 1.0 - DRIFT  # out of scope: never a target
     cur = seed_v
-    path, doms, in_band = [seed_v], [], 0
+    path, doms, in_band = [anchor_v], [], 0
     prim = kb.primary_domain_ids()
     for _ in range(steps):
-        sims = kb.similarities(cur).copy()
-        sims[visited] = -9.0
+        open_ = scope & ~visited
+        if not open_.any():
+            open_ = scope
+        sims = np.where(open_, kb.similarities(cur), -9.0)
         if kind == "greedy":
             j = int(np.argmax(sims))
         else:
-            idx = np.flatnonzero((1 - sims >= BAND[0]) & (1 - sims <= BAND[1]))
+            idx = np.flatnonzero(open_ & (1 - sims >= BAND[0]) & (1 - sims <= BAND[1]))
             j = int(rng.choice(idx)) if len(idx) else int(np.argmax(sims))
         d = 1.0 - float(sims[j])
         in_band += BAND[0] <= d <= BAND[1]
@@ -121,7 +147,7 @@ def baseline(
         path.append(cur)
         doms.append(int(prim[j]))
     m = np.stack(path)
-    pull, basin, bd = walk_figures(kb, m, doms, seed_v, attr_v, excluded)
+    pull, basin, bd = walk_figures(kb, m, doms, anchor_v, attr_v, excluded)
     return WalkStats(kind, divergence(m), in_band / steps, pull, basin, bd)
 
 
@@ -137,6 +163,7 @@ async def engine_walk(
     random_seed: int,
     steps: int,
     excluded: set[int],
+    anchor_v: np.ndarray,
 ) -> WalkStats:
     store, clock = InMemoryStore(), ManualClock()
     engine = WanderEngine(
@@ -159,7 +186,7 @@ async def engine_walk(
     )
     walk = await engine.load_walk(session.id)
     path, doms, in_band, times, themes, facets = (
-        [session.seed_embedding],
+        [anchor_v],
         [],
         0,
         [],
@@ -194,7 +221,7 @@ async def engine_walk(
         ]
     m = np.stack(path)
     attr_v = session.attractor_embedding
-    pull, basin, bd = walk_figures(kb, m, doms, session.seed_embedding, attr_v, excluded)
+    pull, basin, bd = walk_figures(kb, m, doms, anchor_v, attr_v, excluded)
     res = [r for r in store.resonances.values() if r.session_id == session.id]
     themes += [t for r in res for t in r.themes]
     crystals = [
@@ -245,10 +272,12 @@ async def main() -> None:
     for seed, attractor in PAIRS[:n_pairs]:
         seed_v, attr_v = embedder.embed([seed, attractor])
         excluded = attractor_domains(kb, seed_v, attr_v)
+        anchor_v = seed_anchor(kb, seed, seed_v)
+        print(f"# seed anchor of '{seed}': cos to '{attractor}' {float(anchor_v @ attr_v):+.3f}", flush=True)
         for kind, rows in base.items():
-            rows.append(baseline(kb, kind, seed_v, attr_v, steps, rng, excluded))
+            rows.append(baseline(kb, kind, seed_v, anchor_v, attr_v, steps, rng, excluded))
         for rs in range(1, n_seeds + 1):
-            w = await engine_walk(kb, embedder, degenerate, seed, attractor, rs, steps, excluded)
+            w = await engine_walk(kb, embedder, degenerate, seed, attractor, rs, steps, excluded, anchor_v)
             runs.append(w)
             b = base["band"][-1]
             nc = len(w.crystals)
@@ -268,6 +297,7 @@ async def main() -> None:
                     )
     print(f"bench_wall_time: {time.perf_counter() - t0:.0f} s")
     print(f"wanders: {len(runs)} ({n_pairs} pairs x {n_seeds} random seeds x {steps} steps)")
+    print("seed_term: the seed's corpus anchor (the concept it resolves to, else the nearest), for all walks")
     for kind, rows in [
         ("engine", runs),
         ("greedy", base["greedy"]),
