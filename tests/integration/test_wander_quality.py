@@ -81,6 +81,14 @@ async def test_wander_invariants_hold_for_every_random_seed(knowledge, embedder,
     # Steps stay in the 0.3-0.7 band nearly always.
     in_band = [0.3 <= r.chosen.distance <= 0.7 for r in results]
     assert sum(in_band) >= 0.9 * len(in_band)  # issue 12: >= 90% of steps in the band
+    # The attractor is felt: the last 50 loci are nearer it than the seed is, the seed taken
+    # as the loci are embedded (its corpus anchor: a short typed text scores higher against a
+    # short attractor than any concept's "label: gloss").
+    k = knowledge.find_label("coral reef")
+    anchor = knowledge.vector(k if k is not None else knowledge.nearest(session.seed_embedding, 1)[0][0])
+    attractor = np.asarray(session.attractor_embedding, dtype=np.float32)
+    tail = np.stack([np.asarray(r.to_locus.embedding, dtype=np.float32) for r in results[-50:]])
+    assert float((tail @ attractor).mean()) > float(anchor @ attractor)
 
 
 def _judge(kb, b1: str, b2: str, filling: str):

@@ -58,3 +58,29 @@ def test_novelty_and_uncertainty_directions():
     assert scoring.novelty(0.9) < scoring.novelty(0.2)
     assert scoring.uncertainty(0, 0.5) > scoring.uncertainty(3, 0.5)
     assert scoring.interestingness(0.5, 0.4, True) > scoring.interestingness(0.31, 0.4, False)
+
+
+def test_novelty_spread_counts_the_walk_as_a_whole():
+    # as near the nearest locus, a concept unlike the walk as a whole is newer
+    assert scoring.novelty(0.5, 0.1) > scoring.novelty(0.5, 0.35)
+    assert scoring.novelty(0.5) == pytest.approx(0.5)
+    both = scoring.novelty(np.linspace(-1, 1, 31), np.linspace(-1, 1, 31))
+    assert np.all(both >= 0) and np.all(both <= 1)
+
+
+def test_the_attractor_weighs_more_as_the_wander_goes_on():
+    near, far = 0.45, 0.05  # cosine to the attractor; the seed's is 0.1
+    early = scoring.interestingness(0.5, near, False, 0.1, focus=0.0) - scoring.interestingness(
+        0.5, far, False, 0.1, focus=0.0
+    )
+    late = scoring.interestingness(0.5, near, False, 0.1, focus=1.0) - scoring.interestingness(
+        0.5, far, False, 0.1, focus=1.0
+    )
+    assert 0 < early < late
+    # full focus is the weighting the attractor always had
+    assert scoring.interestingness(0.5, near, True, 0.1) == pytest.approx(
+        scoring.interestingness(0.5, near, True, 0.1, focus=1.0)
+    )
+    for f in (0.0, 0.5, 1.0):
+        x = scoring.interestingness(np.linspace(0, 1.5, 31), np.linspace(-1, 1, 31), True, 0.1, focus=f)
+        assert np.all(x >= 0) and np.all(x <= 1)

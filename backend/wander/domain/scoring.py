@@ -24,19 +24,23 @@ def composite(interestingness, novelty, bridge_potential, uncertainty):
     )
 
 
-def interestingness(distance, pull, crosses_domain, baseline=None):
+def interestingness(distance, pull, crosses_domain, baseline=None, focus=1.0):
     """How interesting a step is: mid-band distance, pull towards the attractor, and
     leaving the current domain. `pull` is cosine similarity to the attractor (or seed).
 
     With a `baseline` (the seed's own similarity to the attractor) the pull counts against
     it: a concept 0.1 farther from the attractor than the seed scores 0, as near as the seed
-    0.29, 0.25 nearer 1; gaining on the seed is what counts, whatever the pair's level."""
+    0.29, 0.25 nearer 1; gaining on the seed is what counts, whatever the pair's level.
+    `focus` (0 to 1, with a baseline) is how much the attractor weighs at this point of the
+    wander: a vague sense of what is sought early on (a third of its full weight; the rest
+    goes to the band and to crossing domains), what the walk homes in on late."""
     if baseline is None:
         pull01 = np.clip((np.asarray(pull) + 0.1) / 0.7, 0.0, 1.0)
         weights = (0.4, 0.4, 0.2)
     else:
         pull01 = np.clip((np.asarray(pull) - baseline + 0.1) / 0.35, 0.0, 1.0)
-        weights = (0.25, 0.6, 0.15)
+        w_pull = 0.6 * (1.0 + 2.0 * float(np.clip(focus, 0.0, 1.0))) / 3.0
+        weights = (0.25 + (0.6 - w_pull) * 0.625, w_pull, 0.15 + (0.6 - w_pull) * 0.375)
     return np.clip(
         weights[0] * band_centrality(distance)
         + weights[1] * pull01
@@ -46,9 +50,21 @@ def interestingness(distance, pull, crosses_domain, baseline=None):
     )
 
 
-def novelty(max_sim_to_seen):
-    """1 minus the highest similarity to anything the wander has already seen."""
-    return np.clip(1.0 - np.asarray(max_sim_to_seen), 0.0, 1.0)
+NOVELTY_SPREAD = 0.7  # share of novelty that is the distance from the walk as a whole
+
+
+def novelty(max_sim_to_seen, mean_sim_to_seen=None):
+    """1 minus the highest similarity to anything the wander has already seen; with
+    `mean_sim_to_seen` (the mean similarity to the loci), blended with 1 minus that: a
+    concept unlike the walk as a whole, not only unlike its nearest locus, keeps the walk
+    spread (DAT-style divergence) instead of circling one region."""
+    near = np.clip(1.0 - np.asarray(max_sim_to_seen), 0.0, 1.0)
+    if mean_sim_to_seen is None:
+        return near
+    # mean similarities to a walk sit in about 0.05-0.45 (the loci have a common component):
+    # 0.1 and less scores 1, 0.4 and more 0
+    spread = np.clip((0.4 - np.asarray(mean_sim_to_seen)) / 0.3, 0.0, 1.0)
+    return (1.0 - NOVELTY_SPREAD) * near + NOVELTY_SPREAD * spread
 
 
 def bridge_potential(new_domain_share, n_domains):

@@ -153,9 +153,11 @@ async def _model_candidates(walk: Walk, ctx: StepContext) -> list[Candidate]:
             continue
         dist = 1.0 - float(v @ current.embedding)
         seen = walk.loci_matrix
-        nov = float(scoring.novelty(float((seen @ v).max()) if len(seen) else 0.0))
+        nov = float(scoring.novelty(float((seen @ v).max()) if len(seen) else 0.0, float(v @ walk.loci_mean)))
         crosses = not set(domains) & set(current.domains)
-        interest = float(scoring.interestingness(dist, float(v @ walk.pull_vector), crosses, walk.pull_baseline))
+        interest = float(
+            scoring.interestingness(dist, float(v @ walk.pull_vector), crosses, walk.pull_baseline, walk.focus)
+        )
         bridge = float(scoring.bridge_potential(float(crosses), len(domains)))
         unc = float(scoring.uncertainty(0, 1.0 - float(v @ walk.session.seed_embedding)))
         strategy = "analogy" if reason.startswith("model: '") else "tension"

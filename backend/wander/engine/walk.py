@@ -11,6 +11,12 @@ from wander.engine import fence as fences
 from wander.engine.ports import Knowledge, WalkState
 
 RECENT_THEMES = 20
+# The attractor's field over a wander's course (001: the attractor is a vague sense of what
+# is sought): open while the walk explores, it narrows from OPEN_UNTIL of the wander's steps
+# to its core (the CORE concepts in scope nearest the attractor) by CORE_FROM, and the walk
+# ends near what it was looking for.
+OPEN_UNTIL, CORE_FROM = 0.7, 0.8
+CORE = 64
 
 
 class Walk:
@@ -22,6 +28,7 @@ class Walk:
         self.concepts_seen: set[str] = set()
         # loci embeddings in a buffer that doubles when full (a vstack per locus is O(N^2))
         self._buffer = np.zeros((64, knowledge.dim), dtype=np.float32)
+        self._sum = np.zeros(knowledge.dim, dtype=np.float64)  # of the loci's unit embeddings
         self._visited_mask = np.zeros(len(knowledge), dtype=bool)
         for locus in state.loci:
             self.add_locus(locus)
@@ -52,17 +59,47 @@ class Walk:
         pull = s.attractor_embedding if s.attractor_embedding is not None else s.seed_embedding
         self.pull_sims = kb.similarities(pull)
         self.pull_vector = np.asarray(pull, dtype=np.float32)
-        # The seed's own similarity to the attractor: what a step toward it must beat.
-        self.pull_baseline = (
-            float(np.asarray(s.seed_embedding, dtype=np.float32) @ self.pull_vector)
-            if s.attractor_embedding is not None
-            else None
-        )
         mask = kb.domain_mask(s.allowed_domains, s.forbidden_domains) & (1.0 - self.seed_sims <= s.max_drift_distance)
         if s.fence:
             all_idx = np.flatnonzero(mask)
             mask[all_idx] = fences.inside_mask(s.fence, kb.vectors(all_idx))
         self.scope_mask = mask
+        # The seed's own similarity to the attractor: what a step toward it must beat. Taken
+        # from the seed's corpus anchor (the concept it resolves to, or the nearest), since
+        # the loci it is compared with are corpus concepts too: a short typed seed scores
+        # higher against a short attractor than any concept's "label: gloss" does.
+        self.pull_baseline: float | None = None
+        self.pull_floor_open = self.pull_floor_core = -1.0
+        if s.attractor_embedding is not None:
+            k = kb.find_label(s.seed_concept)
+            if k is None:
+                k = int(np.argmax(self.seed_sims))
+            self.pull_baseline = float(self.pull_sims[k])
+            in_scope = self.pull_sims[mask]
+            if len(in_scope):
+                self.pull_floor_open = float(in_scope.min())
+                core = np.partition(in_scope, max(0, len(in_scope) - CORE))[max(0, len(in_scope) - CORE)]
+                self.pull_floor_core = float(max(core, self.pull_floor_open))
+
+    @property
+    def progress(self) -> float:
+        """Share of the wander's steps taken once the step under way is in (0 to 1)."""
+        s = self._session
+        return min(1.0, (s.step_count + 1) / max(1, s.max_steps))
+
+    @property
+    def focus(self) -> float:
+        """How much the attractor weighs now: 0 while the walk explores (until OPEN_UNTIL of
+        its steps), rising to 1 at CORE_FROM."""
+        return min(1.0, max(0.0, (self.progress - OPEN_UNTIL) / (CORE_FROM - OPEN_UNTIL)))
+
+    @property
+    def pull_floor(self) -> float | None:
+        """How near the attractor a candidate must be at this point of the wander (None
+        without an attractor): anything in scope early on, then rising to the core."""
+        if self.pull_baseline is None:
+            return None
+        return self.pull_floor_open + self.focus * (self.pull_floor_core - self.pull_floor_open)
 
     @property
     def fence(self):
@@ -85,6 +122,16 @@ class Walk:
             grown[: n - 1] = self._buffer[: n - 1]
             self._buffer = grown
         self._buffer[n - 1] = np.asarray(locus.embedding, dtype=np.float32)
+        v = self._buffer[n - 1].astype(np.float64)
+        norm = float(np.sqrt(v @ v))
+        if norm > 0:
+            self._sum += v / norm
+
+    @property
+    def loci_mean(self) -> np.ndarray:
+        """The mean of the loci's unit embeddings: a candidate's similarity to it is its mean
+        similarity to the loci, what the walk's spread (divergence) loses by visiting it."""
+        return (self._sum / max(1, len(self.loci))).astype(np.float32)
 
     @property
     def loci_matrix(self) -> np.ndarray:

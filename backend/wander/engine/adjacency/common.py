@@ -11,7 +11,6 @@ from wander.domain import scoring
 from wander.domain.models import Candidate, Scores
 from wander.engine.walk import Walk
 
-FIELD_MARGIN = 0.0  # how much farther from the attractor than the seed a candidate may be
 FALLBACK_MIN = 8  # outside the field: at least this many of the concepts nearest the attractor
 
 
@@ -30,8 +29,9 @@ def kb_candidates(
     crosses = ~np.isin(kb.primary_domain_ids()[idx], current_domains)
     seen = walk.loci_matrix
     max_seen = (seen @ vectors.T).max(axis=0) if len(seen) else np.zeros(len(idx))
-    interest = scoring.interestingness(d, walk.pull_sims[idx], crosses, walk.pull_baseline)
-    novelty = scoring.novelty(max_seen)
+    mean_seen = vectors @ walk.loci_mean
+    interest = scoring.interestingness(d, walk.pull_sims[idx], crosses, walk.pull_baseline, walk.focus)
+    novelty = scoring.novelty(max_seen, mean_seen)
     bridge = scoring.bridge_potential(crosses.astype(float), kb.domain_counts()[idx])
     uncert = scoring.uncertainty(np.zeros(len(idx)), 1.0 - walk.seed_sims[idx])
     comp = scoring.composite(interest, novelty, bridge, uncert)
@@ -60,12 +60,13 @@ def kb_candidates(
 
 
 def in_field(walk: Walk, idx: np.ndarray) -> np.ndarray:
-    """The attractor's field: the concepts no farther from the attractor than the seed is
-    (less FIELD_MARGIN). Where the field holds none (the walk has used it up around here),
-    the ones nearest the attractor, the way back; all of them without an attractor."""
-    if walk.pull_baseline is None or len(idx) == 0:
+    """The attractor's field at this point of the wander (Walk.pull_floor: open early on,
+    its core late). Where the field holds none (the walk has used it up around here), the
+    ones nearest the attractor, the way back; all of them without an attractor."""
+    floor = walk.pull_floor
+    if floor is None or len(idx) == 0:
         return idx
-    held = idx[walk.pull_sims[idx] >= walk.pull_baseline - FIELD_MARGIN]
+    held = idx[walk.pull_sims[idx] >= floor]
     if len(held):
         return held
     return idx[np.argsort(-walk.pull_sims[idx], kind="stable")[: max(FALLBACK_MIN, len(idx) // 10)]]

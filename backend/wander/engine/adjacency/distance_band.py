@@ -8,7 +8,7 @@ import numpy as np
 from wander.domain import scoring
 from wander.domain.geometry import BAND_HIGH, BAND_LOW, normalize
 from wander.domain.models import Candidate, Scores
-from wander.engine.adjacency.common import FIELD_MARGIN, in_field, kb_candidates
+from wander.engine.adjacency.common import in_field, kb_candidates
 from wander.engine import fence as fences
 from wander.engine.scope import domains_allowed, passes_scope
 from wander.engine.walk import Walk
@@ -109,8 +109,9 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
     # the scope (drift, fence) and the attractor's field as masks over all loci at once
     keep = (dist >= low) & (dist <= high)
     keep &= 1.0 - normalize(seen) @ normalize(walk.session.seed_embedding) <= walk.session.max_drift_distance
-    if walk.pull_baseline is not None:
-        keep &= pull >= walk.pull_baseline - FIELD_MARGIN
+    floor = walk.pull_floor
+    if floor is not None:
+        keep &= pull >= floor
     if walk.fence:
         keep[keep] = fences.inside_mask(walk.fence, seen[keep])
     rows = [
@@ -123,7 +124,7 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
     loci = [walk.loci[i] for i in rows]
     here = set(current.domains)
     crosses = np.array([not set(lo.domains) & here for lo in loci], dtype=bool)
-    interest = scoring.interestingness(dist[rows], pull[rows], crosses, walk.pull_baseline)
+    interest = scoring.interestingness(dist[rows], pull[rows], crosses, walk.pull_baseline, walk.focus)
     bridge = scoring.bridge_potential(crosses.astype(float), [len(lo.domains) for lo in loci])
     uncert = scoring.uncertainty([lo.visit_count for lo in loci], 1.0 - seed_sims[rows])
     novelty = 0.0  # already part of the wander
@@ -160,8 +161,12 @@ def _compost_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
         if not passes_scope(item.domains, item.embedding, walk.session, walk.fence):
             continue
         pull = float(item.embedding @ walk.pull_vector)
-        novelty = float(scoring.novelty(float((seen @ item.embedding).max()) if len(seen) else 0.0))
-        interest = float(scoring.interestingness(dist[i], pull, False, walk.pull_baseline))
+        novelty = float(
+            scoring.novelty(
+                float((seen @ item.embedding).max()) if len(seen) else 0.0, float(item.embedding @ walk.loci_mean)
+            )
+        )
+        interest = float(scoring.interestingness(dist[i], pull, False, walk.pull_baseline, walk.focus))
         uncert = float(scoring.uncertainty(0, 1.0 - float(item.embedding @ walk.session.seed_embedding)))
         comp = float(scoring.composite(interest, novelty, 0.0, uncert))
         out.append(
