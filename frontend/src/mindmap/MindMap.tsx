@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   Background,
   BackgroundVariant,
@@ -143,8 +143,14 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   // ends of edges that reach into it): its store, edge lookup and selectors then cost the
   // same at 500 or 5,000 loci. The window moves in steps of half a view.
   const cullKey = useStore((s) => (big && !farZoom ? cullKeyOf(s.transform, s.width, s.height) : ""));
+  // A large map that comes at once (the backlog of a long walk) is first shown where the
+  // follow puts the view: until then React Flow gets only the marked loci, so the loci
+  // around the default view are not mounted only to be dropped a moment later.
+  const [placedFor, setPlacedFor] = useState<string | null | undefined>(undefined);
+  const placed = placedFor === graph.sessionId;
+  const placing = big && !placed;
   const shown = useMemo(() => {
-    if (far) {
+    if (far || placing) {
       const ns = nodes.filter((n) => n.type !== "locus" || onTop.has(n.id));
       const ids = new Set(ns.map((n) => n.id));
       return { nodes: ns, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
@@ -160,7 +166,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       ids.add(e.target);
     }
     return { nodes: nodes.filter((n) => ids.has(n.id)), edges: es };
-  }, [far, nodes, edges, onTop, cullKey, positions]);
+  }, [far, placing, nodes, edges, onTop, cullKey, positions]);
 
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep
   // the current locus in the middle at a readable zoom. A person panning or zooming turns
@@ -200,8 +206,28 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     void rf.setViewport(getViewportForBounds(getNodesBounds(shown), el.clientWidth, el.clientHeight, 0.02, 3, 0.15), { duration: 350 });
   }, [rf]);
   const nodeCount = nodes.length;
+  useLayoutEffect(() => {
+    if (placed || nodeCount === 0) return;
+    if (placing && follow) followView(0); // before the first paint
+    setPlacedFor(graph.sessionId);
+  }, [placed, placing, nodeCount, follow, followView, graph.sessionId]);
+  // A large map whose walk steps off the screen (on from an earlier, far locus) jumps there
+  // before the step is painted: the new locus shows at once, and a glide across the map
+  // would mount and drop every area it passes over.
+  const jumpedTo = useRef<Point | undefined>(undefined);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!follow || !placed || nodeCount <= VIRTUALIZE_ABOVE || !currentPos || !el) return;
+    const { x, y, zoom } = rf.getViewport();
+    const sx = currentPos.x * zoom + x;
+    const sy = currentPos.y * zoom + y;
+    if (sx >= 0 && sy >= 0 && sx <= el.clientWidth && sy <= el.clientHeight) return;
+    followView(0);
+    jumpedTo.current = currentPos;
+  }, [currentPos]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     if (!follow || nodeCount === 0) return;
+    if (jumpedTo.current && jumpedTo.current === currentPos) return; // there already
     // a large map follows in short moves (while the backlog replays, in jumps): each frame
     // of a glide re-renders the nodes coming into view, and a live walk takes a step
     // about as often as a glide lasts
@@ -410,12 +436,15 @@ function cullKeyOf(t: [number, number, number], width: number, height: number): 
   return `${zq},${Math.round(cx / cw)},${Math.round(cy / ch)},${cw},${ch}`;
 }
 
-/** The part of the map handed to React Flow for a `cullKeyOf` key: the view and about a view around it. */
+/** The part of the map handed to React Flow for a `cullKeyOf` key: the view (its centre is
+ * within half a step of the key's) and half a view around it. React Flow renders only what
+ * is in view; every node it holds costs on each change (its lookups are rebuilt), so the
+ * margin is kept small. */
 function cullWindow(key: string): { x0: number; x1: number; y0: number; y1: number } | null {
   if (!key) return null;
   const [, i, j, cw, ch] = key.split(",").map(Number);
-  const hx = 2.5 * cw + cw;
-  const hy = 2.5 * ch + ch;
+  const hx = 1.5 * cw + cw;
+  const hy = 1.5 * ch + ch;
   return { x0: i * cw - hx, x1: i * cw + hx, y0: j * ch - hy, y1: j * ch + hy };
 }
 

@@ -1,7 +1,7 @@
 // Turns the store's graph (plus laid-out positions) into React Flow nodes and edges: one
 // React Flow node per node of the graph, its type the node's `kind` ("candidate" is drawn
 // by the "ghost" node type).
-import type { Edge, Node } from "@xyflow/react";
+import { Position, type Edge, type Node, type NodeHandle } from "@xyflow/react";
 import type { FenceOut, SessionOut } from "../api/types.gen";
 import {
   anchorOf,
@@ -179,11 +179,30 @@ function locusNode(id: string, l: GraphState["loci"][string], p: Point, r: numbe
     position: { x: p.x - r, y: p.y - r },
     width: 2 * r,
     height: 2 * r,
+    handles: locusHandles(r),
     data,
     zIndex: current ? 3 : 2,
     draggable: true,
     connectable: false,
   };
+}
+
+const handlesByRadius = new Map<number, NodeHandle[]>();
+/** Where LocusNode's two hidden 1 px handles sit (at the centre), known up front: React Flow
+ * then need not mount a locus outside the view once just to measure them (with
+ * onlyRenderVisibleElements it renders every node whose handles it has not measured yet, so
+ * a view jumping to a new area of a large map mounted thousands of loci). */
+function locusHandles(r: number): NodeHandle[] {
+  let hs = handlesByRadius.get(r);
+  if (!hs) {
+    const at = { x: r - 0.5, y: r - 0.5, width: 1, height: 1 };
+    hs = [
+      { id: null, type: "target", position: Position.Top, ...at },
+      { id: null, type: "source", position: Position.Bottom, ...at },
+    ];
+    handlesByRadius.set(r, hs);
+  }
+  return hs;
 }
 
 function ghostNode(gh: Ghost, p: Point): Node {
