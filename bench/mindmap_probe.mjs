@@ -25,6 +25,7 @@ await page.addInitScript(() => {
       this.addEventListener("message", (m) => {
         window.__lastFrame = performance.now();
         const f = JSON.parse(m.data);
+        (window.__frameLog ??= []).push([Math.round(window.__lastFrame), f.type, f.type === "events" ? f.events.length : 1]);
         if (f.type === "event" && f.event.subject === "wander.step.completed") window.__frameAt[f.event.payload.to_locus.id] = performance.now();
       });
     }
@@ -38,6 +39,18 @@ await page.addInitScript(() => {
           if (id && !(id in window.__nodeAt)) window.__nodeAt[id] = t;
         }
   }).observe(document, { childList: true, subtree: true });
+  // the graph's size at each animation frame where it changed, and frames longer than 50 ms
+  window.__sizeLog = [];
+  let size = -1;
+  let last = 0;
+  const watch = (t) => {
+    const n = window.__wanderGraphSize?.() ?? -1;
+    if (n !== size || t - last > 50) window.__sizeLog.push([Math.round(t), n, Math.round(t - last), document.querySelectorAll(".react-flow__node").length]);
+    size = n;
+    last = t;
+    if (!window.__stopWatch) requestAnimationFrame(watch);
+  };
+  requestAnimationFrame(watch);
 });
 
 // MINDMAP_PROFILE=file.json: a CPU profile (Chrome DevTools protocol) of each phase, to
@@ -66,6 +79,17 @@ out.mindmap_catchup_ms = Date.now() - t0;
 // diagnostic: when the replay's last frame reached the page (ms after navigation): the rest of
 // the catch-up is the page's own work
 out.mindmap_catchup_last_frame_ms = await page.evaluate(() => window.__lastFrame ?? NaN);
+// MINDMAP_DEBUG=1: the catch-up's timeline on stderr: frames [ms, type, events] and the
+// graph's size per animation frame [ms, loci, frame interval, React Flow nodes in the DOM]
+// (changes and long frames)
+const timeline = await page.evaluate(() => {
+  window.__stopWatch = true;
+  return { frames: window.__frameLog, sizes: window.__sizeLog, nav: performance.timing.navigationStart };
+});
+if (process.env.MINDMAP_DEBUG) console.error("catch-up", JSON.stringify(timeline), "navigation asked at", t0);
+
+// MINDMAP_SHOT=file.png: a screenshot of the map once caught up (to check the picture)
+if (process.env.MINDMAP_SHOT) await page.screenshot({ path: process.env.MINDMAP_SHOT });
 
 // pan: fit the whole map, then drag the pane while counting frame intervals
 await page.getByRole("button", { name: "Whole map" }).click();
