@@ -20,6 +20,9 @@ REPO = Path(__file__).resolve().parents[1]
 # this checkout so the embedded corpus is reused, separate per checkout.
 TEST_HOME = Path(tempfile.gettempdir()) / f"wander-test-{hashlib.sha1(str(REPO).encode()).hexdigest()[:10]}"
 _counter = itertools.count()
+# Derived data (the corpus's domain neighbourhoods, compiled UMAP code) shared by every
+# `wander` process the tests start, each with a home of its own: computed once, not per start.
+os.environ.setdefault("WANDER_CACHE_DIR", str(TEST_HOME / "cache"))
 
 
 def _template_name() -> str:

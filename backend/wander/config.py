@@ -303,6 +303,13 @@ class CoreSettings(Section):
         shown="`/var/lib/wander` as root, else the user data dir (`~/.local/share/wander`)",
     )
     log_level: str = _var("WANDER_LOG_LEVEL", "WARNING", "Python log level")
+    cache: Path | None = _var(
+        "WANDER_CACHE_DIR",
+        None,
+        "what Wander derives and keeps between runs (the corpus's domain neighbourhoods, compiled UMAP code); "
+        "safe to delete",
+        shown="`WANDER_HOME/cache`",
+    )
 
     @field_validator("log_level")
     @classmethod
@@ -411,7 +418,7 @@ class Settings(BaseSettings):
 
     @property
     def cache_dir(self) -> Path:
-        return self.home / "cache"
+        return (self.core.cache or self.home / "cache").expanduser()
 
     @property
     def forage_roots(self) -> tuple[Path, ...]:

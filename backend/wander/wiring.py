@@ -19,7 +19,7 @@ from wander.engine.clock import SystemClock
 from wander.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
 from wander.engine.queries import Queries
 from wander.engine.service import WanderEngine
-from wander.kb import corpus, importer
+from wander.kb import corpus, importer, reach_cache
 from wander.kb.index import KnowledgeIndex
 from wander.llm.offline import OfflineDweller
 from wander.store import migrate
@@ -105,12 +105,17 @@ async def import_notes(kb: KbRepository, embedder: Embedder, path: Path, progres
     return len(rows)
 
 
-async def load_knowledge(kb: KbRepository) -> KnowledgeIndex:
+async def load_knowledge(kb: KbRepository, cache_dir: Path | None = None) -> KnowledgeIndex:
+    """The knowledge index over every concept; with CACHE_DIR, the derived tables an earlier
+    process kept for the same content (kb.reach_cache)."""
     rows, matrix = await kb.load_all()
     concepts = [
         KnowledgeConcept(r.key, r.label, r.gloss, r.domains, r.path, r.opposites, r.source, r.broader) for r in rows
     ]
-    return KnowledgeIndex(concepts, matrix)
+    index = KnowledgeIndex(concepts, matrix)
+    if cache_dir is not None:
+        reach_cache.restore(index, cache_dir)
+    return index
 
 
 def dweller_builder_for(name: str | None) -> Any:
@@ -201,11 +206,13 @@ async def open_app(
     settings = settings or load_settings()
     db = await open_database(settings)
     scale = None
+    loaded_here = False
     try:
         kb = KbRepository(db)
         embedder = embedder or default_embedder(settings)
         await ensure_corpus(kb, embedder, progress or NoProgress())
-        knowledge = knowledge or await load_knowledge(kb)
+        loaded_here = knowledge is None
+        knowledge = knowledge or await load_knowledge(kb, settings.cache_dir)
         store = PostgresStore(db)
         if nats is not None or settings.nats.url:
             from wander.scale import open_scale
@@ -256,6 +263,8 @@ async def open_app(
             sandwiches=sandwiches,
         )
     finally:
+        if loaded_here and knowledge is not None:
+            reach_cache.keep(knowledge, settings.cache_dir)  # for the next start, if this one computed them
         if scale is not None:
             await scale.close()
         await db.dispose()

@@ -8,6 +8,7 @@ serves the search endpoints.
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -58,6 +59,7 @@ class KnowledgeIndex:
         self._reach: np.ndarray | None = None  # per concept x primary domain: best similarity
         self._reach_counts: dict[float, np.ndarray] = {}  # domain_reach per threshold
         self._members: dict[int, np.ndarray] = {}  # concept indices per primary domain
+        self._content_key: str | None = None
         self._reach_domains: np.ndarray | None = None
 
     # ---- corpus relations ----------------------------------------------------------------
@@ -92,6 +94,26 @@ class KnowledgeIndex:
                 reach[s : s + 1024] = np.maximum.reduceat(sims, starts, axis=1)
             self._reach, self._reach_domains = reach, doms[starts]
         return self._reach, self._reach_domains  # type: ignore[return-value]
+
+    def content_key(self) -> str:
+        """A digest of what the derived tables depend on: the vectors and primary domains."""
+        if self._content_key is None:
+            h = hashlib.sha1(self._matrix.tobytes())
+            h.update(self._primary.tobytes())
+            h.update("\n".join(self._domain_ids).encode())
+            self._content_key = h.hexdigest()
+        return self._content_key
+
+    def domain_reach_table(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The per-domain neighbourhoods, if computed already (wiring keeps them on disk)."""
+        return None if self._reach is None or self._reach_domains is None else (self._reach, self._reach_domains)
+
+    def adopt_domain_reach(self, reach: np.ndarray, domains: np.ndarray) -> None:
+        """Take neighbourhoods computed by an earlier process over the same content_key()."""
+        if reach.shape != (len(self._concepts), len(domains)):
+            raise ValueError(f"reach table of shape {reach.shape} for {len(self._concepts)} concepts")
+        self._reach, self._reach_domains = reach.astype(np.float32, copy=False), domains
+        self._reach_counts.clear()
 
     def domain_reach(self, threshold: float) -> np.ndarray:
         """Per concept: how many primary domains other than its own hold a concept at least
