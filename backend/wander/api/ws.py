@@ -42,7 +42,8 @@ CLOSE_BAD_REQUEST = 4400
 CLOSE_TOO_SLOW = 4408  # the client's buffer of unsent events filled up: reconnect with after_seq
 CLOSE_TOO_BIG = 1009  # RFC 6455 "message too big"
 CLOSE_GRACE_S = 30.0  # how long a close frame may wait behind unread data before the handler gives up
-CATCH_UP_PAGE = 10_000  # events_after's default page size
+CATCH_UP_PAGE = 10_000  # events_after's default page size: the backlog's pages grow to it
+FIRST_PAGE = 500  # the backlog's first page: its frame leaves soon and the page starts drawing
 BATCH_EVENTS = 1000  # at most this many events in one `events` frame
 BATCH_BYTES = 1 << 20  # a frame is closed once its events' JSON passes this size
 _CLOSED = object()  # the client went away
@@ -229,11 +230,15 @@ async def _send_events(
     loop = asyncio.get_running_loop()
     sent_at = loop.time()
     try:
+        size = FIRST_PAGE
         while True:  # the whole backlog, page by page (a 5,000-step walk has ~20,000 events)
-            page = await queries.events_after(session_id, last, limit=CATCH_UP_PAGE)
+            # pages double from FIRST_PAGE: the client works on the first frames while the
+            # rest is read and sent
+            page = await queries.events_after(session_id, last, limit=size)
             await send_stored(page)
-            if len(page) < CATCH_UP_PAGE:
+            if len(page) < size:
                 break
+            size = min(CATCH_UP_PAGE, size * 2)
         await socket.send_text(json.dumps({"type": "caught_up", "last_seq": last}))
         receiver = asyncio.create_task(_drain_client(socket, queue, max_message))
         ticker = asyncio.create_task(_tick(queue, heartbeat_s))
