@@ -11,7 +11,7 @@ NODE_STAMP := node_modules/.installed
 PORT ?= 8765
 FRONTEND_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: setup frontend run demo test test-py test-js lint check-system bench kb schemas clean
+.PHONY: setup frontend run demo test test-py test-js test-vitest test-e2e lint lint-all check-system bench kb schemas clean
 
 $(PY_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,7 +50,11 @@ check-system:
 	@command -v nats-server >/dev/null 2>&1 || test -x /usr/sbin/nats-server || \
 	  { echo "missing system package: nats-server (the scale-out tests); install: sudo apt-get install -y nats-server"; exit 1; }
 
-test: check-system setup frontend lint test-py test-js
+# The linters, pytest, vitest and the browser tests run side by side: the browser tests
+# spend most of their time waiting on the page, so they fit beside pytest's two workers.
+# Each line of the others is tagged with where it came from.
+test: check-system setup frontend
+	@$(MAKE) --no-print-directory -j4 --output-sync=line lint test-py test-vitest test-e2e
 
 # -rs: every skipped test says why; --durations: the 15 slowest tests. Two xdist workers
 # (one per core here), a test file per worker at a time so module fixtures are built once;
@@ -62,14 +66,22 @@ test-py:
 # ruff (lint, and format --check: `ruff format` owns the layout), mypy on backend/,
 # the import-linter contracts (pyproject.toml), eslint + typescript-eslint on frontend/.
 lint:
+	@set -o pipefail; $(MAKE) --no-print-directory lint-all 2>&1 | sed -u 's/^/[lint] /'
+
+lint-all:
 	$(VENV)/bin/ruff check backend shared_schemas tests bench scripts
 	$(VENV)/bin/ruff format --check backend shared_schemas tests bench scripts
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
 	npm run lint -w frontend
 
-test-js:
-	npm test --workspaces --if-present
+test-js: test-vitest test-e2e
+
+test-vitest:
+	@set -o pipefail; npm test -w frontend 2>&1 | sed -u 's/^/[vitest] /'
+
+test-e2e:
+	@set -o pipefail; npm test -w e2e 2>&1 | sed -u 's/^/[e2e] /'
 
 # API fuzzing (schemathesis over /schema) with many more examples than `make test` runs.
 fuzz: setup

@@ -74,7 +74,7 @@ export default async function globalSetup(): Promise<void> {
   child.on("exit", () => (exited = true));
   const started = Date.now();
   try {
-    await waitHealthy(url, 240_000, () => !exited);
+    await waitHealthy(url, 600_000, () => !exited);
   } catch (err) {
     try {
       process.kill(-child.pid!, "SIGTERM");
