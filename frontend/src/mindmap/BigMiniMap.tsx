@@ -5,36 +5,16 @@
 import { memo, useEffect, useMemo, useRef } from "react";
 import { Panel, useReactFlow, useStore } from "@xyflow/react";
 import type { GraphState } from "../store";
+import { type Bounds, farBounds } from "./FarCanvas";
 import type { Point } from "./layout/force";
 
 const W = 200;
 const H = 150;
 
-interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
 function BigMiniMapView({ graph, positions, currentId }: { graph: GraphState; positions: Map<string, Point>; currentId: string | null }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const rf = useReactFlow();
-  const bounds: Box | null = useMemo(() => {
-    let x0 = Infinity;
-    let y0 = Infinity;
-    let x1 = -Infinity;
-    let y1 = -Infinity;
-    for (const id of graph.order) {
-      const p = positions.get(id);
-      if (!p) continue;
-      x0 = Math.min(x0, p.x);
-      y0 = Math.min(y0, p.y);
-      x1 = Math.max(x1, p.x);
-      y1 = Math.max(y1, p.y);
-    }
-    return x0 === Infinity ? null : { x: x0, y: y0, w: Math.max(1, x1 - x0), h: Math.max(1, y1 - y0) };
-  }, [graph.order, positions]);
+  const bounds: Bounds | null = useMemo(() => farBounds(graph, positions), [graph, positions]);
   // the view's rectangle in map coordinates
   const view = useStore((s) => {
     const [tx, ty, z] = s.transform;
@@ -42,7 +22,7 @@ function BigMiniMapView({ graph, positions, currentId }: { graph: GraphState; po
   });
   const [vx, vy, vw, vh] = view.split(",").map(Number);
   // what the minimap shows: the map and the view together, with a margin
-  const shown: Box | null = bounds
+  const shown: Bounds | null = bounds
     ? (() => {
         const x = Math.min(bounds.x, vx);
         const y = Math.min(bounds.y, vy);

@@ -22,7 +22,7 @@ export interface FarPicture {
   onTop: Set<string>;
 }
 
-interface Bounds {
+export interface Bounds {
   x: number;
   y: number;
   w: number;
