@@ -30,6 +30,7 @@ import { MapSearch, NoticeLine } from "./MapOverlays";
 import { FAR_ZOOM, FarCanvas, type FarPicture } from "./FarCanvas";
 import { BigMiniMap } from "./BigMiniMap";
 import { locusRadius } from "./palette";
+import { ViewHold } from "./viewHold";
 
 /** Below this zoom only the current, selected and highlighted loci keep their labels. */
 const LABEL_ZOOM = 0.45;
@@ -170,17 +171,26 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
 
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep
   // the current locus in the middle at a readable zoom. A person panning or zooming turns
-  // following off; "Fit & follow" turns it back on.
+  // following off; "Fit & follow" turns it back on. The view moves only when the current
+  // locus changes (a step; a switch of layout takes it elsewhere), on the first placement,
+  // on "Fit & follow" and when the map is resized: not for every batch of events (new
+  // candidates, a crystal forming), and never under a person's hand (see ViewHold).
   const rf = useReactFlow();
   const [follow, setFollow] = useState(true);
   const moveStart = useRef<Viewport | null>(null);
+  const hold = useMemo(() => new ViewHold(), []);
+  /** When the glide that following started last ends (performance.now()). */
+  const glideEnd = useRef(0);
+  const followOn = useRef(follow);
+  followOn.current = follow;
   // Following looks at where the nodes are going (during a switch of layout, the view
   // moves with them).
   const currentPos = graph.currentLocusId ? target.get(graph.currentLocusId) : undefined;
+  const followKey = `${graph.sessionId}|${graph.currentLocusId}|${animKey}`;
   const view = useRef({ nodes, positions, target, currentPos, semantic });
   view.current = { nodes, positions, target, currentPos, semantic };
-  const followView = useCallback(
-    (duration = 350) => {
+  const moveView = useCallback(
+    (duration: number) => {
       const el = box.current;
       const { nodes: shown, positions: at, target: to, currentPos: cur, semantic: bySense } = view.current;
       if (!el || shown.length === 0) return;
@@ -188,6 +198,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       const b = getNodesBounds(ns);
       const pad = 140;
       const fitZoom = Math.min(el.clientWidth / (b.width + pad), el.clientHeight / (b.height + pad));
+      glideEnd.current = duration > 0 ? performance.now() + duration : 0;
       if (fitZoom >= READABLE_ZOOM || !cur) {
         // the semantic picture fills the whole box: keep it clear of the tools, legend and minimap
         const padding = bySense ? SEMANTIC_PADDING : 0.2;
@@ -197,6 +208,48 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     },
     [rf],
   );
+  /** Moves the view to what following shows, once no pointer holds it (`now`: at once, for a
+   * person's own "Fit & follow"). */
+  const followView = useCallback(
+    (duration = 350, now = false) => {
+      if (now) {
+        hold.cancel();
+        moveView(duration);
+      } else hold.run(() => moveView(duration));
+    },
+    [hold, moveView],
+  );
+  // A pointer pressed on the map holds the view (and stops a glide that is under way: it goes
+  // on once the view is free again).
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const down = (e: PointerEvent) => {
+      if (!(e.target instanceof Element) || !e.target.closest(".react-flow")) return;
+      hold.press(e.pointerId);
+      if (performance.now() < glideEnd.current) {
+        glideEnd.current = 0;
+        void rf.setViewport(rf.getViewport()); // (a move of no duration interrupts the glide)
+        if (followOn.current) hold.run(() => moveView(150));
+      }
+    };
+    const up = (e: PointerEvent) => hold.release(e.pointerId);
+    const blur = () => hold.releaseAll();
+    el.addEventListener("pointerdown", down, true);
+    window.addEventListener("pointerup", up, true);
+    window.addEventListener("pointercancel", up, true);
+    window.addEventListener("blur", blur);
+    return () => {
+      el.removeEventListener("pointerdown", down, true);
+      window.removeEventListener("pointerup", up, true);
+      window.removeEventListener("pointercancel", up, true);
+      window.removeEventListener("blur", blur);
+      hold.cancel();
+    };
+  }, [hold, rf, moveView]);
+  useEffect(() => {
+    if (!follow) hold.cancel();
+  }, [follow, hold]);
   /** Fit the whole map (React Flow's fitView sees only the nodes it holds: not the canvas's). */
   const wholeMap = useCallback(() => {
     const el = box.current;
@@ -214,26 +267,27 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   // A large map whose walk steps off the screen (on from an earlier, far locus) jumps there
   // before the step is painted: the new locus shows at once, and a glide across the map
   // would mount and drop every area it passes over.
-  const jumpedTo = useRef<Point | undefined>(undefined);
+  const jumpedFor = useRef<string | null>(null);
   useLayoutEffect(() => {
     const el = box.current;
-    if (!follow || !placed || nodeCount <= VIRTUALIZE_ABOVE || !currentPos || !el) return;
+    if (!follow || !placed || nodeCount <= VIRTUALIZE_ABOVE || !currentPos || !el || hold.held) return;
     const { x, y, zoom } = rf.getViewport();
     const sx = currentPos.x * zoom + x;
     const sy = currentPos.y * zoom + y;
     if (sx >= 0 && sy >= 0 && sx <= el.clientWidth && sy <= el.clientHeight) return;
     followView(0);
-    jumpedTo.current = currentPos;
-  }, [currentPos]); // eslint-disable-line react-hooks/exhaustive-deps
+    jumpedFor.current = followKey;
+  }, [followKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const hasNodes = nodeCount > 0;
   useEffect(() => {
-    if (!follow || nodeCount === 0) return;
-    if (jumpedTo.current && jumpedTo.current === currentPos) return; // there already
+    if (!follow || !hasNodes) return;
+    if (jumpedFor.current === followKey) return; // there already
     // a large map follows in short moves (while the backlog replays, in jumps): each frame
     // of a glide re-renders the nodes coming into view, and a live walk takes a step
     // about as often as a glide lasts
     const t = setTimeout(() => followView(nodeCount <= VIRTUALIZE_ABOVE ? 350 : replaying ? 0 : 150), 30);
     return () => clearTimeout(t);
-  }, [follow, nodeCount, target, currentPos, followView]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [followKey, hasNodes]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     const el = box.current;
     if (!el || typeof ResizeObserver === "undefined") return;
@@ -394,7 +448,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
           className={follow ? "tool is-on" : "tool"}
           onClick={() => {
             setFollow(true);
-            followView();
+            followView(350, true);
           }}
           title="Fit the whole walk and follow it as it grows"
         >
