@@ -66,8 +66,10 @@ export function layoutInput(g: GraphState, ghosts: Ghost[], _children?: SessionO
 const breadOnMap = (g: GraphState, c: MapCrystal) => c.bread.filter((b): b is string => !!b && !!g.loci[b]);
 
 /** Node and edge objects from the previous render, reused when nothing about them changed,
- * so that React Flow only updates what did (a replay of hundreds of loci stays cheap). */
-export type FlowCache = Map<string, { key: Key; item: Node | Edge }>;
+ * so that React Flow only updates what did (a replay of hundreds of loci stays cheap). The
+ * entries are updated in place (a live step at 5,000 loci allocates for what changed only). */
+export type FlowCache = Map<string, FlowCacheEntry>;
+type FlowCacheEntry = { key: Key; item: Node | Edge; gen?: number };
 /** What an item is made of: a string, or values compared one by one (by identity: the
  * store's records and the layout's points keep theirs while unchanged, so a map of
  * thousands of loci is checked without building a string per locus). */
@@ -80,11 +82,31 @@ function sameKey(a: Key, b: Key): boolean {
   return true;
 }
 
-function cached<T extends Node | Edge>(cache: FlowCache | undefined, next: FlowCache | undefined, id: string, key: Key, make: () => T): T {
-  const hit = cache?.get(id);
-  const item = hit && sameKey(hit.key, key) ? (hit.item as T) : make();
-  next?.set(id, { key, item });
+let generation = 0;
+
+/** Stores `item` made for `key` (in `hit`, the entry found for `id`, when there was one). */
+function store<T extends Node | Edge>(cache: FlowCache | undefined, gen: number, id: string, hit: FlowCacheEntry | undefined, key: Key, item: T): T {
+  if (hit) {
+    hit.key = key;
+    hit.item = item;
+    hit.gen = gen;
+  } else cache?.set(id, { key, item, gen });
   return item;
+}
+
+function cached<T extends Node | Edge>(cache: FlowCache | undefined, gen: number, id: string, key: Key, make: () => T): T {
+  const hit = cache?.get(id);
+  if (hit && sameKey(hit.key, key)) {
+    hit.gen = gen;
+    return hit.item as T;
+  }
+  return store(cache, gen, id, hit, key, make());
+}
+
+/** Drops the entries of items no longer drawn (those not stamped with `gen`). */
+function prune(cache: FlowCache | undefined, gen: number, drawn: number): void {
+  if (!cache || cache.size <= drawn) return;
+  for (const [id, e] of cache) if (e.gen !== gen) cache.delete(id);
 }
 
 export function flowNodes(
@@ -95,7 +117,7 @@ export function flowNodes(
   cache?: FlowCache,
   extras: MapExtras = { highlight: new Set(), crystalId: null, compareId: null },
 ): Node[] {
-  const next: FlowCache | undefined = cache ? new Map() : undefined;
+  const gen = ++generation;
   const out: Node[] = [];
   const fenceBy = new Map(g.fences.map((f) => [f.concept.toLowerCase(), f.action]));
   for (const [id, n] of mapNodes(g, ghosts)) {
@@ -103,17 +125,23 @@ export function flowNodes(
     if (!p) continue;
     switch (n.kind) {
       case "locus": {
-        const r = locusRadius(n.visit_count);
         const current = id === g.currentLocusId;
-        const marks: LocusMarks = {
-          selected: id === selectedId || id === extras.compareId,
-          hint: g.hints[id] !== undefined,
-          fence: fenceBy.get(n.concept.toLowerCase()) ?? null,
-          highlighted: extras.highlight.has(id),
-          fresh: n.firstStep >= g.stepCount - 1,
-        };
-        const key = [p.x, p.y, n, current, marks.selected, marks.hint, marks.highlighted, marks.fresh, marks.fence];
-        out.push(cached(cache, next, id, key, () => locusNode(id, n, p, r, current, marks)));
+        const selected = id === selectedId || id === extras.compareId;
+        const hint = g.hints[id] !== undefined;
+        const fence = fenceBy.size ? (fenceBy.get(n.concept.toLowerCase()) ?? null) : null;
+        const highlighted = extras.highlight.has(id);
+        const fresh = n.firstStep >= g.stepCount - 1;
+        // (compared field by field: the usual case, nothing changed, builds nothing)
+        const hit = cache?.get(id);
+        const k = hit?.key;
+        if (hit && k && typeof k !== "string" && k[0] === p.x && k[1] === p.y && k[2] === n && k[3] === current && k[4] === selected && k[5] === hint &&
+          k[6] === highlighted && k[7] === fresh && k[8] === fence) {
+          hit.gen = gen;
+          out.push(hit.item as Node);
+        } else {
+          const item = locusNode(id, n, p, locusRadius(n.visit_count), current, { selected, hint, fence, highlighted, fresh });
+          out.push(store(cache, gen, id, hit, [p.x, p.y, n, current, selected, hint, highlighted, fresh, fence], item));
+        }
         break;
       }
       case "crystal": {
@@ -127,25 +155,22 @@ export function flowNodes(
           size: CRYSTAL_SIZE,
           selected: extras.crystalId === n.id,
         };
-        out.push(cached(cache, next, id, `${p.x},${p.y},${JSON.stringify(data)}`, () => ({ id, type: "crystal", position: { x: p.x - CRYSTAL_SIZE / 2, y: p.y - CRYSTAL_SIZE / 2 },
+        out.push(cached(cache, gen, id, `${p.x},${p.y},${JSON.stringify(data)}`, () => ({ id, type: "crystal", position: { x: p.x - CRYSTAL_SIZE / 2, y: p.y - CRYSTAL_SIZE / 2 },
           width: CRYSTAL_SIZE, height: CRYSTAL_SIZE, data, zIndex: 4, draggable: false, connectable: false })));
         break;
       }
       case "subwander": {
         const data: SubwanderNodeData = { seed: n.seed_concept, steps: n.step_count, maxSteps: n.max_steps, status: n.status ?? "spawned", running: n.running, w: SUB_W, h: SUB_H };
-        out.push(cached(cache, next, id, `${p.x},${p.y},${JSON.stringify(data)}`, () => ({ id, type: "subwander", position: { x: p.x - SUB_W / 2, y: p.y - SUB_H / 2 },
+        out.push(cached(cache, gen, id, `${p.x},${p.y},${JSON.stringify(data)}`, () => ({ id, type: "subwander", position: { x: p.x - SUB_W / 2, y: p.y - SUB_H / 2 },
           width: SUB_W, height: SUB_H, data, zIndex: 4, draggable: false, connectable: false })));
         break;
       }
       case "candidate":
-        out.push(cached(cache, next, id, `${p.x},${p.y},${n.concept},${n.probability}`, () => ghostNode(n, p)));
+        out.push(cached(cache, gen, id, `${p.x},${p.y},${n.concept},${n.probability}`, () => ghostNode(n, p)));
         break;
     }
   }
-  if (cache && next) {
-    cache.clear();
-    for (const [k, v] of next) cache.set(k, v);
-  }
+  prune(cache, gen, out.length);
   return out;
 }
 
@@ -229,31 +254,39 @@ function ghostNode(gh: Ghost, p: Point): Node {
 }
 
 export function flowEdges(g: GraphState, adjEdges: AdjEdge[], cache?: FlowCache, extras?: MapExtras): Edge[] {
-  const next: FlowCache | undefined = cache ? new Map() : undefined;
+  const gen = ++generation;
   const r = (id: string) => (g.loci[id] ? locusRadius(g.loci[id].visit_count) : GHOST_RADIUS);
   const last = g.path.length ? g.path[g.path.length - 1].id : null;
   const out: Edge[] = g.path.map((e) => {
-    const data: PathEdgeData = { step: e.step, sr: r(e.source), tr: r(e.target), latest: e.id === last, bridge: e.bridge };
-    const key = [e, data.sr, data.tr, data.latest];
-    return cached(cache, next, e.id, key, () => ({ id: e.id, type: "path", source: e.source, target: e.target, data, zIndex: 1, selectable: false }));
+    const sr = r(e.source);
+    const tr = r(e.target);
+    const latest = e.id === last;
+    const hit = cache?.get(e.id);
+    const k = hit?.key;
+    if (hit && k && typeof k !== "string" && k[0] === e && k[1] === sr && k[2] === tr && k[3] === latest) {
+      hit.gen = gen;
+      return hit.item as Edge;
+    }
+    const data: PathEdgeData = { step: e.step, sr, tr, latest, bridge: e.bridge };
+    return store(cache, gen, e.id, hit, [e, sr, tr, latest], { id: e.id, type: "path", source: e.source, target: e.target, data, zIndex: 1, selectable: false });
   });
   for (const e of adjEdges) {
     const data: AdjacencyEdgeData = { probability: e.probability, sr: r(e.source), tr: r(e.target), ghost: e.ghost };
     const key = `${e.source},${e.target},${data.sr},${data.tr},${e.probability}`;
-    out.push(cached(cache, next, e.id, key, () => ({ id: e.id, type: "adjacency", source: e.source, target: e.target, data, zIndex: 0, selectable: false })));
+    out.push(cached(cache, gen, e.id, key, () => ({ id: e.id, type: "adjacency", source: e.source, target: e.target, data, zIndex: 0, selectable: false })));
   }
   const hl = extras?.highlight ?? new Set<string>();
   for (const e of resonanceLinks(g)) {
     const data: ResonanceEdgeData = { sr: r(e.source), tr: r(e.target), highlighted: hl.has(e.source) && hl.has(e.target) };
     const key = `${data.sr},${data.tr},${data.highlighted}`;
-    out.push(cached(cache, next, e.id, key, () => ({ id: e.id, type: "resonance", source: e.source, target: e.target, data, zIndex: 0, selectable: false })));
+    out.push(cached(cache, gen, e.id, key, () => ({ id: e.id, type: "resonance", source: e.source, target: e.target, data, zIndex: 0, selectable: false })));
   }
   for (const cid of g.crystalOrder) {
     for (const [i, b] of g.crystals[cid].bread.entries()) {
       if (!b || !g.loci[b]) continue;
       const id = `cl:${cid}:${i}`;
       const data: LinkEdgeData = { sr: r(b), tr: CRYSTAL_SIZE / 2 + 2, kind: "crystal" };
-      out.push(cached(cache, next, id, `${data.sr}`, () => ({ id, type: "link", source: b, target: `crystal:${cid}`, data, zIndex: 0, selectable: false })));
+      out.push(cached(cache, gen, id, `${data.sr}`, () => ({ id, type: "link", source: b, target: `crystal:${cid}`, data, zIndex: 0, selectable: false })));
     }
   }
   for (const sid of g.subwanderOrder) {
@@ -262,11 +295,8 @@ export function flowEdges(g: GraphState, adjEdges: AdjEdge[], cache?: FlowCache,
     if (!parent) continue;
     const id = `sl:${c.id}`;
     const data: LinkEdgeData = { sr: r(parent), tr: SUB_H / 2, kind: "subwander" };
-    out.push(cached(cache, next, id, `${data.sr}`, () => ({ id, type: "link", source: parent, target: mapNodeId(c), data, zIndex: 0, selectable: false })));
+    out.push(cached(cache, gen, id, `${data.sr}`, () => ({ id, type: "link", source: parent, target: mapNodeId(c), data, zIndex: 0, selectable: false })));
   }
-  if (cache && next) {
-    cache.clear();
-    for (const [k, v] of next) cache.set(k, v);
-  }
+  prune(cache, gen, out.length);
   return out;
 }
