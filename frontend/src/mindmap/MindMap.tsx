@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   Background,
   BackgroundVariant,
@@ -65,7 +65,6 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const crystalId = useWander((s) => s.crystalId);
   const compareId = useWander((s) => s.compareId);
   const focus = useWander((s) => s.focus);
-  const replaying = useWander((s) => s.conn !== "live");
   const [ownMode, setOwnMode] = useState<LayoutMode>("flow");
   const mode = layoutProp ?? ownMode;
   const setMode = onLayout ?? setOwnMode;
@@ -143,7 +142,13 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   // Closer in, a large map hands React Flow only the nodes around the view (and the far
   // ends of edges that reach into it): its store, edge lookup and selectors then cost the
   // same at 500 or 5,000 loci. The window moves in steps of half a view.
-  const cullKey = useStore((s) => (big && !farZoom ? cullKeyOf(s.transform, s.width, s.height) : ""));
+  const cullKeyNow = useStore((s) => (big && !farZoom ? cullKeyOf(s.transform, s.width, s.height) : ""));
+  // A view that jumps or glides onto new ground gets its new area a moment later, in a render
+  // React may interrupt: the step that moved it (its new locus is always handed over) shows
+  // first, and a live event that comes meanwhile is not queued behind mounting a whole area.
+  // (Coming in from far out there is no area yet: then at once, not all 5,000 loci.)
+  const cullKeyLate = useDeferredValue(cullKeyNow);
+  const cullKey = cullKeyLate || cullKeyNow;
   // A large map that comes at once (the backlog of a long walk) is first shown where the
   // follow puts the view: until then React Flow gets only the marked loci, so the loci
   // around the default view are not mounted only to be dropped a moment later.
@@ -282,10 +287,11 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   useEffect(() => {
     if (!follow || !hasNodes) return;
     if (jumpedFor.current === followKey) return; // there already
-    // a large map follows in short moves (while the backlog replays, in jumps): each frame
-    // of a glide re-renders the nodes coming into view, and a live walk takes a step
-    // about as often as a glide lasts
-    const t = setTimeout(() => followView(nodeCount <= VIRTUALIZE_ABOVE ? 350 : replaying ? 0 : 150), 30);
+    // A large map follows its steps in jumps: each frame of a glide re-renders every node
+    // and edge React Flow holds and repaints the view (30-60 ms a frame at 5,000 loci on a
+    // slow machine), so a glide per step kept the page busy and the next step's event
+    // waited behind it. A small map glides.
+    const t = setTimeout(() => followView(nodeCount <= VIRTUALIZE_ABOVE ? 350 : 0), 30);
     return () => clearTimeout(t);
   }, [followKey, hasNodes]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
