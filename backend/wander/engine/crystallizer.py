@@ -27,6 +27,7 @@ from wander.engine.walk import Walk
 MAX_BREAD_POOL = 12
 BREAD_CHOICE = 6  # the breads are a pair among the loci this near the stimulus
 BREAD_APART = (0.35, 0.55)  # bread similarity that leaves room for a filling
+FILLING_CHOICES = 16  # concepts nearest the breads' midpoint that a filling is chosen among
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -92,7 +93,7 @@ class Crystallizer:
         )
         for b1, b2 in pairs:
             a1, a2 = _anchor(kb, b1), _anchor(kb, b2)
-            f_i = _filling(kb, walk, b1, b2, a1, a2)
+            f_i = _filling(kb, walk, b1, b2, a1, a2, frozenset(f for _, f in said))
             if (frozenset((b1.id, b2.id)), kb.concept(f_i).label) not in said:
                 break
         else:
@@ -186,14 +187,24 @@ def crystal_summary(c: Crystal) -> CrystalSummary:
     )
 
 
-def _filling(kb: Knowledge, walk: Walk, b1: Locus, b2: Locus, a1: int, a2: int) -> int:
-    """The corpus concept nearest the breads' midpoint: not another sense of a bread's word,
-    nor a bread's broader concept, and one the walk has not met, where there is a choice."""
-    near = kb.nearest(midpoint(b1.embedding, b2.embedding), 8, exclude=[a1, a2])
+def _filling(
+    kb: Knowledge, walk: Walk, b1: Locus, b2: Locus, a1: int, a2: int, used: frozenset[str | None] = frozenset()
+) -> int:
+    """The corpus concept nearest both breads (the highest of its lower similarity to the
+    two): the concept nearest their midpoint alone is often much nearer one bread than the
+    other, which makes it a restatement of that bread, not what stands between them. Taken
+    among the FILLING_CHOICES concepts nearest the midpoint that are not another sense of a
+    bread's word nor a bread's broader concept; where there is a choice, one this wander's
+    crystals have not used already (`used`: filling labels) and the walk has not met."""
+    near = kb.nearest(midpoint(b1.embedding, b2.embedding), FILLING_CHOICES, exclude=[a1, a2])
     bread_words = {_lemma(kb, a1).lower(), _lemma(kb, a2).lower(), b1.concept.lower(), b2.concept.lower()}
     fresh = [i for i, _ in near if _lemma(kb, i).lower() not in bread_words]
     apt = [i for i in fresh if not (in_lineage(kb, i, a1) or in_lineage(kb, i, a2))]
-    return next((i for i in apt if not walk.visited_mask[i]), (apt or fresh or [near[0][0]])[0])
+    unused = [i for i in apt if kb.concept(i).label not in used]
+    choice = [i for i in unused if not walk.visited_mask[i]] or unused or apt or fresh or [near[0][0]]
+    v1, v2 = normalize(b1.embedding), normalize(b2.embedding)
+    both = kb.vectors(np.asarray(choice, dtype=np.int64)) @ np.stack([v1, v2]).T
+    return choice[int(np.argmax(both.min(axis=1)))]  # the first (nearest the midpoint) of equals
 
 
 def _anchor(kb: Knowledge, locus: Locus) -> int:
