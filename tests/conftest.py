@@ -4,7 +4,6 @@ concept corpus embedded once, and a fresh database per test copied from the temp
 from __future__ import annotations
 
 import hashlib
-import itertools
 import os
 import tempfile
 from pathlib import Path
@@ -19,7 +18,6 @@ REPO = Path(__file__).resolve().parents[1]
 # Outside any home directory (pgserver as root opens every parent), stable across runs of
 # this checkout so the embedded corpus is reused, separate per checkout.
 TEST_HOME = Path(tempfile.gettempdir()) / f"wander-test-{hashlib.sha1(str(REPO).encode()).hexdigest()[:10]}"
-_counter = itertools.count()
 # Derived data (the corpus's domain neighbourhoods, compiled UMAP code) shared by every
 # `wander` process the tests start, each with a home of its own: computed once, not per start.
 os.environ.setdefault("WANDER_CACHE_DIR", str(TEST_HOME / "cache"))
@@ -89,14 +87,22 @@ async def _build_template(pg_server, embedder) -> str:
     return name
 
 
+@pytest.fixture(scope="session")
+def database_pool(pg_server, template_db):
+    """Copies of the template made ahead of need (tests/database_pool.py)."""
+    from tests.database_pool import DatabasePool
+
+    pool = DatabasePool(pg_server, template_db)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def db_url(pg_server, template_db):
+def db_url(pg_server, database_pool):
     """A fresh database, a copy of the template, dropped after the test."""
-    name = f"wander_t{os.getpid()}_{next(_counter)}"
-    pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
-    pg_server.psql(f"CREATE DATABASE {name} TEMPLATE {template_db};")
+    name = database_pool.take()
     yield pg_server.get_uri(name)
-    pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+    database_pool.give_back(name)
 
 
 @pytest.fixture(scope="session")
