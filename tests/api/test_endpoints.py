@@ -140,6 +140,10 @@ async def test_openapi_health_domains_and_deep_links(client):
         "/api/v1/wander/crystals/{crystal_id}/attractor.png",
     ):
         assert p in paths, p
+    # the problem answers are added to the document when it is first read (openapi_problems.py)
+    answers = spec["paths"]["/api/v1/wander/sessions"]["post"]["responses"]
+    assert {"201", "400", "401", "404", "409", "422"} <= set(answers), sorted(answers)
+    assert "application/problem+json" in answers["422"]["content"]
     assert (await client.get("/api/v1/health")).json()["concepts"] >= 10000
     domains = (await client.get("/api/v1/wander/domains")).json()
     assert "artifact" in domains and domains == sorted(domains)

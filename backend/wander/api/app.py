@@ -30,7 +30,7 @@ from wander.api.controllers.sessions import SessionController
 from wander.api.controllers.workbench import WorkbenchController
 from wander.api.deps import Services, provide_services
 from wander.api.headers import API_HEADERS
-from wander.api.openapi_problems import document_problems
+from wander.api.openapi_problems import SCHEMA_PATH, document_problems_on_first_read
 from wander.api.rate_limit import RateLimited, make_rate_guard, on_rate_limited
 from wander.api.text_guard import refuse_nul
 from wander.api.security import make_token_guard
@@ -142,9 +142,8 @@ def create_app(
         guards=[make_token_guard(api.token), *([rate_guard] if rate_guard else [])],
         request_max_body_size=api.max_body_bytes,
         lifespan=[lifespan],
-        on_startup=[document_problems],
         before_request=check_request,
-        openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path="/schema"),
+        openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path=SCHEMA_PATH),
         cors_config=CORSConfig(allow_origins=list(api.allowed_origins)) if api.allowed_origins else None,
         response_headers=API_HEADERS,
         debug=False,
@@ -155,7 +154,9 @@ MAX_QUERY_CHARS = 8192  # a query parameter's value; bodies have their fields' o
 
 
 async def check_request(request: Request) -> Response | None:
-    """Before every handler: no query parameter over MAX_QUERY_CHARS, no NUL character."""
+    """Before every handler: no query parameter over MAX_QUERY_CHARS, no NUL character; the
+    OpenAPI document gets its problem answers before it is first served."""
+    document_problems_on_first_read(request)
     for key, value in request.query_params.multi_items():
         if len(value) > MAX_QUERY_CHARS:
             return problems.problem(422, f"{key}: at most {MAX_QUERY_CHARS} characters", key)
