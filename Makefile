@@ -57,11 +57,12 @@ test: check-system setup frontend
 	@$(MAKE) --no-print-directory -j4 --output-sync=line lint test-py test-vitest test-e2e
 
 # -rs: every skipped test says why; --durations: the 15 slowest tests. Two xdist workers
-# (one per core here), a test file per worker at a time so module fixtures are built once;
-# each test gets its own database copied from the shared template (tests/conftest.py).
+# (one per core here) that steal tests from each other, so neither idles at the end while
+# the other still has a long file; each test gets its own database, copied from the shared
+# template ahead of need (tests/conftest.py, tests/database_pool.py).
 PYTEST_WORKERS ?= 2
 test-py:
-	$(PY) -m pytest -q -p no:cacheprovider -rs --durations=15 -n $(PYTEST_WORKERS) --dist loadfile
+	$(PY) -m pytest -q -p no:cacheprovider -rs --durations=15 -n $(PYTEST_WORKERS) --dist worksteal
 
 # ruff (lint, and format --check: `ruff format` owns the layout), mypy on backend/,
 # the import-linter contracts (pyproject.toml), eslint + typescript-eslint on frontend/.
