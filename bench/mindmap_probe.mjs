@@ -88,12 +88,16 @@ const timeline = await page.evaluate(() => {
 });
 if (process.env.MINDMAP_DEBUG) console.error("catch-up", JSON.stringify(timeline), "navigation asked at", t0);
 
-// MINDMAP_SHOT=file.png: a screenshot of the map once caught up (to check the picture)
-if (process.env.MINDMAP_SHOT) await page.screenshot({ path: process.env.MINDMAP_SHOT });
+// MINDMAP_SHOT=file.png: a screenshot of the map once caught up (to check the picture), and
+// file.far.png of the whole map (the far canvas), file.live.png after the live steps (following)
+const shotTo = process.env.MINDMAP_SHOT;
+const shot = (tag) => (shotTo ? page.screenshot({ path: tag ? shotTo.replace(/\.png$/, `.${tag}.png`) : shotTo }) : null);
+await shot("");
 
 // pan: fit the whole map, then drag the pane while counting frame intervals
 await page.getByRole("button", { name: "Whole map" }).click();
 await page.waitForTimeout(800);
+await shot("far");
 await page.evaluate(() => {
   window.__frames = [];
   let last = performance.now();
@@ -132,6 +136,7 @@ await profile("live", async () => {
   for await (const line of rl) if (line.trim() === "done") break;
   await page.waitForTimeout(1500);
 });
+await shot("live");
 // (a locus already in the DOM before its frame, or never drawn, has no sample)
 const live = await page.evaluate(() =>
   Object.entries(window.__frameAt)
