@@ -127,7 +127,10 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
     interest = scoring.interestingness(dist[rows], pull[rows], crosses, walk.pull_baseline, walk.focus)
     bridge = scoring.bridge_potential(crosses.astype(float), [len(lo.domains) for lo in loci])
     uncert = scoring.uncertainty([lo.visit_count for lo in loci], 1.0 - seed_sims[rows])
-    novelty = 0.0  # already part of the wander
+    # Already part of the wander, so nothing of novelty's nearness part; its spread part
+    # still counts: going back to a locus unlike the walk as a whole keeps the walk spread
+    # (a small scope runs out of new concepts, and then the way back is most of the walk).
+    novelty = scoring.novelty(np.ones(len(rows)), seen[rows] @ walk.loci_mean)
     comp = scoring.composite(interest, novelty, bridge, uncert)
     return [
         Candidate(
@@ -140,7 +143,7 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
             kb_key=lo.kb_key,
             locus_id=lo.id,
             abstraction_level=lo.abstraction_level,
-            scores=Scores(float(interest[j]), novelty, float(bridge[j]), float(uncert[j]), float(comp[j])),
+            scores=Scores(float(interest[j]), float(novelty[j]), float(bridge[j]), float(uncert[j]), float(comp[j])),
         )
         for j, (i, lo) in enumerate(zip(rows, loci))
     ]
