@@ -73,7 +73,8 @@ class WalkStats:
     crystals: list[dict] = field(default_factory=list)
     degenerate: int = 0
     repeated_sentences: int = 0
-    facet_numbers: int = 0
+    facet_numbers: int = 0  # facets with a decimal in their own words
+    quoted_numbers: int = 0  # facets with a decimal anywhere, quoted corpus glosses included
     step_ms: list[float] = field(default_factory=list)
 
 
@@ -152,6 +153,21 @@ def baseline(
 
 
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
+DECIMAL = re.compile(r"\d\.\d")
+
+
+def own_decimals(kb, facet: str) -> bool:
+    """A figure in the facet's own words. A corpus gloss the facet quotes for a concept it
+    names ("'gallon': United States liquid unit equal to 4 quarts or 3.785 liters") is the
+    corpus's definition, not a figure the dweller adds, so its numbers do not count."""
+    if not DECIMAL.search(facet):
+        return False
+    quoted = set()
+    for label in re.findall(r"'([^']+)'", facet):
+        k = kb.find_label(label)
+        if k is not None:
+            quoted |= {w for w in kb.concept(k).gloss.split() if DECIMAL.search(w)}
+    return any(DECIMAL.search(w) and w.rstrip(".,;:)") not in quoted and w not in quoted for w in facet.split())
 
 
 async def engine_walk(
@@ -239,7 +255,8 @@ async def engine_walk(
         crystals=crystals,
         degenerate=sum(t.lower() in degenerate for t in themes),
         repeated_sentences=sum(n - 1 for n in sentences.values() if n > 1),
-        facet_numbers=sum(bool(re.search(r"\d\.\d", f)) for f in facets),
+        facet_numbers=sum(own_decimals(kb, f) for f in facets),
+        quoted_numbers=sum(bool(DECIMAL.search(f)) for f in facets),
         step_ms=times,
     )
 
@@ -327,7 +344,8 @@ async def main() -> None:
         f"of the corpus: {len(degenerate)})"
     )
     print(f"repeated_crystal_sentences: {sum(r.repeated_sentences for r in runs)} sentences")
-    print(f"residue_facets_with_decimals: {sum(r.facet_numbers for r in runs)} facets")
+    print(f"residue_facets_with_decimals: {sum(r.facet_numbers for r in runs)} facets (outside quoted corpus glosses)")
+    print(f"residue_facets_quoting_decimals: {sum(r.quoted_numbers for r in runs)} facets (a quoted gloss's figure)")
     ms = [t for r in runs for t in r.step_ms]
     print(f"step_overhead_p50_inmemory: {statistics.median(ms):.1f} ms")
     print(f"step_overhead_p95_inmemory: {np.percentile(ms, 95):.1f} ms")
