@@ -81,12 +81,15 @@ class Crystallizer:
         # breads, same filling) is passed over for the next best pair.
         said = {(frozenset((c.bread_a_locus_id, c.bread_b_locus_id)), c.validity.get("filling")) for c in crystals}
         said |= self._said.setdefault(session.id, set())
-        # Pairs a filling can stand between (related, yet apart enough that something sits
-        # between them: BREAD_APART) come first; then the rest, each by its midpoint's
-        # nearness to the stimulus.
+        # Pairs no crystal has joined yet come first (the same two breads with another
+        # filling mostly says the same thing again); among those, pairs a filling can stand
+        # between (related, yet apart enough that something sits between them: BREAD_APART)
+        # come first; then the rest, each by its midpoint's nearness to the stimulus.
+        joined = {breads for breads, _ in said}
         pairs = sorted(
             itertools.combinations(pool[:BREAD_CHOICE], 2),
             key=lambda p: (
+                frozenset((p[0].id, p[1].id)) in joined,
                 not BREAD_APART[0] <= float(normalize(p[0].embedding) @ normalize(p[1].embedding)) <= BREAD_APART[1],
                 -float(midpoint(p[0].embedding, p[1].embedding) @ vector),
             ),
