@@ -195,10 +195,11 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const view = useRef({ nodes, positions, target, currentPos, semantic });
   view.current = { nodes, positions, target, currentPos, semantic };
   const moveView = useCallback(
-    (duration: number) => {
+    (asked: number) => {
       const el = box.current;
       const { nodes: shown, positions: at, target: to, currentPos: cur, semantic: bySense } = view.current;
       if (!el || shown.length === 0) return;
+      const duration = glideFor(shown.length, asked);
       const ns = at === to ? shown : shown.map((n) => destined(n, at, to));
       const b = getNodesBounds(ns);
       const pad = 140;
@@ -261,7 +262,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     const shown = view.current.nodes;
     if (!el || shown.length === 0) return;
     if (shown.length <= VIRTUALIZE_ABOVE) return void rf.fitView({ padding: 0.15, duration: 350 });
-    void rf.setViewport(getViewportForBounds(getNodesBounds(shown), el.clientWidth, el.clientHeight, 0.02, 3, 0.15), { duration: 350 });
+    void rf.setViewport(getViewportForBounds(getNodesBounds(shown), el.clientWidth, el.clientHeight, 0.02, 3, 0.15), { duration: glideFor(shown.length, 350) });
   }, [rf]);
   const nodeCount = nodes.length;
   useLayoutEffect(() => {
@@ -287,11 +288,8 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   useEffect(() => {
     if (!follow || !hasNodes) return;
     if (jumpedFor.current === followKey) return; // there already
-    // A large map follows its steps in jumps: each frame of a glide re-renders every node
-    // and edge React Flow holds and repaints the view (30-60 ms a frame at 5,000 loci on a
-    // slow machine), so a glide per step kept the page busy and the next step's event
-    // waited behind it. A small map glides.
-    const t = setTimeout(() => followView(nodeCount <= VIRTUALIZE_ABOVE ? 350 : 0), 30);
+    // (a large map jumps, a small one glides: see glideFor)
+    const t = setTimeout(() => followView(350), 30);
     return () => clearTimeout(t);
   }, [followKey, hasNodes]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
@@ -318,7 +316,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     if (!p) return;
     setFollow(false);
     // after a side panel that opens with it has resized the map
-    const t = setTimeout(() => void rf.setCenter(p.x, p.y, { zoom: Math.max(rf.getZoom(), 0.9), duration: 300 }), 80);
+    const t = setTimeout(() => void rf.setCenter(p.x, p.y, { zoom: Math.max(rf.getZoom(), 0.9), duration: glideFor(view.current.nodes.length, 300) }), 80);
     return () => clearTimeout(t);
   }, [focus]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -483,6 +481,18 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       <Legend />
     </div>
   );
+}
+
+/**
+ * How long a move of the view glides: `asked` on a small map; a large one (over
+ * VIRTUALIZE_ABOVE nodes) jumps. Each frame of a glide re-renders every node and edge React
+ * Flow holds and repaints the view (30-60 ms a frame at 5,000 loci on a slow machine), and
+ * the cull window it passes over is mounted and dropped: a glide kept the page busy and
+ * events that came meanwhile waited behind it. This holds for every move following makes
+ * (a step, Fit & follow, a resize) and for Whole map and a search's focus.
+ */
+function glideFor(nodes: number, asked: number): number {
+  return nodes > VIRTUALIZE_ABOVE ? 0 : asked;
 }
 
 /** The view quantized: zoom in half-octaves, centre in half-view steps (map coordinates). */
