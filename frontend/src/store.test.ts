@@ -166,6 +166,26 @@ describe("useWander store", () => {
     expect(st().graph.sessionId).toBe("s-2");
   });
 
+  it("adds a live step's residue to arrivedBy in place (no 5,000-key copy per event); a graph held from before reads the same residue for each locus it had reached", () => {
+    const st = useWander.getState;
+    st().openSession(SID);
+    const events = walkEvents(3);
+    const cut = events.findIndex((e) => e.subject === "wander.step.started" && (e.payload as { step_number: number }).step_number === 2);
+    st().ingest(events.slice(0, cut));
+    const before = st().graph;
+    const fromBefore = { ...before.arrivedBy };
+    for (const e of events.slice(cut)) st().ingest([e]);
+    const after = st().graph;
+    expect(after.arrivedBy).toBe(before.arrivedBy); // grown, not copied
+    expect(after.arrivedBy.L3.connection).toBe("connection 3");
+    for (const id of before.order) expect(before.arrivedBy[id]).toBe(fromBefore[id]);
+    // the fold at any seq is still the fold up to it (foldEvents copies)
+    const folded = reduceEvents(emptyGraph(SID), events.slice(0, cut));
+    expect(Object.keys(folded.arrivedBy)).toEqual(Object.keys(fromBefore));
+    expect(reduceEvents(folded, events.slice(cut)).arrivedBy).not.toBe(folded.arrivedBy);
+    expect(Object.keys(folded.arrivedBy)).toEqual(Object.keys(fromBefore));
+  });
+
   it("takes status from the REST view only when it is newer than the events", () => {
     const st = useWander.getState;
     st().openSession(SID);
