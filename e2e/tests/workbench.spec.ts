@@ -196,8 +196,9 @@ test("go deeper: a sub-wander node with live progress, its map with a breadcrumb
   await expect(sub).toContainText(concept);
   await expect(sub.getByTestId("subwander-progress")).toHaveText(/^4\/4 · completed$/, { timeout: 90_000 });
   await shot(page, "w06-subwander-node");
-  await sub.click();
-  await page.waitForURL((u) => !u.pathname.endsWith(s.id));
+  // Following tracks the current locus only, so the new node may lie outside the view (or
+  // under an overlay): show the whole map first, as a person would, then open it.
+  await openSubwander(page, sub, s.id);
   const childId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
   await expect(page.getByTestId("breadcrumb")).toContainText("salt trade");
   await expect.poll(() => page.locator(".react-flow__node-locus").count()).toBeGreaterThanOrEqual(3);
@@ -208,8 +209,7 @@ test("go deeper: a sub-wander node with live progress, its map with a breadcrumb
   await page.getByLabel("Sub-wander steps").fill("2");
   await page.getByRole("button", { name: "Spawn sub-wander" }).click();
   await expect(page.locator(".react-flow__node-subwander").getByTestId("subwander-progress")).toHaveText(/^2\/2 · completed$/, { timeout: 90_000 });
-  await page.locator(".react-flow__node-subwander").click();
-  await page.waitForURL((u) => !u.pathname.endsWith(childId));
+  await openSubwander(page, page.locator(".react-flow__node-subwander"), childId);
   const crumbs = page.getByTestId("breadcrumb").getByRole("link");
   await expect(crumbs).toHaveCount(2);
   await shot(page, "w07-nested-breadcrumb");
@@ -217,6 +217,14 @@ test("go deeper: a sub-wander node with live progress, its map with a breadcrumb
   await expect(page).toHaveURL(new RegExp(`/sessions/${s.id}$`));
   await expect(page.locator(".react-flow__node-subwander")).toHaveCount(1);
 });
+
+async function openSubwander(page: Page, node: Locator, fromId: string) {
+  await page.getByRole("button", { name: "Whole map" }).click();
+  await expect(async () => {
+    await node.click();
+    await page.waitForURL((u) => !u.pathname.endsWith(fromId), { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+}
 
 type Crystal = { id: string; status: string; validity: { V: number; verdict: string }; human_approved: boolean };
 
