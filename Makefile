@@ -53,8 +53,11 @@ check-system:
 # The linters, pytest, vitest and the browser tests run side by side: the browser tests
 # spend most of their time waiting on the page, so they fit beside pytest's two workers.
 # Each line of the others is tagged with where it came from.
+# On failure the browser tests' errors are printed again at the end: they finish before
+# pytest, so their own report scrolls away above it.
 test: check-system setup frontend
-	@$(MAKE) --no-print-directory -j4 --output-sync=line lint test-py test-vitest test-e2e
+	@$(MAKE) --no-print-directory -j4 --output-sync=line lint test-py test-vitest test-e2e \
+	  || { node e2e/scripts/failure-recap.mjs; exit 1; }
 
 # -rs: every skipped test says why; --durations: the 15 slowest tests. Two xdist workers
 # (one per core here) that steal tests from each other, so neither idles at the end while
