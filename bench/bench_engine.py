@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
 from wander.config import load_settings  # noqa: E402
 from wander.embed.minilm import MiniLMEmbedder  # noqa: E402

@@ -31,7 +31,6 @@ from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.pop("WANDER_NATS_URL", None)
 os.environ.pop("WANDER_DATABASE_URL", None)  # the embedded server: phases copy a template there
 

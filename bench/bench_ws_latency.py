@@ -34,7 +34,6 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.pop("WANDER_NATS_URL", None)
 
 import httpx  # noqa: E402

