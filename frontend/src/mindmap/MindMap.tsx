@@ -466,10 +466,10 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         >
           Whole map
         </button>
-        <button type="button" className="tool" onClick={() => void rf.zoomIn({ duration: 200 })} title="Zoom in" aria-label="Zoom in">
+        <button type="button" className="tool" onClick={() => void rf.zoomIn({ duration: glideFor(view.current.nodes.length, 200) })} title="Zoom in" aria-label="Zoom in">
           +
         </button>
-        <button type="button" className="tool" onClick={() => void rf.zoomOut({ duration: 200 })} title="Zoom out" aria-label="Zoom out">
+        <button type="button" className="tool" onClick={() => void rf.zoomOut({ duration: glideFor(view.current.nodes.length, 200) })} title="Zoom out" aria-label="Zoom out">
           −
         </button>
         <LayoutSwitch mode={mode} onChange={setMode} busy={mode === "semantic" && projection.loading && !semantic} error={mode === "semantic" ? projection.error : null} />
