@@ -72,10 +72,14 @@ test-py:
 lint:
 	@set -o pipefail; $(MAKE) --no-print-directory lint-all 2>&1 | sed -u 's/^/[lint] /'
 
+# mypy's cache outside the checkout, shared by every clone on this machine: a fresh clone
+# (as CI makes) checks in a second or two instead of ~28 s of CPU. mypy checks each cached
+# entry against its source's content, so a clone with other code only rewrites what differs.
+MYPY_CACHE ?= $(or $(TMPDIR),/tmp)/wander-mypy-cache
 lint-all:
 	$(VENV)/bin/ruff check backend shared_schemas tests bench scripts
 	$(VENV)/bin/ruff format --check backend shared_schemas tests bench scripts
-	$(VENV)/bin/mypy
+	MYPY_CACHE_DIR=$(MYPY_CACHE) $(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
 	npm run lint -w frontend
 
