@@ -7,9 +7,11 @@ import { createInterface } from "node:readline";
 
 const [url, sid, nStr] = process.argv.slice(2);
 const N = Number(nStr);
+// nearest rank: the smallest sample with at least p% of the samples at or below it (the
+// former floor(p * n) index made the p95 of 20 samples their maximum)
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+  return s.length ? s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)] : NaN;
 };
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
