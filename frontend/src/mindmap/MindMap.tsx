@@ -8,6 +8,7 @@ import {
   ReactFlow,
   useReactFlow,
   useStore,
+  useStoreApi,
   type Node,
   type NodeChange,
   type NodeMouseHandler,
@@ -28,6 +29,7 @@ import { nodeTypes } from "./nodes";
 import { LocusMenu } from "./ContextMenu";
 import { MapSearch, NoticeLine } from "./MapOverlays";
 import { FAR_ZOOM, FarCanvas, type FarPicture } from "./FarCanvas";
+import { FOLLOW_ZOOM, keepsView } from "./followSlack";
 import { BigMiniMap } from "./BigMiniMap";
 import { locusRadius } from "./palette";
 import { ViewHold } from "./viewHold";
@@ -48,6 +50,7 @@ function loadPins(sid: string | null): Record<string, Point> {
 
 /** Below this zoom labels are too small to read: follow the current locus instead of fitting all. */
 const READABLE_ZOOM = 0.75;
+
 /** Room the semantic layout's fit leaves for the map's tools (top left), legend (top right) and minimap. */
 const SEMANTIC_PADDING = { top: "80px", left: "40px", bottom: "60px", right: "300px" } as const;
 
@@ -181,6 +184,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   // on "Fit & follow" and when the map is resized: not for every batch of events (new
   // candidates, a crystal forming), and never under a person's hand (see ViewHold).
   const rf = useReactFlow();
+  const flowStore = useStoreApi();
   const [follow, setFollow] = useState(true);
   const moveStart = useRef<Viewport | null>(null);
   const hold = useMemo(() => new ViewHold(), []);
@@ -210,7 +214,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         const padding = bySense ? SEMANTIC_PADDING : 0.2;
         if (at === to && shown.length <= VIRTUALIZE_ABOVE) void rf.fitView({ padding, duration, maxZoom: 1.3 });
         else void rf.setViewport(getViewportForBounds(b, el.clientWidth, el.clientHeight, 0.02, 1.3, padding), { duration });
-      } else void rf.setCenter(cur.x, cur.y, { zoom: 0.9, duration });
+      } else void rf.setCenter(cur.x, cur.y, { zoom: FOLLOW_ZOOM, duration });
     },
     [rf],
   );
@@ -288,6 +292,11 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   useEffect(() => {
     if (!follow || !hasNodes) return;
     if (jumpedFor.current === followKey) return; // there already
+    // a large map moves only once the walk nears the edge of the view (see followSlack)
+    if (nodeCount > VIRTUALIZE_ABOVE && currentPos) {
+      const { width, height } = flowStore.getState(); // the pane's size, as React Flow measured it
+      if (keepsView(currentPos, rf.getViewport(), width, height)) return;
+    }
     // (a large map jumps, a small one glides: see glideFor)
     const t = setTimeout(() => followView(350), 30);
     return () => clearTimeout(t);

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ReactFlowProvider } from "@xyflow/react";
 import { MindMap } from "./MindMap";
 import { ViewHold } from "./viewHold";
+import { FOLLOW_ZOOM, keepsView } from "./followSlack";
 import { useWander } from "../store";
 import { candidate, ev, locus, residue, walkEvents } from "../test/fixtures";
 
@@ -153,5 +154,21 @@ describe("ViewHold", () => {
     t += 1000;
     vi.advanceTimersByTime(1000);
     expect(ran).toEqual(["a", "c", "d"]);
+  });
+});
+
+describe("keepsView (following a large map)", () => {
+  const view = { x: -100, y: -50, zoom: FOLLOW_ZOOM }; // map (0, 0) is at pane (-100, -50)
+  const at = (sx: number, sy: number) => ({ x: (sx - view.x) / view.zoom, y: (sy - view.y) / view.zoom });
+  it("keeps the view while the point is in the middle 60% of an 800 x 600 pane", () => {
+    expect(keepsView(at(400, 300), view, 800, 600)).toBe(true);
+    expect(keepsView(at(161, 121), view, 800, 600)).toBe(true);
+    expect(keepsView(at(639, 479), view, 800, 600)).toBe(true);
+  });
+  it("moves it once the point nears an edge, at another zoom, or before the pane is measured", () => {
+    expect(keepsView(at(150, 300), view, 800, 600)).toBe(false);
+    expect(keepsView(at(400, 520), view, 800, 600)).toBe(false);
+    expect(keepsView(at(400, 300), { ...view, zoom: 0.3 }, 800, 600)).toBe(false);
+    expect(keepsView(at(400, 300), view, 0, 0)).toBe(false);
   });
 });

@@ -30,17 +30,20 @@ class DOMMatrixReadOnlyShim {
 }
 (globalThis as unknown as { DOMMatrixReadOnly: unknown }).DOMMatrixReadOnly ??= DOMMatrixReadOnlyShim;
 
+// an element's size in pixels when its style says so; else 800 x 600 (React Flow's wrapper,
+// styled 100% x 100%, measures as the 800 x 600 the tests give the map)
+const px = (v: string) => (v.endsWith("px") || /^[\d.]+$/.test(v) ? parseFloat(v) : NaN);
 Object.defineProperties(globalThis.HTMLElement.prototype, {
   offsetHeight: {
     configurable: true,
     get() {
-      return parseFloat((this as HTMLElement).style.height) || 600;
+      return px((this as HTMLElement).style.height) || 600;
     },
   },
   offsetWidth: {
     configurable: true,
     get() {
-      return parseFloat((this as HTMLElement).style.width) || 800;
+      return px((this as HTMLElement).style.width) || 800;
     },
   },
 });
