@@ -21,8 +21,16 @@ def free_port() -> int:
 
 async def start_server(app_ctx, api: ApiSettings):
     port = free_port()
+    # A long keep-alive: the server shares the test's event loop, and when a busy machine
+    # stalls that loop past uvicorn's 5 s default, the idle-timer closes the connection
+    # just as the client sends its next request ("Server disconnected without a response").
     config = uvicorn.Config(
-        create_app(api=api, wired=app_ctx), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
+        create_app(api=api, wired=app_ctx),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        timeout_keep_alive=300,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
