@@ -101,16 +101,23 @@ class InMemoryStore:
         self.sessions[s.id].pending_injection = None if pending == commit.consumed_injection else pending
         return self._emit(s.id, commit.events)
 
-    async def record_events(
-        self, session_id: str, events: list[EventDraft], require_status: str | None = None
-    ) -> list[Event]:
-        """Append events alone (e.g. wander.step.started), numbered after the session's last."""
+    async def start_step(self, session_id: str, events: list[EventDraft]) -> tuple[SessionControls, list[Event]]:
         s = self.sessions.get(session_id)
         if s is None:
             raise Conflict(f"session {session_id} no longer exists")
-        if require_status is not None and str(s.status) != require_status:
+        if s.status != SessionStatus.ACTIVE:
             raise Conflict(f"session {session_id} is {s.status}")
-        return self._emit(session_id, events)
+        controls = SessionControls(
+            str(s.status),
+            list(s.allowed_domains),
+            list(s.forbidden_domains),
+            s.temperature,
+            s.max_steps,
+            list(s.fence),
+            s.pending_injection,
+            s.cloud_budget_cents,
+        )
+        return controls, self._emit(session_id, events)
 
     async def set_status(
         self,
@@ -153,21 +160,6 @@ class InMemoryStore:
 
     async def interrupted_runs(self) -> list[Session]:
         return []
-
-    async def session_controls(self, session_id: str) -> SessionControls | None:
-        s = self.sessions.get(session_id)
-        if s is None:
-            return None
-        return SessionControls(
-            str(s.status),
-            list(s.allowed_domains),
-            list(s.forbidden_domains),
-            s.temperature,
-            s.max_steps,
-            list(s.fence),
-            s.pending_injection,
-            s.cloud_budget_cents,
-        )
 
     async def load_walk(self, session_id: str, recent: int = 20, hot: int = 30) -> WalkState:
         s = self.sessions[session_id]

@@ -298,8 +298,6 @@ class Store(Protocol):
 
     async def interrupted_runs(self) -> list[Session]: ...
 
-    async def session_controls(self, session_id: str) -> SessionControls | None: ...
-
     async def lens_evidence(self, session: Session, lens: str, vector: np.ndarray, k: int) -> list[dict]:
         """What the wander's graph holds for a rumination lens, nearest the vector first:
         [{id, type, summary, sim}]."""
@@ -338,10 +336,10 @@ class Store(Protocol):
 
     async def locus(self, session_id: str, locus_id: str) -> Locus | None: ...
 
-    async def record_events(
-        self, session_id: str, events: list[EventDraft], require_status: str | None = None
-    ) -> list[Event]:
-        """Events alone, in their own transaction (a step's start, before its work)."""
+    async def start_step(self, session_id: str, events: list[EventDraft]) -> tuple[SessionControls, list[Event]]:
+        """A step's start, in its own small transaction before the step's work: the controls
+        a person may have changed meanwhile (fence, injection, temperature...) and the start
+        events appended. Conflict when the wander is gone or not active."""
         ...
 
     async def set_fence(self, session_id: str, change: FenceChange) -> list[Event]:

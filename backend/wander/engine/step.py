@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wander.domain import scoring
-from wander.domain.errors import Conflict, NoCandidates
+from wander.domain.errors import NoCandidates
 from wander.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.domain.models import (
     Candidate,
@@ -218,21 +218,16 @@ def _source_type(candidate: Candidate, current: Locus, rank: int) -> SourceType:
 async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True) -> StepResult:
     """guard_resonances: the commit refuses (ResonanceMoved) when a resonance this step
     changed moved meanwhile; without it the step's version is written whole."""
-    controls = await ctx.store.session_controls(walk.session.id)
-    if controls is None:
-        raise Conflict(f"session {walk.session.id} no longer exists")
-    walk.session = controls.merged_into(walk.session)  # a fence or injection made meanwhile counts now
-    session = walk.session
-    if session.status != SessionStatus.ACTIVE:
-        raise Conflict(f"session {session.id} is {session.status}")
-    step_number = session.step_count + 1
+    step_number = walk.session.step_count + 1
     current = walk.current
-    # Live, before the step's work: its own small transaction, published at once.
-    started = await ctx.store.record_events(
-        session.id,
-        [ev.draft(StepStartedPayload(session_id=session.id, step_number=step_number, from_locus_id=current.id))],
-        require_status="active",
+    # Live, before the step's work: its own small transaction, published at once; it also
+    # reads what a person changed meanwhile (a fence or an injection counts now).
+    controls, started = await ctx.store.start_step(
+        walk.session.id,
+        [ev.draft(StepStartedPayload(session_id=walk.session.id, step_number=step_number, from_locus_id=current.id))],
     )
+    walk.session = controls.merged_into(walk.session)
+    session = walk.session
     if ctx.bus is not None:
         await ctx.bus.publish(started)
     drafts: list[EventDraft] = []

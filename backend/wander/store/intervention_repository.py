@@ -1,6 +1,5 @@
-"""Writes from outside a step that carry their own events: a step's start (published
-before the step's work, in its own small transaction), fence changes, a person's verdict
-on a crystal. Mixed into PostgresStore, which supplies the row lock and the outbox."""
+"""Writes from outside a step that carry their own events: fence changes, a person's
+verdict on a crystal. Mixed into PostgresStore, which supplies the row lock and the outbox."""
 
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ from sqlalchemy import func, select, update
 from wander.domain.errors import Conflict
 from wander.domain.models import FINISHED, Event, EventDraft
 from wander.engine.ports import FenceChange
-from wander.store.faults import writing
 from wander.store.mappers import as_uuid, fence_from_json, fence_to_json
 from wander.store.tables import WanderCrystal, WanderSession
 
@@ -21,17 +19,6 @@ C = WanderCrystal.__table__
 
 
 class InterventionWrites:
-    async def record_events(
-        self: Any, session_id: str, events: list[EventDraft], require_status: str | None = None
-    ) -> list[Event]:
-        """Append events alone (e.g. wander.step.started), numbered after the session's last."""
-        with writing("the events"):
-            async with self.engine.begin() as conn:
-                row = await self._lock_session(conn, session_id)
-                if require_status is not None and row.status != require_status:
-                    raise Conflict(f"session {session_id} is {row.status}")
-                return await self._append_events(conn, session_id, row.event_seq + 1, events, None)
-
     async def set_fence(
         self: Any,
         session_id: str,

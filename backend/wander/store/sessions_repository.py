@@ -10,11 +10,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.domain.errors import Conflict
 from wander.domain.models import FINISHED, Event, EventDraft, Locus, Session, SessionStatus
-from wander.engine.ports import InjectionChange, SessionControls
+from wander.engine.ports import InjectionChange
 from wander.store.event_log import append_events, lock_session
 from wander.store.mappers import (
     as_uuid,
-    fence_from_json,
     fence_to_json,
     locus_values,
     parse_uuid,
@@ -123,32 +122,6 @@ class SessionsRepository:
                 values["completed_at"] = None  # a completed wander extended by raising max_steps
             await conn.execute(update(S).where(S.c.id == as_uuid(session_id)).values(**values))
             return await append_events(conn, session_id, row.event_seq + 1, events, None)
-
-    async def session_controls(self, session_id: str) -> SessionControls | None:
-        q = select(
-            S.c.status,
-            S.c.allowed_domains,
-            S.c.forbidden_domains,
-            S.c.temperature,
-            S.c.max_steps,
-            S.c.fence,
-            S.c.pending_injection,
-            S.c.cloud_budget_cents,
-        ).where(S.c.id == as_uuid(session_id))
-        async with self.engine.connect() as conn:
-            r = (await conn.execute(q)).first()
-        if r is None:
-            return None
-        return SessionControls(
-            r.status,
-            list(r.allowed_domains or []),
-            list(r.forbidden_domains or []),
-            r.temperature,
-            r.max_steps,
-            fence_from_json(r.fence),
-            r.pending_injection,
-            r.cloud_budget_cents,
-        )
 
     async def set_controls(self, session_id: str, **values: Any) -> None:
         """fence (anchors), written by interventions. A pending injection goes through

@@ -1,6 +1,7 @@
-"""Steps: load a walk to continue it, and commit a step (trace, residue, loci, memory
-layers, resonances, a crystal, the session's progress and the step's events) in one
-transaction."""
+"""Steps: load a walk to continue it; start a step (its controls read and its start
+published, in one small transaction before the step's work); commit a step (trace,
+residue, loci, memory layers, resonances, a crystal, the session's progress and the
+step's events) in one transaction."""
 
 from __future__ import annotations
 
@@ -9,14 +10,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from wander.domain.errors import Conflict, ResonanceMoved, StepAlreadyCommitted
-from wander.domain.models import CompostItem, Event, HotItem, ResonanceStatus, SessionStatus
-from wander.engine.ports import StepCommit, WalkState
+from wander.domain.models import CompostItem, Event, EventDraft, HotItem, ResonanceStatus, SessionStatus
+from wander.engine.ports import SessionControls, StepCommit, WalkState
 from wander.store.event_log import append_events, lock_session
 from wander.store.faults import writing
 from wander.store.mappers import (
     as_uuid,
     as_vec,
     crystal_values,
+    fence_from_json,
     locus_from_row,
     locus_values,
     resonance_from_row,
@@ -126,6 +128,42 @@ class StepsRepository:
             last_crystal_step=last_crystal_step or 0,
         )
 
+    async def start_step(self, session_id: str, events: list[EventDraft]) -> tuple[SessionControls, list[Event]]:
+        with writing("the events"):
+            async with self.engine.begin() as conn:
+                q = (
+                    select(
+                        S.c.status,
+                        S.c.event_seq,
+                        S.c.allowed_domains,
+                        S.c.forbidden_domains,
+                        S.c.temperature,
+                        S.c.max_steps,
+                        S.c.fence,
+                        S.c.pending_injection,
+                        S.c.cloud_budget_cents,
+                    )
+                    .where(S.c.id == as_uuid(session_id))
+                    .with_for_update()
+                )
+                r = (await conn.execute(q)).first()
+                if r is None:
+                    raise Conflict(f"session {session_id} no longer exists")
+                if r.status != SessionStatus.ACTIVE:
+                    raise Conflict(f"session {session_id} is {r.status}")
+                started = await append_events(conn, session_id, r.event_seq + 1, events, None)
+        controls = SessionControls(
+            r.status,
+            list(r.allowed_domains or []),
+            list(r.forbidden_domains or []),
+            r.temperature,
+            r.max_steps,
+            fence_from_json(r.fence),
+            r.pending_injection,
+            r.cloud_budget_cents,
+        )
+        return controls, started
+
     async def commit_step(self, commit: StepCommit) -> list[Event]:
         try:
             with writing(f"step {commit.trace.step_number}"):
@@ -143,8 +181,8 @@ class StepsRepository:
                 raise Conflict(f"session {s.id} is {row.status}")
             if row.step_count != commit.expected_step_count:
                 raise StepAlreadyCommitted(f"step {commit.trace.step_number} of {s.id} already committed")
-            for lo in commit.new_loci:
-                await conn.execute(insert(L).values(**locus_values(lo)))
+            if commit.new_loci:  # one statement for all of them (executemany)
+                await conn.execute(insert(L), [locus_values(lo) for lo in commit.new_loci])
             v = commit.visited_locus
             await conn.execute(
                 update(L)
@@ -200,20 +238,6 @@ class StepsRepository:
                 )
             )
             await self._commit_memory(conn, commit)
-            # Only what a step advances: settings changed meanwhile (name, ...) stay as they are.
-            await conn.execute(
-                update(S)
-                .where(S.c.id == as_uuid(s.id))
-                .values(
-                    step_count=s.step_count,
-                    current_locus_id=as_uuid(s.current_locus_id),
-                    last_step_at=s.last_step_at,
-                    **{k: S.c[k] + v for k, v in commit.usage.items()},
-                    status=str(s.status),
-                    stopped_reason=s.stopped_reason,
-                    completed_at=s.completed_at,
-                )
-            )
             if commit.consumed_injection is not None:
                 # Only the injection this step took: one made while it ran is the next step's.
                 await conn.execute(
@@ -221,8 +245,19 @@ class StepsRepository:
                     .where(S.c.id == as_uuid(s.id), S.c.pending_injection == commit.consumed_injection)
                     .values(pending_injection=None)
                 )
-            # Stamped at the commit, not when the step began: `ts` is when the map could know.
-            return await append_events(conn, s.id, row.event_seq + 1, commit.events, None)
+            # Only what a step advances: settings changed meanwhile (name, ...) stay as they
+            # are. Written with the step's events (one UPDATE), stamped at the commit, not
+            # when the step began: `ts` is when the map could know.
+            progress = dict(
+                step_count=s.step_count,
+                current_locus_id=as_uuid(s.current_locus_id),
+                last_step_at=s.last_step_at,
+                **{k: S.c[k] + v for k, v in commit.usage.items()},
+                status=str(s.status),
+                stopped_reason=s.stopped_reason,
+                completed_at=s.completed_at,
+            )
+            return await append_events(conn, s.id, row.event_seq + 1, commit.events, None, progress)
 
     async def _commit_memory(self, conn: AsyncConnection, commit: StepCommit) -> None:
         """Resonances, warm memory, compost and a crystal: part of the step's transaction."""
