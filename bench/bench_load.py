@@ -13,8 +13,8 @@
 
 Prints `name: value unit` lines. Uses the embedded Postgres in the data folder of
 WANDER_HOME (a database of its own, `bench_load_tpl`, holds the corpus; each phase runs in a
-fresh copy). The corpus embeddings come from bench/corpus_cache.py's cache when it has them
-(else they are computed once, minutes on two cores).
+fresh copy). The corpus embeddings come from the machine's corpus vector cache
+(wander.kb.vector_cache) when it has them (else they are computed once, a minute or two).
 Run: WANDER_HOME=/tmp/some-home .venv/bin/python bench/bench_load.py
 """
 
@@ -27,7 +27,6 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -35,16 +34,13 @@ os.environ.pop("WANDER_NATS_URL", None)
 os.environ.pop("WANDER_DATABASE_URL", None)  # the embedded server: phases copy a template there
 
 import httpx  # noqa: E402
-import numpy as np  # noqa: E402
 import uvicorn  # noqa: E402
 from bench_ws_latency import free_port, percentile  # noqa: E402
-from corpus_cache import load_index  # noqa: E402
 
 from wander.api.app import ApiSettings, create_app  # noqa: E402
 from wander.config import load_settings  # noqa: E402
 from wander.engine.runner import Runner  # noqa: E402
 from wander.engine.service import NewWander  # noqa: E402
-from wander.kb import corpus  # noqa: E402
 from wander.store.database import embedded_server, ensure_embedded_database  # noqa: E402
 from wander.store.kb_repository import KbRepository  # noqa: E402
 from wander.wiring import NoProgress, ensure_corpus, load_knowledge, open_app, open_database  # noqa: E402
@@ -58,31 +54,12 @@ WANDER_STEPS = int(os.environ.get("WANDER_BENCH_LOAD_STEPS", "20"))
 SEEDS = ("harbor", "lantern", "orchard", "glacier", "market", "tide pools", "volcano", "library", "compass", "beehive")
 
 
-class CorpusCachedEmbedder:
-    """MiniLM, except that the shipped corpus's texts, asked for all at once (what
-    ensure_corpus does), come from corpus_cache's embeddings instead of minutes of model."""
-
-    def __init__(self, embedder) -> None:
-        self.inner = embedder
-        self.name = embedder.name
-        self.dim = embedder.dim
-        self.texts = [c.embed_text for c in corpus.load_corpus()]
-
-    def embed(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> np.ndarray:
-        if list(texts) == self.texts:
-            matrix = load_index(self.inner)._matrix  # noqa: SLF001  (the cached rows, in corpus order)
-            if progress is not None:
-                progress(len(texts))
-            return matrix
-        return self.inner.embed(texts)
-
-
 async def prepare(home_settings, embedder):
     """The template database with the corpus in it; the knowledge index read from it."""
     url = ensure_embedded_database(home_settings.pg_dir, TEMPLATE)
     db = await open_database(load_settings({"WANDER_DATABASE_URL": url, "WANDER_HOME": str(home_settings.home)}))
     try:
-        await ensure_corpus(KbRepository(db), CorpusCachedEmbedder(embedder), NoProgress())
+        await ensure_corpus(KbRepository(db), embedder, NoProgress(), home_settings.vector_cache_dir)
         return await load_knowledge(KbRepository(db))
     finally:
         await db.dispose()

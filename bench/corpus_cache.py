@@ -1,7 +1,8 @@
 """The shipped corpus as an in-memory Knowledge index for benchmarks, without Postgres.
 
 The embeddings are MiniLM's over each concept's embed text (what `ensure_corpus` stores),
-computed once and cached under the temp folder keyed by the corpus fingerprint."""
+read from the machine's corpus vector cache (wander.kb.vector_cache, the one every
+database shares), embedded there once when it has none."""
 
 from __future__ import annotations
 
@@ -9,29 +10,25 @@ import os
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+from wander.config import load_settings
 from wander.engine.ports import KnowledgeConcept
 from wander.kb import corpus
 from wander.kb.index import KnowledgeIndex
+from wander.kb.vector_cache import corpus_vectors
 
 
 def load_index(embedder=None) -> KnowledgeIndex:
     concepts = corpus.load_corpus()
-    cache = Path(tempfile.gettempdir()) / f"wander-bench-kb-{corpus.corpus_fingerprint()[:16]}.npy"
-    if cache.exists():
-        matrix = np.load(cache)
-    else:
-        if embedder is None:
-            from wander.embed.minilm import MiniLMEmbedder
+    if embedder is None:
+        from wander.embed.minilm import MiniLMEmbedder
 
-            embedder = MiniLMEmbedder()
-        matrix = np.concatenate(
-            [embedder.embed([c.embed_text for c in concepts[s : s + 512]]) for s in range(0, len(concepts), 512)]
-        ).astype(np.float32)
-        np.save(cache, matrix)
+        embedder = MiniLMEmbedder()
+    texts = [c.embed_text for c in concepts]
+    key = f"{corpus.corpus_fingerprint()}:{embedder.name}"  # ensure_corpus's key: the same file
+    folder = load_settings().vector_cache_dir or Path(tempfile.gettempdir()) / "wander-bench-vectors"
+    matrix = corpus_vectors(folder, key, len(texts), lambda: embedder.embed(texts))
     kcs = [
         KnowledgeConcept(
             c.key, c.label, c.gloss, tuple(c.domains), tuple(c.path), tuple(c.opposites), "wordnet", tuple(c.broader)

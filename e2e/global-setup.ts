@@ -61,7 +61,7 @@ export default async function globalSetup(): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   const logPath = join(home, "e2e-server.log");
   const log = createWriteStream(logPath, { flags: "a" });
-  console.log(`[e2e] starting wander serve on ${url} (WANDER_HOME=${home}; log ${logPath}); the first start embeds the corpus`);
+  console.log(`[e2e] starting wander serve on ${url} (WANDER_HOME=${home}; log ${logPath}); a first start loads the corpus, embedding it if this machine has no vectors of it yet`);
   const child = spawn(wander, ["serve", "--host", "127.0.0.1", "--port", String(port)], {
     cwd: ROOT,
     env: { ...process.env, WANDER_HOME: home },

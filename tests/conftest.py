@@ -79,7 +79,7 @@ async def _build_template(pg_server, embedder) -> str:
     settings = load_settings({"WANDER_DATABASE_URL": url, "WANDER_HOME": str(TEST_HOME)})
     db = await open_database(settings)
     try:
-        await ensure_corpus(KbRepository(db), embedder, NoProgress())
+        await ensure_corpus(KbRepository(db), embedder, NoProgress(), settings.vector_cache_dir)
     finally:
         await db.dispose()
     return name

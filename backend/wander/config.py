@@ -310,6 +310,13 @@ class CoreSettings(Section):
         "safe to delete",
         shown="`WANDER_HOME/cache`",
     )
+    vector_cache: str | None = _var(
+        "WANDER_VECTOR_CACHE",
+        None,
+        "where the embedded corpus's vectors are kept once per machine, shared by every `WANDER_HOME` "
+        "(a new one reads them instead of embedding 14,000 concepts again); `off`: embed for each database",
+        shown="the user cache dir (`~/.cache/wander/vectors`)",
+    )
 
     @field_validator("log_level")
     @classmethod
@@ -419,6 +426,18 @@ class Settings(BaseSettings):
     @property
     def cache_dir(self) -> Path:
         return (self.core.cache or self.home / "cache").expanduser()
+
+    @property
+    def vector_cache_dir(self) -> Path | None:
+        """The machine's folder of corpus vectors (kb.vector_cache); None when `off`."""
+        value = (self.core.vector_cache or "").strip()
+        if value.lower() == "off":
+            return None
+        if value:
+            return Path(value).expanduser()
+        from platformdirs import user_cache_dir
+
+        return Path(user_cache_dir("wander")) / "vectors"
 
     @property
     def forage_roots(self) -> tuple[Path, ...]:

@@ -20,6 +20,7 @@ from wander.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
 from wander.engine.queries import Queries
 from wander.engine.service import WanderEngine
 from wander.kb import corpus, importer, reach_cache
+from wander.kb.vector_cache import corpus_vectors
 from wander.kb.index import KnowledgeIndex
 from wander.llm.offline import OfflineDweller
 from wander.store import migrate
@@ -56,7 +57,7 @@ async def open_database(settings: Settings) -> AsyncEngine:
     return engine
 
 
-async def _embed_rows(embedder: Embedder, texts: list[str], progress: Progress, what: str):
+def _embed_rows(embedder: Embedder, texts: list[str], progress: Progress, what: str) -> Any:
     progress.start(what, len(texts))
     try:
         embed = embedder.embed
@@ -70,8 +71,12 @@ async def _embed_rows(embedder: Embedder, texts: list[str], progress: Progress, 
         progress.stop()
 
 
-async def ensure_corpus(kb: KbRepository, embedder: Embedder, progress: Progress) -> bool:
-    """Load and embed the shipped concept corpus once per database; True if it was loaded now."""
+async def ensure_corpus(
+    kb: KbRepository, embedder: Embedder, progress: Progress, vector_cache: Path | None = None
+) -> bool:
+    """Load and embed the shipped concept corpus once per database; True if it was loaded
+    now. VECTOR_CACHE: the machine's folder of corpus vectors (kb.vector_cache), so only
+    the first database on a machine embeds."""
     fingerprint = f"{corpus.corpus_fingerprint()}:{embedder.name}"
     if await kb.source_fingerprint(CORPUS_SOURCE) == fingerprint:
         return False
@@ -90,7 +95,12 @@ async def ensure_corpus(kb: KbRepository, embedder: Embedder, progress: Progress
         )
         for c in concepts
     ]
-    vectors = await _embed_rows(embedder, [r.text for r in rows], progress, "Embedding the concept corpus")
+    texts = [r.text for r in rows]
+
+    def embed() -> Any:
+        return _embed_rows(embedder, texts, progress, "Embedding the concept corpus")
+
+    vectors = corpus_vectors(vector_cache, fingerprint, len(texts), embed)
     await kb.replace_source(CORPUS_SOURCE, fingerprint, embedder.name, rows, vectors)
     return True
 
@@ -100,7 +110,7 @@ async def import_notes(kb: KbRepository, embedder: Embedder, path: Path, progres
     chunks = importer.read_notes(path)
     source = f"import:{path.expanduser().resolve()}"
     rows = [KbRow(c.key, c.label, c.text, c.text[:300], c.domains, (), (), (), source) for c in chunks]
-    vectors = await _embed_rows(embedder, [r.text for r in rows], progress, f"Embedding {len(rows)} note chunks")
+    vectors = _embed_rows(embedder, [r.text for r in rows], progress, f"Embedding {len(rows)} note chunks")
     await kb.replace_source(source, importer.fingerprint(chunks), embedder.name, rows, vectors)
     return len(rows)
 
@@ -210,7 +220,7 @@ async def open_app(
     try:
         kb = KbRepository(db)
         embedder = embedder or default_embedder(settings)
-        await ensure_corpus(kb, embedder, progress or NoProgress())
+        await ensure_corpus(kb, embedder, progress or NoProgress(), settings.vector_cache_dir)
         loaded_here = knowledge is None
         knowledge = knowledge or await load_knowledge(kb, settings.cache_dir)
         store = PostgresStore(db)
