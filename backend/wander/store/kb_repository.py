@@ -13,6 +13,10 @@ from wander.store.tables import KbConcept, KbSource
 
 K = KbConcept.__table__
 KS = KbSource.__table__
+EMBEDDING_INDEX = next(i for i in K.indexes if i.name == "idx_kb_embedding")
+# From this many rows on, a load drops the HNSW index and builds it once after the rows:
+# growing it row by row costs ~1 ms a row (14,000 corpus rows: 19 s; built after: ~2 s).
+REBUILD_INDEX_FROM = 1000
 
 
 @dataclass(frozen=True)
@@ -46,8 +50,11 @@ class KbRepository:
         batch: int = 2000,
     ) -> None:
         """Replace every concept of a source, and record its fingerprint, in one transaction."""
+        rebuild = len(rows) >= REBUILD_INDEX_FROM
         async with self.engine.begin() as conn:
             await conn.execute(delete(K).where(K.c.source == source))
+            if rebuild:  # in the transaction: a failed load keeps the index as it was
+                await conn.run_sync(lambda c: EMBEDDING_INDEX.drop(c))
             for start in range(0, len(rows), batch):
                 chunk = rows[start : start + batch]
                 await conn.execute(
@@ -68,6 +75,8 @@ class KbRepository:
                         for i, r in enumerate(chunk)
                     ],
                 )
+            if rebuild:
+                await conn.run_sync(lambda c: EMBEDDING_INDEX.create(c))
             await conn.execute(delete(KS).where(KS.c.source == source))
             await conn.execute(
                 insert(KS).values(source=source, fingerprint=fingerprint, concepts=len(rows), embedder=embedder)
