@@ -54,7 +54,7 @@ class KbRepository:
         async with self.engine.begin() as conn:
             await conn.execute(delete(K).where(K.c.source == source))
             if rebuild:  # in the transaction: a failed load keeps the index as it was
-                await conn.run_sync(lambda c: EMBEDDING_INDEX.drop(c))
+                await conn.run_sync(lambda c: EMBEDDING_INDEX.drop(c, checkfirst=True))
             for start in range(0, len(rows), batch):
                 chunk = rows[start : start + batch]
                 await conn.execute(
@@ -76,7 +76,7 @@ class KbRepository:
                     ],
                 )
             if rebuild:
-                await conn.run_sync(lambda c: EMBEDDING_INDEX.create(c))
+                await conn.run_sync(lambda c: EMBEDDING_INDEX.create(c, checkfirst=True))
             await conn.execute(delete(KS).where(KS.c.source == source))
             await conn.execute(
                 insert(KS).values(source=source, fingerprint=fingerprint, concepts=len(rows), embedder=embedder)
