@@ -14,7 +14,8 @@ from wander.action.service import ActionService
 
 def action_service(app: Any, require_token: bool = False) -> ActionService:
     from wander.llm.evaluator import build_evaluator
-    from wander.store.action_repository import ActionRepository, PaperWallet
+    from wander.store.action_repository import ActionRepository
+    from wander.store.wallet_repository import PaperWallet
     from wander.store.session_budget import SessionBudget
 
     home = app.settings.home

@@ -1,11 +1,11 @@
 """The SANDWICH corpus in Postgres: foraging runs and their log and outbox, sandwiches with
 their ingredients and relations (updated in the transaction that stores each sandwich), the
-wanders' crystals as sandwiches, and the analysis queries of 004 (5.3, 7, 8.1)."""
+wanders' crystals as sandwiches. The reading side and the analysis queries of 004 (5.3, 7,
+8.1) are sandwich_read_models.py."""
 
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from wander.domain.models import Event
 from wander.sandwich.model import FINISHED, STARTED, Attempt, Sandwich, content_hash
+from wander.store.sandwich_read_models import SandwichReadModels
 from wander.store.sandwich_tables import (
     EVENTS,
     INGREDIENTS,
@@ -35,7 +36,7 @@ def _vecs(rows: list[Any]) -> np.ndarray:
     return np.stack([np.asarray(r, dtype=np.float32) for r in rows])
 
 
-class SandwichRepository:
+class SandwichRepository(SandwichReadModels):
     def __init__(self, engine: AsyncEngine):
         self.engine = engine
 
@@ -310,152 +311,3 @@ class SandwichRepository:
             ORDER BY c.created_at""")
         async with self.engine.connect() as conn:
             return [dict(r._mapping) for r in (await conn.execute(q)).all()]
-
-    # ---- reading -------------------------------------------------------------------------------
-
-    async def sandwiches(self, limit: int = 50, origin: str | None = None) -> list[dict[str, Any]]:
-        cols = [c for c in SANDWICHES.c if c.name not in ("filling_embedding", "sandwich_embedding")]
-        q = select(*cols).order_by(SANDWICHES.c.created_at.desc()).limit(limit)
-        if origin is not None:
-            q = q.where(SANDWICHES.c.origin == origin)
-        async with self.engine.connect() as conn:
-            return [_plain(dict(r._mapping)) for r in (await conn.execute(q)).all()]
-
-    async def similar(self, vector: np.ndarray, limit: int = 10) -> list[dict[str, Any]]:
-        """004 5.3's vector similarity search over the sandwiches."""
-        dist = SANDWICHES.c.sandwich_embedding.cosine_distance(np.asarray(vector, dtype=np.float32))
-        q = (
-            select(
-                SANDWICHES.c.id,
-                SANDWICHES.c.name,
-                SANDWICHES.c.description,
-                SANDWICHES.c.bread_top,
-                SANDWICHES.c.filling,
-                SANDWICHES.c.bread_bottom,
-                (1 - dist).label("similarity"),
-            )
-            .order_by(dist)
-            .limit(limit)
-        )
-        async with self.engine.connect() as conn:
-            return [_plain(dict(r._mapping)) for r in (await conn.execute(q)).all()]
-
-    async def best_per_type(self) -> dict[str, dict[str, Any]]:
-        rows = await self._rows("""
-            SELECT DISTINCT ON (structural_type) structural_type, name, bread_top, filling, bread_bottom,
-                   validity_score AS v
-            FROM sandwiches ORDER BY structural_type, validity_score DESC""")
-        return {r["structural_type"]: r for r in rows}
-
-    async def log(self, run_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        q = (
-            select(
-                LOG.c.id,
-                LOG.c.ts,
-                LOG.c.run_id,
-                LOG.c.source_ref,
-                SOURCES.c.kind.label("source_kind"),
-                SOURCES.c.title.label("source_title"),
-                LOG.c.curiosity_prompt,
-                LOG.c.outcome,
-                LOG.c.outcome_rationale,
-                LOG.c.sandwich_id,
-            )
-            .select_from(LOG.outerjoin(SOURCES, SOURCES.c.id == LOG.c.source_id))
-            .order_by(LOG.c.ts.desc(), LOG.c.id)
-            .limit(limit)
-        )
-        if run_id is not None:
-            q = q.where(LOG.c.run_id == uuid.UUID(run_id))
-        async with self.engine.connect() as conn:
-            return [_plain(dict(r._mapping)) for r in (await conn.execute(q)).all()]
-
-    async def run(self, run_id: str) -> dict[str, Any] | None:
-        async with self.engine.connect() as conn:
-            r = (await conn.execute(select(RUNS).where(RUNS.c.id == uuid.UUID(run_id)))).first()
-        return _plain(dict(r._mapping)) if r else None
-
-    async def _rows(self, sql: str, **params: Any) -> list[dict[str, Any]]:
-        async with self.engine.connect() as conn:
-            return [_plain(dict(r._mapping)) for r in (await conn.execute(text(sql), params)).all()]
-
-    async def type_distribution(self) -> list[dict[str, Any]]:
-        return await self._rows("""
-            SELECT structural_type, COUNT(*) AS sandwich_count, AVG(validity_score) AS avg_validity,
-                   MIN(validity_score) AS min_validity, MAX(validity_score) AS max_validity
-            FROM sandwiches GROUP BY structural_type ORDER BY sandwich_count DESC, structural_type""")
-
-    async def ingredient_frequency(self, limit: int = 20) -> list[dict[str, Any]]:
-        return await self._rows(
-            """
-            SELECT text, ingredient_type, usage_count FROM sandwich_ingredient_catalog
-            ORDER BY usage_count DESC, text LIMIT :limit""",
-            limit=limit,
-        )
-
-    async def validity_over_time(self) -> list[dict[str, Any]]:
-        return await self._rows("""
-            SELECT date_trunc('day', created_at) AS day, COUNT(*) AS sandwiches, AVG(validity_score) AS avg_validity,
-                   AVG(novelty_score) AS avg_novelty
-            FROM sandwiches GROUP BY 1 ORDER BY 1""")
-
-    async def foraging_efficiency(self, limit: int = 50) -> list[dict[str, Any]]:
-        return await self._rows(
-            """
-            SELECT l.run_id, r.mode, MIN(l.ts) AS started_at, COUNT(*) AS foraging_attempts,
-                   SUM(CASE WHEN l.outcome = 'sandwich_made' THEN 1 ELSE 0 END) AS sandwiches_made,
-                   ROUND(100.0 * SUM(CASE WHEN l.outcome = 'sandwich_made' THEN 1 ELSE 0 END) / COUNT(*), 2)
-                     AS success_rate
-            FROM foraging_log l JOIN foraging_runs r ON r.id = l.run_id
-            GROUP BY l.run_id, r.mode ORDER BY MIN(l.ts) DESC LIMIT :limit""",
-            limit=limit,
-        )
-
-    async def outcome_counts(self) -> dict[str, int]:
-        rows = await self._rows("SELECT outcome, COUNT(*) AS n FROM foraging_log GROUP BY outcome")
-        return {r["outcome"]: int(r["n"]) for r in rows}
-
-    async def cross_domain_breads(self, limit: int = 20) -> list[dict[str, Any]]:
-        return await self._rows(
-            """
-            SELECT i.text AS bread_concept, COUNT(DISTINCT src.domain) AS domain_count,
-                   ARRAY_AGG(DISTINCT src.domain) AS domains
-            FROM sandwich_ingredient_catalog i
-            JOIN sandwich_ingredients si ON si.ingredient_id = i.id
-            JOIN sandwiches s ON s.id = si.sandwich_id
-            JOIN sandwich_sources src ON src.id = s.source_id
-            WHERE i.ingredient_type = 'bread'
-            GROUP BY i.text HAVING COUNT(DISTINCT src.domain) > 1
-            ORDER BY domain_count DESC, i.text LIMIT :limit""",
-            limit=limit,
-        )
-
-    async def metric_inputs(self) -> dict[str, Any]:
-        """The raw figures behind 8.1's metrics (see wander.sandwich.analysis)."""
-        rows = await self._rows("""
-            SELECT
-              (SELECT COUNT(*) FROM foraging_log) AS attempts,
-              (SELECT COUNT(*) FROM foraging_log WHERE outcome = 'sandwich_made') AS made,
-              (SELECT COUNT(*) FROM sandwiches) AS sandwiches,
-              (SELECT AVG(validity_score) FROM sandwiches WHERE validity_score >= 0.7) AS mean_validity,
-              (SELECT COUNT(*) FROM sandwich_ingredient_catalog) AS unique_ingredients,
-              (SELECT COUNT(DISTINCT structural_type) FROM sandwiches) AS types_used,
-              (SELECT COUNT(*) FROM sandwiches s WHERE (
-                 SELECT COUNT(DISTINCT i.domains[1]) FROM sandwich_ingredients si
-                 JOIN sandwich_ingredient_catalog i ON i.id = si.ingredient_id
-                 WHERE si.sandwich_id = s.id AND si.role IN ('bread_top', 'bread_bottom')) > 1) AS cross_domain""")
-        novelty = await self._rows("SELECT novelty_score FROM sandwiches ORDER BY created_at, id")
-        return {**rows[0], "novelty_series": [float(r["novelty_score"]) for r in novelty]}
-
-
-def _plain(row: dict[str, Any]) -> dict[str, Any]:
-    out = {}
-    for k, v in row.items():
-        if isinstance(v, uuid.UUID):
-            v = str(v)
-        elif isinstance(v, datetime):
-            v = v.isoformat()
-        elif hasattr(v, "__float__") and not isinstance(v, (int, float, bool)):
-            v = float(v)
-        out[k] = v
-    return out

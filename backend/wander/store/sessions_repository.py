@@ -1,4 +1,5 @@
-"""Sessions: create, read, list, status changes, controls, settings, delete."""
+"""Sessions: create, read, list, a step's start (its controls and start events), status
+changes, settings, delete."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.domain.errors import Conflict
 from wander.domain.models import FINISHED, Event, EventDraft, Locus, Session, SessionStatus
-from wander.engine.ports import InjectionChange
+from wander.engine.ports import InjectionChange, SessionControls
 from wander.store.event_log import append_events, lock_session
+from wander.store.faults import writing
 from wander.store.mappers import (
     as_uuid,
+    fence_from_json,
     fence_to_json,
     locus_values,
     parse_uuid,
@@ -100,6 +103,42 @@ class SessionsRepository:
         q = select(S).where(S.c.parent_session_id == as_uuid(session_id)).order_by(S.c.created_at)
         async with self.engine.connect() as conn:
             return [session_from_row(r) for r in (await conn.execute(q)).all()]
+
+    async def start_step(self, session_id: str, events: list[EventDraft]) -> tuple[SessionControls, list[Event]]:
+        with writing("the events"):
+            async with self.engine.begin() as conn:
+                q = (
+                    select(
+                        S.c.status,
+                        S.c.event_seq,
+                        S.c.allowed_domains,
+                        S.c.forbidden_domains,
+                        S.c.temperature,
+                        S.c.max_steps,
+                        S.c.fence,
+                        S.c.pending_injection,
+                        S.c.cloud_budget_cents,
+                    )
+                    .where(S.c.id == as_uuid(session_id))
+                    .with_for_update()
+                )
+                r = (await conn.execute(q)).first()
+                if r is None:
+                    raise Conflict(f"session {session_id} no longer exists")
+                if r.status != SessionStatus.ACTIVE:
+                    raise Conflict(f"session {session_id} is {r.status}")
+                started = await append_events(conn, session_id, r.event_seq + 1, events, None)
+        controls = SessionControls(
+            r.status,
+            list(r.allowed_domains or []),
+            list(r.forbidden_domains or []),
+            r.temperature,
+            r.max_steps,
+            fence_from_json(r.fence),
+            r.pending_injection,
+            r.cloud_budget_cents,
+        )
+        return controls, started
 
     async def set_status(
         self,

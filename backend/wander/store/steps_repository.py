@@ -1,7 +1,6 @@
-"""Steps: load a walk to continue it; start a step (its controls read and its start
-published, in one small transaction before the step's work); commit a step (trace,
-residue, loci, memory layers, resonances, a crystal, the session's progress and the
-step's events) in one transaction."""
+"""Steps: load a walk to continue it, and commit a step (trace, residue, loci, memory
+layers, resonances, a crystal, the session's progress and the step's events) in one
+transaction. A step's start is sessions_repository.start_step."""
 
 from __future__ import annotations
 
@@ -10,15 +9,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from wander.domain.errors import Conflict, ResonanceMoved, StepAlreadyCommitted
-from wander.domain.models import CompostItem, Event, EventDraft, HotItem, ResonanceStatus, SessionStatus
-from wander.engine.ports import SessionControls, StepCommit, WalkState
+from wander.domain.models import CompostItem, Event, HotItem, ResonanceStatus, SessionStatus
+from wander.engine.ports import StepCommit, WalkState
 from wander.store.event_log import append_events, lock_session
 from wander.store.faults import writing
 from wander.store.mappers import (
     as_uuid,
     as_vec,
     crystal_values,
-    fence_from_json,
     locus_from_row,
     locus_values,
     resonance_from_row,
@@ -127,42 +125,6 @@ class StepsRepository:
             ],
             last_crystal_step=last_crystal_step or 0,
         )
-
-    async def start_step(self, session_id: str, events: list[EventDraft]) -> tuple[SessionControls, list[Event]]:
-        with writing("the events"):
-            async with self.engine.begin() as conn:
-                q = (
-                    select(
-                        S.c.status,
-                        S.c.event_seq,
-                        S.c.allowed_domains,
-                        S.c.forbidden_domains,
-                        S.c.temperature,
-                        S.c.max_steps,
-                        S.c.fence,
-                        S.c.pending_injection,
-                        S.c.cloud_budget_cents,
-                    )
-                    .where(S.c.id == as_uuid(session_id))
-                    .with_for_update()
-                )
-                r = (await conn.execute(q)).first()
-                if r is None:
-                    raise Conflict(f"session {session_id} no longer exists")
-                if r.status != SessionStatus.ACTIVE:
-                    raise Conflict(f"session {session_id} is {r.status}")
-                started = await append_events(conn, session_id, r.event_seq + 1, events, None)
-        controls = SessionControls(
-            r.status,
-            list(r.allowed_domains or []),
-            list(r.forbidden_domains or []),
-            r.temperature,
-            r.max_steps,
-            fence_from_json(r.fence),
-            r.pending_injection,
-            r.cloud_budget_cents,
-        )
-        return controls, started
 
     async def commit_step(self, commit: StepCommit) -> list[Event]:
         try:
