@@ -20,8 +20,8 @@ from wander.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
 from wander.engine.queries import Queries
 from wander.engine.service import WanderEngine
 from wander.kb import corpus, importer, reach_cache
-from wander.kb.vector_cache import corpus_vectors
 from wander.kb.index import KnowledgeIndex
+from wander.kb.vector_cache import corpus_vectors
 from wander.llm.offline import OfflineDweller
 from wander.store import migrate
 from wander.store.database import database_url, make_engine, wait_ready

@@ -58,8 +58,8 @@ def corpus_vectors(folder: Path | None, key: str, rows: int, embed: Callable[[],
         folder.mkdir(parents=True, exist_ok=True)
         lock = FileLock(str(folder / "corpus.lock"))
         lock.acquire()
-    except OSError as exc:  # a read-only or missing cache folder: work without it
-        log.info("corpus vector cache %s unusable (%s): embedding", folder, exc)
+    except OSError as exc:  # a read-only or missing cache folder: work without it, and say so
+        log.warning("WANDER_VECTOR_CACHE: %s is unusable (%s); embedding without the cache", folder, exc)
         return embed()
     try:
         path = _path(folder, key)

@@ -20,9 +20,14 @@ S = WanderSession.__table__
 E = WanderEvent.__table__
 
 
-async def lock_session(conn: AsyncConnection, session_id: str) -> Any:
-    """The session's status, step_count and event_seq, its row locked until the transaction ends."""
-    q = select(S.c.status, S.c.step_count, S.c.event_seq).where(S.c.id == as_uuid(session_id)).with_for_update()
+async def lock_session(conn: AsyncConnection, session_id: str, *columns: Any) -> Any:
+    """The session's status, step_count and event_seq (and COLUMNS), its row locked until
+    the transaction ends."""
+    q = (
+        select(S.c.status, S.c.step_count, S.c.event_seq, *columns)
+        .where(S.c.id == as_uuid(session_id))
+        .with_for_update()
+    )
     row = (await conn.execute(q)).first()
     if row is None:
         raise Conflict(f"session {session_id} no longer exists")

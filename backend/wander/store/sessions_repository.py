@@ -107,24 +107,17 @@ class SessionsRepository:
     async def start_step(self, session_id: str, events: list[EventDraft]) -> tuple[SessionControls, list[Event]]:
         with writing("the events"):
             async with self.engine.begin() as conn:
-                q = (
-                    select(
-                        S.c.status,
-                        S.c.event_seq,
-                        S.c.allowed_domains,
-                        S.c.forbidden_domains,
-                        S.c.temperature,
-                        S.c.max_steps,
-                        S.c.fence,
-                        S.c.pending_injection,
-                        S.c.cloud_budget_cents,
-                    )
-                    .where(S.c.id == as_uuid(session_id))
-                    .with_for_update()
+                r = await lock_session(
+                    conn,
+                    session_id,
+                    S.c.allowed_domains,
+                    S.c.forbidden_domains,
+                    S.c.temperature,
+                    S.c.max_steps,
+                    S.c.fence,
+                    S.c.pending_injection,
+                    S.c.cloud_budget_cents,
                 )
-                r = (await conn.execute(q)).first()
-                if r is None:
-                    raise Conflict(f"session {session_id} no longer exists")
                 if r.status != SessionStatus.ACTIVE:
                     raise Conflict(f"session {session_id} is {r.status}")
                 started = await append_events(conn, session_id, r.event_seq + 1, events, None)
