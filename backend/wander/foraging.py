@@ -6,6 +6,7 @@ before it ran)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict
 from typing import Any
 
 from wander.domain.errors import InvalidInput
@@ -52,10 +53,10 @@ async def sync_crystals(repo: SandwichRepository, embedder: Any) -> int:
     rows = await repo.unstored_crystals()
     if not rows:
         return 0
-    fillings = embedder.embed([str((r["validity"] or {}).get("filling") or r["insight"][:80]) for r in rows])
+    fillings = embedder.embed([str((r.validity or {}).get("filling") or r.insight[:80]) for r in rows])
     stored = 0
     for row, vector in zip(rows, fillings):
-        if await repo.store_crystal(str(row["id"]), crystal_sandwich(row, vector)):
+        if await repo.store_crystal(row.id, crystal_sandwich(row, vector)):
             stored += 1
     return stored
 
@@ -71,6 +72,8 @@ def attach_crystal_sandwiches(bus: Any, repo: SandwichRepository, embedder: Any)
 
 
 async def corpus_report(app: Any) -> dict[str, Any]:
+    """8.1's metrics and counts (plain dicts), the outcome counts and the analysis queries'
+    rows (read models): SandwichMetrics's fields."""
     from wander.sandwich.analysis import metrics
 
     repo = app.sandwiches
@@ -102,6 +105,9 @@ async def ask_corpus(app: Any, question: str) -> dict[str, Any]:
     else:
         report = await corpus_report(app)
         answer = report[query]
+    # The answer is a JSON document for both faces: rows as plain dicts (metrics already are).
+    if isinstance(answer, list):
+        answer = [asdict(r) for r in answer]
     return {"question": question, "query": query, "answer": answer}
 
 
@@ -116,5 +122,8 @@ async def explanation(app: Any) -> dict[str, Any]:
         "weights": WEIGHTS,
         "accept": ACCEPT,
         "review": REVIEW,
-        "types": [{"name": n, "description": d, "example": examples.get(n)} for n, d in TAXONOMY.items()],
+        "types": [
+            {"name": n, "description": d, "example": asdict(examples[n]) if n in examples else None}
+            for n, d in TAXONOMY.items()
+        ],
     }

@@ -15,11 +15,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from sqlalchemy import insert, text
 from shared_schemas.events import Subject
 from wander.domain.models import Event
+from wander.domain.sandwich_views import UnstoredCrystal
 from wander.foraging import make_forager
 from wander.sandwich.forager import NOVELTY_COS
 from wander.sandwich.model import DUPLICATE
 from wander.store.kb_repository import KbRepository
-from wander.store.tables import DEFAULT_PROJECT_ID, WanderCrystal
+from wander.store.tables import DEFAULT_PROJECT_ID, DIM, WanderCrystal
 from wander.wiring import NoProgress, import_notes, load_knowledge
 
 from tests.api.conftest import API, create
@@ -76,17 +77,15 @@ async def test_forage_from_a_pdf(app, tmp_path):
     summary = await make_forager(app, seed=1).run(patience=5, source=str(pdf))
     (entry,) = await app.sandwiches.log(summary.run_id)
     assert summary.mode == "directed" and summary.status == "completed"
-    assert (entry["source_kind"], entry["source_title"]) == ("file", "markets") and entry["source_ref"].startswith(
-        str(pdf)
-    )
-    (source,) = await rows(app, "SELECT content, domain FROM sandwich_sources WHERE ref = :r", r=entry["source_ref"])
+    assert (entry.source_kind, entry.source_title) == ("file", "markets") and entry.source_ref.startswith(str(pdf))
+    (source,) = await rows(app, "SELECT content, domain FROM sandwich_sources WHERE ref = :r", r=entry.source_ref)
     assert "asymmetry of information" in " ".join(source["content"].split()) and source["domain"] == "papers"
     # A damaged PDF is a source error with its reason, not a crash.
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.4\nnot really\n")
     failed = await make_forager(app, seed=1).run(patience=2, source=str(broken))
     (err,) = await app.sandwiches.log(failed.run_id)
-    assert failed.status == "failed" and "cannot read PDF" in err["outcome_rationale"]
+    assert failed.status == "failed" and "cannot read PDF" in err.outcome_rationale
 
 
 async def test_forage_from_a_reachable_url(app):
@@ -119,7 +118,7 @@ async def test_forage_from_a_reachable_url(app):
         httpd.server_close()
     log = await app.sandwiches.log(summary.run_id)
     assert served == ["/notes/page.html"] and summary.attempts == 2 == len(log)
-    assert {r["source_kind"] for r in log} == {"url"} and all(r["source_ref"].startswith(url) for r in log)
+    assert {r.source_kind for r in log} == {"url"} and all(r.source_ref.startswith(url) for r in log)
     contents = [
         r["content"] for r in await rows(app, "SELECT content FROM sandwich_sources WHERE kind = 'url' ORDER BY ref")
     ]
@@ -144,9 +143,9 @@ async def test_autonomous_foraging_draws_on_imported_notes(app, tmp_path):
     )
     summary = await make_forager(with_notes, seed=11).run(patience=30, max_attempts=15)
     log = await app.sandwiches.log(summary.run_id)
-    from_notes = [r for r in log if r["source_kind"] == "notes"]
-    assert from_notes and {r["source_ref"] for r in from_notes} <= imported
-    assert {r["source_kind"] for r in log} == {"notes", "corpus"}
+    from_notes = [r for r in log if r.source_kind == "notes"]
+    assert from_notes and {r.source_ref for r in from_notes} <= imported
+    assert {r.source_kind for r in log} == {"notes", "corpus"}
 
 
 async def test_a_near_duplicate_is_turned_down_by_the_cosine_threshold(app, tmp_path):
@@ -160,14 +159,14 @@ async def test_a_near_duplicate_is_turned_down_by_the_cosine_threshold(app, tmp_
     near.write_text(MARKETS.replace("a buyer and a seller", "a buyer and a merchant") + "\n")
     again = await forager.run(patience=2, source=str(near))
     (entry,) = await app.sandwiches.log(again.run_id)
-    assert entry["outcome"] == DUPLICATE and "too close to recently foraged content" in entry["outcome_rationale"]
-    cosine = float(entry["outcome_rationale"].split("cosine ")[1].split(" ")[0])
+    assert entry.outcome == DUPLICATE and "too close to recently foraged content" in entry.outcome_rationale
+    cosine = float(entry.outcome_rationale.split("cosine ")[1].split(" ")[0])
     assert NOVELTY_COS <= cosine < 1.0
     other = tmp_path / "c" / "rivers.md"
     other.parent.mkdir()
     other.write_text(RIVERS + "\n")
     (fresh,) = await app.sandwiches.log((await forager.run(patience=2, source=str(other))).run_id)
-    assert fresh["outcome"] != DUPLICATE
+    assert fresh.outcome != DUPLICATE
 
 
 async def test_crystals_become_sandwiches_with_relations(app, client):
@@ -197,6 +196,12 @@ async def test_crystals_become_sandwiches_with_relations(app, client):
                     validity={"V": 0.81, "verdict": "accepted", "filling": filling},
                 )
             )
+        (pending,) = [c for c in await app.sandwiches.unstored_crystals() if c.id == str(cid)]
+        assert isinstance(pending, UnstoredCrystal) and (pending.bread_a, pending.bread_b) == (
+            loci[0]["concept"],
+            loci[1]["concept"],
+        )
+        assert pending.bread_a_embedding.shape == (DIM,) and pending.validity["filling"] == filling
         # As the engine announces a crystal: the bus subscriber stores it in the corpus.
         await app.bus.publish(
             [

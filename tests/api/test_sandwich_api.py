@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+import uuid
+from dataclasses import asdict
+from datetime import datetime
+
+from wander.domain.sandwich_views import (
+    ForageLogRow,
+    ForageRunRow,
+    MetricInputs,
+    SandwichRow,
+    SimilarSandwich,
+    TypeDistributionRow,
+    TypeExample,
+)
 from wander.foraging import make_forager
 from wander.sandwich.analysis import TARGETS
 from wander.sandwich.model import SUBJECTS
+from wander.store.sandwich_tables import SANDWICHES
 
 
 async def test_metrics_and_analysis_over_http(app, client):
@@ -25,3 +39,38 @@ async def test_metrics_and_analysis_over_http(app, client):
     events = (await client.get(f"/api/v1/sandwich/runs/{made.json()['run_id']}/events")).json()
     assert events[0]["subject"] == SUBJECTS[0] and events[-1]["subject"] == SUBJECTS[3]
     assert (await client.get("/api/v1/sandwich/runs/not-a-run")).status_code == 404
+
+
+async def test_read_models_are_typed_and_the_api_gives_their_fields(app, client):
+    summary = await make_forager(app, seed=3).run(patience=2, max_attempts=12)
+    made = await app.sandwiches.sandwiches(limit=500)
+    assert made and all(isinstance(s, SandwichRow) for s in made)
+    listed = (await client.get("/api/v1/sandwich/sandwiches", params={"limit": 500})).json()
+    assert listed == [asdict(s) for s in made]  # the table's columns, ids and times as text
+    assert list(listed[0]) == [c.name for c in SANDWICHES.c if not c.name.endswith("_embedding")]
+    assert datetime.fromisoformat(made[0].created_at).tzinfo is not None and uuid.UUID(made[0].id)
+    run = await app.sandwiches.run(summary.run_id)
+    assert isinstance(run, ForageRunRow) and (run.id, run.attempts, run.made) == (
+        summary.run_id,
+        summary.attempts,
+        summary.made,
+    )
+    assert (await client.get(f"/api/v1/sandwich/runs/{summary.run_id}")).json() == asdict(run)
+    log = await app.sandwiches.log(summary.run_id)
+    assert len(log) == summary.attempts and all(isinstance(r, ForageLogRow) for r in log)
+    assert {r.run_id for r in log} == {summary.run_id}
+    api_log = (await client.get("/api/v1/sandwich/log", params={"run_id": summary.run_id})).json()
+    assert api_log == [asdict(r) for r in log]
+    inputs = await app.sandwiches.metric_inputs()
+    assert isinstance(inputs, MetricInputs) and (inputs.attempts, inputs.made) == (summary.attempts, summary.made)
+    assert len(inputs.novelty_series) == inputs.sandwiches == len(made)
+    types = await app.sandwiches.type_distribution()
+    assert all(isinstance(t, TypeDistributionRow) for t in types)
+    assert sum(t.sandwich_count for t in types) == len(made)
+    metrics = (await client.get("/api/v1/sandwich/metrics")).json()
+    assert metrics["type_distribution"] == [asdict(t) for t in types]
+    assert metrics["foraging_efficiency"] == [asdict(r) for r in await app.sandwiches.foraging_efficiency()]
+    best = await app.sandwiches.best_per_type()
+    assert all(isinstance(b, TypeExample) and b.structural_type == t for t, b in best.items())
+    near = await app.sandwiches.similar(app.embedder.embed([made[0].filling])[0], 3)
+    assert isinstance(near[0], SimilarSandwich) and near[0].id == made[0].id and near[0].similarity > 0.5

@@ -30,7 +30,7 @@ async def test_ask_routes_questions_to_the_analysis_queries(app, client):
     assert how["query"] == "metrics" and how["answer"] == metrics["metrics"]
     # No analysis query fits: the nearest sandwiches to the question.
     near = await ask(client, "lighthouse keepers at night")
-    stored = {s["id"] for s in await app.sandwiches.sandwiches(limit=500)}
+    stored = {s.id for s in await app.sandwiches.sandwiches(limit=500)}
     assert near["query"] == "similar" and 1 <= len(near["answer"]) <= 5
     assert {s["id"] for s in near["answer"]} <= stored
     for body in ({"question": ""}, {}):
@@ -49,7 +49,7 @@ async def test_explain_gives_the_types_with_the_corpus_examples(app, client):
     explained = (await client.get(f"{S}/explain")).json()
     made = await app.sandwiches.sandwiches(limit=500)
     with_example = {t["name"]: t["example"] for t in explained["types"] if t["example"]}
-    assert set(with_example) == {s["structural_type"] for s in made}
+    assert set(with_example) == {s.structural_type for s in made}
     for name, ex in with_example.items():
-        best = max((s for s in made if s["structural_type"] == name), key=lambda s: s["validity_score"])
-        assert ex["v"] == best["validity_score"] and ex["filling"] == best["filling"]
+        best = max((s for s in made if s.structural_type == name), key=lambda s: s.validity_score)
+        assert ex["v"] == best.validity_score and ex["filling"] == best.filling

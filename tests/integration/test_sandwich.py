@@ -62,7 +62,7 @@ async def test_autonomous_loop_logs_every_attempt_and_discriminates(app):
     usage = await rows(app, "SELECT SUM(usage_count) AS n FROM sandwich_ingredient_catalog")
     assert usage[0]["n"] == 3 * summary.made
     for s in await app.sandwiches.sandwiches():
-        assert s["validity_score"] >= 0.7 and s["bread_top"] != s["filling"] != s["bread_bottom"]
+        assert s.validity_score >= 0.7 and s.bread_top != s.filling != s.bread_bottom
 
 
 async def _append(events, e):
@@ -77,20 +77,20 @@ async def test_directed_files_topic_duplicates_and_source_errors(app, tmp_path):
     first = await forager.run(patience=10, source=str(tmp_path))
     log = await app.sandwiches.log(first.run_id)
     assert first.mode == "directed" and first.attempts == 3  # two Markdown sections, one HTML section
-    assert {r["source_kind"] for r in log} == {"file"}
-    assert not any("ignored()" in (r["source_title"] or "") for r in log)
+    assert {r.source_kind for r in log} == {"file"}
+    assert not any("ignored()" in (r.source_title or "") for r in log)
     again = await forager.run(patience=10, source=str(tmp_path))
     assert again.outcomes == {"already_seen": 3}
     topic = await forager.run(patience=2, topic="the immune system and vaccines")
-    assert topic.attempts == 1 and (await app.sandwiches.log(topic.run_id))[0]["source_kind"] == "topic"
+    assert topic.attempts == 1 and (await app.sandwiches.log(topic.run_id))[0].source_kind == "topic"
     for target, words in (
         (str(tmp_path / "nope"), "does not exist"),
         (f"http://127.0.0.1:{free_port()}/page", "cannot reach"),
     ):
         failed = await forager.run(patience=2, source=target)
         entry = (await app.sandwiches.log(failed.run_id))[0]
-        assert failed.status == "failed" and entry["outcome"] == SOURCE_ERROR and words in entry["outcome_rationale"]
-        assert (await app.sandwiches.run(failed.run_id))["status"] == "failed"
+        assert failed.status == "failed" and entry.outcome == SOURCE_ERROR and words in entry.outcome_rationale
+        assert (await app.sandwiches.run(failed.run_id)).status == "failed"
 
 
 def test_cli_forage_and_corpus(cli_env):

@@ -30,7 +30,7 @@ async def test_corpus_ask_and_sandwich_explain(app, cli_env):
     assert text.returncode == 0, text.stderr
     assert "(answered by: type_distribution)" in text.stdout
     made = await app.sandwiches.sandwiches(limit=500)
-    assert all(s["structural_type"] in text.stdout for s in made)
+    assert all(s.structural_type in text.stdout for s in made)
     bad = wander(cli_env, "corpus", "ask", "  ")
     assert bad.returncode == 2 and "error: question: must not be empty" in bad.stderr and "Traceback" not in bad.stderr
 
@@ -39,5 +39,5 @@ async def test_corpus_ask_and_sandwich_explain(app, cli_env):
     lines = explained.stdout
     assert "A sandwich is two pieces of bread" in lines and "accepted at" in lines
     assert all(f"{name}:" in lines for name in TAXONOMY)
-    best = max(made, key=lambda s: s["validity_score"])
-    assert f"{best['bread_top']} / {best['filling']} / {best['bread_bottom']}" in lines
+    best = max(made, key=lambda s: s.validity_score)
+    assert f"{best.bread_top} / {best.filling} / {best.bread_bottom}" in lines

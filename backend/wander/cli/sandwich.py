@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from dataclasses import asdict, is_dataclass
 from typing import Any
 
 import typer
@@ -35,6 +36,15 @@ def _run(factory) -> Any:
         _fail(f"{exc.field}: {exc.reason}")
     except WanderError as exc:
         _fail(str(exc))
+
+
+def _json(doc: Any) -> str:
+    """The JSON a command prints: read models (dataclasses) as objects, anything else as text."""
+
+    def plain(o: Any) -> Any:
+        return asdict(o) if is_dataclass(o) and not isinstance(o, type) else str(o)
+
+    return json.dumps(doc, default=plain, indent=1)
 
 
 def _open():
@@ -75,17 +85,17 @@ def forage(
                 patience=patience, source=source, topic=topic, max_attempts=max_attempts, on_attempt=show
             )
             made = await app.sandwiches.sandwiches(limit=max(1, summary.made))
-            return summary, [s for s in made if s["id"] in summary.sandwich_ids]
+            return summary, [s for s in made if s.id in summary.sandwich_ids]
 
     summary, made = _run(main)
     if as_json:
-        print(json.dumps({**summary.__dict__, "sandwiches": made}, default=str, indent=1))
+        print(_json({**summary.__dict__, "sandwiches": made}))
         return
     for s in made:
         out.print(
-            f"\n[bold]{s['name']}[/bold] ({s['structural_type']}, V {s['validity_score']:.2f})\n"
-            f"  top bread: {s['bread_top']}\n  filling:   {s['filling']}\n  bottom:    {s['bread_bottom']}\n"
-            f"  {s['assembly_rationale']}"
+            f"\n[bold]{s.name}[/bold] ({s.structural_type}, V {s.validity_score:.2f})\n"
+            f"  top bread: {s.bread_top}\n  filling:   {s.filling}\n  bottom:    {s.bread_bottom}\n"
+            f"  {s.assembly_rationale}"
         )
     out.print(
         f"\n{summary.attempts} attempts, {summary.made} sandwiches "
@@ -107,7 +117,7 @@ def stats(as_json: bool = typer.Option(False, "--json")) -> None:
 
     report = _run(main)
     if as_json:
-        print(json.dumps(report, default=str, indent=1))
+        print(_json(report))
         return
     t = Table(title="SANDWICH metrics (004, 8.1)")
     for col in ("metric", "value", "target", "met"):
@@ -123,7 +133,7 @@ def stats(as_json: bool = typer.Option(False, "--json")) -> None:
     out.print("counts: " + ", ".join(f"{k} {v}" for k, v in report["counts"].items()))
     out.print("outcomes: " + (", ".join(f"{k} {v}" for k, v in sorted(report["outcomes"].items())) or "none yet"))
     for r in report["type_distribution"]:
-        out.print(f"  {r['structural_type']:<14} {r['sandwich_count']:>4}  mean V {r['avg_validity']:.3f}")
+        out.print(f"  {r.structural_type:<14} {r.sandwich_count:>4}  mean V {r.avg_validity:.3f}")
 
 
 @corpus_app.command("ask")

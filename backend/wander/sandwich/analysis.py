@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from wander.domain.sandwich import TAXONOMY
+from wander.domain.sandwich_views import MetricInputs
 
 TARGETS = {  # 8.1: metric -> (comparison, target)
     "sandwich_rate": (">", 0.30),
@@ -30,14 +31,14 @@ def novelty_stability(series: list[float]) -> float | None:
     return round(late / early, 4) if early > 0 else None
 
 
-def metrics(inputs: dict[str, Any]) -> dict[str, Any]:
+def metrics(inputs: MetricInputs) -> dict[str, Any]:
     values = {
-        "sandwich_rate": _ratio(inputs["made"], inputs["attempts"]),
-        "mean_validity": None if inputs["mean_validity"] is None else round(float(inputs["mean_validity"]), 4),
-        "ingredient_diversity": _ratio(inputs["unique_ingredients"], inputs["sandwiches"]),
-        "structural_coverage": round(int(inputs["types_used"]) / len(TAXONOMY), 4),
-        "cross_domain_rate": _ratio(inputs["cross_domain"], inputs["sandwiches"]),
-        "novelty_stability": novelty_stability(inputs["novelty_series"]),
+        "sandwich_rate": _ratio(inputs.made, inputs.attempts),
+        "mean_validity": None if inputs.mean_validity is None else round(float(inputs.mean_validity), 4),
+        "ingredient_diversity": _ratio(inputs.unique_ingredients, inputs.sandwiches),
+        "structural_coverage": round(int(inputs.types_used) / len(TAXONOMY), 4),
+        "cross_domain_rate": _ratio(inputs.cross_domain, inputs.sandwiches),
+        "novelty_stability": novelty_stability(inputs.novelty_series),
     }
     out = {}
     for name, value in values.items():
@@ -45,7 +46,7 @@ def metrics(inputs: dict[str, Any]) -> dict[str, Any]:
         met = None if value is None else (value > target if op == ">" else value >= target)
         out[name] = {"value": value, "target": f"{op} {target}", "met": met}
     counts = {
-        k: int(inputs[k])
+        k: int(getattr(inputs, k))
         for k in ("attempts", "made", "sandwiches", "unique_ingredients", "types_used", "cross_domain")
     }
     return {"metrics": out, "counts": counts}

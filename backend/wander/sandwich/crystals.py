@@ -3,31 +3,22 @@ V breakdown and type as the sandwich gate scored them (engine/crystallizer.py)."
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import numpy as np
 
 from wander.domain.geometry import normalize
+from wander.domain.sandwich_views import UnstoredCrystal
 from wander.sandwich.assembler import CLASSIC
 from wander.sandwich.model import Ingredient, Sandwich
 
 
-def _vector(value: Any) -> np.ndarray:
-    """A pgvector column as an array: a raw SQL row gives the text form '[0.1,0.2,...]'."""
-    if isinstance(value, str):
-        value = json.loads(value)
-    return np.asarray(value, dtype=np.float32)
-
-
-def crystal_sandwich(row: dict[str, Any], filling_vector: np.ndarray) -> Sandwich:
+def crystal_sandwich(row: UnstoredCrystal, filling_vector: np.ndarray) -> Sandwich:
     """row: a crystal joined with its two bread loci (SandwichRepository.unstored_crystals)."""
-    v = dict(row["validity"] or {})
-    filling = str(v.get("filling") or row["insight"][:80])
-    b1 = Ingredient(-1, row["bread_a"], tuple(row["bread_a_domains"] or ()), _vector(row["bread_a_embedding"]))
-    b2 = Ingredient(-1, row["bread_b"], tuple(row["bread_b_domains"] or ()), _vector(row["bread_b_embedding"]))
-    f = Ingredient(-1, filling, tuple(row["domains"] or ())[:1], np.asarray(filling_vector, dtype=np.float32))
-    stype = row["structural_type"] or "Perspectival"
+    v = dict(row.validity or {})
+    filling = str(v.get("filling") or row.insight[:80])
+    b1 = Ingredient(-1, row.bread_a, tuple(row.bread_a_domains or ()), row.bread_a_embedding)
+    b2 = Ingredient(-1, row.bread_b, tuple(row.bread_b_domains or ()), row.bread_b_embedding)
+    f = Ingredient(-1, filling, tuple(row.domains or ())[:1], np.asarray(filling_vector, dtype=np.float32))
+    stype = row.structural_type or "Perspectival"
     validity = {
         "V": float(v.get("V", 0.0)),
         "bread_compat": float(v.get("bread_compat", 0.0)),
@@ -40,7 +31,7 @@ def crystal_sandwich(row: dict[str, Any], filling_vector: np.ndarray) -> Sandwic
     embedding = normalize(normalize(b1.vector) + normalize(f.vector) + normalize(b2.vector))
     return Sandwich(
         name=f"The {filling.title()} {CLASSIC.get(stype, 'Sandwich')}"[:255],
-        description=row["insight"],
+        description=row.insight,
         bread_top=b1,
         filling=f,
         bread_bottom=b2,

@@ -1,7 +1,7 @@
 """The SANDWICH corpus in Postgres: foraging runs and their log and outbox, sandwiches with
 their ingredients and relations (updated in the transaction that stores each sandwich), the
-wanders' crystals as sandwiches. The reading side and the analysis queries of 004 (5.3, 7,
-8.1) are sandwich_read_models.py."""
+wanders' crystals as sandwiches. The reading side (the crystals not yet stored among it) and
+the analysis queries of 004 (5.3, 7, 8.1) are sandwich_read_models.py."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import uuid
 from typing import Any
 
 import numpy as np
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -296,18 +296,3 @@ class SandwichRepository(SandwichReadModels):
             if exists:
                 return None
             return str(await self._store_sandwich(conn, s, None, cid))
-
-    async def unstored_crystals(self) -> list[dict[str, Any]]:
-        """Crystals (not invalidated) with their bread loci, not yet in the sandwich corpus."""
-        q = text("""
-            SELECT c.id, c.insight, c.validity, c.structural_type, c.domains, c.embedding,
-                   a.concept AS bread_a, a.embedding AS bread_a_embedding, a.domains AS bread_a_domains,
-                   b.concept AS bread_b, b.embedding AS bread_b_embedding, b.domains AS bread_b_domains
-            FROM wander_crystals c
-            JOIN wander_loci a ON a.id = c.bread_a_locus_id
-            JOIN wander_loci b ON b.id = c.bread_b_locus_id
-            WHERE c.status <> 'invalidated'
-              AND NOT EXISTS (SELECT 1 FROM sandwiches s WHERE s.crystal_id = c.id)
-            ORDER BY c.created_at""")
-        async with self.engine.connect() as conn:
-            return [dict(r._mapping) for r in (await conn.execute(q)).all()]

@@ -10,6 +10,7 @@ naming `source`. `wander forage --from` (the local user) stays unconfined."""
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -80,7 +81,7 @@ class SandwichController(Controller):
         from wander.foraging import sync_crystals
 
         await sync_crystals(svc.app.sandwiches, svc.app.embedder)
-        return await svc.app.sandwiches.sandwiches(limit, origin)
+        return [asdict(s) for s in await svc.app.sandwiches.sandwiches(limit, origin)]
 
     @get("/log")
     async def log(
@@ -88,14 +89,15 @@ class SandwichController(Controller):
     ) -> list[ForageLogEntry]:
         if run_id is not None and parse_uuid(run_id) is None:
             raise InvalidInput("run_id", "must be a UUID")
-        return [ForageLogEntry.model_validate(r) for r in await svc.app.sandwiches.log(run_id, limit)]
+        rows = await svc.app.sandwiches.log(run_id, limit)
+        return [ForageLogEntry.model_validate(r, from_attributes=True) for r in rows]
 
     @get("/runs/{run_id:str}")
     async def run(self, run_id: str, svc: Services) -> dict[str, Any]:
         found = await svc.app.sandwiches.run(run_id) if parse_uuid(run_id) else None
         if found is None:
             raise NotFound("run", run_id)
-        return found
+        return asdict(found)
 
     @get("/runs/{run_id:str}/events")
     async def events(
@@ -113,7 +115,7 @@ class SandwichController(Controller):
         """004 8.1's metrics with their targets, and the analysis queries (the dashboard's data)."""
         from wander.foraging import corpus_report
 
-        return SandwichMetrics.model_validate(await corpus_report(svc.app))
+        return SandwichMetrics.model_validate(await corpus_report(svc.app), from_attributes=True)
 
     @post("/ask", status_code=200)
     async def ask(self, data: CorpusQuestion, svc: Services) -> dict[str, Any]:
