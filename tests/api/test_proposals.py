@@ -4,12 +4,14 @@ execution on the paper wallet, refusals with reasons, limits under concurrency, 
 import asyncio
 import hashlib
 import uuid
+from dataclasses import asdict
 
 import pytest
 from sqlalchemy import insert, select, update
 from wander.action import codec
 from wander.action.factory import action_service
 from wander.domain.errors import Refused
+from wander.domain.wallet_views import LedgerEntry, WalletPosition, WalletState
 from wander.store.action_tables import LEDGER, PROPOSALS
 from wander.store.tables import DEFAULT_PROJECT_ID, WanderCrystal
 
@@ -127,6 +129,10 @@ async def test_propose_review_approve_execute_and_every_refusal(app, client):
     assert wallet["positions"] == [
         {"asset": e["asset"], "cost_cents": e["cost_cents"], "worst_case_loss_cents": e["worst_case_loss_cents"]}
     ]
+    state = await s.wallet.state(s.limits)  # the store's read model, of which the answer is the fields
+    assert isinstance(state, WalletState) and asdict(state) == wallet
+    assert state.positions == [WalletPosition(e["asset"], e["cost_cents"], e["worst_case_loss_cents"])]
+    assert isinstance(state.ledger[0], LedgerEntry) and state.ledger[0].proposal_id == pid
     listed = (await client.get(f"{A}/proposals", params={"status": "executed"})).json()
     assert [x["id"] for x in listed] == [pid]
 

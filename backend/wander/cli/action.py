@@ -7,6 +7,7 @@ import getpass
 import hmac
 import json
 from contextlib import asynccontextmanager
+from dataclasses import asdict
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -193,17 +194,17 @@ def register(app: typer.Typer) -> None:
 
         state = run_async(main)
         if as_json:
-            console.print_json(json.dumps(state, default=str))
+            console.print_json(json.dumps(asdict(state), default=str))
             return
         console.print(
-            f"[bold]paper wallet[/] balance {_money(state['balance_cents'])}"
-            + (f"  [red]breaker: {state['breaker']}[/]" if state["breaker"] else ""),
+            f"[bold]paper wallet[/] balance {_money(state.balance_cents)}"
+            + (f"  [red]breaker: {state.breaker}[/]" if state.breaker else ""),
             highlight=False,
         )
-        for row in state["ledger"]:
+        for row in state.ledger:
             console.print(
-                f"  #{row['id']} {row['created_at'][:19]} {row['kind']} {row['asset'][:40]} "
-                f"{_money(row['amount_cents'])} -> {_money(row['balance_after_cents'])} "
-                f"(proposal {row['proposal_id'][:8]}, decision {row['decision_id'][:8]})",
+                f"  #{row.id} {row.created_at[:19]} {row.kind} {row.asset[:40]} "
+                f"{_money(row.amount_cents)} -> {_money(row.balance_after_cents)} "
+                f"(proposal {row.proposal_id[:8]}, decision {row.decision_id[:8]})",
                 highlight=False,
             )

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from wander.action.ports import Limits, Order
 from wander.domain.errors import Refused
 from wander.domain.models import Event
+from wander.domain.wallet_views import LedgerEntry, WalletPosition, WalletState
 from wander.store.action_repository import append_events
 from wander.store.action_tables import DECISIONS, LEDGER, POSITIONS, PROPOSALS, WALLETS
 
@@ -168,7 +169,7 @@ class PaperWallet:
             "executed_at": row.created_at.isoformat(),
         }
 
-    async def state(self, limits: Limits) -> dict[str, Any]:
+    async def state(self, limits: Limits) -> WalletState:
         async with self.engine.begin() as conn:
             w = await self._lock(conn)
             positions = (
@@ -179,27 +180,24 @@ class PaperWallet:
             ledger = (
                 await conn.execute(select(LEDGER).where(LEDGER.c.wallet_id == self.wallet_id).order_by(LEDGER.c.id))
             ).all()
-        return {
-            "wallet": self.wallet_id,
-            "balance_cents": w.balance_cents,
-            "breaker": w.breaker_reason if w.breaker_day == w.today else None,
-            "limits": limits.__dict__,
-            "positions": [
-                {"asset": p.asset, "cost_cents": p.cost_cents, "worst_case_loss_cents": p.worst_case_loss_cents}
-                for p in positions
-            ],
-            "ledger": [
-                {
-                    "id": r.id,
-                    "proposal_id": str(r.proposal_id),
-                    "decision_id": str(r.decision_id),
-                    "session_id": str(r.session_id) if r.session_id else None,
-                    "kind": r.kind,
-                    "asset": r.asset,
-                    "amount_cents": r.amount_cents,
-                    "balance_after_cents": r.balance_after_cents,
-                    "created_at": r.created_at.isoformat(),
-                }
+        return WalletState(
+            wallet=self.wallet_id,
+            balance_cents=w.balance_cents,
+            breaker=w.breaker_reason if w.breaker_day == w.today else None,
+            limits=dict(limits.__dict__),
+            positions=[WalletPosition(p.asset, p.cost_cents, p.worst_case_loss_cents) for p in positions],
+            ledger=[
+                LedgerEntry(
+                    id=r.id,
+                    proposal_id=str(r.proposal_id),
+                    decision_id=str(r.decision_id),
+                    session_id=str(r.session_id) if r.session_id else None,
+                    kind=r.kind,
+                    asset=r.asset,
+                    amount_cents=r.amount_cents,
+                    balance_after_cents=r.balance_after_cents,
+                    created_at=r.created_at.isoformat(),
+                )
                 for r in ledger
             ],
-        }
+        )

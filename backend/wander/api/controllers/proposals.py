@@ -104,7 +104,7 @@ class ProposalController(Controller):
     @get("/wallet")
     async def wallet(self, svc: Services, request: Request) -> WalletOut:
         s = _service(svc, request)
-        return WalletOut(**await s.wallet.state(s.limits))
+        return WalletOut.model_validate(asdict(await s.wallet.state(s.limits)))
 
 
 __all__ = ["ProposalController"]
