@@ -7,6 +7,8 @@ import asyncio
 import uuid
 
 import pytest
+from wander.domain.views import StoredProjection
+from wander.store.archive_repository import ArchiveRepository
 
 from tests.api.conftest import API, create, wait_idle
 
@@ -60,6 +62,10 @@ async def test_completed_wander_is_archived_in_the_background_and_exports(client
     p = (await client.get(f"{API}/{s['id']}/projection")).json()
     assert p["fit_id"] == a["fit_id"] and len(p["points"]) == a["loci_count"]
     assert all(pt["fitted"] and -1.0001 <= pt["x"] <= 1.0001 for pt in p["points"])
+    stored = await ArchiveRepository(app.db).projection(s["id"])  # the fit the answer was read from
+    assert isinstance(stored, StoredProjection) and (stored.session_id, stored.fit_id) == (s["id"], a["fit_id"])
+    assert stored.n_loci == len(stored.points) == a["loci_count"] and stored.method == "pca"
+    assert {pt["locus_id"]: [pt["x"], pt["y"]] for pt in p["points"]} == stored.points
     subjects = [e.subject for e in await app.store.events_after(s["id"])]
     assert "wander.projection.updated" in subjects
 

@@ -178,21 +178,21 @@ class Archivist:
         if stored is None:
             fit = await self.refit(session_id)
             return _out(session_id, fit.fit_id, fit.method, [(i, p[0], p[1], True) for i, p in fit.points().items()])
-        pts = stored["points"]
+        pts = stored.points
         fitted = [k for k, i in enumerate(ids) if i in pts]
         fresh = [k for k, i in enumerate(ids) if i not in pts]
         items = [(ids[k], pts[ids[k]][0], pts[ids[k]][1], True) for k in fitted]
         if fresh:
             f = proj.Fit(
-                stored["fit_id"],
-                stored["method"],
+                stored.fit_id,
+                stored.method,
                 [ids[k] for k in fitted],
                 np.asarray([pts[ids[k]] for k in fitted], dtype=np.float64).reshape(-1, 2),
                 proj.unit(vectors[fitted]) if fitted else np.zeros((0, vectors.shape[1]), np.float32),
             )
             xy = f.transform(vectors[fresh])
             items += [(ids[k], round(float(x), 5), round(float(y), 5), False) for k, (x, y) in zip(fresh, xy)]
-        return _out(session_id, stored["fit_id"], stored["method"], items)
+        return _out(session_id, stored.fit_id, stored.method, items)
 
     async def joint_projection(self, session_ids: list[str]) -> dict[str, Any]:
         """Several wanders in one semantic space (not stored; cached while nothing grows)."""

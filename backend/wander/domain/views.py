@@ -57,3 +57,15 @@ class SimilarItem:
     session_id: str | None
     text: str
     similarity: float
+
+
+@dataclass(frozen=True)
+class StoredProjection:
+    """A wander's stored 2-D fit: {locus_id: [x, y]} for the loci it was fitted on."""
+
+    session_id: str
+    fit_id: str
+    method: str  # umap | pca
+    points: dict[str, list[float]]
+    n_loci: int
+    created_at: datetime | None

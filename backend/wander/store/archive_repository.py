@@ -14,6 +14,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.domain.models import FINISHED, Event
+from wander.domain.views import StoredProjection
 from wander.store.archive_tables import WanderArchive, WanderProjection
 from wander.store.tables import WanderEvent, WanderLocus, WanderSession
 from wander.store.wander_rows import WanderRowsRepository
@@ -153,10 +154,12 @@ class ArchiveRepository(WanderRowsRepository):
         async with self.engine.connect() as conn:
             return (await conn.execute(select(S.c.id).where(S.c.id == uuid.UUID(session_id)))).first() is not None
 
-    async def projection(self, session_id: str) -> dict[str, Any] | None:
+    async def projection(self, session_id: str) -> StoredProjection | None:
         async with self.engine.connect() as conn:
             r = (await conn.execute(select(P).where(P.c.session_id == uuid.UUID(session_id)))).first()
-        return dict(r._mapping) if r else None
+        if r is None:
+            return None
+        return StoredProjection(str(r.session_id), r.fit_id, r.method, r.points, r.n_loci, r.created_at)
 
     async def save_projection(
         self,
