@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from wander.domain.views import EvidenceItem
 from wander.engine import fence as fences
 from wander.engine.adjacency import analogy as analogy_mod
 from wander.engine.adjacency import bridging as bridging_mod
@@ -185,8 +186,17 @@ async def test_crystallize_now_and_subwanders(app):
     assert outcome.crystal.validity["verdict"] in ("accepted", "review", "rejected")
     assert await app.store.find_crystals(session_id=s.id, status=None)
 
+    evidence = outcome.rumination.evidence  # plain records, as the crystal keeps them
+    assert all(list(e) == ["id", "type", "summary", "sim"] for e in evidence.values())
+    assert {e["id"] for e in outcome.crystal.supporting_evidence} <= set(evidence)
+
     loci = await app.store.loci(s.id)
     parent = await app.store.get_session(s.id)
+    found = await app.store.lens_evidence(parent, "loci", loci[3].embedding, 3)
+    assert len(found) == 3 and all(isinstance(e, EvidenceItem) and e.type == "locus" for e in found)
+    assert (found[0].id, found[0].summary) == (loci[3].id, loci[3].concept) and found[0].sim > 0.99
+    budget = (await app.store.lens_evidence(parent, "constraints", loci[3].embedding, 3))[-1]
+    assert (budget.id, budget.type, budget.sim) == ("budget", "constraint", 0.0) and "cloud budget" in budget.summary
     child = await Interventions(app.engine).spawn(s.id, loci[3].id, max_steps=5, budget_share=0.5)
     assert child.parent_session_id == s.id and child.parent_locus_id == loci[3].id
     assert child.seed_concept == loci[3].concept and child.cloud_budget_cents == parent.cloud_budget_cents // 2

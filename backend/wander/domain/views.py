@@ -60,6 +60,18 @@ class SimilarItem:
 
 
 @dataclass(frozen=True)
+class EvidenceItem:
+    """What a rumination lens finds in the wander's graph (003): a node, its kind (locus,
+    residue.<facet>, resonance, crystal, failed_path, compost, constraint), a short summary
+    and its cosine similarity to the stimulus (0 for constraints without a vector)."""
+
+    id: str
+    type: str
+    summary: str
+    sim: float
+
+
+@dataclass(frozen=True)
 class StoredProjection:
     """A wander's stored 2-D fit: {locus_id: [x, y]} for the loci it was fitted on."""
 

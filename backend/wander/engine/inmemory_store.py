@@ -29,6 +29,7 @@ from wander.domain.models import (
     Trace,
     WarmMemory,
 )
+from wander.domain.views import EvidenceItem
 from wander.engine.ports import InjectionChange, SessionControls, StepCommit, WalkState
 
 FACETS = ("connection", "tension", "bridge", "surprise", "possibility")
@@ -203,28 +204,19 @@ class InMemoryStore:
     async def crystals(self, project_id: str) -> list[Crystal]:
         return [c for c in self.crystals_by_id.values() if c.project_id == project_id and c.status != "invalidated"]
 
-    async def lens_evidence(self, session: Session, lens: str, vector: np.ndarray, k: int) -> list[dict]:
+    async def lens_evidence(self, session: Session, lens: str, vector: np.ndarray, k: int) -> list[EvidenceItem]:
         v = np.asarray(vector, dtype=np.float32)
         sid = session.id
         if lens == "constraints":
             items = [
-                {
-                    "id": f"fence:{i}",
-                    "type": "constraint",
-                    "summary": f"fence {a.action}s '{a.concept}'",
-                    "sim": float(a.embedding @ v),
-                }
+                EvidenceItem(f"fence:{i}", "constraint", f"fence {a.action}s '{a.concept}'", float(a.embedding @ v))
                 for i, a in enumerate(session.fence)
             ]
-            items.append(
-                {
-                    "id": "budget",
-                    "type": "constraint",
-                    "sim": 0.0,
-                    "summary": f"cloud budget {session.cloud_spent_cents}/{session.cloud_budget_cents} cents, "
-                    f"drift at most {session.max_drift_distance}",
-                }
+            budget = (
+                f"cloud budget {session.cloud_spent_cents}/{session.cloud_budget_cents} cents, "
+                f"drift at most {session.max_drift_distance}"
             )
+            items.append(EvidenceItem("budget", "constraint", budget, 0.0))
             return items
         rows: list[tuple[str, str, np.ndarray | None]]
         if lens == "loci":
@@ -264,6 +256,4 @@ class InMemoryStore:
             return []
         sims = np.stack([np.asarray(r[2], dtype=np.float32) for r in rows]) @ v
         order = np.argsort(-sims, kind="stable")[:k]
-        return [
-            {"id": rows[i][0], "type": kind, "summary": (rows[i][1] or "")[:200], "sim": float(sims[i])} for i in order
-        ]
+        return [EvidenceItem(rows[i][0], kind, (rows[i][1] or "")[:200], float(sims[i])) for i in order]

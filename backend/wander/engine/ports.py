@@ -24,7 +24,7 @@ from wander.domain.models import (
     Trace,
     WarmMemory,
 )
-from wander.domain.views import SimilarItem, StepView
+from wander.domain.views import EvidenceItem, SimilarItem, StepView
 
 # A change to a wander's fence, made under the session's lock: the fence as it is -> the new
 # fence and the events that report it.
@@ -186,7 +186,7 @@ class RuminationTurn:
     step: int
     lens: str  # the node type being explored (loci, residues, resonances, ...)
     gap: str  # what is missing, in words
-    evidence: list[dict]  # [{id, type, summary}] the store's answer to this step's query
+    evidence: list[EvidenceItem]  # the store's answer to this step's query
     findings_so_far: list[str]
     coverage: float  # share of lenses explored
 
@@ -298,9 +298,8 @@ class Store(Protocol):
 
     async def interrupted_runs(self) -> list[Session]: ...
 
-    async def lens_evidence(self, session: Session, lens: str, vector: np.ndarray, k: int) -> list[dict]:
-        """What the wander's graph holds for a rumination lens, nearest the vector first:
-        [{id, type, summary, sim}]."""
+    async def lens_evidence(self, session: Session, lens: str, vector: np.ndarray, k: int) -> list[EvidenceItem]:
+        """What the wander's graph holds for a rumination lens, nearest the vector first."""
         ...
 
     async def crystals(self, project_id: str) -> list[Crystal]:

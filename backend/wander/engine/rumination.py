@@ -14,12 +14,13 @@ ids that the queries returned (otherwise it is rejected)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
 from wander.domain.models import Session
+from wander.domain.views import EvidenceItem
 from wander.engine.ports import RuminationModel, RuminationReply, RuminationTurn, Store
 
 LENSES = (
@@ -48,20 +49,21 @@ class RuminationResult:
     reason: str
     steps: list[dict[str, Any]] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
-    evidence: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> item, all returned
+    # id -> item, all returned; plain records, as the crystal keeps them (supporting_evidence)
+    evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
     coverage: float = 0.0
     final_gap: float = 1.0
     insight: str | None = None
 
 
-def composite_gap(explored: dict[str, list[dict[str, Any]]]) -> tuple[float, dict[str, float]]:
+def composite_gap(explored: dict[str, list[EvidenceItem]]) -> tuple[float, dict[str, float]]:
     """0.4 semantic (how far the best evidence is from the stimulus) + 0.3 quality (share of
     explored lenses with thin evidence) + 0.3 structural (share of lenses not explored)."""
     structural = 1.0 - len(explored) / len(LENSES)
     if explored:
-        bests = [max((e.get("sim", 0.0) for e in ev), default=0.0) for ev in explored.values()]
+        bests = [max((e.sim for e in ev), default=0.0) for ev in explored.values()]
         semantic = float(np.clip(1.0 - np.mean(bests), 0.0, 1.0))
-        thin = [sum(1 for e in ev if e.get("sim", 0.0) >= RELEVANT) < 2 for ev in explored.values()]
+        thin = [sum(1 for e in ev if e.sim >= RELEVANT) < 2 for ev in explored.values()]
         quality = float(np.mean(thin))
     else:
         semantic, quality = 1.0, 1.0
@@ -69,28 +71,26 @@ def composite_gap(explored: dict[str, list[dict[str, Any]]]) -> tuple[float, dic
     return 0.4 * semantic + 0.3 * quality + 0.3 * structural, parts
 
 
-def _next_lens(explored: dict[str, list[dict[str, Any]]]) -> str:
+def _next_lens(explored: dict[str, list[EvidenceItem]]) -> str:
     """The widest gap: an unexplored lens first; then the explored lens with the thinnest evidence."""
     for lens in LENSES:
         if lens not in explored:
             return lens
-    return min(explored, key=lambda k: sum(e.get("sim", 0.0) for e in explored[k]))
+    return min(explored, key=lambda k: sum(e.sim for e in explored[k]))
 
 
 class OfflineRuminator:
     """A ruminator without a model: findings read off the evidence, honest about absences."""
 
     async def ruminate(self, seed: str, turn: RuminationTurn) -> RuminationReply:
-        ev = sorted(turn.evidence, key=lambda e: -e.get("sim", 0.0))
+        ev = sorted(turn.evidence, key=lambda e: -e.sim)
         if ev:
             top = ev[:2]
-            finding = f"{turn.lens}: " + "; ".join(
-                f"{e['summary']} ({e['type']} {str(e['id'])[:8]}, cos {e.get('sim', 0):.2f})" for e in top
-            )
-            cited = [str(e["id"]) for e in top]
+            finding = f"{turn.lens}: " + "; ".join(f"{e.summary} ({e.type} {e.id[:8]}, cos {e.sim:.2f})" for e in top)
+            cited = [e.id for e in top]
             monologue = (
                 f"Looking at '{seed}' through {turn.lens}: {len(ev)} items answer, the closest at cos "
-                f"{ev[0].get('sim', 0):.2f}. {turn.gap}."
+                f"{ev[0].sim:.2f}. {turn.gap}."
             )
         else:
             finding = f"{turn.lens}: confirmed absence, nothing of this kind near '{seed}'"
@@ -103,7 +103,7 @@ class OfflineRuminator:
 async def ruminate(
     store: Store, session: Session, seed: str, vector: np.ndarray, model: RuminationModel
 ) -> RuminationResult:
-    explored: dict[str, list[dict[str, Any]]] = {}
+    explored: dict[str, list[EvidenceItem]] = {}
     result = RuminationResult(decision="abort", reason="")
     seen: set[str] = set()
     dry_steps = 0
@@ -112,7 +112,7 @@ async def ruminate(
         lens = _next_lens(explored)
         evidence = await store.lens_evidence(session, lens, vector, EVIDENCE_K)
         for e in evidence:
-            result.evidence[str(e["id"])] = e
+            result.evidence[e.id] = asdict(e)
         coverage_now = len(set(explored) | {lens}) / len(LENSES)
         gap_text = (
             f"gap {gap_before:.2f} (semantic {parts['semantic']:.2f}, quality {parts['quality']:.2f}, "
@@ -127,7 +127,7 @@ async def ruminate(
             coverage=coverage_now,
         )
         reply = await model.ruminate(seed, turn)
-        returned = {str(e["id"]) for e in evidence}
+        returned = {e.id for e in evidence}
         record: dict[str, Any] = {
             "step": step,
             "lens": lens,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wander.domain.pii import scrub_pii
+from wander.domain.views import EvidenceItem
 from wander.engine.ports import RuminationReply, RuminationTurn
 from wander.llm import prompts
 from wander.llm.base import ChatModel, Completion, ModelUnavailable, ModelUsage, RetryPolicy
@@ -68,7 +69,7 @@ class ModelRuminationReply(RuminationReply):
     raw_output: str | None = None
 
 
-def _evidence_lines(evidence: list[dict]) -> str:
+def _evidence_lines(evidence: list[EvidenceItem]) -> str:
     if not evidence:
         return (
             "Nothing. The query returned no evidence for this lens. That is data: the graph does not have "
@@ -76,12 +77,8 @@ def _evidence_lines(evidence: list[dict]) -> str:
         )
     lines = []
     for e in evidence[:MAX_EVIDENCE]:
-        eid = str(e.get("id", "?"))
-        kind = e.get("type") or e.get("kind") or "node"
-        summary = re.sub(r"\s+", " ", str(e.get("summary") or e.get("text") or "")).strip()
-        sim = e.get("sim")
-        closeness = f", cos {float(sim):.2f}" if isinstance(sim, (int, float)) else ""
-        lines.append(f"- [{eid}] ({kind}{closeness}) {summary[:400]}")
+        summary = re.sub(r"\s+", " ", e.summary).strip()
+        lines.append(f"- [{e.id}] ({e.type}, cos {e.sim:.2f}) {summary[:400]}")
     if len(evidence) > MAX_EVIDENCE:
         lines.append(f"- ... and {len(evidence) - MAX_EVIDENCE} more not shown")
     return "\n".join(lines)
@@ -309,7 +306,7 @@ class ModelRumination:
                     return self._failed(f"empty answer, and the retry failed: {exc.reason}", "", tokens, cost)
             if not text.strip():
                 return self._failed("the model gave an empty answer", text, tokens, cost)
-        evidence_ids = [str(e.get("id")) for e in turn.evidence if e.get("id") is not None]
+        evidence_ids = [e.id for e in turn.evidence]
         reply = parse_rumination_reply(text, evidence_ids)
         reply.model_used, reply.route, reply.tokens_used, reply.cost_cents = self.model, self.route, tokens, cost
         if reply.dropped_citations:

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.domain.models import CrystalStatus, ResonanceStatus, Session
-from wander.domain.views import SimilarItem, StepView
+from wander.domain.views import EvidenceItem, SimilarItem, StepView
 from wander.store.mappers import as_uuid
 from wander.store.tables import (
     WanderCompost,
@@ -169,39 +169,23 @@ class ReadModels:
         out.sort(key=lambda x: -x.similarity)
         return out[:limit]
 
-    async def lens_evidence(self, session: Session, lens: str, vector: np.ndarray, k: int) -> list[dict[str, Any]]:
+    async def lens_evidence(self, session: Session, lens: str, vector: np.ndarray, k: int) -> list[EvidenceItem]:
         sid, pid = as_uuid(session.id), as_uuid(session.project_id)
         v = np.asarray(vector, dtype=np.float32)
         facets = ("connection", "tension", "bridge", "surprise", "possibility")
         if lens == "constraints":
             items = [
-                {
-                    "id": f"fence:{i}",
-                    "type": "constraint",
-                    "summary": f"fence {a.action}s '{a.concept}'",
-                    "sim": float(a.embedding @ v),
-                }
+                EvidenceItem(f"fence:{i}", "constraint", f"fence {a.action}s '{a.concept}'", float(a.embedding @ v))
                 for i, a in enumerate(session.fence)
             ]
             if session.allowed_domains or session.forbidden_domains:
-                items.append(
-                    {
-                        "id": "domains",
-                        "type": "constraint",
-                        "sim": 0.0,
-                        "summary": f"allowed {session.allowed_domains or 'all'}, forbidden "
-                        f"{session.forbidden_domains or 'none'}",
-                    }
-                )
-            items.append(
-                {
-                    "id": "budget",
-                    "type": "constraint",
-                    "sim": 0.0,
-                    "summary": f"cloud budget {session.cloud_spent_cents}/{session.cloud_budget_cents} cents, "
-                    f"drift at most {session.max_drift_distance}",
-                }
+                domains = f"allowed {session.allowed_domains or 'all'}, forbidden {session.forbidden_domains or 'none'}"
+                items.append(EvidenceItem("domains", "constraint", domains, 0.0))
+            budget = (
+                f"cloud budget {session.cloud_spent_cents}/{session.cloud_budget_cents} cents, "
+                f"drift at most {session.max_drift_distance}"
             )
+            items.append(EvidenceItem("budget", "constraint", budget, 0.0))
             return items
         if lens == "loci":
             table, text, where = L, L.c.concept, L.c.session_id == sid
@@ -235,7 +219,4 @@ class ReadModels:
             rows = (await conn.execute(q)).all()
         # A residue's facets are separate nodes of the graph: one id per facet.
         suffix = f"#{lens}" if lens in facets else ""
-        return [
-            {"id": f"{r.id}{suffix}", "type": kind, "summary": (r.summary or "")[:200], "sim": float(r.sim)}
-            for r in rows
-        ]
+        return [EvidenceItem(f"{r.id}{suffix}", kind, (r.summary or "")[:200], float(r.sim)) for r in rows]

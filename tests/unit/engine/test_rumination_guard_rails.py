@@ -3,6 +3,7 @@
 import numpy as np
 
 from wander.domain.models import Session
+from wander.domain.views import EvidenceItem
 from wander.engine import rumination as rum
 from wander.engine.ports import RuminationReply
 
@@ -17,10 +18,7 @@ class EvidenceStore:
         self.calls.append(lens)
         if lens in self.empty:
             return []
-        return [
-            {"id": f"{lens}-{i}", "type": lens, "summary": f"{lens} item {i}", "sim": self.sim}
-            for i in range(self.per_lens)
-        ]
+        return [EvidenceItem(f"{lens}-{i}", lens, f"{lens} item {i}", self.sim) for i in range(self.per_lens)]
 
 
 class Scripted:
@@ -36,7 +34,7 @@ V = np.ones(4, dtype=np.float32) / 2
 
 
 def reply(turn, signal="CONTINUE", cited=None):
-    ids = [e["id"] for e in turn.evidence][:1] if cited is None else cited
+    ids = [e.id for e in turn.evidence][:1] if cited is None else cited
     return RuminationReply(finding=f"finding {turn.step}", monologue="...", cited_ids=ids, signal=signal)
 
 
@@ -87,5 +85,5 @@ async def test_offline_ruminator_cites_only_what_it_was_shown():
 def test_composite_gap_weights():
     gap, parts = rum.composite_gap({})
     assert gap == 1.0 and parts == {"semantic": 1.0, "quality": 1.0, "structural": 1.0}
-    full = {lens: [{"sim": 1.0}, {"sim": 1.0}] for lens in rum.LENSES}
+    full = {lens: [EvidenceItem(f"{lens}-{i}", lens, "x", 1.0) for i in range(2)] for lens in rum.LENSES}
     assert rum.composite_gap(full)[0] == 0.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from wander.domain.views import EvidenceItem
 from wander.engine.ports import RuminationTurn
 from wander.llm.anthropic import AnthropicChat
 from wander.llm.ollama import OllamaChat
@@ -14,9 +15,9 @@ from wander.llm.rumination import ModelRumination, build_continuation_prompt, pa
 from .servers import Reply, rumination_answer
 
 EVIDENCE = [
-    {"id": "res-0001-aa", "type": "residue", "summary": "disclosure as a priced good"},
-    {"id": "loc-0002-bb", "type": "locus", "summary": "lighthouse keeper (person, artifact)"},
-    {"id": "rsn-0003-cc", "type": "resonance", "summary": "signalling, trust (4 occurrences)"},
+    EvidenceItem("res-0001-aa", "residue", "disclosure as a priced good", 0.62),
+    EvidenceItem("loc-0002-bb", "locus", "lighthouse keeper (person, artifact)", 0.48),
+    EvidenceItem("rsn-0003-cc", "resonance", "signalling, trust (4 occurrences)", 0.31),
 ]
 
 
@@ -41,7 +42,7 @@ def test_continuation_prompt_follows_003():
         "38% of the lenses explored (step 2)",
         "The lens being followed now: failed paths",
         "There's tension here. You have loci and residues",
-        "- [res-0001-aa] (residue) disclosure as a priced good",
+        "- [res-0001-aa] (residue, cos 0.62) disclosure as a priced good",
         "## Signal",
         "[CRYSTALLIZE] if stabilized",
     ):
@@ -55,7 +56,7 @@ def test_empty_evidence_is_data_not_an_invitation_to_invent():
 
 def test_reply_parsed_and_hallucinated_ids_dropped():
     text = rumination_answer(build_continuation_prompt("x", _turn()), extra_ids=("loc-999-fake", "res-4242-zz"))
-    reply = parse_rumination_reply(text, [e["id"] for e in EVIDENCE])
+    reply = parse_rumination_reply(text, [e.id for e in EVIDENCE])
     assert reply.signal == "CONTINUE" and reply.insight is None
     assert reply.cited_ids == ["res-0001-aa", "loc-0002-bb"]
     assert reply.dropped_citations == 2 and reply.dropped_ids == ["loc-999-fake", "res-4242-zz"]
@@ -76,7 +77,7 @@ def test_inline_citation_outside_the_evidence_is_removed_from_the_text():
 
 
 def test_crystallize_with_and_without_insight():
-    ids = [e["id"] for e in EVIDENCE]
+    ids = [e.id for e in EVIDENCE]
     with_insight = parse_rumination_reply(rumination_answer(crystallize=True, extra_ids=()), ids)
     assert with_insight.signal == "CRYSTALLIZE"
     assert with_insight.insight == "Disclosure is a priced good: markets form where it is scarce."
@@ -86,7 +87,7 @@ def test_crystallize_with_and_without_insight():
 
 
 def test_no_signal_means_continue_and_json_replies_are_read():
-    ids = [e["id"] for e in EVIDENCE]
+    ids = [e.id for e in EVIDENCE]
     assert parse_rumination_reply("I found nothing at all.", ids).signal == "CONTINUE"
     assert parse_rumination_reply("", ids).finding == ""
     reply = parse_rumination_reply(
