@@ -10,7 +10,6 @@ opposite of one of its themes (contradiction halves the strength)."""
 from __future__ import annotations
 
 import copy
-import weakref
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -25,7 +24,7 @@ from shared_schemas.events import (
     ResonanceSummary,
 )
 from wander.engine import events as ev
-from wander.engine.ports import Knowledge
+from wander.engine.resonance_rows import ResonanceRows, best_rows
 from wander.engine.walk import Walk
 
 MATCH_COS = 0.8
@@ -55,31 +54,16 @@ class ResonanceOutcome:
 
 def proximity(walk: Walk, vector: np.ndarray) -> float:
     """Highest similarity of a vector to an active resonance (the router's input)."""
-    active = [r for r in walk.resonances if r.status != ResonanceStatus.INVALIDATED]
-    if not active:
+    rows = _rows(walk)
+    near = best_rows(rows.similarities(vector), np.flatnonzero(rows.active))
+    if not len(near):
         return 0.0
-    return float(max(float(r.embedding @ vector) for r in active))
+    return float(max(float(walk.resonances[i].embedding @ vector) for i in near))
 
 
-def _opposite_labels(walk: Walk, r: Resonance) -> frozenset[str]:
-    """The corpus's opposites of a resonance's themes. Asked every step for every resonance and
-    the corpus does not change: kept per corpus and theme list (a weak key lets a corpus go)."""
-    memo = _OPPOSITES.setdefault(walk.knowledge, {})
-    key = tuple(r.themes)
-    if key not in memo:
-        if len(memo) > 50_000:  # a long-lived server: start over rather than grow for ever
-            memo.clear()
-        kb = walk.knowledge
-        out: set[str] = set()
-        for theme in key:
-            i = kb.find_label(theme)
-            if i is not None:
-                out.update(kb.concept(j).label for j in kb.opposites(i))
-        memo[key] = frozenset(out)
-    return memo[key]
-
-
-_OPPOSITES: weakref.WeakKeyDictionary[Knowledge, dict[tuple[str, ...], frozenset[str]]] = weakref.WeakKeyDictionary()
+def _rows(walk: Walk) -> ResonanceRows:
+    walk.resonance_rows.sync(walk.resonances)
+    return walk.resonance_rows
 
 
 def check_resonances(walk: Walk, residue: Residue, residue_id: str, visited: Locus, now: datetime) -> ResonanceOutcome:
@@ -94,25 +78,32 @@ def check_resonances(walk: Walk, residue: Residue, residue_id: str, visited: Loc
             out.bases[r.id] = (r.occurrences, str(r.status), r.last_reinforced_at)
         return touched[r.id]
 
-    for r in walk.resonances:
-        if r.status == ResonanceStatus.INVALIDATED:
-            continue
+    rows = _rows(walk)
+    resonances = walk.resonances
+    active = np.flatnonzero(rows.active)
+    # Only a resonance the visit contradicts, or one decayed near the floor, can change here.
+    opposed = set(rows.opposing(visited.concept, active))
+    weak = np.flatnonzero(rows.active & rows.weakening(now, INVALID_STRENGTH))
+    dropped: list[int] = []
+    for i in sorted(opposed.union(weak.tolist())):
+        r = resonances[i]
         strength = decayed_strength(r, now)
-        if visited.concept in _opposite_labels(walk, r):
+        if i in opposed:
             e = edit(r)
             e.strength, e.last_reinforced_at = strength / 2, now
             strength = e.strength
         if strength < INVALID_STRENGTH:
             e = edit(r)
             e.status = ResonanceStatus.INVALIDATED
+            dropped.append(i)
 
     if residue.themes_embedding is not None and residue.themes and not residue.failed:
         v = normalize(residue.themes_embedding)
         best, best_cos = None, -1.0
-        for r in walk.resonances:
-            current = touched.get(r.id, r)
-            if current.status == ResonanceStatus.INVALIDATED:
-                continue
+        live = rows.active.copy()
+        live[dropped] = False
+        for i in best_rows(rows.similarities(v), np.flatnonzero(live)):
+            current = touched.get(resonances[i].id, resonances[i])
             c = float(current.embedding @ v)
             if c > best_cos:
                 best, best_cos = current, c

@@ -6,6 +6,7 @@ one transaction, and only then does the in-memory walk move on."""
 from __future__ import annotations
 
 import copy
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -67,6 +68,7 @@ TOP_K = 24  # candidates kept for the softmax draw and shown as dashed edges
 MIN_IN_BAND = 8  # out-of-band candidates are dropped while at least this many are in the band
 STRONG_LOCUS = 0.8  # a residue this interesting calls for crystallization...
 CRYSTALLIZE_EVERY = 30  # ...and so does a confirmed resonance, at most once in this many steps (<= 10 per 300)
+ACTIVE_RESONANCES_SHOWN = 8  # the dweller hears of the first this many active resonances
 
 
 @dataclass
@@ -303,8 +305,11 @@ async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True)
             encountered=target,
             recent_themes=list(walk.recent_themes),
             active_resonances=[
-                ", ".join(r.themes[:4]) for r in walk.resonances if r.status != ResonanceStatus.INVALIDATED
-            ][:8],
+                ", ".join(r.themes[:4])
+                for r in itertools.islice(
+                    (r for r in walk.resonances if r.status != ResonanceStatus.INVALIDATED), ACTIVE_RESONANCES_SHOWN
+                )
+            ],
             bridge_score=chosen.scores.bridge_potential,
             resonance_proximity=proximity,
             crystallization_candidate=proximity > 0.8,

@@ -9,6 +9,7 @@ import numpy as np
 from wander.domain.models import CompostItem, HotItem, Locus, Resonance, Session, WarmMemory
 from wander.engine import fence as fences
 from wander.engine.ports import Knowledge, WalkState
+from wander.engine.resonance_rows import ResonanceRows
 
 RECENT_THEMES = 20
 # The attractor's field over a wander's course (001: the attractor is a vague sense of what
@@ -39,6 +40,7 @@ class Walk:
         self.hot: list[HotItem] = list(state.hot)
         self.compost: list[CompostItem] = list(state.compost)
         self.resonances: list[Resonance] = list(state.resonances)
+        self.resonance_rows = ResonanceRows(knowledge)  # arrays over `resonances` (engine/resonance.py)
         self.warm: list[WarmMemory] = list(state.warm)
         self.last_crystallize_step = state.last_crystal_step
         self.session = state.session  # the setter computes the per-session arrays
@@ -150,11 +152,6 @@ class Walk:
     def visited_mask(self) -> np.ndarray:
         """Per corpus concept: is it already a locus of this walk? (read-only)"""
         return self._visited_mask
-
-    def resonance_matrix(self) -> np.ndarray:
-        if not self.resonances:
-            return np.zeros((0, self.knowledge.dim), dtype=np.float32)
-        return np.stack([r.embedding for r in self.resonances]).astype(np.float32)
 
 
 def _same_scope(a: Session, b: Session) -> bool:

@@ -31,18 +31,19 @@ def analogy(walk: Walk, limit: int = 8) -> list[Candidate]:
         # linear in the vector, so from the rows of c, a and b (the corpus keeps the rows of
         # the walk's recent loci) rather than another pass over the corpus.
         s_c = kb.similarities(c_vec)
-        cols = []
+        rows = []
         for a, b in pairs:
             raw = c_vec + normalize(b.embedding) - normalize(a.embedding)
             norm = float(np.sqrt(raw @ raw))
-            col = s_c + kb.unit_similarities(b.embedding) - kb.unit_similarities(a.embedding)
-            cols.append(col / norm if norm > 0 else np.zeros_like(col))
-        sims = np.stack(cols, axis=1).astype(np.float32)
-        sims[walk.visited_mask] = -np.inf
-        top = np.argpartition(-sims, 12, axis=0)[:12]
+            row = s_c + kb.unit_similarities(b.embedding) - kb.unit_similarities(a.embedding)
+            rows.append(row / norm if norm > 0 else np.zeros_like(row))
+        # one row per relation: each row's best twelve are found in contiguous memory
+        sims = np.stack(rows).astype(np.float32, copy=False)
+        sims[:, walk.visited_mask] = -np.inf
+        top = np.argpartition(sims, -12, axis=1)[:, -12:]
     c_unit = normalize(c_vec)
     for col, (a, b) in enumerate(pairs):
-        ranked = top[np.argsort(-sims[top[:, col], col], kind="stable"), col]
+        ranked = top[col][np.argsort(-sims[col, top[col]], kind="stable")]
         # offset_alignment for the twelve at once
         aligns = normalize(normalize(kb.vectors(ranked)) - c_unit) @ normalize(
             normalize(b.embedding) - normalize(a.embedding)
