@@ -5,10 +5,11 @@ change and its events together or neither. (The relay's side is store/outbox.py.
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import and_, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from wander.domain.errors import Conflict
@@ -18,20 +19,39 @@ from wander.store.tables import WanderEvent, WanderSession
 
 S = WanderSession.__table__
 E = WanderEvent.__table__
+_INSERT_EVENTS = insert(E)
 
 
 async def lock_session(conn: AsyncConnection, session_id: str, *columns: Any) -> Any:
     """The session's status, step_count and event_seq (and COLUMNS), its row locked until
     the transaction ends."""
-    q = (
-        select(S.c.status, S.c.step_count, S.c.event_seq, *columns)
-        .where(S.c.id == as_uuid(session_id))
-        .with_for_update()
-    )
-    row = (await conn.execute(q)).first()
+    row = (await conn.execute(_lock_query(columns), {"sid": as_uuid(session_id)})).first()
     if row is None:
         raise Conflict(f"session {session_id} no longer exists")
     return row
+
+
+# Every step runs these statements twice: built once, SQLAlchemy reuses their compiled form
+# without building and hashing a new statement each time (about 0.1 ms each).
+@functools.cache
+def _lock_query(columns: tuple[Any, ...]) -> Any:
+    return (
+        select(S.c.status, S.c.step_count, S.c.event_seq, *columns).where(S.c.id == bindparam("sid")).with_for_update()
+    )
+
+
+@functools.cache
+def _advance_query(columns: tuple[str, ...], increments: tuple[str, ...], stamp: bool) -> Any:
+    """UPDATE of the session row: COLUMNS set (parameters v_<name>), INCREMENTS added to
+    (d_<name>); with STAMP, RETURNING the time it is written."""
+    q = (
+        update(S)
+        .where(S.c.id == bindparam("sid"))
+        .values(
+            {S.c[k]: bindparam(f"v_{k}") for k in columns} | {S.c[k]: S.c[k] + bindparam(f"d_{k}") for k in increments}
+        )
+    )
+    return q.returning(func.clock_timestamp()) if stamp else q
 
 
 async def append_events(
@@ -41,27 +61,36 @@ async def append_events(
     drafts: list[EventDraft],
     ts: datetime | None,
     session_values: dict[str, Any] | None = None,
+    increments: dict[str, int] | None = None,
 ) -> list[Event]:
-    """`session_values`: other columns of the session row to set in the same UPDATE that
-    advances event_seq (a step's progress), so a write costs one round trip less."""
+    """`session_values`, `increments`: other columns of the session row to set, or to add to,
+    in the same UPDATE that advances event_seq (a step's progress), so a write costs one
+    round trip less."""
     values = dict(session_values or {})
+    increments = increments or {}
     if drafts:
         values["event_seq"] = first_seq + len(drafts) - 1
-    if not values:
+    if not values and not increments:
         return []
-    q = update(S).where(S.c.id == as_uuid(session_id)).values(**values)
-    if drafts and ts is None:
+    stamp = bool(drafts) and ts is None
+    q = _advance_query(tuple(values), tuple(increments), stamp)
+    params = (
+        {"sid": as_uuid(session_id)}
+        | {f"v_{k}": v for k, v in values.items()}
+        | {f"d_{k}": v for k, v in increments.items()}
+    )
+    if stamp:
         # The time the event is written (not the start of its transaction or of the step).
-        ts = (await conn.execute(q.returning(func.clock_timestamp()))).scalar_one()
+        ts = (await conn.execute(q, params)).scalar_one()
     else:
-        await conn.execute(q)
+        await conn.execute(q, params)
     events = [
         Event(session_id=session_id, seq=first_seq + i, subject=d.subject, ts=ts, payload=d.payload)
         for i, d in enumerate(drafts)
     ]
     if events:
         await conn.execute(
-            insert(E),
+            _INSERT_EVENTS,
             [
                 dict(session_id=as_uuid(e.session_id), seq=e.seq, subject=e.subject, ts=e.ts, payload=e.payload)
                 for e in events

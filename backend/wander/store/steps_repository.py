@@ -4,7 +4,7 @@ transaction. A step's start is sessions_repository.start_step."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -43,6 +43,27 @@ RS = WanderResonance.__table__
 C = WanderCrystal.__table__
 W = WanderWarmMemory.__table__
 CP = WanderCompost.__table__
+
+# A step's statements, built once: SQLAlchemy then reuses their compiled form instead of
+# building and hashing new ones every step (about 0.1 ms each). Columns set by an UPDATE
+# are the parameters named after them; the WHERE's parameters are b_<name>.
+_INSERT_LOCI = insert(L)
+_UPDATE_LOCUS = update(L).where(L.c.id == bindparam("b_id"))
+_INSERT_TRACE = insert(T)
+_INSERT_RESIDUE = insert(R)
+_INSERT_RESONANCE = insert(RS)
+_UPDATE_RESONANCE = update(RS).where(RS.c.id == bindparam("b_id"))
+# Only over the resonance as the step read it (see _commit_memory).
+_UPDATE_RESONANCE_AS_READ = _UPDATE_RESONANCE.where(
+    RS.c.occurrences == bindparam("b_occurrences"),
+    RS.c.status == bindparam("b_status"),
+    RS.c.last_reinforced_at == bindparam("b_reinforced"),
+)
+_UPDATE_RESONANCE_NEVER_REINFORCED = _UPDATE_RESONANCE.where(
+    RS.c.occurrences == bindparam("b_occurrences"),
+    RS.c.status == bindparam("b_status"),
+    RS.c.last_reinforced_at.is_(None),
+)
 
 
 class StepsRepository:
@@ -144,12 +165,12 @@ class StepsRepository:
             if row.step_count != commit.expected_step_count:
                 raise StepAlreadyCommitted(f"step {commit.trace.step_number} of {s.id} already committed")
             if commit.new_loci:  # one statement for all of them (executemany)
-                await conn.execute(insert(L), [locus_values(lo) for lo in commit.new_loci])
+                await conn.execute(_INSERT_LOCI, [locus_values(lo) for lo in commit.new_loci])
             v = commit.visited_locus
             await conn.execute(
-                update(L)
-                .where(L.c.id == as_uuid(v.id))
-                .values(
+                _UPDATE_LOCUS,
+                dict(
+                    b_id=as_uuid(v.id),
                     visit_count=v.visit_count,
                     last_visited=v.last_visited,
                     novelty_score=v.novelty_score,
@@ -157,11 +178,12 @@ class StepsRepository:
                     actionability=v.actionability,
                     uncertainty=v.uncertainty,
                     adjacent_to=v.adjacent_to,
-                )
+                ),
             )
             t = commit.trace
             await conn.execute(
-                insert(T).values(
+                _INSERT_TRACE,
+                dict(
                     id=as_uuid(t.id),
                     session_id=as_uuid(t.session_id),
                     step_number=t.step_number,
@@ -175,11 +197,12 @@ class StepsRepository:
                     cost_cents=t.cost_cents,
                     worker_id=t.worker_id,
                     created_at=t.created_at,
-                )
+                ),
             )
             r = commit.residue
             await conn.execute(
-                insert(R).values(
+                _INSERT_RESIDUE,
+                dict(
                     id=as_uuid(commit.residue_id),
                     session_id=as_uuid(s.id),
                     trace_id=as_uuid(t.id),
@@ -197,7 +220,7 @@ class StepsRepository:
                     model_used=r.model_used,
                     details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
                     created_at=t.created_at,
-                )
+                ),
             )
             await self._commit_memory(conn, commit)
             if commit.consumed_injection is not None:
@@ -214,12 +237,11 @@ class StepsRepository:
                 step_count=s.step_count,
                 current_locus_id=as_uuid(s.current_locus_id),
                 last_step_at=s.last_step_at,
-                **{k: S.c[k] + v for k, v in commit.usage.items()},
                 status=str(s.status),
                 stopped_reason=s.stopped_reason,
                 completed_at=s.completed_at,
             )
-            return await append_events(conn, s.id, row.event_seq + 1, commit.events, None, progress)
+            return await append_events(conn, s.id, row.event_seq + 1, commit.events, None, progress, commit.usage)
 
     async def _commit_memory(self, conn: AsyncConnection, commit: StepCommit) -> None:
         """Resonances, warm memory, compost and a crystal: part of the step's transaction."""
@@ -228,22 +250,18 @@ class StepsRepository:
             values = resonance_values(r)
             base = commit.resonance_bases.get(r.id)
             if base is None:  # created by this step, or written whole (no guard)
-                done = await conn.execute(update(RS).where(RS.c.id == as_uuid(r.id)).values(**values))
+                done = await conn.execute(_UPDATE_RESONANCE, {"b_id": as_uuid(r.id), **values})
                 if done.rowcount == 0:
-                    await conn.execute(insert(RS).values(id=as_uuid(r.id), created_at=r.created_at, **values))
+                    await conn.execute(_INSERT_RESONANCE, {"id": as_uuid(r.id), "created_at": r.created_at, **values})
                 continue
             # Only over the resonance as the step read it: another wander of the project may
             # have reinforced it meanwhile, and writing ours whole would lose theirs.
             occurrences, status, reinforced = base
             done = await conn.execute(
-                update(RS)
-                .where(
-                    RS.c.id == as_uuid(r.id),
-                    RS.c.occurrences == occurrences,
-                    RS.c.status == status,
-                    RS.c.last_reinforced_at.is_(None) if reinforced is None else RS.c.last_reinforced_at == reinforced,
-                )
-                .values(**values)
+                _UPDATE_RESONANCE_NEVER_REINFORCED if reinforced is None else _UPDATE_RESONANCE_AS_READ,
+                {"b_id": as_uuid(r.id), "b_occurrences": occurrences, "b_status": status}
+                | ({} if reinforced is None else {"b_reinforced": reinforced})
+                | values,
             )
             if done.rowcount == 0:
                 raise ResonanceMoved(f"resonance {r.id} changed while step {commit.trace.step_number} was taken")
