@@ -6,8 +6,9 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import numpy as np
 from pgvector.sqlalchemy import Vector
-from sqlalchemy import Column, DateTime, ForeignKey, Text, func, text
+from sqlalchemy import REAL, Column, DateTime, ForeignKey, Text, cast, func, text
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlmodel import Field
 
@@ -48,5 +49,23 @@ def jsonb_list(default: str = "[]") -> Any:
     return Field(default_factory=list, sa_column=Column(JSONB, nullable=False, server_default=text(f"'{default}'")))
 
 
+class PackedVector(Vector):
+    """A pgvector column whose values travel as a binary real[] cast to vector on the
+    server, instead of pgvector's text form: writing a 384-float vector as text costs
+    about 0.1 ms of Python (a float's repr at a time), and a step writes several. The
+    stored floats are the same (float32 -> real is exact); reading is unchanged."""
+
+    cache_ok = True
+
+    def bind_expression(self, bindvalue: Any) -> Any:
+        return cast(cast(bindvalue, ARRAY(REAL)), Vector(self.dim))
+
+    def bind_processor(self, dialect: Any) -> Any:
+        def process(value: Any) -> list[float] | None:
+            return None if value is None else np.asarray(value, dtype=np.float32).tolist()
+
+        return process
+
+
 def vector(nullable: bool = True) -> Any:
-    return Field(default=None, sa_column=Column(Vector(DIM), nullable=nullable))
+    return Field(default=None, sa_column=Column(PackedVector(DIM), nullable=nullable))

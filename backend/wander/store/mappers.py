@@ -58,7 +58,9 @@ def resonance_values(r: Resonance) -> dict[str, Any]:
         occurrences=r.occurrences,
         strength=r.strength,
         status=str(r.status),
-        supporting_residue_ids=[as_uuid(x) for x in r.supporting_residue_ids],
+        # as text: asyncpg parses uuids itself, and a resonance reinforced for a long walk
+        # holds hundreds of them, rewritten every time it is reinforced
+        supporting_residue_ids=list(r.supporting_residue_ids),
         last_reinforced_at=r.last_reinforced_at,
         decay_rate=r.decay_rate,
     )
