@@ -84,6 +84,13 @@ async def append_events(
         ts = (await conn.execute(q, params)).scalar_one()
     else:
         await conn.execute(q, params)
+    return await insert_events(conn, session_id, first_seq, drafts, ts)
+
+
+async def insert_events(
+    conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft], ts: datetime | None
+) -> list[Event]:
+    """The events' rows, numbered from first_seq: the caller has advanced event_seq."""
     events = [
         Event(session_id=session_id, seq=first_seq + i, subject=d.subject, ts=ts, payload=d.payload)
         for i, d in enumerate(drafts)

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.domain.errors import Conflict
 from wander.domain.models import FINISHED, Event, EventDraft, Locus, Session, SessionStatus
 from wander.engine.ports import InjectionChange, SessionControls
-from wander.store.event_log import append_events, lock_session
+from wander.store.event_log import append_events, insert_events, lock_session
 from wander.store.faults import writing
 from wander.store.mappers import (
     as_uuid,
@@ -27,6 +27,22 @@ from wander.store.tables import WanderLocus, WanderSession
 
 S = WanderSession.__table__
 L = WanderLocus.__table__
+_START_STEP = (
+    update(S)
+    .where(S.c.id == bindparam("sid"), S.c.status == SessionStatus.ACTIVE.value)
+    .values(event_seq=S.c.event_seq + bindparam("n"))
+    .returning(
+        S.c.event_seq,
+        func.clock_timestamp().label("ts"),  # when the events are written
+        S.c.allowed_domains,
+        S.c.forbidden_domains,
+        S.c.temperature,
+        S.c.max_steps,
+        S.c.fence,
+        S.c.pending_injection,
+        S.c.cloud_budget_cents,
+    )
+)
 UPDATABLE = frozenset(
     {
         "name",
@@ -107,22 +123,15 @@ class SessionsRepository:
     async def start_step(self, session_id: str, events: list[EventDraft]) -> tuple[SessionControls, list[Event]]:
         with writing("the events"):
             async with self.engine.begin() as conn:
-                r = await lock_session(
-                    conn,
-                    session_id,
-                    S.c.allowed_domains,
-                    S.c.forbidden_domains,
-                    S.c.temperature,
-                    S.c.max_steps,
-                    S.c.fence,
-                    S.c.pending_injection,
-                    S.c.cloud_budget_cents,
-                )
-                if r.status != SessionStatus.ACTIVE:
-                    raise Conflict(f"session {session_id} is {r.status}")
-                started = await append_events(conn, session_id, r.event_seq + 1, events, None)
+                # One statement locks the row, claims the events' numbers and reads the
+                # controls, if the wander is still active (a step starts twice a second).
+                r = (await conn.execute(_START_STEP, {"sid": as_uuid(session_id), "n": len(events)})).first()
+                if r is None:
+                    row = await lock_session(conn, session_id)  # Conflict if it is gone
+                    raise Conflict(f"session {session_id} is {row.status}")
+                started = await insert_events(conn, session_id, r.event_seq - len(events) + 1, events, r.ts)
         controls = SessionControls(
-            r.status,
+            SessionStatus.ACTIVE.value,
             list(r.allowed_domains or []),
             list(r.forbidden_domains or []),
             r.temperature,
