@@ -70,7 +70,10 @@ async def test_wander_survives_a_nats_outage_and_the_socket_sees_every_event_onc
         server.should_exit = True
         await task
     seqs = _seqs(frames)
-    assert seqs == list(range(1, last + 1)), f"gaps or duplicates: {seqs}"
+    # Every event up to the last step's, once and in order; the archivist's refit on completion
+    # may append wander.projection.updated after that, and it arrives in order too.
+    assert seqs == list(range(1, len(seqs) + 1)), f"gaps or duplicates: {seqs}"
+    assert seqs[-1] >= last
     subjects = [f["event"]["subject"] for f in frames if f["type"] == "event"]
     assert subjects.count("wander.step.completed") == 30
     assert scale_app.bus.received > 0  # live events really came over NATS
