@@ -124,7 +124,7 @@ class SessionsRepository:
         with writing("the events"):
             async with self.engine.begin() as conn:
                 # One statement locks the row, claims the events' numbers and reads the
-                # controls, if the wander is still active (a step starts twice a second).
+                # controls, if the wander is still active: every step begins here.
                 r = (await conn.execute(_START_STEP, {"sid": as_uuid(session_id), "n": len(events)})).first()
                 if r is None:
                     row = await lock_session(conn, session_id)  # Conflict if it is gone
