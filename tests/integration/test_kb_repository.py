@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from wander.domain.views import KnowledgeSource
 from wander.store.database import make_engine
 from wander.store.kb_repository import KbRepository, KbRow, vectors_from_send
 
@@ -20,6 +21,7 @@ async def test_load_all_reads_back_every_vector_bit_for_bit(db_url):
         kb = KbRepository(db)
         await kb.replace_source("test", "fp", "test-embedder", rows, vectors)
         loaded, matrix = await kb.load_all()
+        sources = {s.source: s for s in await kb.sources()}
     finally:
         await db.dispose()
     assert matrix.dtype == np.float32 and matrix.shape == (len(loaded), 384)
@@ -27,6 +29,10 @@ async def test_load_all_reads_back_every_vector_bit_for_bit(db_url):
     assert [loaded[i].key for i in mine] == [r.key for r in rows]
     np.testing.assert_array_equal(matrix[mine], vectors)
     assert len(loaded) > 10_000  # and the corpus the template holds, all of it
+    mine_source = sources["test"]  # the source's row, as a typed read model
+    assert isinstance(mine_source, KnowledgeSource)
+    assert (mine_source.fingerprint, mine_source.concepts, mine_source.embedder) == ("fp", 5, "test-embedder")
+    assert mine_source.loaded_at is not None and len(sources) >= 2  # the shipped corpus too
 
 
 def test_vectors_from_send_of_nothing_is_empty():

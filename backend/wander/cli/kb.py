@@ -49,5 +49,5 @@ def kb_stats() -> None:
         table.add_row(source, domain, str(count))
     console.print(table)
     for s in sources:
-        console.print(f"{s['source']}: {s['concepts']} concepts, embedded with {s['embedder']}")
+        console.print(f"{s.source}: {s.concepts} concepts, embedded with {s.embedder}")
     console.print(f"total: {sum(c for _, _, c in stats)} concepts")

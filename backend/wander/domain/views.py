@@ -81,3 +81,14 @@ class StoredProjection:
     points: dict[str, list[float]]
     n_loci: int
     created_at: datetime | None
+
+
+@dataclass(frozen=True)
+class KnowledgeSource:
+    """A source loaded into the knowledge base (the shipped corpus, an imported path)."""
+
+    source: str
+    fingerprint: str
+    concepts: int
+    embedder: str
+    loaded_at: datetime | None

@@ -9,6 +9,7 @@ import numpy as np
 from sqlalchemy import LargeBinary, delete, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from wander.domain.views import KnowledgeSource
 from wander.store.tables import KbConcept, KbSource
 
 K = KbConcept.__table__
@@ -122,9 +123,10 @@ class KbRepository:
         async with self.engine.connect() as conn:
             return [(r[0], r[1] or "-", r[2]) for r in (await conn.execute(q)).all()]
 
-    async def sources(self) -> list[dict]:
+    async def sources(self) -> list[KnowledgeSource]:
         async with self.engine.connect() as conn:
-            return [dict(r._mapping) for r in (await conn.execute(select(KS).order_by(KS.c.source))).all()]
+            rows = (await conn.execute(select(KS).order_by(KS.c.source))).all()
+        return [KnowledgeSource(r.source, r.fingerprint, r.concepts, r.embedder, r.loaded_at) for r in rows]
 
 
 def vectors_from_send(blobs: Sequence[bytes]) -> np.ndarray:
