@@ -27,18 +27,6 @@ export interface Point {
   y: number;
 }
 
-/** A node in a settling: its position and velocity; fixed nodes only push and pull. */
-interface Body extends Point {
-  id: string;
-  r: number;
-  /** Many-body strength and collision radius. */
-  q: number;
-  cr: number;
-  vx: number;
-  vy: number;
-  fixed: boolean;
-}
-
 export interface LayoutOptions {
   linkDistance: number;
   charge: number;
@@ -52,6 +40,13 @@ export interface LayoutOptions {
 const DEFAULTS: LayoutOptions = { linkDistance: 120, charge: -300, padding: 24, ticks: 50, neighbourhood: 420 };
 const SMALL = 10; // radius below which a node is a ghost-like satellite
 const CELL = 240; // spatial grid cell (px): placement only looks at nodes and edges nearby
+/** A grid cell's key: one number (a string per cell looked up cost more than the lookups). */
+const cellKey = (x: number, y: number) => (x + 0x100000) * 0x200000 + (y + 0x100000);
+/** The 36 directions bestAngle tries, with their cosines and sines (the same values as
+ * computing them per call: it runs for every placed node). */
+const ANGLES = Array.from({ length: 36 }, (_, k) => (k / 36) * 2 * Math.PI);
+const COS = ANGLES.map((a) => Math.cos(a));
+const SIN = ANGLES.map((a) => Math.sin(a));
 
 export class IncrementalLayout {
   readonly positions = new Map<string, Point>();
@@ -63,17 +58,17 @@ export class IncrementalLayout {
   /** How many batches the simulation has settled (an update with nothing new runs none). */
   runs = 0;
   /** Placed node ids by grid cell, so that a placement costs the same at 50 or 5,000 nodes. */
-  private readonly grid = new Map<string, Set<string>>();
-  private readonly cellOf = new Map<string, string>();
+  private readonly grid = new Map<number, Set<string>>();
+  private readonly cellOf = new Map<string, number>();
   /** Links by node id, for the current update. */
   private incident = new Map<string, LayoutLink[]>();
 
   private setPos(id: string, p: Point): void {
     this.positions.set(id, p);
-    const key = `${Math.floor(p.x / CELL)},${Math.floor(p.y / CELL)}`;
+    const key = cellKey(Math.floor(p.x / CELL), Math.floor(p.y / CELL));
     const old = this.cellOf.get(id);
     if (old === key) return;
-    if (old) this.grid.get(old)?.delete(id);
+    if (old !== undefined) this.grid.get(old)?.delete(id);
     let cell = this.grid.get(key);
     if (!cell) this.grid.set(key, (cell = new Set()));
     cell.add(id);
@@ -83,7 +78,7 @@ export class IncrementalLayout {
   private delPos(id: string): void {
     this.positions.delete(id);
     const old = this.cellOf.get(id);
-    if (old) this.grid.get(old)?.delete(id);
+    if (old !== undefined) this.grid.get(old)?.delete(id);
     this.cellOf.delete(id);
   }
 
@@ -96,7 +91,7 @@ export class IncrementalLayout {
     const y1 = Math.floor((p.y + radius) / CELL);
     for (let x = x0; x <= x1; x++)
       for (let y = y0; y <= y1; y++) {
-        const cell = this.grid.get(`${x},${y}`);
+        const cell = this.grid.get(cellKey(x, y));
         if (cell) for (const id of cell) out.push(id);
       }
     return out;
@@ -244,52 +239,75 @@ export class IncrementalLayout {
    */
   private settle(movers: LayoutNode[], at: Map<string, Point>): void {
     if (movers.length === 0) return;
+    // The bodies as flat arrays, movers first (0 .. nm-1), then the fixed neighbours: the
+    // same arithmetic in the same order as d3-force's objects, without their lookups.
     const reach = this.opts.neighbourhood;
-    const body = (id: string, r: number, p: Point, fixed: boolean): Body => ({
-      id,
-      r,
-      q: r < SMALL ? this.opts.charge / 3 : this.opts.charge,
-      // satellites get room for their labels, which are wider than their dots
-      cr: r + (r < SMALL ? this.opts.padding * 1.7 : this.opts.padding),
-      x: p.x,
-      y: p.y,
-      vx: 0,
-      vy: 0,
-      fixed,
-    });
-    const ms: Body[] = movers.map((n) => body(n.id, n.r, at.get(n.id)!, false));
-    const index = new Map(ms.map((b, i) => [b.id, i]));
-    const fixed: Body[] = [];
-    const seen = new Set<string>();
-    for (const m of ms)
-      for (const id of this.near(m, reach)) {
-        if (seen.has(id) || index.has(id)) continue;
+    const nm = movers.length;
+    const ids: string[] = [];
+    const rs: number[] = [];
+    const px: number[] = [];
+    const py: number[] = [];
+    const index = new Map<string, number>();
+    for (const n of movers) {
+      const p = at.get(n.id)!;
+      index.set(n.id, ids.length);
+      ids.push(n.id);
+      rs.push(n.r);
+      px.push(p.x);
+      py.push(p.y);
+    }
+    for (let i = 0; i < nm; i++)
+      for (const id of this.near({ x: px[i], y: py[i] }, reach)) {
+        if (index.has(id)) continue;
         const p = this.positions.get(id)!;
-        if (ms.some((q) => (q.x - p.x) ** 2 + (q.y - p.y) ** 2 < reach * reach)) {
-          seen.add(id);
-          fixed.push(body(id, this.radii.get(id) ?? 20, p, true));
+        let close = false;
+        for (let j = 0; j < nm && !close; j++) close = (px[j] - p.x) ** 2 + (py[j] - p.y) ** 2 < reach * reach;
+        if (close) {
+          index.set(id, ids.length);
+          ids.push(id);
+          rs.push(this.radii.get(id) ?? 20);
+          px.push(p.x);
+          py.push(p.y);
         }
       }
-    const all = [...ms, ...fixed];
-    const byId = new Map(all.map((b) => [b.id, b]));
+    const n = ids.length;
+    const X = Float64Array.from(px);
+    const Y = Float64Array.from(py);
+    const VX = new Float64Array(n);
+    const VY = new Float64Array(n);
+    const Q = new Float64Array(n);
+    const CR = new Float64Array(n);
+    const H = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const r = rs[i];
+      Q[i] = r < SMALL ? this.opts.charge / 3 : this.opts.charge;
+      // satellites get room for their labels, which are wider than their dots
+      CR[i] = r + (r < SMALL ? this.opts.padding * 1.7 : this.opts.padding);
+      H[i] = hash(ids[i]);
+    }
     // links with a mover at one end and both ends in the simulation; d3's bias splits a
     // link's pull by the ends' degrees (counted over the simulation's links)
-    const links: { s: Body; t: Body; d: number; bias: number }[] = [];
-    const degree = new Map<string, number>();
+    const ls: number[] = [];
+    const lt: number[] = [];
+    const ld: number[] = [];
+    const degree = new Map<number, number>();
     const linkSeen = new Set<LayoutLink>();
-    for (const b of all)
-      for (const l of this.incident.get(b.id) ?? []) {
+    for (let b = 0; b < n; b++)
+      for (const l of this.incident.get(ids[b]) ?? []) {
         if (linkSeen.has(l)) continue;
         linkSeen.add(l);
-        const s = byId.get(l.source);
-        const t = byId.get(l.target);
-        if (!s || !t || (s.fixed && t.fixed)) continue;
-        degree.set(s.id, (degree.get(s.id) ?? 0) + 1);
-        degree.set(t.id, (degree.get(t.id) ?? 0) + 1);
-        const small = s.r < SMALL || t.r < SMALL;
-        links.push({ s, t, d: s.r + t.r + this.opts.linkDistance * (small ? 1.15 : 1), bias: 0 });
+        const s = index.get(l.source);
+        const t = index.get(l.target);
+        if (s === undefined || t === undefined || (s >= nm && t >= nm)) continue;
+        degree.set(s, (degree.get(s) ?? 0) + 1);
+        degree.set(t, (degree.get(t) ?? 0) + 1);
+        const small = rs[s] < SMALL || rs[t] < SMALL;
+        ls.push(s);
+        lt.push(t);
+        ld.push(rs[s] + rs[t] + this.opts.linkDistance * (small ? 1.15 : 1));
       }
-    for (const l of links) l.bias = degree.get(l.s.id)! / (degree.get(l.s.id)! + degree.get(l.t.id)!);
+    const nl = ls.length;
+    const bias = ls.map((s, k) => degree.get(s)! / (degree.get(s)! + degree.get(lt[k])!));
     const maxD2 = 380 * 380;
     const ticks = movers.length > 1 ? this.opts.ticks * 2 : this.opts.ticks;
     const decay = 1 - Math.pow(0.001, 1 / 300);
@@ -297,72 +315,74 @@ export class IncrementalLayout {
     for (let t = 0; t < ticks; t++) {
       alpha += -alpha * decay;
       // link (strength 0.5)
-      for (const l of links) {
-        let x = l.t.x + l.t.vx - l.s.x - l.s.vx || jiggle(l.s.id, t);
-        let y = l.t.y + l.t.vy - l.s.y - l.s.vy || jiggle(l.t.id, t);
+      for (let k = 0; k < nl; k++) {
+        const s = ls[k];
+        const e = lt[k];
+        let x = X[e] + VX[e] - X[s] - VX[s] || jiggleH(H[s], t);
+        let y = Y[e] + VY[e] - Y[s] - VY[s] || jiggleH(H[e], t);
         let len = Math.sqrt(x * x + y * y);
-        len = ((len - l.d) / len) * alpha * 0.5;
+        len = ((len - ld[k]) / len) * alpha * 0.5;
         x *= len;
         y *= len;
-        if (!l.t.fixed) {
-          l.t.vx -= x * l.bias;
-          l.t.vy -= y * l.bias;
+        if (e < nm) {
+          VX[e] -= x * bias[k];
+          VY[e] -= y * bias[k];
         }
-        if (!l.s.fixed) {
-          l.s.vx += x * (1 - l.bias);
-          l.s.vy += y * (1 - l.bias);
+        if (s < nm) {
+          VX[s] += x * (1 - bias[k]);
+          VY[s] += y * (1 - bias[k]);
         }
       }
       // many-body (exact, within distanceMax)
-      for (const m of ms)
-        for (const o of all) {
-          if (o === m) continue;
-          let x = o.x - m.x;
-          let y = o.y - m.y;
+      for (let i = 0; i < nm; i++)
+        for (let j = 0; j < n; j++) {
+          if (j === i) continue;
+          let x = X[j] - X[i];
+          let y = Y[j] - Y[i];
           let l = x * x + y * y;
           if (l >= maxD2) continue;
-          if (x === 0) l += (x = jiggle(m.id, t)) * x;
-          if (y === 0) l += (y = jiggle(o.id, t)) * y;
+          if (x === 0) l += (x = jiggleH(H[i], t)) * x;
+          if (y === 0) l += (y = jiggleH(H[j], t)) * y;
           if (l < 1) l = Math.sqrt(l);
-          const k = (o.q * alpha) / l;
-          m.vx += x * k;
-          m.vy += y * k;
+          const k = (Q[j] * alpha) / l;
+          VX[i] += x * k;
+          VY[i] += y * k;
         }
       // collide (strength 0.9, two iterations), on the positions the velocities lead to
       for (let it = 0; it < 2; it++)
-        for (const m of ms) {
-          const ri = m.cr;
-          const xi = m.x + m.vx;
-          const yi = m.y + m.vy;
-          for (const o of all) {
-            if (o === m || (!o.fixed && index.get(o.id)! < index.get(m.id)!)) continue;
-            const rj = o.cr;
+        for (let i = 0; i < nm; i++) {
+          const ri = CR[i];
+          const xi = X[i] + VX[i];
+          const yi = Y[i] + VY[i];
+          for (let j = 0; j < n; j++) {
+            if (j === i || (j < nm && j < i)) continue;
+            const rj = CR[j];
             const r = ri + rj;
-            let x = xi - o.x - o.vx;
-            let y = yi - o.y - o.vy;
+            let x = xi - X[j] - VX[j];
+            let y = yi - Y[j] - VY[j];
             let l = x * x + y * y;
             if (l >= r * r) continue;
-            if (x === 0) l += (x = jiggle(m.id, t + it)) * x;
-            if (y === 0) l += (y = jiggle(o.id, t + it)) * y;
+            if (x === 0) l += (x = jiggleH(H[i], t + it)) * x;
+            if (y === 0) l += (y = jiggleH(H[j], t + it)) * y;
             l = Math.sqrt(l);
             l = ((r - l) / l) * 0.9;
             x *= l;
             y *= l;
             const share = (rj * rj) / (ri * ri + rj * rj);
-            m.vx += x * share;
-            m.vy += y * share;
-            if (!o.fixed) {
-              o.vx -= x * (1 - share);
-              o.vy -= y * (1 - share);
+            VX[i] += x * share;
+            VY[i] += y * share;
+            if (j < nm) {
+              VX[j] -= x * (1 - share);
+              VY[j] -= y * (1 - share);
             }
           }
         }
-      for (const m of ms) {
-        m.x += m.vx *= 0.6;
-        m.y += m.vy *= 0.6;
+      for (let i = 0; i < nm; i++) {
+        X[i] += VX[i] *= 0.6;
+        Y[i] += VY[i] *= 0.6;
       }
     }
-    for (const m of ms) at.set(m.id, { x: m.x, y: m.y });
+    for (let i = 0; i < nm; i++) at.set(ids[i], { x: X[i], y: Y[i] });
   }
 
   /** The centre of what is placed (kept as running sums would drift with removals: computed, but only for rootless nodes and roots). */
@@ -402,26 +422,66 @@ export class IncrementalLayout {
       oy.push(q.y);
       orr.push(rq + r);
     }
-    const segs: Point[][] = [];
+    // the drawn edges as flat arrays, with what of the crossing test does not depend on the
+    // direction (segmentsCross, term by term)
+    const cx: number[] = [];
+    const cy: number[] = [];
+    const ex: number[] = [];
+    const ey: number[] = [];
+    const cdx: number[] = [];
+    const cdy: number[] = [];
+    const d1s: number[] = [];
     for (const l of placedLinks) {
       if (l.source === selfId || l.target === selfId) continue;
-      segs.push([this.positions.get(l.source)!, this.positions.get(l.target)!]);
+      const c = this.positions.get(l.source)!;
+      const d = this.positions.get(l.target)!;
+      const d1 = (d.x - c.x) * (at.y - c.y) - (d.y - c.y) * (at.x - c.x);
+      if (!(d1 > 0 || d1 < 0)) continue; // `at` on its line: no crossing whatever the direction
+      cx.push(c.x);
+      cy.push(c.y);
+      ex.push(d.x);
+      ey.push(d.y);
+      cdx.push(d.x - c.x);
+      cdy.push(d.y - c.y);
+      d1s.push(d1);
     }
+    // (a direction whose score cannot beat the best so far is left as soon as that is sure:
+    // clearance only falls and every crossing costs, so the choice is the same)
     for (let k = 0; k < 36; k++) {
-      const a = (k / 36) * 2 * Math.PI;
-      const p = { x: at.x + dist * Math.cos(a), y: at.y + dist * Math.sin(a) };
-      let clearance = 400;
-      for (let i = 0; i < ox.length; i++) {
-        const dx = p.x - ox[i];
-        const dy = p.y - oy[i];
-        const c = Math.sqrt(dx * dx + dy * dy) - orr[i];
-        if (c < clearance) clearance = c;
-      }
-      let crossings = 0;
-      for (const [c, d] of segs) if (segmentsCross(at, p, c, d)) crossings++;
+      const a = ANGLES[k];
       let diff = Math.abs(a - prefer) % (2 * Math.PI);
       if (diff > Math.PI) diff = 2 * Math.PI - diff;
-      const score = Math.min(clearance, 260) - 220 * crossings - 40 * (diff / Math.PI);
+      const turn = 40 * (diff / Math.PI);
+      if (260 - turn <= bestScore) continue;
+      const pX = at.x + dist * COS[k];
+      const pY = at.y + dist * SIN[k];
+      let clearance = 400;
+      for (let i = 0; i < ox.length; i++) {
+        const dx = pX - ox[i];
+        const dy = pY - oy[i];
+        const c = Math.sqrt(dx * dx + dy * dy) - orr[i];
+        if (c < clearance) {
+          clearance = c;
+          if (clearance - turn <= bestScore) break;
+        }
+      }
+      const clear = Math.min(clearance, 260);
+      if (clear - turn <= bestScore) continue;
+      let crossings = 0;
+      const bx = pX - at.x;
+      const by = pY - at.y;
+      for (let i = 0; i < cx.length; i++) {
+        const d1 = d1s[i];
+        const d2 = cdx[i] * (pY - cy[i]) - cdy[i] * (pX - cx[i]);
+        if (!((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0))) continue;
+        const d3 = bx * (cy[i] - at.y) - by * (cx[i] - at.x);
+        const d4 = bx * (ey[i] - at.y) - by * (ex[i] - at.x);
+        if ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) {
+          crossings++;
+          if (clear - 220 * crossings - turn <= bestScore) break;
+        }
+      }
+      const score = clear - 220 * crossings - turn;
       if (score > bestScore) {
         bestScore = score;
         best = a;
@@ -431,9 +491,10 @@ export class IncrementalLayout {
   }
 }
 
-/** A tiny deterministic nudge for coincident nodes (d3 uses Math.random). */
-function jiggle(id: string, t: number): number {
-  return (((hash(id) + t * 7919) % 1000) / 1000 - 0.5) * 1e-6;
+/** A tiny deterministic nudge for coincident nodes (d3 uses Math.random), from the hash of
+ * the node's id. */
+function jiggleH(h: number, t: number): number {
+  return (((h + t * 7919) % 1000) / 1000 - 0.5) * 1e-6;
 }
 
 function hash(s: string): number {
@@ -443,15 +504,6 @@ function hash(s: string): number {
     h = Math.imul(h, 16777619);
   }
   return h >>> 0;
-}
-
-function segmentsCross(a: Point, b: Point, c: Point, d: Point): boolean {
-  const o = (p: Point, q: Point, r: Point) => (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
-  const d1 = o(c, d, a);
-  const d2 = o(c, d, b);
-  const d3 = o(a, b, c);
-  const d4 = o(a, b, d);
-  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
 }
 
 function centroid(points: Point[]): Point {
