@@ -33,6 +33,7 @@ import { FOLLOW_ZOOM, keepsView } from "./followSlack";
 import { BigMiniMap } from "./BigMiniMap";
 import { locusRadius } from "./palette";
 import { ViewHold } from "./viewHold";
+import { inWindow, nextCullWindow, type CullWindow } from "./cull";
 
 /** Below this zoom only the current, selected and highlighted loci keep their labels. */
 const LABEL_ZOOM = 0.45;
@@ -143,14 +144,15 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const farPic: FarPicture | null = useMemo(() => (far ? { graph, positions, onTop } : null), [far, graph, positions, onTop]);
   // Closer in, a large map hands React Flow only the nodes around the view (and the far
   // ends of edges that reach into it): its store, edge lookup and selectors then cost the
-  // same at 500 or 5,000 loci. The window moves in steps of half a view.
-  const cullKeyNow = useStore((s) => (big && !farZoom ? cullKeyOf(s.transform, s.width, s.height) : ""));
+  // same at 500 or 5,000 loci. The window stays while the view is inside it (see cull.ts).
+  const [cullHold] = useState(() => ({ win: null as CullWindow | null }));
+  const cullNow = useStore((s) => (cullHold.win = big && !farZoom ? nextCullWindow(cullHold.win, s.transform, s.width, s.height) : null));
   // A view that jumps or glides onto new ground gets its new area a moment later, in a render
   // React may interrupt: the step that moved it (its new locus is always handed over) shows
   // first, and a live event that comes meanwhile is not queued behind mounting a whole area.
   // (Coming in from far out there is no area yet: then at once, not all 5,000 loci.)
-  const cullKeyLate = useDeferredValue(cullKeyNow);
-  const cullKey = cullKeyLate || cullKeyNow;
+  const cullLate = useDeferredValue(cullNow);
+  const cull = cullLate ?? cullNow;
   // A large map that comes at once (the backlog of a long walk) is first shown where the
   // follow puts the view: until then React Flow gets only the marked loci, so the loci
   // around the default view are not mounted only to be dropped a moment later.
@@ -163,18 +165,16 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       const ids = new Set(ns.map((n) => n.id));
       return { nodes: ns, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
     }
-    const win = cullWindow(cullKey);
-    if (!win) return { nodes, edges };
-    const inside = (p: Point | undefined) => !!p && p.x >= win.x0 && p.x <= win.x1 && p.y >= win.y0 && p.y <= win.y1;
+    if (!cull) return { nodes, edges };
     const ids = new Set<string>();
-    for (const n of nodes) if (n.type !== "locus" || onTop.has(n.id) || inside(positions.get(n.id))) ids.add(n.id);
+    for (const n of nodes) if (n.type !== "locus" || onTop.has(n.id) || inWindow(cull, positions.get(n.id))) ids.add(n.id);
     const es = edges.filter((e) => ids.has(e.source) || ids.has(e.target));
     for (const e of es) {
       ids.add(e.source);
       ids.add(e.target);
     }
     return { nodes: nodes.filter((n) => ids.has(n.id)), edges: es };
-  }, [far, placing, nodes, edges, onTop, cullKey, positions]);
+  }, [far, placing, nodes, edges, onTop, cull, positions]);
 
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep
   // the current locus in the middle at a readable zoom. A person panning or zooming turns
@@ -501,29 +501,6 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
  */
 function glideFor(nodes: number, asked: number): number {
   return nodes > VIRTUALIZE_ABOVE ? 0 : asked;
-}
-
-/** The view quantized: zoom in half-octaves, centre in half-view steps (map coordinates). */
-function cullKeyOf(t: [number, number, number], width: number, height: number): string {
-  if (!width || !height) return "";
-  const zq = 2 ** (Math.round(Math.log2(t[2]) * 2) / 2);
-  const cw = width / zq / 2;
-  const ch = height / zq / 2;
-  const cx = (-t[0] + width / 2) / t[2];
-  const cy = (-t[1] + height / 2) / t[2];
-  return `${zq},${Math.round(cx / cw)},${Math.round(cy / ch)},${cw},${ch}`;
-}
-
-/** The part of the map handed to React Flow for a `cullKeyOf` key: the view (its centre is
- * within half a step of the key's) and half a view around it. React Flow renders only what
- * is in view; every node it holds costs on each change (its lookups are rebuilt), so the
- * margin is kept small. */
-function cullWindow(key: string): { x0: number; x1: number; y0: number; y1: number } | null {
-  if (!key) return null;
-  const [, i, j, cw, ch] = key.split(",").map(Number);
-  const hx = 1.5 * cw + cw;
-  const hy = 1.5 * ch + ch;
-  return { x0: i * cw - hx, x1: i * cw + hx, y0: j * ch - hy, y1: j * ch + hy };
 }
 
 /** The locus under `at` (within its radius plus `slack`), nearest first, or null. */
