@@ -484,17 +484,24 @@ export function anchorOf(g: GraphState, n: MapNode): string | null {
  */
 export function mapNodes(g: GraphState, ghosts: GhostNode[] = []): Map<string, MapNode> {
   const out = new Map<string, MapNode>();
-  for (const id of g.order) out.set(id, g.loci[id]);
+  eachMapNode(g, ghosts, (id, n) => out.set(id, n));
+  return out;
+}
+
+/** The nodes `mapNodes` lists, in its order, handed to `f` one by one without building the map
+ * (the map's ids are unique: a locus's own, the other kinds prefixed). A live step of a long
+ * walk goes over them twice (layout input, React Flow nodes): no map of thousands each time. */
+export function eachMapNode(g: GraphState, ghosts: GhostNode[], f: (id: string, n: MapNode) => void): void {
+  for (const id of g.order) f(id, g.loci[id]);
   for (const id of g.crystalOrder) {
     const c = g.crystals[id];
-    if (anchorOf(g, c)) out.set(mapNodeId(c), c);
+    if (anchorOf(g, c)) f(mapNodeId(c), c);
   }
   for (const id of g.subwanderOrder) {
     const c = g.subwanders[id];
-    if (anchorOf(g, c)) out.set(mapNodeId(c), c);
+    if (anchorOf(g, c)) f(mapNodeId(c), c);
   }
-  for (const gh of ghosts) out.set(gh.id, gh);
-  return out;
+  for (const gh of ghosts) f(gh.id, gh);
 }
 
 // ---- derived view: dashed adjacency edges and ghost nodes ----------------------------

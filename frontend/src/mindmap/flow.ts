@@ -5,14 +5,16 @@ import { Position, type Edge, type Node, type NodeHandle } from "@xyflow/react";
 import type { FenceOut, SessionOut } from "../api/types.gen";
 import {
   anchorOf,
+  eachMapNode,
   mapNodeId,
-  mapNodes,
   resonanceLinks,
   type AdjacencyEdge as AdjEdge,
   type GhostNode as Ghost,
   type GraphState,
   type MapCrystal,
+  type MapLocus,
   type MapSubwander,
+  type PathEdge,
 } from "../store";
 import type { LayoutLink, LayoutNode, Point } from "./layout/force";
 import { GHOST_RADIUS, locusRadius } from "./palette";
@@ -39,12 +41,12 @@ export interface MapExtras {
  * argument is ignored (sub-wanders are in the graph); it stays for older callers. */
 export function layoutInput(g: GraphState, ghosts: Ghost[], _children?: SessionOut[]): { nodes: LayoutNode[]; links: LayoutLink[] } {
   const nodes: LayoutNode[] = [];
-  const links: LayoutLink[] = g.path.map((e) => ({ source: e.source, target: e.target }));
-  for (const [id, n] of mapNodes(g, ghosts)) {
+  const links: LayoutLink[] = g.path.map(pathLink);
+  eachMapNode(g, ghosts, (id, n) => {
     const parentId = anchorOf(g, n);
     switch (n.kind) {
       case "locus":
-        nodes.push({ id, parentId, r: locusRadius(n.visit_count), label: n.concept.toLowerCase() });
+        nodes.push(locusInput(n, parentId));
         break;
       case "candidate":
         nodes.push({ id, parentId, r: GHOST_RADIUS, label: n.concept.toLowerCase(), group: `candidates:${id.split(":")[1]}` });
@@ -59,8 +61,32 @@ export function layoutInput(g: GraphState, ghosts: Ghost[], _children?: SessionO
         links.push({ source: parentId!, target: id });
         break;
     }
-  }
+  });
   return { nodes, links };
+}
+
+/** A locus's layout node and a step's link, made once per record (the store keeps a record
+ * while it is unchanged): a live step at 5,000 loci no longer makes 5,000 of each, and the
+ * layout sees the same links again (see IncrementalLayout.update). */
+const locusInputs = new WeakMap<MapLocus, LayoutNode>();
+const pathLinks = new WeakMap<PathEdge, LayoutLink>();
+
+function locusInput(l: MapLocus, parentId: string | null): LayoutNode {
+  let n = locusInputs.get(l);
+  if (!n || n.parentId !== parentId) {
+    n = { id: l.id, parentId, r: locusRadius(l.visit_count), label: l.concept.toLowerCase() };
+    locusInputs.set(l, n);
+  }
+  return n;
+}
+
+function pathLink(e: PathEdge): LayoutLink {
+  let l = pathLinks.get(e);
+  if (!l || l.source !== e.source || l.target !== e.target) {
+    l = { source: e.source, target: e.target };
+    pathLinks.set(e, l);
+  }
+  return l;
 }
 
 const breadOnMap = (g: GraphState, c: MapCrystal) => c.bread.filter((b): b is string => !!b && !!g.loci[b]);
@@ -120,9 +146,9 @@ export function flowNodes(
   const gen = ++generation;
   const out: Node[] = [];
   const fenceBy = new Map(g.fences.map((f) => [f.concept.toLowerCase(), f.action]));
-  for (const [id, n] of mapNodes(g, ghosts)) {
+  eachMapNode(g, ghosts, (id, n) => {
     const p = positions.get(id);
-    if (!p) continue;
+    if (!p) return;
     switch (n.kind) {
       case "locus": {
         const current = id === g.currentLocusId;
@@ -169,7 +195,7 @@ export function flowNodes(
         out.push(cached(cache, gen, id, `${p.x},${p.y},${n.concept},${n.probability}`, () => ghostNode(n, p)));
         break;
     }
-  }
+  });
   prune(cache, gen, out.length);
   return out;
 }

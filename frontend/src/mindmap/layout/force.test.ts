@@ -96,4 +96,38 @@ describe("IncrementalLayout", () => {
     for (let i = 0; i < all.length; i++)
       for (let j = i + 1; j < all.length; j++) expect(dist(pos.get(all[i].id)!, pos.get(all[j].id)!)).toBeGreaterThan(all[i].r + all[j].r + 10);
   });
+
+  it("lays out a live walk whose links are the same objects from step to step as one given new links every time", () => {
+    // the layout keeps its links by node between updates and changes them from the first link
+    // that differs (a step appends one; candidates come and go; a link may go from the middle)
+    // a walk that branches off earlier loci now and then (so that drawn edges count)
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    const nodes: LayoutNode[] = [{ id: "n0", parentId: null, r: 18, label: "c0" }];
+    for (let i = 1; i < 120; i++) nodes.push({ id: `n${i}`, parentId: rnd() < 0.7 ? `n${i - 1}` : `n${Math.floor(rnd() * i)}`, r: 12 + (i % 4) * 3, label: `c${i}` });
+    const links = nodes.slice(1).map((x) => ({ source: x.parentId!, target: x.id }));
+    const reused = new IncrementalLayout();
+    const fresh = new IncrementalLayout();
+    const extra: LayoutLink = { source: "n3", target: "x" };
+    const steps: { nodes: LayoutNode[]; links: LayoutLink[] }[] = [];
+    for (let k = 2; k <= 120; k += k < 20 ? 1 : 7) {
+      const ghosts: LayoutNode[] = Array.from({ length: 3 }, (_, i) => ({ id: `g${k}:${i}`, parentId: `n${k - 1}`, r: 7, label: `cand ${k} ${i}`, group: `candidates:${k}` }));
+      const ns = [...nodes.slice(0, k), ...ghosts];
+      const ls = [...links.slice(0, k - 1), ...ghosts.map((g) => ({ source: g.parentId!, target: g.id }))];
+      // a node linked from the middle of the list for a while (as a crystal's bread is)
+      if (k >= 10 && k < 20) {
+        ns.push({ id: "x", parentId: "n3", r: 21 });
+        ls.splice(5, 0, extra);
+      }
+      steps.push({ nodes: ns, links: ls });
+    }
+    for (const st of steps) {
+      const a = reused.update(st.nodes, st.links);
+      const b = fresh.update(st.nodes, st.links.map((l) => ({ ...l })));
+      expect([...a.entries()]).toEqual([...b.entries()]);
+    }
+    // and the same again once the first list is given back unchanged
+    const last = steps[steps.length - 1];
+    expect([...reused.update(last.nodes, last.links).entries()]).toEqual([...fresh.update(last.nodes, last.links).entries()]);
+  });
 });

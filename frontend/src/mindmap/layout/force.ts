@@ -60,8 +60,13 @@ export class IncrementalLayout {
   /** Placed node ids by grid cell, so that a placement costs the same at 50 or 5,000 nodes. */
   private readonly grid = new Map<number, Set<string>>();
   private readonly cellOf = new Map<string, number>();
-  /** Links by node id, for the current update. */
-  private incident = new Map<string, LayoutLink[]>();
+  /** Links by node id (each list in the order of the links), for the links of the last update
+   * that placed anything (`linked`, a copy): kept between updates and changed from the first
+   * link that differs, as a live step adds a link or two to thousands. */
+  private readonly incident = new Map<string, LayoutLink[]>();
+  private linked: LayoutLink[] = [];
+  /** The nodes of the last update by id. */
+  private readonly byId = new Map<string, LayoutNode>();
 
   private setPos(id: string, p: Point): void {
     this.positions.set(id, p);
@@ -103,34 +108,34 @@ export class IncrementalLayout {
 
   /** Positions (centres) for every node in `nodes`. Existing positions are never changed. */
   update(nodes: LayoutNode[], links: LayoutLink[]): Map<string, Point> {
-    const wanted = new Set(nodes.map((n) => n.id));
     const freed = new Map<string, Point>();
-    for (const [id, p] of this.positions) {
-      if (!wanted.has(id)) {
-        const label = this.labels.get(id);
-        if (label) freed.set(label, p);
-        this.delPos(id);
-        this.labels.delete(id);
-        this.radii.delete(id);
+    // (node ids are unique: when every placed node is still asked for, none goes)
+    let kept = 0;
+    for (const n of nodes) if (this.positions.has(n.id)) kept++;
+    if (kept < this.positions.size) {
+      const wanted = new Set(nodes.map((n) => n.id));
+      for (const [id, p] of this.positions) {
+        if (!wanted.has(id)) {
+          const label = this.labels.get(id);
+          if (label) freed.set(label, p);
+          this.delPos(id);
+          this.labels.delete(id);
+          this.radii.delete(id);
+        }
       }
+      for (const id of this.byId.keys()) if (!wanted.has(id)) this.byId.delete(id);
     }
     for (const n of nodes) {
       const pinned = this.pins.get(n.id);
       if (pinned) this.setPos(n.id, { ...pinned });
       if (this.positions.has(n.id)) this.radii.set(n.id, n.r);
+      this.byId.set(n.id, n);
     }
     const fresh = nodes.filter((n) => !this.positions.has(n.id));
     if (fresh.length === 0) return new Map(this.positions);
 
-    const byId = new Map(nodes.map((n) => [n.id, n]));
-    this.incident = new Map();
-    for (const l of links) {
-      for (const end of [l.source, l.target]) {
-        const list = this.incident.get(end);
-        if (list) list.push(l);
-        else this.incident.set(end, [l]);
-      }
-    }
+    const byId = this.byId;
+    this.link(links);
     const batches = new Map<string, LayoutNode[]>();
     for (const n of fresh) {
       const key = n.group ? `g:${n.group}` : `n:${n.id}`;
@@ -144,6 +149,27 @@ export class IncrementalLayout {
     return new Map(this.positions);
   }
 
+  /** Brings `incident` to `links`: the lists keep the links' order, as if built anew. */
+  private link(links: LayoutLink[]): void {
+    const prev = this.linked;
+    let k = 0;
+    while (k < prev.length && k < links.length && prev[k] === links[k]) k++;
+    // the links from k on are the last in each of their ends' lists: taken off the end
+    for (let i = prev.length - 1; i >= k; i--)
+      for (const end of [prev[i].target, prev[i].source]) {
+        const list = this.incident.get(end)!;
+        list.pop();
+        if (list.length === 0) this.incident.delete(end);
+      }
+    for (let i = k; i < links.length; i++)
+      for (const end of [links[i].source, links[i].target]) {
+        const list = this.incident.get(end);
+        if (list) list.push(links[i]);
+        else this.incident.set(end, [links[i]]);
+      }
+    this.linked = links.slice();
+  }
+
   /** Pins a node at `p` (its position from now on, also when it is laid out again). */
   pin(id: string, p: Point): void {
     this.pins.set(id, { ...p });
@@ -152,6 +178,7 @@ export class IncrementalLayout {
 
   reset(): void {
     this.positions.clear();
+    this.byId.clear();
     this.grid.clear();
     this.cellOf.clear();
     this.labels.clear();
