@@ -446,7 +446,9 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         proOptions={{ hideAttribution: true }}
         colorMode="dark"
       >
-        <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />
+        {/* far out, a large map's dot grid is a haze of sub-pixel dots, and it is drawn anew at
+            every frame of a pan (its pattern moves with the view): only closer in */}
+        {far ? null : <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />}
         {farPic ? <FarCanvas pic={farPic} /> : null}
         {big ? (
           <BigMiniMap graph={graph} positions={positions} currentId={graph.currentLocusId} />
