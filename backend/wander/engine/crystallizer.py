@@ -51,6 +51,7 @@ class Crystallizer:
         # per wander, the sentences of its insights, rejected ones too (the store keeps
         # only those that stand)
         self._sentences: dict[str, set[str]] = {}
+        self._substances: dict[str, np.ndarray | None] = {}  # per crystal id (see _novelty)
 
     def prototypes(self) -> dict[str, np.ndarray]:
         if self._prototypes is None:
@@ -72,8 +73,8 @@ class Crystallizer:
         if len(pool) < 2:
             return CrystallizeOutcome(None, [], rum, "fewer than two loci to make bread of")
         crystals = await self.store.crystals(session.project_id)
-        existing = [c.embedding for c in crystals]
-        existing_m = np.stack(existing) if existing else np.zeros((0, len(vector)), dtype=np.float32)
+        accepted = accepted_crystals(crystals)
+        existing_m = _rows([c.embedding for c in accepted], len(vector))
         kb = walk.knowledge
         # The sandwich is chosen by what it is about (the pair of loci near the stimulus that
         # frames it best, and the corpus concept nearest their midpoint), never by its V:
@@ -113,8 +114,8 @@ class Crystallizer:
         embedding = self.embedder.embed([insight])[0]
         if rum.insight:  # a model's own words are the filling
             val = sandwich.validity(b1.embedding, embedding, b2.embedding, existing_m, lineage)
-        else:  # novelty is the insight's distance from the insights already crystallized
-            val = dataclasses.replace(val, novelty=sandwich.novelty(embedding, existing_m))
+        else:  # novelty is what the sandwich is about, against what the accepted ones are about
+            val = dataclasses.replace(val, novelty=await self._novelty(walk, b1, f_i, b2, embedding, accepted))
         opposite = are_opposites(kb, b1.kb_key, b2.kb_key)
         stype, _ = sandwich.structural_type(embedding, self.prototypes(), opposite)
         verdict = val.verdict
@@ -161,6 +162,61 @@ class Crystallizer:
                 )
             )
         return CrystallizeOutcome(crystal, events, rum, verdict)
+
+    async def _novelty(
+        self, walk: Walk, b1: Locus, f_i: int, b2: Locus, insight: np.ndarray, accepted: list[Crystal]
+    ) -> float:
+        """1 minus the similarity to the nearest accepted crystal, in substance: the mean of
+        the breads' and the filling's unit vectors. The insights' own text shares its
+        phrasing from crystal to crystal, which hides what they are about; the three concepts
+        do not. A crystal whose substance cannot be rebuilt (a bread locus gone, a filling
+        outside the corpus) is compared by its insight's text."""
+        kb = walk.knowledge
+        mine = substance(b1.embedding, kb.vector(f_i), b2.embedding)
+        by_substance: list[np.ndarray] = []
+        by_text: list[np.ndarray] = []
+        for c in accepted:
+            v = await self._substance(walk, c)
+            (by_substance if v is not None else by_text).append(v if v is not None else c.embedding)
+        return min(
+            sandwich.novelty(mine, _rows(by_substance, len(mine))),
+            sandwich.novelty(insight, _rows(by_text, len(mine))),
+        )
+
+    async def _substance(self, walk: Walk, c: Crystal) -> np.ndarray | None:
+        if c.id in self._substances:
+            return self._substances[c.id]
+        kb = walk.knowledge
+        f = kb.find_label(str(c.validity.get("filling") or ""))
+        breads = []
+        for locus_id in (c.bread_a_locus_id, c.bread_b_locus_id):
+            lo = walk.by_id.get(locus_id or "") if c.session_id == walk.session.id else None
+            if lo is None and c.session_id is not None and locus_id is not None:
+                lo = await self.store.locus(c.session_id, locus_id)
+            breads.append(lo)
+        v = None
+        if f is not None and breads[0] is not None and breads[1] is not None:
+            v = substance(breads[0].embedding, kb.vector(f), breads[1].embedding)
+        self._substances[c.id] = v
+        return v
+
+
+def accepted_crystals(crystals: list[Crystal]) -> list[Crystal]:
+    """What novelty is measured against: the insights that stand, accepted by the gate or by
+    a person. One kept for review, or rejected, has not joined the corpus (004)."""
+    return [c for c in crystals if c.validity.get("verdict") == "accepted" or c.human_approved]
+
+
+def substance(b1: np.ndarray, filling: np.ndarray, b2: np.ndarray) -> np.ndarray:
+    """What a sandwich is about: the mean of its three concepts' unit vectors, unit length."""
+    return normalize(normalize(b1) + normalize(filling) + normalize(b2))
+
+
+def _rows(vectors: list[np.ndarray], dim: int) -> np.ndarray:
+    """Unit rows to compare with (an empty matrix for none)."""
+    if not vectors:
+        return np.zeros((0, dim), dtype=np.float32)
+    return np.stack([normalize(v) for v in vectors]).astype(np.float32)
 
 
 def are_opposites(kb: Knowledge, key_a: str | None, key_b: str | None) -> bool:
