@@ -15,6 +15,10 @@ declare global {
   }
 }
 
+/** Events of the backlog that make a batch of their own as soon as they have come (a frame of
+ * the batched backlog holds up to about a thousand). */
+const REPLAY_FRAME = 200;
+
 /** Opens session `id`: GET the session, then follow its events from the last seq seen. */
 export function useSessionFeed(id: string): { error: string | null; notFound: boolean } {
   const [error, setError] = useState<string | null>(null);
@@ -29,12 +33,15 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
     let sock: WanderSocket | null = null;
     const buffer: EventOut[] = [];
     let timer: ReturnType<typeof setTimeout> | null = null;
+    let soon: ReturnType<typeof setTimeout> | null = null;
     let frame: number | null = null;
     let replayFlushes = 0;
     // Events arriving together (a replay, a burst of one step) are applied in one batch.
     const flush = () => {
       if (timer) clearTimeout(timer);
       timer = null;
+      if (soon) clearTimeout(soon);
+      soon = null;
       if (frame !== null) cancelAnimationFrame(frame);
       frame = null;
       if (buffer.length) store().ingest(buffer.splice(0));
@@ -46,11 +53,15 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
         // one batch, at no added wait; a hidden tab gets no frames, so a timer backs it up.
         if (frame === null && typeof requestAnimationFrame === "function") frame = requestAnimationFrame(flush);
         if (!timer) timer = setTimeout(flush, 100);
-      } else if (!timer) {
+      } else {
         // The backlog replays: a first batch soon (the map shows something), then at growing
         // intervals until caught_up. Each batch re-renders the whole map so far, so a
         // thousands-event replay in many small batches cost several times its own work.
-        timer = setTimeout(flush, Math.min(2000, 250 * 2 ** replayFlushes++));
+        // A frame of the batched backlog (hundreds of events) is applied once it has come:
+        // the map lays it out while the server sends the next, rather than all of it after
+        // the last (the layout of thousands of loci is most of a long walk's catch-up).
+        if (buffer.length >= REPLAY_FRAME && !soon) soon = setTimeout(flush, 0);
+        if (!timer) timer = setTimeout(flush, Math.min(2000, 250 * 2 ** replayFlushes++));
       }
     };
 

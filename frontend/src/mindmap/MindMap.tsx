@@ -159,8 +159,13 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const [placedFor, setPlacedFor] = useState<string | null | undefined>(undefined);
   const placed = placedFor === graph.sessionId;
   const placing = big && !placed;
+  // So is its backlog while it replays (the first connection, until it has caught up): it
+  // comes in batches and the view follows the walk's end from one to the next, and each
+  // batch mounted the area around the view only to drop it at the next.
+  const backlog = useWander((s) => s.conn === "connecting");
+  const holdBack = placing || (big && backlog);
   const shown = useMemo(() => {
-    if (far || placing) {
+    if (far || holdBack) {
       const ns = nodes.filter((n) => n.type !== "locus" || onTop.has(n.id));
       const ids = new Set(ns.map((n) => n.id));
       return { nodes: ns, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
@@ -174,7 +179,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       ids.add(e.target);
     }
     return { nodes: nodes.filter((n) => ids.has(n.id)), edges: es };
-  }, [far, placing, nodes, edges, onTop, cull, positions]);
+  }, [far, holdBack, nodes, edges, onTop, cull, positions]);
 
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep
   // the current locus in the middle at a readable zoom. A person panning or zooming turns
