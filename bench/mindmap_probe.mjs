@@ -38,7 +38,12 @@ await page.addInitScript(() => {
       for (const n of m.addedNodes)
         if (n.nodeType === 1 && n.classList?.contains("react-flow__node-locus")) {
           const id = n.getAttribute("data-id");
-          if (id && !(id in window.__nodeAt)) window.__nodeAt[id] = t;
+          if (id && !(id in window.__nodeAt)) {
+            window.__nodeAt[id] = t;
+            // (diagnostic: the view's transform when it came, to tell steps the view jumped for)
+            window.__viewAt ??= {};
+            window.__viewAt[id] = document.querySelector(".react-flow__viewport")?.style.transform ?? "";
+          }
         }
   }).observe(document, { childList: true, subtree: true });
   // the graph's size at each animation frame where it changed, and frames longer than 50 ms
@@ -150,6 +155,23 @@ out.event_to_dom_ms_p95 = pct(live, 95);
 out.event_to_dom_samples = live.length;
 // MINDMAP_DEBUG=1: each live latency (ms) and how many live frames came, on stderr
 if (process.env.MINDMAP_DEBUG) console.error("live latencies", live.map(Math.round).join(" "), await page.evaluate(() => Object.keys(window.__frameAt).filter((id) => !window.__beforeLive.has(id)).length));
+// MINDMAP_DEBUG=1: each live latency with "J" where the view had moved since the step before
+if (process.env.MINDMAP_DEBUG)
+  console.error(
+    "live by view",
+    await page.evaluate(() => {
+      let prev = null;
+      return Object.entries(window.__frameAt)
+        .filter(([id]) => !window.__beforeLive.has(id) && id in window.__nodeAt)
+        .map(([id, t]) => {
+          const v = window.__viewAt?.[id];
+          const s = `${Math.round(window.__nodeAt[id] - t)}${prev !== null && v !== prev ? "J" : ""}`;
+          prev = v;
+          return s;
+        })
+        .join(" ");
+    }),
+  );
 console.log(JSON.stringify(out));
 rl.close();
 await browser.close();
