@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+import snowballstemmer
 
 from wander.domain import sandwich
 from wander.domain.geometry import midpoint, normalize
@@ -29,6 +30,7 @@ BREAD_CHOICE = 6  # the breads are a pair among the loci this near the stimulus
 BREAD_APART = (0.35, 0.55)  # bread similarity that leaves room for a filling
 FILLING_CHOICES = 16  # concepts nearest the breads' midpoint that a filling is chosen among
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_STEMMER = snowballstemmer.stemmer("english")
 
 
 @dataclass
@@ -257,13 +259,23 @@ def _filling(
     crystals have not used already (`used`: filling labels) and the walk has not met."""
     near = kb.nearest(midpoint(b1.embedding, b2.embedding), FILLING_CHOICES, exclude=[a1, a2])
     bread_words = {_lemma(kb, a1).lower(), _lemma(kb, a2).lower(), b1.concept.lower(), b2.concept.lower()}
-    fresh = [i for i, _ in near if _lemma(kb, i).lower() not in bread_words]
+    bread_stems = set().union(*(word_stems(w.split(" (")[0]) for w in bread_words))
+    fresh = [
+        i for i, _ in near if _lemma(kb, i).lower() not in bread_words and not word_stems(_lemma(kb, i)) & bread_stems
+    ]
     apt = [i for i in fresh if not (in_lineage(kb, i, a1) or in_lineage(kb, i, a2))]
     unused = [i for i in apt if kb.concept(i).label not in used]
     choice = [i for i in unused if not walk.visited_mask[i]] or unused or apt or fresh or [near[0][0]]
     v1, v2 = normalize(b1.embedding), normalize(b2.embedding)
     both = kb.vectors(np.asarray(choice, dtype=np.int64)) @ np.stack([v1, v2]).T
     return choice[int(np.argmax(both.min(axis=1)))]  # the first (nearest the midpoint) of equals
+
+
+def word_stems(text: str) -> set[str]:
+    """The stems of a name's words of four letters or more: 'film making' and 'filming' share
+    'film', so the one only restates the other."""
+    words = [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4]
+    return set(_STEMMER.stemWords(words))
 
 
 def _anchor(kb: Knowledge, locus: Locus) -> int:

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from wander.engine.crystallizer import _filling
+from wander.engine.crystallizer import _filling, word_stems
 
 
 def unit(*xs):
@@ -58,3 +58,20 @@ def test_the_filling_is_the_concept_nearest_both_breads():
     # a filling a crystal has used already is passed over while there is another
     used = frozenset({"between"})
     assert kb.concept(_filling(kb, walk, bread(0), bread(1), 0, 1, used)).label == "lopsided"
+
+
+def test_a_filling_that_shares_a_breads_word_stem_is_passed_over():
+    rows = [
+        ("filming", B1, ()),
+        ("tabby", B2, ()),
+        ("film making", unit(0.72, 0.5, 0.48), ()),  # nearest both breads, but 'filming' again
+        ("between", unit(0.7, 0.55, 0.45), ()),
+    ]
+    kb = Corpus(rows)
+    walk = SimpleNamespace(visited_mask=np.zeros(len(rows), dtype=bool))
+    b1 = SimpleNamespace(concept="filming", embedding=B1)
+    b2 = SimpleNamespace(concept="tabby", embedding=B2)
+    assert kb.concept(_filling(kb, walk, b1, b2, 0, 1)).label == "between"
+    assert word_stems("film making") & word_stems("filming") == {"film"}
+    assert word_stems("State Department") & word_stems("state government") == {"state"}
+    assert not word_stems("baker") & word_stems("cookie")
