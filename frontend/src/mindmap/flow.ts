@@ -230,11 +230,6 @@ function locusNode(id: string, l: GraphState["loci"][string], p: Point, r: numbe
     position: { x: p.x - r, y: p.y - r },
     width: 2 * r,
     height: 2 * r,
-    // its size as React Flow would measure it (the node's box is width x height; its label
-    // and halos are absolutely placed): a locus mounted as the view moves is then not
-    // measured again (a layout read and an update of React Flow's store per node), unless
-    // its size is a fraction of a pixel (the box measures in whole pixels)
-    measured: { width: 2 * r, height: 2 * r },
     handles: locusHandles(r),
     data,
     zIndex: current ? 3 : 2,
