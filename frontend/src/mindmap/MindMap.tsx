@@ -401,7 +401,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   );
   return (
     <div
-      className={labelsOff ? "mindmap lod-far" : "mindmap"}
+      className={`mindmap${labelsOff ? " lod-far" : ""}${big ? " is-large" : ""}`}
       data-testid="mindmap"
       data-layout={shownLayout}
       data-fit-id={semantic ? (projection.fitId ?? undefined) : undefined}
