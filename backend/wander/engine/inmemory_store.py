@@ -162,6 +162,10 @@ class InMemoryStore:
     async def interrupted_runs(self) -> list[Session]:
         return []
 
+    async def locus(self, session_id: str, locus_id: str) -> Locus | None:
+        lo = self.loci.get(session_id, {}).get(locus_id)
+        return copy.copy(lo) if lo is not None else None
+
     async def load_walk(self, session_id: str, recent: int = 20, hot: int = 30) -> WalkState:
         s = self.sessions[session_id]
         loci = [copy.copy(lo) for lo in self.loci[session_id].values()]

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from wander.engine.crystallizer import Crystallizer, accepted_crystals
+from wander.engine.inmemory_store import InMemoryStore
 
 LABELS = ["hound", "tabby", "between", "reef", "harbour", "tide"]
 
@@ -39,14 +40,6 @@ def locus(lid, label):
     return SimpleNamespace(id=lid, embedding=VECTORS[label])
 
 
-class Store:
-    def __init__(self, loci):
-        self.loci = loci  # (session_id, locus_id) -> locus
-
-    async def locus(self, session_id, locus_id):
-        return self.loci.get((session_id, locus_id))
-
-
 def crystal(cid, session_id, a, b, filling, insight, verdict="accepted", human_approved=False):
     return SimpleNamespace(
         id=cid,
@@ -64,7 +57,10 @@ def setup(store_loci=None):
         lo.id: lo for lo in (locus("l1", "hound"), locus("l2", "tabby"), locus("l3", "reef"), locus("l4", "harbour"))
     }
     walk = SimpleNamespace(knowledge=Corpus(), by_id=here, session=SimpleNamespace(id="s1"))
-    cz = Crystallizer(Store(store_loci or {}), embedder=None, ruminator=None, clock=None)
+    store = InMemoryStore()
+    for (session_id, locus_id), lo in (store_loci or {}).items():
+        store.loci.setdefault(session_id, {})[locus_id] = lo
+    cz = Crystallizer(store, embedder=None, ruminator=None, clock=None)
     return cz, walk, here
 
 
