@@ -62,6 +62,19 @@ test("clicking a node opens the side panel with its concept and the five facets"
   const current = page.locator(".react-flow__node-locus:has(.locus.is-current)");
   await expect(current).toHaveCount(1);
   const concept = await current.locator(".locus").getAttribute("data-concept");
+  // Just loaded, the map may still glide to its fit: on a busy machine the glide can start
+  // after Playwright saw the node at rest, and the click then lands where it was. Click once
+  // the node has kept its place for a quarter of a second.
+  await expect
+    .poll(
+      async () => {
+        const before = JSON.stringify(await current.boundingBox());
+        await page.waitForTimeout(250);
+        return JSON.stringify(await current.boundingBox()) === before;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
   await current.click();
   const panel = page.getByTestId("locus-panel");
   await expect(panel).toBeVisible();
