@@ -179,7 +179,10 @@ class Crystallizer:
         by_text: list[np.ndarray] = []
         for c in accepted:
             v = await self._substance(walk, c)
-            (by_substance if v is not None else by_text).append(v if v is not None else c.embedding)
+            if v is not None:
+                by_substance.append(v)
+            else:
+                by_text.append(c.embedding)
         return min(
             sandwich.novelty(mine, _rows(by_substance, len(mine))),
             sandwich.novelty(insight, _rows(by_text, len(mine))),
@@ -218,7 +221,7 @@ def _rows(vectors: list[np.ndarray], dim: int) -> np.ndarray:
     """Unit rows to compare with (an empty matrix for none)."""
     if not vectors:
         return np.zeros((0, dim), dtype=np.float32)
-    return np.stack([normalize(v) for v in vectors]).astype(np.float32)
+    return normalize(np.stack(vectors))
 
 
 def are_opposites(kb: Knowledge, key_a: str | None, key_b: str | None) -> bool:
