@@ -15,10 +15,13 @@
   clock; ``..._cpu_time``: the same in process CPU time, which other jobs disturb less),
   and ``..._min_pair`` is the smallest wall-clock ratio of one block (x4) to the run
   after it.
-- With CuPy and a CUDA device: CuPy against the NumPy passes and against the fused CPU
-  passes at batch 1024, and the memory bandwidth the kernel achieves as a share of the
-  device's peak (bytes counted per elementwise pass: each pass reads its inputs and
-  writes its output once).
+- With CuPy and a CUDA device: CuPy's default path (one fused CUDA pass per tick,
+  ``wander.ca.cuda_tick``) against the NumPy passes, the fused CPU passes and the
+  reference loop at batch 1024, the elementwise passes on CuPy against the same passes on
+  NumPy, the memory bandwidth each achieves as a share of the device's peak (bytes
+  counted per pass: each pass reads its inputs and writes its output once), and full
+  evolutions on CuPy against the reference loop and the fused CPU passes; the results
+  are checked bit for bit against the CPU's.
 
 Run: PYTHONPATH=backend python bench/bench_ca.py
 """
@@ -31,13 +34,16 @@ import numpy as np
 
 from wander.ca.kernel import evolve_batch, evolve_reference, fused_available, run_ticks, run_ticks_reference
 from wander.ca.seed import hash_frames
-from wander.ca.xp import cupy_available, get_xp
+from wander.ca.xp import cupy_available, get_xp, to_numpy
 
 TICKS = 50
 # Bytes each cell-tick moves through memory in the batched kernel: neighbour max/min
 # (6 passes x 12 B), two comparisons (2 x 9 B), the update (112 B, see _Batch.update),
 # the convergence sum (4 B).
 BYTES_PER_CELL_TICK = 6 * 12 + 2 * 9 + 112 + 4
+# The fused CUDA pass reads each cell once (its neighbours come from cache) and writes
+# its next value: 8 bytes per cell-tick in timing mode.
+BYTES_PER_CELL_TICK_FUSED = 4 + 4
 
 
 def emit(name: str, value: float, unit: str) -> None:
@@ -170,24 +176,50 @@ def main() -> None:
         cp = get_xp("cupy")
         gpu_frames = cp.asarray(frames)
 
-        def gpu_run() -> None:
-            run_ticks(gpu_frames, TICKS, xp=cp)
-            cp.cuda.Stream.null.synchronize()
+        def gpu_run(fused: bool | None = None):
+            def run() -> None:
+                finals["cupy" if fused is None else "cupy_passes"] = run_ticks(gpu_frames, TICKS, xp=cp, fused=fused)
+                cp.cuda.Stream.null.synchronize()
 
-        gpu_run()
-        t_gpu = best_time(gpu_run, 5)
+            return run
+
+        gpu_run()()  # compiles the fused pass (or loads it from CuPy's kernel cache)
+        gpu_run(False)()  # and the elementwise passes
+        t_gpu = best_time(gpu_run(), 20)
+        t_gpu_passes = best_time(gpu_run(False), 5)
         emit(f"cupy_batch1024_{TICKS}ticks_nodetect", 1024 * TICKS / t_gpu, "frame_ticks/s")
-        emit("cupy_vs_numpy_batch1024", t_np / t_gpu, "x")  # the NumPy passes, same code on each xp
+        emit("cupy_vs_numpy_batch1024", t_np / t_gpu, "x")  # CuPy's default path (the fused CUDA pass)
         emit("cupy_vs_fused_cpu_batch1024", t_bat / t_gpu, "x")
+        emit("cupy_vs_reference_batch1024", t_ref / t_gpu, "x")
+        emit(f"cupy_passes_batch1024_{TICKS}ticks_nodetect", 1024 * TICKS / t_gpu_passes, "frame_ticks/s")
+        emit("cupy_passes_vs_numpy_batch1024", t_np / t_gpu_passes, "x")  # the same elementwise code on each xp
+        same_gpu = all(
+            np.array_equal(to_numpy(finals[name]).view(np.int32), finals["batched"].view(np.int32))
+            for name in ("cupy", "cupy_passes")
+        )
+        emit("cupy_equals_numpy_1024_ticks", 1.0 if same_gpu else 0.0, "bool")
         cells_per_s = 1024 * TICKS * frames.shape[1] * frames.shape[2] / t_gpu
         props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
         peak = 2 * props["memoryClockRate"] * 1e3 * props["memoryBusWidth"] / 8
-        achieved = cells_per_s * BYTES_PER_CELL_TICK
+        achieved = cells_per_s * BYTES_PER_CELL_TICK_FUSED
         emit("cupy_achieved_bandwidth", achieved / 1e9, "GB/s")
         emit("cupy_bandwidth_share_of_peak", 100 * achieved / peak, "%")
-        t0 = time.perf_counter()
-        evolve_batch(gpu_frames, xp=cp)
-        emit("cupy_1024_full_evolution", time.perf_counter() - t0, "s")
+        passes = 1024 * TICKS * frames.shape[1] * frames.shape[2] / t_gpu_passes * BYTES_PER_CELL_TICK
+        emit("cupy_passes_bandwidth_share_of_peak", 100 * passes / peak, "%")
+        evolve_batch(gpu_frames[:8], xp=cp)  # first use of the detection path's CuPy kernels
+        gpu_full: list = []
+        t_full = best_time(lambda: gpu_full.append(evolve_batch(gpu_frames, xp=cp)), 3)
+        emit("cupy_1024_full_evolution", t_full, "s")
+        emit("cupy_vs_reference_1024_full_evolution", t_ref_full / t_full, "x")
+        emit("cupy_vs_fused_cpu_1024_full_evolution", t_bat_full / t_full, "x")
+        same_full = all(
+            a.state == b.state
+            and a.ticks == b.ticks
+            and a.period == b.period
+            and np.array_equal(a.attractor.view(np.int32), b.attractor.view(np.int32))
+            for a, b in zip(ref, gpu_full[-1])
+        )
+        emit("cupy_equals_reference_1024", 1.0 if same_full else 0.0, "bool")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ Outcome of an evolution (frame 0 is the seed, tick t produces frame t):
 
 Convergence is checked before oscillation at the same tick.
 
-Three implementations give bit-identical results:
+Four implementations give bit-identical results:
 
 - :func:`evolve_batch` on NumPy with numba installed (the default there): the fused CPU
   passes of :mod:`wander.ca.fused`. One compiled pass per frame and tick computes the
@@ -31,7 +31,10 @@ Three implementations give bit-identical results:
   ticks while it sits in cache, and comes back to this module's driver only where a
   decision needs all frames or the reference's own arithmetic (oscillation checks, the
   budget, a convergence estimate too close to the threshold to tell).
-- :func:`evolve_batch` on CuPy (or NumPy with ``fused=False``): B frames at once. Frames
+- :func:`evolve_batch` on CuPy (the default there): the driver below with one fused
+  CUDA pass per tick (:mod:`wander.ca.cuda_tick`) in place of the elementwise passes.
+- :func:`evolve_batch` on NumPy with ``fused=False`` (or CuPy with ``fused=False``, or
+  frames holding NaN): the elementwise passes, B frames at once. Frames
   live in padded (H+2, W+2) buffers so that the four neighbours are plain offsets into
   one flat array (no np.roll, no copies),
   every elementwise pass runs over one contiguous span, the role history is an int8 ring
@@ -308,18 +311,23 @@ class _Batch:
         self.Q = xp.zeros_like(self.P)
         self.P[:, 1:-1, 1:-1] = frames
         size = n * self.fs
-        self.mx = xp.zeros(size, dtype=xp.float32)
-        self.mn = xp.zeros(size, dtype=xp.float32)  # also the extreme step, then |change|
-        self.g = self.mn
-        self.k = xp.zeros(size, dtype=xp.float32)
+        self.g = xp.zeros(size, dtype=xp.float32)  # |change| per cell, for converged()
         mask = xp.zeros((h + 2, w + 2), dtype=xp.float32)
         mask[1:-1, 1:-1] = 1
         self.mask = mask.reshape(-1)
+        self.ring = xp.zeros((n, ROLE_WINDOW, h, w), dtype=xp.int8) if with_roles else None
+        self._pass_buffers(size)
+
+    def _pass_buffers(self, size: int) -> None:
+        """Scratch buffers of the elementwise passes."""
+        xp = self.xp
+        self.mx = xp.zeros(size, dtype=xp.float32)
+        self.mn = self.g  # the smallest neighbour, then the extreme step, then |change|
+        self.k = xp.zeros(size, dtype=xp.float32)
         self.a = xp.empty(size, dtype=xp.bool_)  # local max (>= all four)
         self.b = xp.empty(size, dtype=xp.bool_)  # local min (<= all four)
         self.code = xp.empty(size, dtype=xp.int8)
         self.aux = xp.empty(size, dtype=xp.int8)
-        self.ring = xp.zeros((n, ROLE_WINDOW, h, w), dtype=xp.int8) if with_roles else None
 
     # views --------------------------------------------------------------------------
     def _hi(self, m: int) -> int:
@@ -405,6 +413,11 @@ class _Batch:
         xp.subtract(a, b, out=dst)
         dst -= a & b  # flat cells count as minima, as in the reference
 
+    def role_window(self, m: int, t: int) -> Any:
+        """The roles of the last ROLE_WINDOW frames of the active set, oldest first."""
+        assert self.ring is not None
+        return self.ring[:m][:, _window_slots(t)]
+
     def converged(self, m: int, threshold: float) -> np.ndarray:
         """Per active frame: mean |Q - P| < threshold, decided exactly as the reference.
 
@@ -447,6 +460,65 @@ class _Batch:
         return k
 
 
+class _CudaBatch(_Batch):
+    """:class:`_Batch` on CuPy with one fused CUDA pass per tick (:mod:`wander.ca.cuda_tick`).
+
+    Same buffers and decisions; the torus wraps inside the pass, so there is no halo to
+    refresh and no masks to keep. The roles of a tick are written by that tick's update
+    pass; when the driver reads the role window before the update (an oscillation check),
+    the pending roles are written first by a roles-only pass.
+    """
+
+    def __init__(self, frames: Any, xp: ModuleType, with_roles: bool, track_change: bool = True):
+        from . import cuda_tick
+
+        self._cuda = cuda_tick
+        self._track_change = track_change
+        self._pending_slot = -1
+        super().__init__(frames, xp, with_roles)
+        self._no_ring = xp.zeros((1, 1, 1, 1), dtype=xp.int8)
+
+    def _pass_buffers(self, size: int) -> None:
+        pass  # the fused pass needs no scratch
+
+    def _tick(self, m: int, role_slot: int, write_next: bool) -> None:
+        ring = self.ring if self.ring is not None else self._no_ring
+        self._cuda.tick(
+            self.xp,
+            self.P,
+            self.Q,
+            self.g,
+            ring,
+            m,
+            role_slot=role_slot,
+            write_next=write_next,
+            write_change=self._track_change,
+        )
+
+    def halo(self, m: int) -> None:
+        pass
+
+    def extrema(self, m: int) -> None:
+        pass
+
+    def roles_into_ring(self, m: int, slot: int) -> None:
+        self._pending_slot = slot
+
+    def role_window(self, m: int, t: int) -> Any:
+        if self._pending_slot >= 0:
+            self._tick(m, self._pending_slot, write_next=False)
+            self._pending_slot = -1
+        return super().role_window(m, t)
+
+    def update(self, m: int, first: bool) -> None:
+        self._tick(m, self._pending_slot, write_next=True)
+        self._pending_slot = -1
+
+
+def _new_batch(frames: Any, xp: ModuleType, with_roles: bool, cuda: bool, track_change: bool = True) -> _Batch:
+    return _CudaBatch(frames, xp, with_roles, track_change) if cuda else _Batch(frames, xp, with_roles)
+
+
 def _window_slots(t: int) -> list[int]:
     return [(t - ROLE_WINDOW + 1 + i) % ROLE_WINDOW for i in range(ROLE_WINDOW)]
 
@@ -458,9 +530,10 @@ def _evolve_chunk(
     threshold: float,
     detect: bool,
     keep_history: bool,
+    cuda: bool = False,
 ) -> list[Evolution]:
     n = frames.shape[0]
-    eng = _Batch(frames, xp, with_roles=detect)
+    eng = _new_batch(frames, xp, with_roles=detect, cuda=cuda)
     results: list[Evolution | None] = [None] * n
     ids = np.arange(n)
     m = n
@@ -487,7 +560,7 @@ def _evolve_chunk(
         if detect and t >= roles_from:
             eng.roles_into_ring(m, t % ROLE_WINDOW)
         if detect and t >= DETECT_START and t % DETECT_EVERY == 0:
-            window = eng.ring[:m][:, _window_slots(t)]
+            window = eng.role_window(m, t)
             osc, period, cells = _periodicity(window.reshape(m, ROLE_WINDOW, -1), xp)
             if osc.any():
                 rows = np.flatnonzero(osc)
@@ -569,13 +642,10 @@ def _fused_for(arr: Any, xp: ModuleType, fused: bool | None) -> ModuleType | Non
 
     ``fused``: None picks it on NumPy when numba is there; True insists (an error when it
     cannot run); False never. Frames holding NaN always take the NumPy passes, whose
-    NaN handling (max/min propagate it) the fused passes do not copy.
+    NaN handling (max/min propagate it) the fused passes do not copy. On CuPy ``fused``
+    picks the fused CUDA pass instead (:func:`_cuda_pass_for`).
     """
-    if fused is False:
-        return None
-    if backend_name(xp) != "numpy":
-        if fused:
-            raise ValueError("fused: the fused CPU passes run on NumPy arrays only")
+    if fused is False or backend_name(xp) != "numpy":
         return None
     module = _fused_module()
     if module is None:
@@ -585,6 +655,14 @@ def _fused_for(arr: Any, xp: ModuleType, fused: bool | None) -> ModuleType | Non
     if np.isnan(arr).any():
         return None
     return module
+
+
+def _cuda_pass_for(arr: Any, xp: ModuleType, fused: bool | None) -> bool:
+    """Whether this batch takes the fused CUDA pass: on CuPy unless ``fused`` is False.
+    Frames holding NaN take the elementwise passes, as on NumPy."""
+    if fused is False or backend_name(xp) != "cupy":
+        return False
+    return not bool(xp.isnan(arr).any())
 
 
 def _is_detection_tick(t: int) -> bool:
@@ -725,14 +803,16 @@ def evolve_batch(
     Returns one :class:`Evolution` per frame, in order, with NumPy arrays. ``detect=False``
     disables the oscillation check (frames then either converge or run out of ticks).
     ``keep_history`` stores every frame of every evolution (for bricks). ``fused``: the
-    fused CPU passes (numba) on NumPy, by default when numba is installed; False takes
-    the NumPy passes. Every path gives the same results, bit for bit.
+    fused CPU passes (numba) on NumPy, by default when numba is installed, and the fused
+    CUDA pass on CuPy; False takes the elementwise passes. Every path gives the same
+    results, bit for bit.
     """
     _check_budget(max_ticks)
     xp = xp or get_xp()
     arr = _as_batch(frames, xp)
     b = arr.shape[0]
     fz = _fused_for(arr, xp, fused)
+    cuda = _cuda_pass_for(arr, xp, fused)
     chunk = int(chunk_size or (FUSED_CHUNK if fz is not None else default_chunk_size(xp)))
     if chunk < 1:
         raise ValueError(f"chunk_size: must be positive, got {chunk_size!r}")
@@ -744,7 +824,7 @@ def evolve_batch(
         if fz is not None:
             out.extend(_evolve_chunk_fused(part, fz, max_ticks, threshold, detect, keep_history, buffers))
         else:
-            out.extend(_evolve_chunk(part, xp, max_ticks, threshold, detect, keep_history))
+            out.extend(_evolve_chunk(part, xp, max_ticks, threshold, detect, keep_history, cuda))
     return out
 
 
@@ -764,18 +844,19 @@ def run_ticks(
     """Timing mode: exactly ``ticks`` updates of every frame, no detection, no early stop.
 
     Returns the final frames (B, H, W) as an ``xp`` array. ``fused`` as in
-    :func:`evolve_batch` (the fused passes take the whole batch at once).
+    :func:`evolve_batch` (the fused CPU passes take the whole batch at once).
     """
     xp = xp or get_xp()
     arr = _as_batch(frames, xp)
     fz = _fused_for(arr, xp, fused)
     if fz is not None:
         return _run_ticks_fused(arr, ticks, fz)
+    cuda = _cuda_pass_for(arr, xp, fused)
     b = arr.shape[0]
     chunk = int(chunk_size or default_chunk_size(xp))
     out = xp.empty_like(arr)
     for s in range(0, b, chunk):
-        eng = _Batch(arr[s : s + chunk], xp, with_roles=False)
+        eng = _new_batch(arr[s : s + chunk], xp, with_roles=False, cuda=cuda, track_change=False)
         m = eng.n
         for t in range(ticks):
             eng.halo(m)

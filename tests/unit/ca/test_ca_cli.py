@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
+from wander.ca.xp import active_backend
 from wander.cli.memory import memory_app
 
 
@@ -44,7 +45,8 @@ def test_store_recall_temps_info(run, tmp_path):
     assert r.exit_code == 0, r.output
     # rich wraps a long path (xdist workers have longer temp folders) at the terminal width
     assert str(tmp_path / "home" / "memory") in r.output.replace("\n", "")
-    assert "numpy" in r.output and "daily_tasks" in r.output and "rotation" in r.output
+    backend = active_backend()[0]  # numpy here, cupy on a machine with a CUDA device
+    assert f"CA backend: {backend}" in r.output and "daily_tasks" in r.output and "rotation" in r.output
     assert (tmp_path / "home" / "memory" / "chunks" / "code" / "index.json").exists()
 
 
