@@ -49,7 +49,15 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
     const onEvent = (ev: EventOut) => {
       buffer.push(ev);
       if (sock?.state === "live") {
-        // Live: on the next frame, so the frames of one step (they come together) still make
+        // A step's completion is the last of its events (its candidates and visit come just
+        // before it): the step is applied at once, in one batch with them. Waiting for the
+        // next frame added half a frame on average, and far more while the compositor was
+        // busy (a frame's raster on a slow machine held animation frames back up to 100 ms).
+        if (ev.subject === "wander.step.completed") {
+          flush();
+          return;
+        }
+        // Other live events: on the next frame, so the frames that come together still make
         // one batch, at no added wait; a hidden tab gets no frames, so a timer backs it up.
         if (frame === null && typeof requestAnimationFrame === "function") frame = requestAnimationFrame(flush);
         if (!timer) timer = setTimeout(flush, 100);
