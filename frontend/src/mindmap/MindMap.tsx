@@ -2,6 +2,7 @@ import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, use
 import {
   Background,
   BackgroundVariant,
+  ConnectionMode,
   getNodesBounds,
   getViewportForBounds,
   MiniMap,
@@ -445,6 +446,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         nodesDraggable
         nodeDragThreshold={3}
         nodesConnectable={false}
+        connectionMode={ConnectionMode.Loose}
         elementsSelectable
         minZoom={0.02}
         maxZoom={3}

@@ -239,18 +239,16 @@ function locusNode(id: string, l: GraphState["loci"][string], p: Point, r: numbe
 }
 
 const handlesByRadius = new Map<number, NodeHandle[]>();
-/** Where LocusNode's two hidden 1 px handles sit (at the centre), known up front: React Flow
- * then need not mount a locus outside the view once just to measure them (with
+/** Where LocusNode's hidden 1 px handle sits (at the centre), known up front: React Flow
+ * then need not mount a locus outside the view once just to measure it (with
  * onlyRenderVisibleElements it renders every node whose handles it has not measured yet, so
- * a view jumping to a new area of a large map mounted thousands of loci). */
+ * a view jumping to a new area of a large map mounted thousands of loci). One handle serves
+ * the edges at both ends (the map's connection mode is loose). */
 function locusHandles(r: number): NodeHandle[] {
   let hs = handlesByRadius.get(r);
   if (!hs) {
     const at = { x: r - 0.5, y: r - 0.5, width: 1, height: 1 };
-    hs = [
-      { id: null, type: "target", position: Position.Top, ...at },
-      { id: null, type: "source", position: Position.Bottom, ...at },
-    ];
+    hs = [{ id: null, type: "source", position: Position.Bottom, ...at }];
     handlesByRadius.set(r, hs);
   }
   return hs;

@@ -42,13 +42,14 @@ function LocusNodeView({ data }: NodeProps<LocusNodeType>) {
       data-testid="locus-node"
       data-planted={data.planted ? "true" : undefined}
     >
-      <Handle type="target" position={Position.Top} style={hidden} isConnectable={false} />
       {data.fence ? <div className={`fence-halo is-${data.fence}`} data-testid={`fence-halo-${data.fence}`} /> : null}
       {data.hint ? <div className="hint-marker" title="hint: the next steps may go here" data-testid="hint-marker">✦</div> : null}
       <div className="locus-disc">{data.visits > 1 ? <span className="locus-visits">{data.visits}</span> : null}</div>
       <div className="locus-label" style={{ top: d + 4 }}>
         {data.concept}
       </div>
+      {/* one handle, at the centre, for the edges at both ends (the map's connection mode is
+          loose): a map of thousands of loci mounts, drops and updates one handle per locus, not two */}
       <Handle type="source" position={Position.Bottom} style={hidden} isConnectable={false} />
     </div>
   );
