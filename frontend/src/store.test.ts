@@ -186,6 +186,25 @@ describe("useWander store", () => {
     expect(Object.keys(folded.arrivedBy)).toEqual(Object.keys(fromBefore));
   });
 
+  it("adds a live step's loci in place too; a graph held from before reads the same record for each locus of its order, and the fold still copies", () => {
+    const st = useWander.getState;
+    st().openSession(SID);
+    const events = walkEvents(3);
+    const cut = events.findIndex((e) => e.subject === "wander.step.started" && (e.payload as { step_number: number }).step_number === 2);
+    st().ingest(events.slice(0, cut));
+    const before = st().graph;
+    const fromBefore = { ...before.loci };
+    for (const e of events.slice(cut)) st().ingest([e]);
+    const after = st().graph;
+    expect(after.loci).toBe(before.loci); // grown, not copied
+    expect(after.order).toEqual(["L0", "L1", "L2", "L3"]);
+    expect(after.loci.L3.concept).toBe("concept 3");
+    for (const id of before.order) expect(before.loci[id]).toBe(fromBefore[id]);
+    const folded = reduceEvents(emptyGraph(SID), events.slice(0, cut));
+    expect(reduceEvents(folded, events.slice(cut)).loci).not.toBe(folded.loci);
+    expect(Object.keys(folded.loci)).toEqual(Object.keys(fromBefore));
+  });
+
   it("takes status from the REST view only when it is newer than the events", () => {
     const st = useWander.getState;
     st().openSession(SID);

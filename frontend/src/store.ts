@@ -490,9 +490,10 @@ export function mapNodes(g: GraphState, ghosts: GhostNode[] = []): Map<string, M
 
 /** The nodes `mapNodes` lists, in its order, handed to `f` one by one without building the map
  * (the map's ids are unique: a locus's own, the other kinds prefixed). A live step of a long
- * walk goes over them twice (layout input, React Flow nodes): no map of thousands each time. */
-export function eachMapNode(g: GraphState, ghosts: GhostNode[], f: (id: string, n: MapNode) => void): void {
-  for (const id of g.order) f(id, g.loci[id]);
+ * walk goes over them twice (layout input, React Flow nodes): no map of thousands each time.
+ * `withLoci` false: all but the loci (a caller that keeps its own of those). */
+export function eachMapNode(g: GraphState, ghosts: GhostNode[], f: (id: string, n: MapNode) => void, withLoci = true): void {
+  if (withLoci) for (const id of g.order) f(id, g.loci[id]);
   for (const id of g.crystalOrder) {
     const c = g.crystals[id];
     if (anchorOf(g, c)) f(mapNodeId(c), c);
@@ -658,9 +659,12 @@ export const useWander = create<WanderStore>((set) => ({
       // once, at a step's completion, and never changed or removed, and it is only read by
       // locus id (LocusPanel, of the current graph): a graph the store held before reads the
       // same residue for every locus whose step it had seen complete (it may also see the
-      // residue of a step that completed later). reduceEvent and foldEvents (the archive's
-      // state at a seq) still copy: their fold semantics are unchanged.
-      let graph = reduceEvents(st.graph, events, [st.graph.arrivedBy]);
+      // residue of a step that completed later). So do its loci: a locus's record is replaced
+      // (never changed) when the locus changes, and never removed; the map reads it by id
+      // from the graph's order, and the readers of the record as a whole (search, compare,
+      // crystal panels) read a concept, which a locus never changes. reduceEvent and
+      // foldEvents (the archive's state at a seq) still copy: their fold semantics are unchanged.
+      let graph = reduceEvents(st.graph, events, [st.graph.arrivedBy, st.graph.loci]);
       // a sub-wander the poll saw before its spawn event came: its progress at once
       if (graph.subwanderOrder !== st.graph.subwanderOrder) graph = withSubwanders(graph, st.children);
       const received = st.received + events.length;
