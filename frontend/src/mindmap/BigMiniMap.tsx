@@ -2,7 +2,7 @@
 // changes) and the view as a rectangle over it. React Flow's minimap draws one SVG node per
 // node, each with its own store subscription: at thousands of nodes every change of the
 // flow's store ran thousands of selectors. A click or drag on it centres the view there.
-import { memo, useEffect, useMemo, useRef } from "react";
+import { memo, useDeferredValue, useEffect, useMemo, useRef } from "react";
 import { Panel, useReactFlow, useStore } from "@xyflow/react";
 import type { GraphState } from "../store";
 import { type Bounds, farBounds } from "./FarCanvas";
@@ -11,7 +11,12 @@ import type { Point } from "./layout/force";
 const W = 200;
 const H = 150;
 
-function BigMiniMapView({ graph, positions, currentId }: { graph: GraphState; positions: Map<string, Point>; currentId: string | null }) {
+function BigMiniMapView(props: { graph: GraphState; positions: Map<string, Point>; currentId: string | null }) {
+  // The map's dots follow a moment later, in a render React may interrupt: bounding and
+  // redrawing thousands of loci is not in the way of a live step reaching the map.
+  const graph = useDeferredValue(props.graph);
+  const positions = useDeferredValue(props.positions);
+  const currentId = useDeferredValue(props.currentId);
   const ref = useRef<HTMLCanvasElement>(null);
   const rf = useReactFlow();
   const bounds: Bounds | null = useMemo(() => farBounds(graph, positions), [graph, positions]);

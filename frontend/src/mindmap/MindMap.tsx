@@ -20,7 +20,7 @@ import { commands } from "../api/commands";
 import { navigate } from "../router";
 import { adjacencyView, useWander, type GraphState } from "../store";
 import { edgeTypes } from "./edges";
-import { flowEdges, flowNodes, layoutInput, type FlowCache, type MapExtras } from "./flow";
+import { flowEdges, flowNodes, layoutInput, layoutInputCache, type FlowCache, type MapExtras } from "./flow";
 import { fractalEdges, fractalNodes, useProposalList } from "./fractals";
 import { IncrementalLayout, type Point } from "./layout/force";
 import { parentsOf, semanticScale, semanticTargets, useAnimatedPositions, type Box, type LayoutMode } from "./layout/semantic";
@@ -88,8 +88,9 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const pathKey = graph.path.length;
 
   // The layout runs only when the set of nodes changes (new locus, new candidates).
+  const inputCache = useRef(layoutInputCache());
   const input = useMemo(
-    () => layoutInput(graph, adj.ghosts),
+    () => layoutInput(graph, adj.ghosts, undefined, inputCache.current),
     [graph.order, ghostKey, pathKey, graph.sessionId, graph.crystalOrder, graph.subwanderOrder], // eslint-disable-line react-hooks/exhaustive-deps
   );
   const flowPositions = useMemo(() => layout.current!.update(input.nodes, input.links), [input, pinRev]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -116,9 +117,13 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const nodeCache = useRef<FlowCache>(new Map());
   const edgeCache = useRef<FlowCache>(new Map());
   const proposals = useProposalList((s) => s.list);
-  const fractals = useMemo(() => fractalNodes(proposals, positions), [proposals, positions]);
+  // (the flow layout's map grows in place while nodes are only added: its size says when)
+  const fractals = useMemo(() => fractalNodes(proposals, positions), [proposals, positions, positions.size]); // eslint-disable-line react-hooks/exhaustive-deps
   const laidOut = useMemo(
-    () => [...flowNodes(graph, adj.ghosts, positions, selectedId, nodeCache.current, extras), ...fractals],
+    () => {
+      const ns = flowNodes(graph, adj.ghosts, positions, selectedId, nodeCache.current, extras);
+      return fractals.length ? ns.concat(fractals) : ns;
+    },
     [graph, adj, positions, selectedId, extras, fractals],
   );
   const nodes = useMemo(() => {
@@ -130,7 +135,10 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     });
   }, [laidOut, dragging]);
   const edges = useMemo(
-    () => [...flowEdges(graph, adj.edges, edgeCache.current, extras), ...fractalEdges(fractals)],
+    () => {
+      const es = flowEdges(graph, adj.edges, edgeCache.current, extras);
+      return fractals.length ? es.concat(fractalEdges(fractals)) : es;
+    },
     [graph, adj, extras, fractals],
   );
 

@@ -37,17 +37,44 @@ export interface MapExtras {
   compareId: string | null;
 }
 
+/** What `layoutInput` made last for one map, so that a live step goes over what is new:
+ * the loci's layout nodes (in order) and the path's links, for the walk they were made for. */
+export interface LayoutInputCache {
+  sessionId: string | null;
+  /** The loci's records the nodes were made from, and the nodes, in the graph's order. */
+  recs: MapLocus[];
+  nodes: LayoutNode[];
+  /** The path edges the links were made from, and the links. */
+  edges: PathEdge[];
+  links: LayoutLink[];
+}
+
+export const layoutInputCache = (): LayoutInputCache => ({ sessionId: null, recs: [], nodes: [], edges: [], links: [] });
+
 /** The layout's input: every node of the graph with the locus it hangs from. The third
- * argument is ignored (sub-wanders are in the graph); it stays for older callers. */
-export function layoutInput(g: GraphState, ghosts: Ghost[], _children?: SessionOut[]): { nodes: LayoutNode[]; links: LayoutLink[] } {
-  const nodes: LayoutNode[] = [];
-  const links: LayoutLink[] = g.path.map(pathLink);
+ * argument is ignored (sub-wanders are in the graph); it stays for older callers. With a
+ * `cache` (one per map), the loci and steps already seen are not made again: the graph's
+ * order and path only grow while it is the same walk (a locus's record is replaced when it
+ * changes, so a record compared by identity says whether its node still holds). */
+export function layoutInput(g: GraphState, ghosts: Ghost[], _children?: SessionOut[], cache?: LayoutInputCache): { nodes: LayoutNode[]; links: LayoutLink[] } {
+  let nodes: LayoutNode[] = [];
+  let links: LayoutLink[];
+  if (cache) {
+    grow(cache, g);
+    nodes = cache.nodes.slice();
+    links = cache.links.slice();
+  } else {
+    links = g.path.map(pathLink);
+    for (const id of g.order) {
+      const l = g.loci[id];
+      nodes.push(locusInput(l, l.parentId));
+    }
+  }
   eachMapNode(g, ghosts, (id, n) => {
     const parentId = anchorOf(g, n);
     switch (n.kind) {
       case "locus":
-        nodes.push(locusInput(n, parentId));
-        break;
+        break; // (above)
       case "candidate":
         nodes.push({ id, parentId, r: GHOST_RADIUS, label: n.concept.toLowerCase(), group: `candidates:${id.split(":")[1]}` });
         links.push({ source: n.parentId, target: id });
@@ -61,8 +88,50 @@ export function layoutInput(g: GraphState, ghosts: Ghost[], _children?: SessionO
         links.push({ source: parentId!, target: id });
         break;
     }
-  });
+  }, false);
   return { nodes, links };
+}
+
+/** Brings the cache to `g`: the loci and path edges appended since are added, a locus whose
+ * record was replaced gets its node again; a different walk (or one that did not only grow:
+ * an archive scrubbed back) is made anew. */
+function grow(c: LayoutInputCache, g: GraphState): void {
+  const n = c.recs.length;
+  const same = c.sessionId === g.sessionId && n <= g.order.length && (n === 0 || g.order[n - 1] === c.nodes[n - 1].id);
+  if (!same) {
+    c.sessionId = g.sessionId;
+    c.recs = [];
+    c.nodes = [];
+  }
+  const { recs, nodes } = c;
+  const { order, loci } = g;
+  for (let i = 0; i < recs.length; i++) {
+    const l = loci[order[i]];
+    if (l !== recs[i]) {
+      recs[i] = l;
+      nodes[i] = locusInput(l, l.parentId);
+    }
+  }
+  for (let i = recs.length; i < order.length; i++) {
+    const l = loci[order[i]];
+    recs.push(l);
+    nodes.push(locusInput(l, l.parentId));
+  }
+  const path = g.path;
+  const e = c.edges.length;
+  // (edges are never changed; a step that came late is inserted in order, which moves the
+  // ones after it: then from the first that differs)
+  let k = 0;
+  if (same && e <= path.length) {
+    if (e === 0 || path[e - 1] === c.edges[e - 1]) k = e;
+    else while (k < e && path[k] === c.edges[k]) k++;
+  }
+  c.edges.length = k;
+  c.links.length = k;
+  for (let i = k; i < path.length; i++) {
+    c.edges.push(path[i]);
+    c.links.push(pathLink(path[i]));
+  }
 }
 
 /** A locus's layout node and a step's link, made once per record (the store keeps a record
@@ -135,6 +204,33 @@ function prune(cache: FlowCache | undefined, gen: number, drawn: number): void {
   for (const [id, e] of cache) if (e.gen !== gen) cache.delete(id);
 }
 
+/** The loci's React Flow nodes of one cache, in the graph's order: a live step compares each
+ * locus's record, position and marks with those its node was made for, by index, without a
+ * lookup in a map of thousands per locus. */
+interface LociRows {
+  sessionId: string | null;
+  ids: string[];
+  /** The positions map they were made with (a map handed again has only grown: its points
+   * for these loci are the same, see IncrementalLayout.update). */
+  positions: Map<string, Point> | null;
+  points: (Point | undefined)[];
+  items: (Node | null)[];
+  keys: (readonly unknown[] | null)[];
+}
+const lociRows = new WeakMap<FlowCache, LociRows>();
+
+function rowsFor(cache: FlowCache, g: GraphState, positions: Map<string, Point>): { rows: LociRows; n0: number; samePoints: boolean } {
+  let rows = lociRows.get(cache);
+  const n = rows?.ids.length ?? 0;
+  if (!rows || rows.sessionId !== g.sessionId || n > g.order.length || (n > 0 && g.order[n - 1] !== rows.ids[n - 1])) {
+    rows = { sessionId: g.sessionId, ids: [], positions: null, points: [], items: [], keys: [] };
+    lociRows.set(cache, rows);
+  }
+  const samePoints = rows.positions === positions;
+  rows.positions = positions;
+  return { rows, n0: rows.ids.length, samePoints };
+}
+
 export function flowNodes(
   g: GraphState,
   ghosts: Ghost[],
@@ -146,30 +242,53 @@ export function flowNodes(
   const gen = ++generation;
   const out: Node[] = [];
   const fenceBy = new Map(g.fences.map((f) => [f.concept.toLowerCase(), f.action]));
+  const { rows, n0, samePoints } = cache ? rowsFor(cache, g, positions) : { rows: null, n0: 0, samePoints: false };
+  let hints = false;
+  for (const _ in g.hints) {
+    hints = true;
+    break;
+  }
+  const hl = extras.highlight.size > 0;
+  const { order, loci } = g;
+  for (let i = 0; i < order.length; i++) {
+    const id = order[i];
+    const n = loci[id];
+    const p = (samePoints && i < n0 && rows!.points[i]) || positions.get(id);
+    if (rows && i >= n0) rows.ids.push(id);
+    if (rows) rows.points[i] = p;
+    if (!p) {
+      if (rows) {
+        rows.items[i] = null;
+        rows.keys[i] = null;
+      }
+      continue;
+    }
+    const current = id === g.currentLocusId;
+    const selected = id === selectedId || id === extras.compareId;
+    const hint = hints && g.hints[id] !== undefined;
+    const fence = fenceBy.size ? (fenceBy.get(n.concept.toLowerCase()) ?? null) : null;
+    const highlighted = hl && extras.highlight.has(id);
+    const fresh = n.firstStep >= g.stepCount - 1;
+    // (compared field by field: the usual case, nothing changed, builds nothing)
+    const k = rows && i < n0 ? rows.keys[i] : null;
+    if (k && k[0] === p.x && k[1] === p.y && k[2] === n && k[3] === current && k[4] === selected && k[5] === hint && k[6] === highlighted && k[7] === fresh && k[8] === fence) {
+      out.push(rows!.items[i]!);
+      continue;
+    }
+    const item = locusNode(id, n, p, locusRadius(n.visit_count), current, { selected, hint, fence, highlighted, fresh });
+    if (rows) {
+      rows.items[i] = item;
+      rows.keys[i] = [p.x, p.y, n, current, selected, hint, highlighted, fresh, fence];
+    }
+    out.push(item);
+  }
+  const loci0 = out.length;
   eachMapNode(g, ghosts, (id, n) => {
     const p = positions.get(id);
     if (!p) return;
     switch (n.kind) {
-      case "locus": {
-        const current = id === g.currentLocusId;
-        const selected = id === selectedId || id === extras.compareId;
-        const hint = g.hints[id] !== undefined;
-        const fence = fenceBy.size ? (fenceBy.get(n.concept.toLowerCase()) ?? null) : null;
-        const highlighted = extras.highlight.has(id);
-        const fresh = n.firstStep >= g.stepCount - 1;
-        // (compared field by field: the usual case, nothing changed, builds nothing)
-        const hit = cache?.get(id);
-        const k = hit?.key;
-        if (hit && k && typeof k !== "string" && k[0] === p.x && k[1] === p.y && k[2] === n && k[3] === current && k[4] === selected && k[5] === hint &&
-          k[6] === highlighted && k[7] === fresh && k[8] === fence) {
-          hit.gen = gen;
-          out.push(hit.item as Node);
-        } else {
-          const item = locusNode(id, n, p, locusRadius(n.visit_count), current, { selected, hint, fence, highlighted, fresh });
-          out.push(store(cache, gen, id, hit, [p.x, p.y, n, current, selected, hint, highlighted, fresh, fence], item));
-        }
-        break;
-      }
+      case "locus":
+        break; // (above)
       case "crystal": {
         const data: CrystalNodeData = {
           insight: n.insight,
@@ -195,8 +314,8 @@ export function flowNodes(
         out.push(cached(cache, gen, id, `${p.x},${p.y},${n.concept},${n.probability}`, () => ghostNode(n, p)));
         break;
     }
-  });
-  prune(cache, gen, out.length);
+  }, false);
+  prune(cache, gen, out.length - loci0);
   return out;
 }
 
@@ -277,23 +396,53 @@ function ghostNode(gh: Ghost, p: Point): Node {
   };
 }
 
+/** The path's React Flow edges of one cache, in the path's order (as LociRows for loci). */
+interface PathRows {
+  sessionId: string | null;
+  edges: PathEdge[];
+  items: Edge[];
+  keys: [number, number, boolean][];
+}
+const pathRows = new WeakMap<FlowCache, PathRows>();
+
 export function flowEdges(g: GraphState, adjEdges: AdjEdge[], cache?: FlowCache, extras?: MapExtras): Edge[] {
   const gen = ++generation;
   const r = (id: string) => (g.loci[id] ? locusRadius(g.loci[id].visit_count) : GHOST_RADIUS);
-  const last = g.path.length ? g.path[g.path.length - 1].id : null;
-  const out: Edge[] = g.path.map((e) => {
+  const path = g.path;
+  const last = path.length ? path[path.length - 1].id : null;
+  let rows = cache ? pathRows.get(cache) : undefined;
+  if (cache && (!rows || rows.sessionId !== g.sessionId)) pathRows.set(cache, (rows = { sessionId: g.sessionId, edges: [], items: [], keys: [] }));
+  // the rows still of the path (edges are never changed; one that came late is inserted)
+  let same = 0;
+  if (rows) {
+    const e0 = rows.edges.length;
+    if (e0 <= path.length && (e0 === 0 || path[e0 - 1] === rows.edges[e0 - 1])) same = e0;
+    else while (same < e0 && same < path.length && path[same] === rows.edges[same]) same++;
+    rows.edges.length = same;
+    rows.items.length = same;
+    rows.keys.length = same;
+  }
+  const out: Edge[] = [];
+  for (let i = 0; i < path.length; i++) {
+    const e = path[i];
     const sr = r(e.source);
     const tr = r(e.target);
     const latest = e.id === last;
-    const hit = cache?.get(e.id);
-    const k = hit?.key;
-    if (hit && k && typeof k !== "string" && k[0] === e && k[1] === sr && k[2] === tr && k[3] === latest) {
-      hit.gen = gen;
-      return hit.item as Edge;
+    const k = i < same ? rows!.keys[i] : null;
+    if (k && k[0] === sr && k[1] === tr && k[2] === latest) {
+      out.push(rows!.items[i]);
+      continue;
     }
     const data: PathEdgeData = { step: e.step, sr, tr, latest, bridge: e.bridge };
-    return store(cache, gen, e.id, hit, [e, sr, tr, latest], { id: e.id, type: "path", source: e.source, target: e.target, data, zIndex: 1, selectable: false });
-  });
+    const item: Edge = { id: e.id, type: "path", source: e.source, target: e.target, data, zIndex: 1, selectable: false };
+    if (rows) {
+      rows.edges[i] = e;
+      rows.items[i] = item;
+      rows.keys[i] = [sr, tr, latest];
+    }
+    out.push(item);
+  }
+  const path0 = out.length;
   for (const e of adjEdges) {
     const data: AdjacencyEdgeData = { probability: e.probability, sr: r(e.source), tr: r(e.target), ghost: e.ghost };
     const key = `${e.source},${e.target},${data.sr},${data.tr},${e.probability}`;
@@ -321,6 +470,6 @@ export function flowEdges(g: GraphState, adjEdges: AdjEdge[], cache?: FlowCache,
     const data: LinkEdgeData = { sr: r(parent), tr: SUB_H / 2, kind: "subwander" };
     out.push(cached(cache, gen, id, `${data.sr}`, () => ({ id, type: "link", source: parent, target: mapNodeId(c), data, zIndex: 0, selectable: false })));
   }
-  prune(cache, gen, out.length);
+  prune(cache, gen, out.length - path0);
   return out;
 }

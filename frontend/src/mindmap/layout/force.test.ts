@@ -131,3 +131,31 @@ describe("IncrementalLayout", () => {
     expect([...reused.update(last.nodes, last.links).entries()]).toEqual([...fresh.update(last.nodes, last.links).entries()]);
   });
 });
+
+describe("IncrementalLayout's positions across live steps", () => {
+  it("hands out the same map grown by the new nodes, and a new one once a node goes or a pin moves one", () => {
+    const lay = new IncrementalLayout();
+    const { nodes, links } = chain(6);
+    const p3 = lay.update(nodes.slice(0, 3), links.slice(0, 2));
+    const p4 = lay.update(nodes.slice(0, 4), links.slice(0, 3));
+    expect(p4).toBe(p3); // grown, not copied
+    expect([...p4.keys()]).toEqual(["n0", "n1", "n2", "n3"]);
+    // a node pinned before it is laid out comes in at its pin
+    lay.pin("n4", { x: 999, y: -999 });
+    const p5 = lay.update(nodes.slice(0, 5), links.slice(0, 4));
+    expect(p5).toBe(p4);
+    expect(p5.get("n4")).toEqual({ x: 999, y: -999 });
+    // a pin that moves a placed node: a new map (the one handed out before keeps its point)
+    const before = p5.get("n1");
+    lay.pin("n1", { x: -500, y: 500 });
+    const moved = lay.update(nodes.slice(0, 5), links.slice(0, 4));
+    expect(moved).not.toBe(p5);
+    expect(moved.get("n1")).toEqual({ x: -500, y: 500 });
+    expect(p5.get("n1")).toBe(before);
+    // a node that goes: a new map without it
+    const fewer = lay.update(nodes.slice(0, 4), links.slice(0, 3));
+    expect(fewer).not.toBe(moved);
+    expect(fewer.has("n4")).toBe(false);
+    expect(moved.has("n4")).toBe(true);
+  });
+});

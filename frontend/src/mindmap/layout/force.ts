@@ -106,33 +106,74 @@ export class IncrementalLayout {
     this.opts = { ...DEFAULTS, ...opts };
   }
 
-  /** Positions (centres) for every node in `nodes`. Existing positions are never changed. */
+  /** The nodes of the last update, in its order (the next one compares against them). */
+  private lastNodes: LayoutNode[] = [];
+  /** The positions last handed out, and whether a position in it has since moved or gone
+   * (a pin, a removal): then the next update hands out a new map. */
+  private out: Map<string, Point> | null = null;
+  private outStale = true;
+  /** Nodes placed since the positions were last handed out, in the order they were placed. */
+  private placed: string[] = [];
+
+  /**
+   * Positions (centres) for every node in `nodes`. Existing positions are never changed.
+   *
+   * A live step hands the nodes of the last update again (the same objects, in the same
+   * order) with a few more at the end: the shared prefix is known to be placed and is not
+   * looked at again, and the map returned is the last one with the new positions added (the
+   * same map: it only grows while nodes are only added; a new one once a position moves or
+   * a node goes). A step at 5,000 loci no longer walks and copies every position.
+   */
   update(nodes: LayoutNode[], links: LayoutLink[]): Map<string, Point> {
+    const prev = this.lastNodes;
+    let k = 0;
+    const m = Math.min(prev.length, nodes.length);
+    while (k < m && prev[k] === nodes[k]) k++;
+    this.lastNodes = nodes.slice();
     const freed = new Map<string, Point>();
-    // (node ids are unique: when every placed node is still asked for, none goes)
-    let kept = 0;
-    for (const n of nodes) if (this.positions.has(n.id)) kept++;
-    if (kept < this.positions.size) {
-      const wanted = new Set(nodes.map((n) => n.id));
-      for (const [id, p] of this.positions) {
-        if (!wanted.has(id)) {
+    if (k < prev.length) {
+      // (node ids are unique: the nodes of the last update past the prefix that are not asked
+      // for now are the ones that go; the placed nodes are those of the last update)
+      const wanted = new Set<string>();
+      for (let i = k; i < nodes.length; i++) wanted.add(nodes[i].id);
+      const gone = new Set<string>();
+      for (let i = k; i < prev.length; i++) if (!wanted.has(prev[i].id) && this.positions.has(prev[i].id)) gone.add(prev[i].id);
+      if (gone.size) {
+        // in the order they were placed (of two with one label, the later one's place is reused)
+        const labelsGone = new Set<string>();
+        let clash = false;
+        for (const id of gone) {
           const label = this.labels.get(id);
-          if (label) freed.set(label, p);
+          if (label && labelsGone.has(label)) clash = true;
+          if (label) labelsGone.add(label);
+        }
+        const order = clash ? [...this.positions.keys()].filter((id) => gone.has(id)) : gone;
+        for (const id of order) {
+          const label = this.labels.get(id);
+          if (label) freed.set(label, this.positions.get(id)!);
           this.delPos(id);
           this.labels.delete(id);
           this.radii.delete(id);
+          this.byId.delete(id);
         }
+        this.outStale = true;
       }
-      for (const id of this.byId.keys()) if (!wanted.has(id)) this.byId.delete(id);
     }
-    for (const n of nodes) {
+    for (let i = k; i < nodes.length; i++) {
+      const n = nodes[i];
       const pinned = this.pins.get(n.id);
-      if (pinned) this.setPos(n.id, { ...pinned });
+      if (pinned) {
+        const at = this.positions.get(n.id);
+        if (!at) this.placed.push(n.id);
+        else if (at.x !== pinned.x || at.y !== pinned.y) this.outStale = true;
+        this.setPos(n.id, { ...pinned });
+      }
       if (this.positions.has(n.id)) this.radii.set(n.id, n.r);
       this.byId.set(n.id, n);
     }
-    const fresh = nodes.filter((n) => !this.positions.has(n.id));
-    if (fresh.length === 0) return new Map(this.positions);
+    const fresh: LayoutNode[] = [];
+    for (let i = k; i < nodes.length; i++) if (!this.positions.has(nodes[i].id)) fresh.push(nodes[i]);
+    if (fresh.length === 0) return this.handOut();
 
     const byId = this.byId;
     this.link(links);
@@ -146,7 +187,17 @@ export class IncrementalLayout {
     // Parents before children, whatever order the caller gave.
     const ordered = orderBatches([...batches.values()], byId, this.positions);
     for (const batch of ordered) this.placeBatch(batch, byId, freed);
-    return new Map(this.positions);
+    return this.handOut();
+  }
+
+  /** The positions to hand out: the last map, grown by what was placed since, or a new one. */
+  private handOut(): Map<string, Point> {
+    if (!this.out || this.outStale) {
+      this.out = new Map(this.positions);
+      this.outStale = false;
+    } else for (const id of this.placed) this.out.set(id, this.positions.get(id)!);
+    this.placed = [];
+    return this.out;
   }
 
   /** Brings `incident` to `links`: the lists keep the links' order, as if built anew. */
@@ -173,10 +224,16 @@ export class IncrementalLayout {
   /** Pins a node at `p` (its position from now on, also when it is laid out again). */
   pin(id: string, p: Point): void {
     this.pins.set(id, { ...p });
-    if (this.positions.has(id)) this.setPos(id, { ...p });
+    if (this.positions.has(id)) {
+      this.setPos(id, { ...p });
+      this.outStale = true;
+    }
   }
 
   reset(): void {
+    this.lastNodes = [];
+    this.outStale = true;
+    this.placed = [];
     this.positions.clear();
     this.byId.clear();
     this.grid.clear();
@@ -252,6 +309,7 @@ export class IncrementalLayout {
     this.runs += 1;
     for (const n of movers) {
       this.setPos(n.id, initial.get(n.id)!);
+      this.placed.push(n.id);
       this.radii.set(n.id, n.r);
       if (n.label) this.labels.set(n.id, n.label);
     }
