@@ -17,6 +17,7 @@ engine and both baselines.
 
     python bench/bench_quality.py            # 12 pairs x 3 random seeds x 300 steps
     python bench/bench_quality.py --quick    # 4 pairs x 1 random seed x 120 steps
+    python bench/bench_quality.py --first-seed 4   # held out: random seeds 4-6
 """
 
 from __future__ import annotations
@@ -272,6 +273,7 @@ async def main() -> None:
     ap.add_argument("--quick", action="store_true", help="4 pairs x 1 random seed x 120 steps")
     ap.add_argument("--pairs", type=int, default=None)
     ap.add_argument("--seeds", type=int, default=None)
+    ap.add_argument("--first-seed", type=int, default=1, help="random seeds first-seed.. (held-out checks: 4)")
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
@@ -293,7 +295,7 @@ async def main() -> None:
         print(f"# seed anchor of '{seed}': cos to '{attractor}' {float(anchor_v @ attr_v):+.3f}", flush=True)
         for kind, rows in base.items():
             rows.append(baseline(kb, kind, seed_v, anchor_v, attr_v, steps, rng, excluded))
-        for rs in range(1, n_seeds + 1):
+        for rs in range(a.first_seed, a.first_seed + n_seeds):
             w = await engine_walk(kb, embedder, degenerate, seed, attractor, rs, steps, excluded, anchor_v)
             runs.append(w)
             b = base["band"][-1]
@@ -313,7 +315,9 @@ async def main() -> None:
                         f"{c['hard_failures']}: {c['insight']}"
                     )
     print(f"bench_wall_time: {time.perf_counter() - t0:.0f} s")
-    print(f"wanders: {len(runs)} ({n_pairs} pairs x {n_seeds} random seeds x {steps} steps)")
+    print(
+        f"wanders: {len(runs)} ({n_pairs} pairs x {n_seeds} random seeds {a.first_seed}-{a.first_seed + n_seeds - 1} x {steps} steps)"
+    )
     print("seed_term: the seed's corpus anchor (the concept it resolves to, else the nearest), for all walks")
     for kind, rows in [
         ("engine", runs),
