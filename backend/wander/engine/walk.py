@@ -14,10 +14,20 @@ from wander.engine.resonance_rows import ResonanceRows
 RECENT_THEMES = 20
 # The attractor's field over a wander's course (001: the attractor is a vague sense of what
 # is sought): open while the walk explores, it narrows from OPEN_UNTIL of the wander's steps
-# to its core (the CORE concepts in scope nearest the attractor) by CORE_FROM, and the walk
-# ends near what it was looking for.
+# to its core (the CORE concepts in scope nearest the attractor that the walk has not
+# visited yet, within the REACH nearest) by CORE_FROM, and the walk ends near what it was
+# looking for.
 OPEN_UNTIL, CORE_FROM = 0.7, 0.8
 CORE = 64
+REACH = 2 * CORE  # the attractor's neighbourhood, within which the core moves on as the walk sees it
+
+
+def _kth_highest(values: np.ndarray, k: int) -> float:
+    """The k-th highest of ``values`` (the lowest when there are fewer than k); -1 when empty."""
+    if len(values) == 0:
+        return -1.0
+    i = max(0, len(values) - k)
+    return float(np.partition(values, i)[i])
 
 
 class Walk:
@@ -31,6 +41,7 @@ class Walk:
         self._buffer = np.zeros((64, knowledge.dim), dtype=np.float32)
         self._sum = np.zeros(knowledge.dim, dtype=np.float64)  # of the loci's unit embeddings
         self._visited_mask = np.zeros(len(knowledge), dtype=bool)
+        self._n_visited = 0
         for locus in state.loci:
             self.add_locus(locus)
         self.recent_themes: deque[str] = deque(state.recent_themes[-RECENT_THEMES:], maxlen=RECENT_THEMES)
@@ -71,7 +82,8 @@ class Walk:
         # the loci it is compared with are corpus concepts too: a short typed seed scores
         # higher against a short attractor than any concept's "label: gloss" does.
         self.pull_baseline: float | None = None
-        self.pull_floor_open = self.pull_floor_core = -1.0
+        self.pull_floor_open = self.pull_floor_reach = -1.0
+        self._core_floor: tuple[int, float] | None = None  # (visited count, floor) cache
         if s.attractor_embedding is not None:
             k = kb.find_label(s.seed_concept)
             if k is None:
@@ -80,8 +92,7 @@ class Walk:
             in_scope = self.pull_sims[mask]
             if len(in_scope):
                 self.pull_floor_open = float(in_scope.min())
-                core = np.partition(in_scope, max(0, len(in_scope) - CORE))[max(0, len(in_scope) - CORE)]
-                self.pull_floor_core = float(max(core, self.pull_floor_open))
+                self.pull_floor_reach = max(self.pull_floor_open, _kth_highest(in_scope, REACH))
 
     @property
     def progress(self) -> float:
@@ -96,11 +107,26 @@ class Walk:
         return min(1.0, max(0.0, (self.progress - OPEN_UNTIL) / (CORE_FROM - OPEN_UNTIL)))
 
     @property
+    def pull_floor_core(self) -> float:
+        """The attractor similarity of the CORE-th nearest in-scope concept not yet visited
+        (of the nearest in scope, once fewer are left), within the REACH nearest in scope:
+        the core is what is left to see near the attractor, so a walk that has seen part
+        of it (a small scope) is not forced back over its own steps while new concepts
+        wait nearby, and it stays in the attractor's neighbourhood all the same."""
+        if self._core_floor is None or self._core_floor[0] != self._n_visited:
+            open_ = self.pull_sims[self.scope_mask & ~self._visited_mask]
+            sims = open_ if len(open_) >= CORE else self.pull_sims[self.scope_mask]
+            self._core_floor = (self._n_visited, max(_kth_highest(sims, CORE), self.pull_floor_reach))
+        return self._core_floor[1]
+
+    @property
     def pull_floor(self) -> float | None:
         """How near the attractor a candidate must be at this point of the wander (None
         without an attractor): anything in scope early on, then rising to the core."""
         if self.pull_baseline is None:
             return None
+        if self.focus == 0.0:
+            return self.pull_floor_open
         return self.pull_floor_open + self.focus * (self.pull_floor_core - self.pull_floor_open)
 
     @property
@@ -115,8 +141,9 @@ class Walk:
         self.concepts_seen.add(locus.concept)
         if locus.kb_key:
             i = self.knowledge.index_of(locus.kb_key)
-            if i is not None:
+            if i is not None and not self._visited_mask[i]:
                 self._visited_mask[i] = True
+                self._n_visited += 1
             self.by_kb_key[locus.kb_key] = locus
         n = len(self.loci)
         if n > len(self._buffer):
