@@ -6,6 +6,8 @@ in-process, and real Chromium (Playwright, bench/mindmap_probe.mjs) opens its ma
 
 - mindmap_catchup_ms: navigation until every locus is in the map's graph and drawn;
 - mindmap_pan_ms_per_frame_p50/p95: frame intervals while the whole map is dragged;
+- mindmap_pan_near_ms_per_frame_p50/p95: the same close in (zoom just past the far canvas,
+  where the most loci are React Flow nodes at once; its zoom and node count are printed);
 - event_to_dom_ms_p50/p95: for live steps published afterwards, from the WebSocket frame
   reaching the page to the new locus in the DOM.
 
@@ -155,8 +157,9 @@ async def main() -> None:
                 await probe.stdin.drain()
             elif line.startswith("{"):
                 for name, value in json.loads(line).items():
-                    unit = "events" if name.endswith("_samples") else "ms"
-                    print(f"{name}: {value:.1f} {unit}", flush=True)
+                    units = {"_samples": "events", "_zoom": "x", "_in_dom": "nodes"}
+                    unit = next((u for end, u in units.items() if name.endswith(end)), "ms")
+                    print(f"{name}: {value:.{3 if unit == 'x' else 1}f} {unit}", flush=True)
         await probe.wait()
         server.should_exit = True
         await task
