@@ -166,13 +166,18 @@ describe("useWander store", () => {
     expect(st().graph.sessionId).toBe("s-2");
   });
 
-  it("adds a live step's residue to arrivedBy in place (no 5,000-key copy per event); a graph held from before reads the same residue for each locus it had reached", () => {
+  /** A session whose events up to step 2 are ingested: the live events follow from `cut`. */
+  const ingestedUpToStep2 = () => {
     const st = useWander.getState;
     st().openSession(SID);
     const events = walkEvents(3);
     const cut = events.findIndex((e) => e.subject === "wander.step.started" && (e.payload as { step_number: number }).step_number === 2);
     st().ingest(events.slice(0, cut));
-    const before = st().graph;
+    return { st, events, cut, before: st().graph };
+  };
+
+  it("adds a live step's residue to arrivedBy in place (no 5,000-key copy per event); a graph held from before reads the same residue for each locus it had reached", () => {
+    const { st, events, cut, before } = ingestedUpToStep2();
     const fromBefore = { ...before.arrivedBy };
     for (const e of events.slice(cut)) st().ingest([e]);
     const after = st().graph;
@@ -187,12 +192,7 @@ describe("useWander store", () => {
   });
 
   it("adds a live step's loci in place too; a graph held from before reads the same record for each locus of its order, and the fold still copies", () => {
-    const st = useWander.getState;
-    st().openSession(SID);
-    const events = walkEvents(3);
-    const cut = events.findIndex((e) => e.subject === "wander.step.started" && (e.payload as { step_number: number }).step_number === 2);
-    st().ingest(events.slice(0, cut));
-    const before = st().graph;
+    const { st, events, cut, before } = ingestedUpToStep2();
     const fromBefore = { ...before.loci };
     for (const e of events.slice(cut)) st().ingest([e]);
     const after = st().graph;
