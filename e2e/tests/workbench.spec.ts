@@ -69,6 +69,15 @@ async function zoomOutUntilClickable(page: Page, target: Locator): Promise<void>
     .toBe(true);
 }
 
+/** Right-click a node until its context menu is open: a map still moving (a fit, the child
+ * map's first view) can carry the node away between Playwright's look and the click. */
+async function openMenuOn(page: Page, target: Locator): Promise<void> {
+  await expect(async () => {
+    await target.click({ button: "right", timeout: 5_000 });
+    await expect(page.getByRole("menuitem", { name: /Go deeper/ })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 /** Bring a node where a click reaches it: following tracks the current locus only, so a node
  * may lie outside the view or under the legend; show the whole map, then zoom out if need be. */
 async function reach(page: Page, target: Locator): Promise<void> {
@@ -201,7 +210,7 @@ test("go deeper: a sub-wander node with live progress, its map with a breadcrumb
   await openMap(page, s.id);
   const target = page.locator(".react-flow__node-locus").nth(2);
   const concept = (await target.locator(".locus").getAttribute("data-concept"))!;
-  await target.click({ button: "right" });
+  await openMenuOn(page, target);
   await page.getByRole("menuitem", { name: /Go deeper/ }).click();
   await page.getByLabel("Sub-wander steps").fill("4");
   await page.getByRole("button", { name: "Spawn sub-wander" }).click();
@@ -219,7 +228,7 @@ test("go deeper: a sub-wander node with live progress, its map with a breadcrumb
   await expect.poll(() => page.locator(".react-flow__node-locus").count()).toBeGreaterThanOrEqual(3);
   // nested: go deeper from the child's seed
   const childSeed = page.locator(".react-flow__node-locus:has(.locus.is-seed)");
-  await childSeed.click({ button: "right" });
+  await openMenuOn(page, childSeed);
   await page.getByRole("menuitem", { name: /Go deeper/ }).click();
   await page.getByLabel("Sub-wander steps").fill("2");
   await page.getByRole("button", { name: "Spawn sub-wander" }).click();
