@@ -12,6 +12,8 @@ declare global {
     __wanderWs?: WanderSocket;
     /** Bench hook: how many loci the open map's graph holds. */
     __wanderGraphSize?: () => number;
+    /** Bench hook: put the open map's view at a zoom, centred on the middle of its loci. */
+    __wanderViewMiddle?: (zoom: number) => void;
   }
 }
 
