@@ -94,8 +94,11 @@ async function pickPair(page: Page, a: string, b: string): Promise<void> {
   await page.getByRole("option", { name: conceptA, exact: true }).click();
   await expect(page.getByTestId("locus-concept")).toHaveText(conceptA);
   await page.waitForTimeout(500); // the centring animation
-  await zoomOutUntilClickable(page, node(page, b));
-  await node(page, b).click({ modifiers: ["Shift"] });
+  // (under load the centring may still be gliding and carry b under an overlay: again)
+  await expect(async () => {
+    await zoomOutUntilClickable(page, node(page, b));
+    await node(page, b).click({ modifiers: ["Shift"], timeout: 3_000 });
+  }).toPass({ timeout: 60_000 });
   await expect(page.getByTestId("compare-panel")).toBeVisible();
 }
 
