@@ -92,12 +92,18 @@ export function layoutInput(g: GraphState, ghosts: Ghost[], _children?: SessionO
   return { nodes, links };
 }
 
+/** Whether `g` is still the walk `sessionId` and its order only grew past the `n` loci seen
+ * last (the last of them `lastId`): then what was made for those still holds. */
+function onlyGrew(g: GraphState, sessionId: string | null, n: number, lastId: string | undefined): boolean {
+  return sessionId === g.sessionId && n <= g.order.length && (n === 0 || g.order[n - 1] === lastId);
+}
+
 /** Brings the cache to `g`: the loci and path edges appended since are added, a locus whose
  * record was replaced gets its node again; a different walk (or one that did not only grow:
  * an archive scrubbed back) is made anew. */
 function grow(c: LayoutInputCache, g: GraphState): void {
   const n = c.recs.length;
-  const same = c.sessionId === g.sessionId && n <= g.order.length && (n === 0 || g.order[n - 1] === c.nodes[n - 1].id);
+  const same = onlyGrew(g, c.sessionId, n, c.nodes[n - 1]?.id);
   if (!same) {
     c.sessionId = g.sessionId;
     c.recs = [];
@@ -222,7 +228,7 @@ const lociRows = new WeakMap<FlowCache, LociRows>();
 function rowsFor(cache: FlowCache, g: GraphState, positions: Map<string, Point>): { rows: LociRows; n0: number; samePoints: boolean } {
   let rows = lociRows.get(cache);
   const n = rows?.ids.length ?? 0;
-  if (!rows || rows.sessionId !== g.sessionId || n > g.order.length || (n > 0 && g.order[n - 1] !== rows.ids[n - 1])) {
+  if (!rows || !onlyGrew(g, rows.sessionId, n, rows.ids[n - 1])) {
     rows = { sessionId: g.sessionId, ids: [], positions: null, points: [], items: [], keys: [] };
     lociRows.set(cache, rows);
   }
