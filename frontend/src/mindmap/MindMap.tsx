@@ -18,7 +18,7 @@ import {
 } from "@xyflow/react";
 import { commands } from "../api/commands";
 import { navigate } from "../router";
-import { adjacencyView, useWander, type GraphState } from "../store";
+import { adjacencyView, useWander } from "../store";
 import { edgeTypes } from "./edges";
 import { flowEdges, flowNodes, layoutInput, layoutInputCache, type FlowCache, type MapExtras } from "./flow";
 import { fractalEdges, fractalNodes, useProposalList } from "./fractals";
@@ -30,6 +30,7 @@ import { nodeTypes } from "./nodes";
 import { LocusMenu } from "./ContextMenu";
 import { MapSearch, NoticeLine } from "./MapOverlays";
 import { FAR_ZOOM, FarCanvas, type FarPicture } from "./FarCanvas";
+import { pickLocus } from "./pickLocus";
 import { FOLLOW_ZOOM, keepsView } from "./followSlack";
 import { BigMiniMap } from "./BigMiniMap";
 import { locusRadius } from "./palette";
@@ -446,7 +447,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         onPaneClick={(e) => {
           useWander.getState().openMenu(null);
           // far out, the loci on the canvas are picked by where the click fell
-          select(far ? pickFar(graph, positions, rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }), 6 / rf.getZoom()) : null);
+          select(far ? pickLocus(graph, positions, rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }), 6 / rf.getZoom()) : null);
         }}
         onPaneContextMenu={(e) => e.preventDefault()}
         onlyRenderVisibleElements={big}
@@ -526,22 +527,6 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
  */
 function glideFor(nodes: number, asked: number): number {
   return nodes > VIRTUALIZE_ABOVE ? 0 : asked;
-}
-
-/** The locus under `at` (within its radius plus `slack`), nearest first, or null. */
-function pickFar(g: GraphState, positions: Map<string, Point>, at: Point, slack: number): string | null {
-  let best: string | null = null;
-  let bestD = Infinity;
-  for (const id of g.order) {
-    const p = positions.get(id);
-    if (!p) continue;
-    const d = Math.hypot(p.x - at.x, p.y - at.y) - locusRadius(g.loci[id].visit_count);
-    if (d <= slack && d < bestD) {
-      bestD = d;
-      best = id;
-    }
-  }
-  return best;
 }
 
 function miniColour(n: Node): string {
