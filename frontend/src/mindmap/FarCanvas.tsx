@@ -1,19 +1,23 @@
-// Level of detail for a large map seen from far out: the loci and the edges between them are
-// drawn on one canvas inside the map's viewport (it pans and zooms with it), and React Flow
-// draws only what must stay interactive or marked (the current, selected, highlighted loci,
-// candidates, crystals, sub-wanders). At that zoom a locus is a dot of a few pixels and
-// labels are hidden; thousands of DOM nodes and SVG edges would cost every frame of a pan
-// their paint, layerization and hit testing, where the canvas costs one image.
+// A large map's loci and the edges between them are drawn on one canvas inside the map's
+// viewport (it pans and zooms with it), at every zoom (issue 10); React Flow draws only what
+// must stay interactive or marked (the current, selected, highlighted and hovered loci,
+// candidates, crystals, sub-wanders). Hundreds of DOM nodes and SVG edges cost every frame of
+// a pan their hit testing, layerization and a fresh raster of the whole view (text halos,
+// gradients): 50-130 ms a frame at 300 to 2,000 nodes; the canvas costs one image. Clicks on
+// its loci are found by pickLocus. Close in, the canvas covers the area around the view at the
+// zoom's resolution (see cull.ts), with labels from LABEL_ZOOM.
 import { memo, useEffect, useMemo, useRef, useState } from "react";
-import { useStore, ViewportPortal } from "@xyflow/react";
+import { useStore, ViewportPortal, type Edge, type Node } from "@xyflow/react";
 import type { GraphState } from "../store";
 import type { Point } from "./layout/force";
+import { nextCullWindow, type CullWindow } from "./cull";
 import { domainColour, locusRadius } from "./palette";
 
-/** A large map below this zoom is drawn on the canvas (labels are gone long before). */
-export const FAR_ZOOM = 0.3;
+/** Below this zoom only the current, selected and highlighted loci keep their labels. */
+export const LABEL_ZOOM = 0.45;
 /** The canvas's longer side at most (px): past it, the picture is drawn at a lower resolution. */
 const MAX_SIDE = 3072;
+const LABEL_MAX_WIDTH = 150;
 
 export interface FarPicture {
   graph: GraphState;
@@ -27,6 +31,14 @@ export interface Bounds {
   y: number;
   w: number;
   h: number;
+}
+
+/** What React Flow holds of a map whose loci are on the canvas: every node that is not a
+ * locus, the loci `keep` says (marked, hovered), and the edges between those. */
+export function flowPart(nodes: Node[], edges: Edge[], keep: (id: string) => boolean): { nodes: Node[]; edges: Edge[] } {
+  const ns = nodes.filter((n) => n.type !== "locus" || keep(n.id));
+  const ids = new Set(ns.map((n) => n.id));
+  return { nodes: ns, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
 }
 
 /** The box around every locus (with its radius) and a margin. */
@@ -49,13 +61,29 @@ export function farBounds(g: GraphState, positions: Map<string, Point>): Bounds 
   return { x: x0 - m, y: y0 - m, w: x1 - x0 + 2 * m, h: y1 - y0 + 2 * m };
 }
 
-/** Draws the picture at `scale` canvas px per map px onto `ctx` (its box `b`). */
-export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bounds, scale: number): void {
+/** The part of `b` inside the window `w` (all of `b` when there is none), or null when they
+ * do not meet: closer in, the canvas covers the area around the view, not the whole map, so
+ * that it keeps the resolution of the zoom. */
+export function clipToWindow(b: Bounds, w: CullWindow | null): Bounds | null {
+  if (!w) return b;
+  const x0 = Math.max(b.x, w.x0);
+  const y0 = Math.max(b.y, w.y0);
+  const x1 = Math.min(b.x + b.w, w.x1);
+  const y1 = Math.min(b.y + b.h, w.y1);
+  return x1 > x0 && y1 > y0 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : null;
+}
+
+/** Draws the picture at `scale` canvas px per map px onto `ctx` (its box `b`); with `labels`,
+ * each locus's concept under it as React Flow's nodes show it. */
+export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bounds, scale: number, labels = false): void {
   const { graph: g, positions, onTop } = pic;
   ctx.setTransform(scale, 0, 0, scale, -b.x * scale, -b.y * scale);
   ctx.clearRect(b.x, b.y, b.w, b.h);
+  const reach = 60; // map px a disc or its label may reach out of the box from outside
+  const near = (p: Point) => p.x > b.x - reach && p.x < b.x + b.w + reach && p.y > b.y - reach && p.y < b.y + b.h + reach;
   // edges of the walk: one path, a hairline at any zoom (at least one canvas px)
   ctx.beginPath();
+  const heads: [Point, Point, number][] = [];
   for (const e of g.path) {
     if (onTop.has(e.source) && onTop.has(e.target)) continue;
     const a = positions.get(e.source);
@@ -63,14 +91,37 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
     if (!a || !c) continue;
     ctx.moveTo(a.x, a.y);
     ctx.lineTo(c.x, c.y);
+    if (labels && near(c)) heads.push([a, c, locusRadius(g.loci[e.target]?.visit_count ?? 1)]);
   }
-  ctx.strokeStyle = "rgba(139, 152, 179, 0.55)";
-  ctx.lineWidth = Math.max(2, 1 / scale);
+  ctx.strokeStyle = labels ? "#8b98b3" : "rgba(139, 152, 179, 0.55)";
+  ctx.lineWidth = Math.max(labels ? 1.5 : 2, 1 / scale);
   ctx.stroke();
+  // closer in, the arrow at the rim of the locus each step reached (as the SVG edges' marker)
+  if (heads.length) {
+    ctx.beginPath();
+    for (const [a, c, r] of heads) arrowHead(ctx, a, c, r + 3);
+    ctx.fillStyle = "#8b98b3";
+    ctx.fill();
+  }
+  // fence anchors: their halo, under the disc
+  if (g.fences.length) {
+    const fence = new Map(g.fences.map((f) => [f.concept.toLowerCase(), f.action]));
+    for (const id of g.order) {
+      const action = fence.get(g.loci[id].concept.toLowerCase());
+      const p = positions.get(id);
+      if (!action || !p || onTop.has(id)) continue;
+      ctx.beginPath();
+      ctx.arc(p.x, p.y, locusRadius(g.loci[id].visit_count) + 24, 0, 2 * Math.PI);
+      ctx.fillStyle = action === "include" ? "rgba(74, 222, 128, 0.4)" : "rgba(248, 113, 113, 0.4)";
+      ctx.fill();
+    }
+  }
   // loci: discs in their domain's colour, grouped by colour (one fill per colour)
   const byColour = new Map<string, string[]>();
   for (const id of g.order) {
     if (onTop.has(id)) continue;
+    const p = positions.get(id);
+    if (!p || !near(p)) continue;
     const c = domainColour(g.loci[id].domains[0]);
     const list = byColour.get(c);
     if (list) list.push(id);
@@ -80,35 +131,114 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
   for (const [colour, ids] of byColour) {
     ctx.beginPath();
     for (const id of ids) {
-      const p = positions.get(id);
-      if (!p) continue;
+      const p = positions.get(id)!;
       const r = Math.max(minR, locusRadius(g.loci[id].visit_count));
       ctx.moveTo(p.x + r, p.y);
       ctx.arc(p.x, p.y, r, 0, 2 * Math.PI);
     }
     ctx.fillStyle = colour;
     ctx.fill();
+    if (labels) {
+      // the disc's rim, as the DOM node's border
+      ctx.strokeStyle = "rgba(12, 17, 27, 0.5)";
+      ctx.lineWidth = 2;
+      ctx.stroke();
+    }
+  }
+  if (labels) drawLabels(ctx, g, positions, onTop, near);
+}
+
+/** A filled triangle pointing from `a` to `c`, its tip `back` map px short of `c`. */
+function arrowHead(ctx: CanvasRenderingContext2D, a: Point, c: Point, back: number): void {
+  const len = Math.hypot(c.x - a.x, c.y - a.y);
+  if (len <= back + 1) return;
+  const ux = (c.x - a.x) / len;
+  const uy = (c.y - a.y) / len;
+  const tx = c.x - ux * back;
+  const ty = c.y - uy * back;
+  const size = 9;
+  ctx.moveTo(tx, ty);
+  ctx.lineTo(tx - ux * size - uy * size * 0.5, ty - uy * size + ux * size * 0.5);
+  ctx.lineTo(tx - ux * size + uy * size * 0.5, ty - uy * size - ux * size * 0.5);
+  ctx.closePath();
+}
+
+/** Each locus's concept (and its visits, inside the disc, past one) as the DOM node shows it:
+ * centred under the disc, on a dark halo, wrapped at LABEL_MAX_WIDTH. */
+function drawLabels(ctx: CanvasRenderingContext2D, g: GraphState, positions: Map<string, Point>, onTop: Set<string>, near: (p: Point) => boolean): void {
+  const family = getComputedStyle(ctx.canvas).fontFamily || "sans-serif";
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  ctx.lineJoin = "round";
+  ctx.strokeStyle = "#0c111b";
+  ctx.lineWidth = 4;
+  ctx.font = `500 13px ${family}`;
+  const lineH = 13 * 1.2;
+  ctx.fillStyle = "#e6e9f0";
+  for (const id of g.order) {
+    const p = positions.get(id);
+    if (onTop.has(id) || !p || !near(p)) continue;
+    const n = g.loci[id];
+    let y = p.y + locusRadius(n.visit_count) + 4 + (lineH - 13) / 2;
+    for (const line of wrap(ctx, n.concept, LABEL_MAX_WIDTH)) {
+      ctx.strokeText(line, p.x, y);
+      ctx.fillText(line, p.x, y);
+      y += lineH;
+    }
+  }
+  ctx.font = `700 11px ${family}`;
+  ctx.textBaseline = "middle";
+  ctx.fillStyle = "#0c111b";
+  for (const id of g.order) {
+    const p = positions.get(id);
+    const v = g.loci[id].visit_count;
+    if (v > 1 && p && !onTop.has(id) && near(p)) ctx.fillText(String(v), p.x, p.y);
   }
 }
 
-/** The canvas, in map coordinates inside the viewport; redrawn when the picture changes or
- * the zoom settles at a different scale. */
+/** `text` in lines no wider than `max` (a word longer than that keeps its own line). */
+export function wrap(ctx: Pick<CanvasRenderingContext2D, "measureText">, text: string, max: number): string[] {
+  if (ctx.measureText(text).width <= max) return [text];
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && ctx.measureText(next).width > max) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** The canvas, in map coordinates inside the viewport; redrawn when the picture changes, the
+ * zoom settles at a different scale, or the view leaves the area drawn (see cull.ts). */
 function FarCanvasView({ pic }: { pic: FarPicture }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const zoom = useStore((s) => s.transform[2]);
   const settled = useSettled(zoom);
-  const b = useMemo(() => farBounds(pic.graph, pic.positions), [pic]);
+  const [hold] = useState(() => ({ win: null as CullWindow | null }));
+  const win = useStore((s) => (hold.win = nextCullWindow(hold.win, s.transform, s.width, s.height)));
+  const all = useMemo(() => farBounds(pic.graph, pic.positions), [pic]);
+  // (a new window over the same part of the map, as when it all fits in the view, draws nothing new)
+  const clip = all ? clipToWindow(all, win) : null;
+  const area = clip ? `${clip.x},${clip.y},${clip.w},${clip.h}` : "";
+  const b = useMemo(() => clip, [area]); // eslint-disable-line react-hooks/exhaustive-deps
   const dpr = typeof window !== "undefined" ? window.devicePixelRatio || 1 : 1;
   const scale = b ? Math.min(settled * dpr, MAX_SIDE / Math.max(b.w, b.h)) : 1;
   const w = b ? Math.max(1, Math.round(b.w * scale)) : 1;
   const h = b ? Math.max(1, Math.round(b.h * scale)) : 1;
+  const labels = settled >= LABEL_ZOOM;
   useEffect(() => {
     const c = ref.current;
     if (!c || !b) return;
     const ctx = c.getContext("2d");
     if (!ctx) return;
-    drawFar(ctx, pic, b, scale);
-  }, [pic, b, scale, w, h]);
+    const t = performance.now();
+    drawFar(ctx, pic, b, scale, labels);
+    performance.measure("wander:far-draw", { start: t }); // (read by bench/mindmap_probe.mjs)
+  }, [pic, b, scale, w, h, labels]);
   if (!b) return null;
   return (
     <ViewportPortal>

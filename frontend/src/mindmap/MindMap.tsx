@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   Background,
   BackgroundVariant,
@@ -29,17 +29,14 @@ import { LayoutSwitch } from "../panels/LayoutSwitch";
 import { nodeTypes } from "./nodes";
 import { LocusMenu } from "./ContextMenu";
 import { MapSearch, NoticeLine } from "./MapOverlays";
-import { FAR_ZOOM, FarCanvas, type FarPicture } from "./FarCanvas";
+import { FarCanvas, flowPart, LABEL_ZOOM, type FarPicture } from "./FarCanvas";
 import { pickLocus } from "./pickLocus";
 import { FOLLOW_ZOOM, keepsView } from "./followSlack";
 import { BigMiniMap } from "./BigMiniMap";
 import { locusRadius } from "./palette";
 import { ViewHold } from "./viewHold";
-import { inWindow, nextCullWindow, type CullWindow } from "./cull";
 
-/** Below this zoom only the current, selected and highlighted loci keep their labels. */
-const LABEL_ZOOM = 0.45;
-/** Past this many nodes, only what is in view is rendered. */
+/** Past this many nodes, the loci are drawn on a canvas (see FarCanvas). */
 const VIRTUALIZE_ABOVE = 300;
 const pinKey = (sid: string | null) => `wander:pins:${sid ?? ""}`;
 
@@ -143,53 +140,25 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     [graph, adj, extras, fractals],
   );
 
-  // Level of detail: a large map seen from far out draws its loci and edges on a canvas;
-  // React Flow keeps what is marked or interactive (see FarCanvas).
+  // A large map draws its loci and the walk's edges on a canvas, at every zoom: React Flow
+  // keeps what is marked or interactive (see FarCanvas), and the locus under the pointer, so
+  // that it can be dragged (a pin, a hint) and shows its title.
   const big = nodes.length > VIRTUALIZE_ABOVE;
-  const farZoom = useStore((s) => s.transform[2] < FAR_ZOOM);
   const labelsOff = useStore((s) => s.transform[2] < LABEL_ZOOM);
-  const far = big && farZoom;
+  const [hovered, setHovered] = useState<string | null>(null);
   const onTopKey = [graph.currentLocusId, selectedId, compareId, ...highlight, ...Object.keys(graph.hints), ...Object.keys(dragging)].join(",");
   const onTop = useMemo(() => new Set(onTopKey.split(",").filter(Boolean)), [onTopKey]);
-  const farPic: FarPicture | null = useMemo(() => (far ? { graph, positions, onTop } : null), [far, graph, positions, onTop]);
-  // Closer in, a large map hands React Flow only the nodes around the view (and the far
-  // ends of edges that reach into it): its store, edge lookup and selectors then cost the
-  // same at 500 or 5,000 loci. The window stays while the view is inside it (see cull.ts).
-  const [cullHold] = useState(() => ({ win: null as CullWindow | null }));
-  const cullNow = useStore((s) => (cullHold.win = big && !farZoom ? nextCullWindow(cullHold.win, s.transform, s.width, s.height) : null));
-  // A view that jumps or glides onto new ground gets its new area a moment later, in a render
-  // React may interrupt: the step that moved it (its new locus is always handed over) shows
-  // first, and a live event that comes meanwhile is not queued behind mounting a whole area.
-  // (Coming in from far out there is no area yet: then at once, not all 5,000 loci.)
-  const cullLate = useDeferredValue(cullNow);
-  const cull = cullLate ?? cullNow;
+  // (the hovered locus's node covers its disc on the canvas: the canvas is not redrawn for it)
+  const farPic: FarPicture | null = useMemo(() => (big ? { graph, positions, onTop } : null), [big, graph, positions, onTop]);
   // A large map that comes at once (the backlog of a long walk) is first shown where the
-  // follow puts the view: until then React Flow gets only the marked loci, so the loci
-  // around the default view are not mounted only to be dropped a moment later.
+  // follow puts the view.
   const [placedFor, setPlacedFor] = useState<string | null | undefined>(undefined);
   const placed = placedFor === graph.sessionId;
   const placing = big && !placed;
-  // So is its backlog while it replays (the first connection, until it has caught up): it
-  // comes in batches and the view follows the walk's end from one to the next, and each
-  // batch mounted the area around the view only to drop it at the next.
-  const backlog = useWander((s) => s.conn === "connecting");
-  const holdBack = placing || (big && backlog);
-  const shown = useMemo(() => {
-    if (far || holdBack) {
-      const ns = nodes.filter((n) => n.type !== "locus" || onTop.has(n.id));
-      const ids = new Set(ns.map((n) => n.id));
-      return { nodes: ns, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
-    }
-    if (!cull) return { nodes, edges };
-    const ids = new Set<string>();
-    for (const n of nodes) if (n.type !== "locus" || onTop.has(n.id) || inWindow(cull, positions.get(n.id))) ids.add(n.id);
-    const es = edges.filter((e) => ids.has(e.source) || ids.has(e.target));
-    for (const e of es) {
-      ids.add(e.source);
-      ids.add(e.target);
-    }
-    return { nodes: nodes.filter((n) => ids.has(n.id)), edges: es };
-  }, [far, holdBack, nodes, edges, onTop, cull, positions]);
+  const shown = useMemo(
+    () => (big ? flowPart(nodes, edges, (id) => onTop.has(id) || id === hovered) : { nodes, edges }),
+    [big, nodes, edges, onTop, hovered],
+  );
 
   // Follow the walk: fit the whole map while it is small enough to read; past that, keep
   // the current locus in the middle at a readable zoom. A person panning or zooming turns
@@ -370,6 +339,31 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     },
     [select],
   );
+  /** The locus on the canvas under a pointer (within `slack` screen px of its disc). */
+  const canvasLocusAt = useCallback(
+    (e: { clientX: number; clientY: number }, slack: number) =>
+      pickLocus(useWander.getState().graph, view.current.positions, rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }), slack / rf.getZoom()),
+    [rf],
+  );
+  // On a large map the locus under a free pointer becomes a node (not while a button is down:
+  // a pan, or that node being dragged).
+  useEffect(() => {
+    const el = box.current;
+    if (!el || !big) return;
+    const move = (e: PointerEvent) => {
+      if (e.buttons) return;
+      const onMap = e.target instanceof Element && e.target.closest(".react-flow__pane, .react-flow__node");
+      setHovered(onMap ? canvasLocusAt(e, 2) : null);
+    };
+    const leave = () => setHovered(null);
+    el.addEventListener("pointermove", move);
+    el.addEventListener("pointerleave", leave);
+    return () => {
+      el.removeEventListener("pointermove", move);
+      el.removeEventListener("pointerleave", leave);
+      setHovered(null);
+    };
+  }, [big, canvasLocusAt]);
   const onNodeContextMenu: NodeMouseHandler<Node> = useCallback((e, node) => {
     if (node.type !== "locus") return;
     e.preventDefault();
@@ -445,12 +439,19 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         onNodesChange={onNodesChange}
         onNodeDragStop={onNodeDragStop}
         onPaneClick={(e) => {
-          useWander.getState().openMenu(null);
-          // far out, the loci on the canvas are picked by where the click fell
-          select(far ? pickLocus(graph, positions, rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }), 6 / rf.getZoom()) : null);
+          const st = useWander.getState();
+          st.openMenu(null);
+          // the loci on the canvas are picked by where the click fell
+          const id = big ? canvasLocusAt(e, 6) : null;
+          if (id && e.shiftKey) st.selectSecond(id);
+          else select(id);
         }}
-        onPaneContextMenu={(e) => e.preventDefault()}
-        onlyRenderVisibleElements={big}
+        onPaneContextMenu={(e) => {
+          e.preventDefault();
+          const id = big ? canvasLocusAt(e, 6) : null;
+          const r = box.current?.getBoundingClientRect();
+          if (id) useWander.getState().openMenu({ locusId: id, x: e.clientX - (r?.left ?? 0), y: e.clientY - (r?.top ?? 0) });
+        }}
         onMoveStart={(e, vp) => {
           moveStart.current = e ? vp : null;
         }}
@@ -470,9 +471,9 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         proOptions={{ hideAttribution: true }}
         colorMode="dark"
       >
-        {/* far out, a large map's dot grid is a haze of sub-pixel dots, and it is drawn anew at
-            every frame of a pan (its pattern moves with the view): only closer in */}
-        {far ? null : <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />}
+        {/* a large map has no dot grid: it is drawn anew at every frame of a pan (its pattern
+            moves with the view), which doubled the frame time of the canvas's pan */}
+        {big ? null : <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />}
         {farPic ? <FarCanvas pic={farPic} /> : null}
         {big ? (
           <BigMiniMap graph={graph} positions={positions} currentId={graph.currentLocusId} />
@@ -519,10 +520,9 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
 
 /**
  * How long a move of the view glides: `asked` on a small map; a large one (over
- * VIRTUALIZE_ABOVE nodes) jumps. Each frame of a glide re-renders every node and edge React
- * Flow holds and repaints the view (30-60 ms a frame at 5,000 loci on a slow machine), and
- * the cull window it passes over is mounted and dropped: a glide kept the page busy and
- * events that came meanwhile waited behind it. This holds for every move following makes
+ * VIRTUALIZE_ABOVE nodes) jumps. A glide across a large map redraws the canvas for each area
+ * it passes over (30-45 ms each with labels, see FarCanvas): it kept the page busy and events
+ * that came meanwhile waited behind it. This holds for every move following makes
  * (a step, Fit & follow, a resize) and for Whole map and a search's focus.
  */
 function glideFor(nodes: number, asked: number): number {

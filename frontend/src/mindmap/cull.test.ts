@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CULL_REACH, CULL_SLACK, CULL_ZOOM_IN, inWindow, nextCullWindow, type CullWindow } from "./cull";
+import { CULL_REACH, CULL_SLACK, CULL_ZOOM_IN, nextCullWindow, type CullWindow } from "./cull";
 
 /** React Flow's transform for a view whose top left corner is map point (x, y) at `zoom`. */
 const at = (x: number, y: number, zoom: number): [number, number, number] => [-x * zoom, -y * zoom, zoom];
@@ -14,7 +14,7 @@ function covers(w: CullWindow, t: [number, number, number]): boolean {
   return x0 - CULL_REACH >= w.x0 - 1e-9 && y0 - CULL_REACH >= w.y0 - 1e-9 && x0 + W / z + CULL_REACH <= w.x1 + 1e-9 && y0 + H / z + CULL_REACH <= w.y1 + 1e-9;
 }
 
-describe("nextCullWindow (the part of a large map handed to React Flow)", () => {
+describe("nextCullWindow (the part of a large map the canvas draws)", () => {
   it("is null until the pane has a size", () => {
     expect(nextCullWindow(null, at(0, 0, 1), 0, 0)).toBeNull();
     expect(nextCullWindow(null, at(0, 0, 1), W, 0)).toBeNull();
@@ -77,12 +77,5 @@ describe("nextCullWindow (the part of a large map handed to React Flow)", () => 
       expect(covers(n, t)).toBe(true);
     }
     expect(made).toBeLessThan(200); // most moves keep the window
-  });
-
-  it("inWindow: a point inside, outside, or none", () => {
-    const w: CullWindow = { x0: 0, x1: 10, y0: -5, y1: 5, zoom: 1 };
-    expect(inWindow(w, { x: 0, y: 5 })).toBe(true);
-    expect(inWindow(w, { x: 11, y: 0 })).toBe(false);
-    expect(inWindow(w, undefined)).toBe(false);
   });
 });

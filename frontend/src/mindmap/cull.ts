@@ -1,13 +1,10 @@
-// The part of a large map handed to React Flow when it is seen from close in (issue 10): the
-// nodes around the view. React Flow renders only what is in view, but every node and edge it
-// holds costs on each change of the map (its node lookup and edge lookup are rebuilt, its
-// visibility tests run over all of them): at 5,000 loci a live step cost in proportion to the
-// window, and a window that changed mounted a wave of nodes.
+// The part of a large map the far canvas draws when it is seen from close in (issue 10): the
+// area around the view, at the resolution of the zoom (the whole map at that resolution would
+// be a canvas of tens of thousands of pixels a side).
 //
 // The window is kept while the view stays inside it (hysteresis): following a walk or panning
-// a little changes nothing; once the view leaves it, or zooms out past it, a new window is
-// made around the view with a margin. A window made this way is smaller than one fixed to a
-// grid of view-sized steps (which needed room for the view anywhere within half a step).
+// a little redraws nothing; once the view leaves it, or zooms out past it, a new window is
+// made around the view with a margin.
 
 export interface CullWindow {
   x0: number;
@@ -18,9 +15,10 @@ export interface CullWindow {
   zoom: number;
 }
 
-/** Map px that nodes centred outside the window may still reach into the view with: their
- * disc and label, and an edge between two loci outside it that crosses the view. */
-export const CULL_REACH = 250;
+/** Map px around the view a window reaches besides the slack: the disc and label of a locus
+ * centred just out of view (edges are drawn whole, cut at the canvas's edge). Small, so that
+ * close in the canvas stays near the size of the view. */
+export const CULL_REACH = 100;
 /** Room around the view in a new window, as a share of the view per side (besides the reach):
  * how far the view may move before a new window is made. */
 export const CULL_SLACK = 0.2;
@@ -50,9 +48,4 @@ export function nextCullWindow(prev: CullWindow | null, t: readonly [number, num
   const mx = CULL_REACH + CULL_SLACK * (x1 - x0);
   const my = CULL_REACH + CULL_SLACK * (y1 - y0);
   return { x0: x0 - mx, x1: x1 + mx, y0: y0 - my, y1: y1 + my, zoom: z };
-}
-
-/** Whether the point is inside the window. */
-export function inWindow(w: CullWindow, p: { x: number; y: number } | undefined): boolean {
-  return !!p && p.x >= w.x0 && p.x <= w.x1 && p.y >= w.y0 && p.y <= w.y1;
 }

@@ -1,6 +1,6 @@
 // Following a large map (issue 10): the view stays put while the current locus is inside the
-// middle part of it. Every move of the view mounts the nodes coming into it and drops those
-// leaving it (hundreds at 5,000 loci), work a live event arriving meanwhile waits behind.
+// middle part of it. A move of the view that leaves the area the canvas has drawn redraws it
+// (30-45 ms at 5,000 loci with labels), work a live event arriving meanwhile waits behind.
 
 /** The zoom following holds a walk too large to fit at a readable zoom. */
 export const FOLLOW_ZOOM = 0.9;
