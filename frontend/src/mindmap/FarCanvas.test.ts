@@ -40,22 +40,22 @@ describe("wrap (a label's lines)", () => {
 describe("flowPart (what React Flow holds of a map drawn on the canvas)", () => {
   const node = (id: string, type: string) => ({ id, type, position: { x: 0, y: 0 }, data: {} }) as Node;
   const edge = (source: string, target: string) => ({ id: `${source}>${target}`, source, target }) as Edge;
-  const nodes = [node("a", "locus"), node("b", "locus"), node("c", "locus"), node("g", "ghost"), node("k", "crystal")];
-  const edges = [edge("a", "b"), edge("b", "c"), edge("a", "g"), edge("c", "g"), edge("k", "a")];
+  const nodes = [node("a", "locus"), node("b", "locus"), node("c", "locus"), node("d", "locus"), node("g", "ghost"), node("k", "crystal")];
+  const edges = [edge("a", "b"), edge("b", "c"), edge("c", "d"), edge("a", "g"), edge("d", "k")];
 
-  it("keeps the loci asked for and every node that is not a locus", () => {
-    const part = flowPart(nodes, edges, (id) => id === "a");
-    expect(part.nodes.map((n) => n.id)).toEqual(["a", "g", "k"]);
+  it("keeps the loci asked for, every node that is not a locus, and the loci tied to those", () => {
+    const part = flowPart(nodes, edges, (id) => id === "b");
+    expect(part.nodes.map((n) => n.id)).toEqual(["a", "b", "d", "g", "k"]);
   });
 
   it("keeps only the edges with both ends held (the canvas draws the others)", () => {
-    expect(flowPart(nodes, edges, (id) => id === "a").edges.map((e) => e.id)).toEqual(["a>g", "k>a"]);
-    expect(flowPart(nodes, edges, (id) => id === "a" || id === "b").edges.map((e) => e.id)).toEqual(["a>b", "a>g", "k>a"]);
+    expect(flowPart(nodes, edges, (id) => id === "b").edges.map((e) => e.id)).toEqual(["a>b", "a>g", "d>k"]);
+    expect(flowPart(nodes, edges, (id) => id === "c").edges.map((e) => e.id)).toEqual(["c>d", "a>g", "d>k"]);
   });
 
-  it("with no locus kept, holds none", () => {
+  it("with no locus kept, holds only what the other nodes tie to", () => {
     const part = flowPart(nodes, edges, () => false);
-    expect(part.nodes.map((n) => n.id)).toEqual(["g", "k"]);
-    expect(part.edges).toEqual([]);
+    expect(part.nodes.map((n) => n.id)).toEqual(["a", "d", "g", "k"]);
+    expect(part.edges.map((e) => e.id)).toEqual(["a>g", "d>k"]);
   });
 });

@@ -8,7 +8,7 @@
 // zoom's resolution (see cull.ts), with labels from LABEL_ZOOM.
 import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { useStore, ViewportPortal, type Edge, type Node } from "@xyflow/react";
-import type { GraphState } from "../store";
+import { resonanceLinks, type GraphState } from "../store";
 import type { Point } from "./layout/force";
 import { nextCullWindow, type CullWindow } from "./cull";
 import { domainColour, locusRadius } from "./palette";
@@ -34,11 +34,18 @@ export interface Bounds {
 }
 
 /** What React Flow holds of a map whose loci are on the canvas: every node that is not a
- * locus, the loci `keep` says (marked, hovered), and the edges between those. */
+ * locus, the loci `keep` says (marked, hovered) and those an edge ties to a node that is not
+ * a locus (a crystal's loci, a sub-wander's parent), and the edges between those. */
 export function flowPart(nodes: Node[], edges: Edge[], keep: (id: string) => boolean): { nodes: Node[]; edges: Edge[] } {
-  const ns = nodes.filter((n) => n.type !== "locus" || keep(n.id));
-  const ids = new Set(ns.map((n) => n.id));
-  return { nodes: ns, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
+  const loci = new Set<string>();
+  for (const n of nodes) if (n.type === "locus") loci.add(n.id);
+  const ids = new Set<string>();
+  for (const n of nodes) if (!loci.has(n.id) || keep(n.id)) ids.add(n.id);
+  for (const e of edges) {
+    if (!loci.has(e.source)) ids.add(e.target);
+    if (!loci.has(e.target)) ids.add(e.source);
+  }
+  return { nodes: nodes.filter((n) => ids.has(n.id)), edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
 }
 
 /** The box around every locus (with its radius) and a margin. */
@@ -96,6 +103,23 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
   ctx.strokeStyle = labels ? "#8b98b3" : "rgba(139, 152, 179, 0.55)";
   ctx.lineWidth = Math.max(labels ? 1.5 : 2, 1 / scale);
   ctx.stroke();
+  // confirmed resonances: the dashed purple line React Flow's edge draws (without its flow)
+  const res = resonanceLinks(g).filter((e) => !(onTop.has(e.source) && onTop.has(e.target)));
+  if (res.length) {
+    ctx.beginPath();
+    for (const e of res) {
+      const a = positions.get(e.source);
+      const c = positions.get(e.target);
+      if (!a || !c) continue;
+      ctx.moveTo(a.x, a.y);
+      ctx.lineTo(c.x, c.y);
+    }
+    ctx.strokeStyle = "rgba(192, 132, 252, 0.8)";
+    ctx.lineWidth = Math.max(1.6, 1 / scale);
+    ctx.setLineDash([6, 4]);
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
   // closer in, the arrow at the rim of the locus each step reached (as the SVG edges' marker)
   if (heads.length) {
     ctx.beginPath();

@@ -146,7 +146,9 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const big = nodes.length > VIRTUALIZE_ABOVE;
   const labelsOff = useStore((s) => s.transform[2] < LABEL_ZOOM);
   const [hovered, setHovered] = useState<string | null>(null);
-  const onTopKey = [graph.currentLocusId, selectedId, compareId, ...highlight, ...Object.keys(graph.hints), ...Object.keys(dragging)].join(",");
+  // (the locus the latest step left too: React Flow draws that step, marked as the latest)
+  const latestFrom = graph.path.length ? graph.path[graph.path.length - 1].source : null;
+  const onTopKey = [graph.currentLocusId, latestFrom, selectedId, compareId, ...highlight, ...Object.keys(graph.hints), ...Object.keys(dragging)].join(",");
   const onTop = useMemo(() => new Set(onTopKey.split(",").filter(Boolean)), [onTopKey]);
   // (the hovered locus's node covers its disc on the canvas: the canvas is not redrawn for it)
   const farPic: FarPicture | null = useMemo(() => (big ? { graph, positions, onTop } : null), [big, graph, positions, onTop]);
