@@ -6,8 +6,10 @@ in-process, and real Chromium (Playwright, bench/mindmap_probe.mjs) opens its ma
 
 - mindmap_catchup_ms: navigation until every locus is in the map's graph and drawn;
 - mindmap_pan_ms_per_frame_p50/p95: frame intervals while the whole map is dragged;
-- mindmap_pan_near_ms_per_frame_p50/p95: the same close in (zoom just past the far canvas,
-  where the most loci are React Flow nodes at once; its zoom and node count are printed);
+- mindmap_pan_near_ms_per_frame_p50/p95: the same close in (zoom 0.46, just past the zoom
+  labels come at, where the canvas a large map's loci are drawn on draws the most); _mid_ at
+  0.35, where they were 2,000 React Flow nodes before; _sweep_ at 0.46 with long drags that
+  make the canvas redraw. Each with its zoom, nodes in the DOM and the canvas's redraws;
 - event_to_dom_ms_p50/p95: for live steps published afterwards, from the WebSocket frame
   reaching the page to the new locus in the DOM.
 
@@ -157,7 +159,7 @@ async def main() -> None:
                 await probe.stdin.drain()
             elif line.startswith("{"):
                 for name, value in json.loads(line).items():
-                    units = {"_samples": "events", "_zoom": "x", "_in_dom": "nodes"}
+                    units = {"_samples": "events", "_zoom": "x", "_in_dom": "nodes", "_redraws": "draws"}
                     unit = next((u for end, u in units.items() if name.endswith(end)), "ms")
                     print(f"{name}: {value:.{3 if unit == 'x' else 1}f} {unit}", flush=True)
         await probe.wait()

@@ -65,11 +65,12 @@ await page.addInitScript(() => {
 const profileTo = process.env.MINDMAP_PROFILE;
 const cdp = profileTo ? await page.context().newCDPSession(page) : null;
 if (cdp) await cdp.send("Profiler.enable");
-// MINDMAP_TRACE=file.json: a Chromium trace (style, layout, paint as well as script) instead.
+// MINDMAP_TRACE=file.json: a Chromium trace (style, layout, paint as well as script) instead;
+// MINDMAP_TRACE_CATS: its categories, comma-separated (raster and compositing are under "cc").
 const traceTo = process.env.MINDMAP_TRACE;
 const profile = async (phase, body) => {
   if (cdp) await cdp.send("Profiler.start");
-  if (traceTo) await browser.startTracing(page, { path: traceTo.replace(/\.json$/, `.${phase}.json`), categories: ["devtools.timeline"] });
+  if (traceTo) await browser.startTracing(page, { path: traceTo.replace(/\.json$/, `.${phase}.json`), categories: (process.env.MINDMAP_TRACE_CATS ?? "devtools.timeline").split(",") });
   await body();
   if (traceTo) await browser.stopTracing();
   if (cdp) writeFileSync(profileTo.replace(/\.json$/, `.${phase}.json`), JSON.stringify((await cdp.send("Profiler.stop")).profile));
@@ -101,32 +102,64 @@ const shotTo = process.env.MINDMAP_SHOT;
 const shot = (tag) => (shotTo ? page.screenshot({ path: tag ? shotTo.replace(/\.png$/, `.${tag}.png`) : shotTo }) : null);
 await shot("");
 
-// pan: drag the pane while counting frame intervals; first over the whole map (the far
-// canvas draws it), then close in, where the loci are React Flow nodes in the DOM
+// pan: drag the pane while counting frame intervals; first over the whole map, then close in
 const box = await page.getByTestId("mindmap").boundingBox();
 const cx = box.x + box.width / 2;
 const cy = box.y + box.height / 2;
-const panFrames = async (phase) => {
+// A point near (x, y) where a press grabs the pane, not a locus (a locus under the pointer is
+// a node: pressed, it would be dragged rather than the view).
+const onPane = async (x, y) => {
+  for (let r = 0; r < 200; r += 12)
+    for (const [dx, dy] of [[r, 0], [-r, 0], [0, r], [0, -r], [r, r], [-r, -r], [r, -r], [-r, r]]) {
+      await page.mouse.move(x + dx, y + dy);
+      const free = await page.evaluate(
+        ([px, py]) => new Promise((ok) => requestAnimationFrame(() => {
+          const hit = document.elementFromPoint(px, py);
+          ok(!!hit?.closest(".react-flow__pane") && !hit.closest(".react-flow__node"));
+        })),
+        [x + dx, y + dy],
+      );
+      if (free) return [x + dx, y + dy];
+    }
+  return [x, y];
+};
+// (frames are counted only while the pane is held, not while a place to press is looked for,
+// and the first two after each press are left out; `sweep`: three long drags the same way,
+// 1,080 px each, so that the view keeps leaving the area the canvas has drawn)
+const panFrames = async (phase, sweep = false) => {
   await page.evaluate(() => {
     window.__frames = [];
+    window.__held = 0;
     let last = performance.now();
     const tick = (t) => {
-      window.__frames.push(t - last);
+      if (window.__held > 0 && window.__held++ > 2) window.__frames.push(t - last);
       last = t;
       if (window.__panning) requestAnimationFrame(tick);
     };
     window.__panning = true;
     requestAnimationFrame(tick);
   });
-  await profile(phase, async () => {
-    await page.mouse.move(cx, cy);
+  const drag = async (x, y, path) => {
     await page.mouse.down();
-    for (let i = 0; i < 120; i++) await page.mouse.move(cx + 250 * Math.sin(i / 12), cy + 150 * Math.cos(i / 15));
+    await page.evaluate(() => (window.__held = 1));
+    for (const [dx, dy] of path) await page.mouse.move(x + dx, y + dy);
     await page.mouse.up();
+    await page.evaluate(() => (window.__held = 0));
+  };
+  await profile(phase, async () => {
+    if (sweep)
+      for (let k = 0; k < 3; k++) {
+        const [x, y] = await onPane(cx + 540, cy);
+        await drag(x, y, Array.from({ length: 120 }, (_, i) => [-9 * (i + 1), 0]));
+      }
+    else {
+      const [x, y] = await onPane(cx, cy);
+      await drag(x, y, Array.from({ length: 120 }, (_, i) => [250 * Math.sin(i / 12), 150 * Math.cos(i / 15)]));
+    }
   });
   return page.evaluate(() => {
     window.__panning = false;
-    return window.__frames.slice(2);
+    return window.__frames;
   });
 };
 const zoom = () =>
@@ -137,17 +170,79 @@ await shot("far");
 const frames = await panFrames("pan");
 out.mindmap_pan_ms_per_frame_p50 = pct(frames, 50);
 out.mindmap_pan_ms_per_frame_p95 = pct(frames, 95);
-// close in: zoom on the middle of the map to just past the far canvas (0.3), where the
-// most loci are nodes at once (labels come at 0.45), and drag there
-// (the map's bench hook: zoom 0.35 on the middle of the loci, the same view run after run)
-await page.evaluate(() => window.__wanderViewMiddle(0.35));
-await page.waitForTimeout(800);
-out.mindmap_pan_near_zoom = await zoom();
-out.mindmap_pan_near_nodes_in_dom = await page.locator(".react-flow__node").count();
-await shot("near");
-const near = await panFrames("pan-near");
-out.mindmap_pan_near_ms_per_frame_p50 = pct(near, 50);
-out.mindmap_pan_near_ms_per_frame_p95 = pct(near, 95);
+// close in, on the middle of the loci (the map's bench hook: the same view run after run).
+// A large map draws its loci on a canvas at every zoom (React Flow holds the marked ones):
+// - near: at 0.46, just past the zoom labels come at (0.45), where the canvas draws the most;
+// - mid: at 0.35, where the loci were React Flow nodes before (about 2,000 in the DOM: p95
+//   100-170 ms a frame);
+// - sweep: at 0.46 too, with long drags (see panFrames) that make the canvas redraw.
+// Each also gives how long the canvas took to draw the view, and how often and how long at
+// most it was redrawn during the pan (when the view leaves the area drawn).
+// MINDMAP_NEAR_ZOOM="0.5,1.2": these zooms instead, each with its own lines (near_at_<zoom>).
+const views = process.env.MINDMAP_NEAR_ZOOM
+  ? process.env.MINDMAP_NEAR_ZOOM.split(",").map((z) => [`near_at_${z}`, Number(z)])
+  : [["near", 0.46], ["mid", 0.35], ["sweep", 0.46, true]];
+for (const [name, z, sweep] of views) {
+  await page.evaluate((zz) => window.__wanderViewMiddle(zz), z);
+  await page.waitForTimeout(800);
+  // (until the nodes around the view are mounted: the same count three times running)
+  let counts = [];
+  for (let i = 0; i < 25 && !(counts.length >= 3 && counts.slice(-3).every((c) => c === counts.at(-1))); i++) {
+    counts.push(await page.locator(".react-flow__node").count());
+    await page.waitForTimeout(200);
+  }
+  out[`mindmap_pan_${name}_zoom`] = await zoom();
+  out[`mindmap_pan_${name}_nodes_in_dom`] = counts.at(-1);
+  out[`mindmap_pan_${name}_canvas_draw_ms`] = await page.evaluate(() => performance.getEntriesByName("wander:far-draw").at(-1)?.duration ?? NaN);
+  await shot(name);
+  await page.evaluate(() => performance.clearMeasures("wander:far-draw"));
+  const near = await panFrames(`pan-${name}`, sweep);
+  const draws = await page.evaluate(() => performance.getEntriesByName("wander:far-draw").map((m) => m.duration));
+  out[`mindmap_pan_${name}_redraws`] = draws.length;
+  out[`mindmap_pan_${name}_redraw_max_ms`] = draws.length ? Math.max(...draws) : 0;
+  out[`mindmap_pan_${name}_ms_per_frame_p50`] = pct(near, 50);
+  out[`mindmap_pan_${name}_ms_per_frame_p95`] = pct(near, 95);
+}
+
+// MINDMAP_INTERACT=1: check on stderr, close in, that the loci on the canvas answer a person:
+// hovered they become nodes; a click selects, a shift-click compares, a right-click opens
+// the menu, a drag pins
+if (process.env.MINDMAP_INTERACT) {
+  const say = (...a) => console.error("interact:", ...a);
+  await page.evaluate(() => window.__wanderViewMiddle(1));
+  await page.waitForTimeout(800);
+  const nodeAt = (x, y) => page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest(".react-flow__node-locus")?.getAttribute("data-id") ?? null, [x, y]);
+  const hover = async (skip) => {
+    for (let y = box.y + 200; y < box.y + box.height - 200; y += 15)
+      for (let x = box.x + 300; x < box.x + box.width - 400; x += 15) {
+        await page.mouse.move(x, y);
+        const id = await nodeAt(x, y);
+        if (id && !skip.includes(id)) return { id, x, y, concept: await page.locator(`[data-id="${id}"] .locus`).getAttribute("data-concept") };
+      }
+    return null;
+  };
+  const inDom = await page.locator(".react-flow__node-locus").count();
+  const a = await hover([]);
+  say("hovered a locus becomes a node", !!a, "nodes before", inDom, "after", await page.locator(".react-flow__node-locus").count());
+  await page.mouse.click(a.x, a.y);
+  say("click selects it", (await page.getByTestId("locus-concept").textContent()) === a.concept);
+  const b = await hover([a.id]);
+  await page.keyboard.down("Shift");
+  await page.mouse.click(b.x, b.y);
+  await page.keyboard.up("Shift");
+  say("shift-click compares", await page.getByTestId("compare-panel").isVisible());
+  const c = await hover([a.id, b.id]);
+  await page.mouse.click(c.x, c.y, { button: "right" });
+  say("right-click opens the menu", await page.getByRole("menuitem", { name: /Go deeper/ }).isVisible());
+  await page.keyboard.press("Escape");
+  const d = await hover([a.id, b.id, c.id]);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) await page.mouse.move(d.x + 8 * i, d.y + 5 * i);
+  await page.mouse.up();
+  await page.waitForTimeout(300);
+  say("drag pins it", ((await page.getByTestId("command-result").textContent().catch(() => "")) ?? "").includes("Pinned"));
+  await page.mouse.move(box.x + 5, box.y + box.height - 5);
+}
 
 // live steps: follow the walk so each new locus is in view, then let Python publish
 await page.getByRole("button", { name: /Fit & follow|Following/ }).click();
