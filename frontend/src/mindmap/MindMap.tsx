@@ -37,7 +37,7 @@ import { locusRadius } from "./palette";
 import { ViewHold } from "./viewHold";
 
 /** Past this many nodes, the loci are drawn on a canvas (see FarCanvas). */
-const VIRTUALIZE_ABOVE = 300;
+const CANVAS_ABOVE = 300;
 const pinKey = (sid: string | null) => `wander:pins:${sid ?? ""}`;
 
 function loadPins(sid: string | null): Record<string, Point> {
@@ -143,7 +143,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   // A large map draws its loci and the walk's edges on a canvas, at every zoom: React Flow
   // keeps what is marked or interactive (see FarCanvas), and the locus under the pointer, so
   // that it can be dragged (a pin, a hint) and shows its title.
-  const big = nodes.length > VIRTUALIZE_ABOVE;
+  const big = nodes.length > CANVAS_ABOVE;
   const labelsOff = useStore((s) => s.transform[2] < LABEL_ZOOM);
   const [hovered, setHovered] = useState<string | null>(null);
   // (the locus the latest step left too: React Flow draws that step, marked as the latest)
@@ -205,7 +205,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       if (fitZoom >= READABLE_ZOOM || !cur) {
         // the semantic picture fills the whole box: keep it clear of the tools, legend and minimap
         const padding = bySense ? SEMANTIC_PADDING : 0.2;
-        if (at === to && shown.length <= VIRTUALIZE_ABOVE) void rf.fitView({ padding, duration, maxZoom: 1.3 });
+        if (at === to && shown.length <= CANVAS_ABOVE) void rf.fitView({ padding, duration, maxZoom: 1.3 });
         else void rf.setViewport(getViewportForBounds(b, el.clientWidth, el.clientHeight, 0.02, 1.3, padding), { duration });
       } else void rf.setCenter(cur.x, cur.y, { zoom: FOLLOW_ZOOM, duration });
     },
@@ -258,7 +258,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     const el = box.current;
     const shown = view.current.nodes;
     if (!el || shown.length === 0) return;
-    if (shown.length <= VIRTUALIZE_ABOVE) return void rf.fitView({ padding: 0.15, duration: 350 });
+    if (shown.length <= CANVAS_ABOVE) return void rf.fitView({ padding: 0.15, duration: 350 });
     void rf.setViewport(getViewportForBounds(getNodesBounds(shown), el.clientWidth, el.clientHeight, 0.02, 3, 0.15), { duration: glideFor(shown.length, 350) });
   }, [rf]);
   const nodeCount = nodes.length;
@@ -273,7 +273,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const jumpedFor = useRef<string | null>(null);
   useLayoutEffect(() => {
     const el = box.current;
-    if (!follow || !placed || nodeCount <= VIRTUALIZE_ABOVE || !currentPos || !el || hold.held) return;
+    if (!follow || !placed || nodeCount <= CANVAS_ABOVE || !currentPos || !el || hold.held) return;
     const { x, y, zoom } = rf.getViewport();
     const sx = currentPos.x * zoom + x;
     const sy = currentPos.y * zoom + y;
@@ -286,7 +286,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     if (!follow || !hasNodes) return;
     if (jumpedFor.current === followKey) return; // there already
     // a large map moves only once the walk nears the edge of the view (see followSlack)
-    if (nodeCount > VIRTUALIZE_ABOVE && currentPos) {
+    if (nodeCount > CANVAS_ABOVE && currentPos) {
       const { width, height } = flowStore.getState(); // the pane's size, as React Flow measured it
       if (keepsView(currentPos, rf.getViewport(), width, height)) return;
     }
@@ -522,13 +522,13 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
 
 /**
  * How long a move of the view glides: `asked` on a small map; a large one (over
- * VIRTUALIZE_ABOVE nodes) jumps. A glide across a large map redraws the canvas for each area
+ * CANVAS_ABOVE nodes) jumps. A glide across a large map redraws the canvas for each area
  * it passes over (30-45 ms each with labels, see FarCanvas): it kept the page busy and events
  * that came meanwhile waited behind it. This holds for every move following makes
  * (a step, Fit & follow, a resize) and for Whole map and a search's focus.
  */
 function glideFor(nodes: number, asked: number): number {
-  return nodes > VIRTUALIZE_ABOVE ? 0 : asked;
+  return nodes > CANVAS_ABOVE ? 0 : asked;
 }
 
 function miniColour(n: Node): string {
