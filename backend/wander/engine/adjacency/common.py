@@ -28,7 +28,9 @@ def kb_candidates(
     current_domains = np.array([kb.domain_id(x) for x in current.domains], dtype=np.int32)
     crosses = ~np.isin(kb.primary_domain_ids()[idx], current_domains)
     seen = walk.loci_matrix
-    max_seen = (seen @ vectors.T).max(axis=0) if len(seen) else np.zeros(len(idx))
+    # nearness to the loci (candidates x loci, a step's costliest product) only where novelty weighs it
+    near = len(seen) and scoring.NOVELTY_SPREAD < 1.0
+    max_seen = (seen @ vectors.T).max(axis=0) if near else np.zeros(len(idx))
     mean_seen = vectors @ walk.loci_mean
     interest = scoring.interestingness(d, walk.pull_sims[idx], crosses, walk.pull_baseline, walk.focus)
     novelty = scoring.novelty(max_seen, mean_seen)

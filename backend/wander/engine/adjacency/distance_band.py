@@ -127,9 +127,9 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
     interest = scoring.interestingness(dist[rows], pull[rows], crosses, walk.pull_baseline, walk.focus)
     bridge = scoring.bridge_potential(crosses.astype(float), [len(lo.domains) for lo in loci])
     uncert = scoring.uncertainty([lo.visit_count for lo in loci], 1.0 - seed_sims[rows])
-    # Already part of the wander, so nothing of novelty's nearness part; its spread part
-    # still counts: going back to a locus unlike the walk as a whole keeps the walk spread
-    # (a small scope runs out of new concepts, and then the way back is most of the walk).
+    # Already part of the wander (nearness 1, which novelty does not weigh): its spread
+    # counts, going back to a locus unlike the walk as a whole keeps the walk spread (a small
+    # scope runs out of new concepts, and then the way back is most of the walk).
     novelty = scoring.novelty(np.ones(len(rows)), seen[rows] @ walk.loci_mean)
     comp = scoring.composite(interest, novelty, bridge, uncert)
     return [
