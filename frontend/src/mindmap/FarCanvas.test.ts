@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Edge, Node } from "@xyflow/react";
-import { clipToWindow, flowPart, wrap } from "./FarCanvas";
+import { emptyGraph, type GraphState } from "../store";
+import { clipToWindow, drawFar, flowPart, wrap } from "./FarCanvas";
+import { locusRadius } from "./palette";
 
 describe("clipToWindow (the part of the map the canvas draws)", () => {
   const b = { x: 0, y: 0, w: 1000, h: 500 };
@@ -57,5 +59,71 @@ describe("flowPart (what React Flow holds of a map drawn on the canvas)", () => 
     const part = flowPart(nodes, edges, () => false);
     expect(part.nodes.map((n) => n.id)).toEqual(["a", "d", "g", "k"]);
     expect(part.edges.map((e) => e.id)).toEqual(["a>g", "d>k"]);
+  });
+});
+
+describe("drawFar (the edge grammar of a map drawn on the canvas)", () => {
+  /** A 2D context that counts the drawing calls (and keeps the dash of each stroke). */
+  function recorder() {
+    const calls: Record<string, number> = {};
+    const dashes: number[][] = [];
+    let dash: number[] = [];
+    const ctx = new Proxy(
+      { canvas: document.createElement("canvas"), measureText: (t: string) => ({ width: t.length * 7 }) },
+      {
+        get(target, key: string) {
+          if (key in target) return target[key as keyof typeof target];
+          return (...args: unknown[]) => {
+            calls[key] = (calls[key] ?? 0) + 1;
+            if (key === "setLineDash") dash = args[0] as number[];
+            if (key === "stroke") dashes.push(dash);
+          };
+        },
+        set: () => true,
+      },
+    ) as unknown as CanvasRenderingContext2D;
+    return { ctx, calls, dashes };
+  }
+  const locus = (id: string, domain: string) => ({ id, concept: id, domains: [domain], visit_count: 1 }) as unknown as GraphState["loci"][string];
+  const graph = (): GraphState => ({
+    ...emptyGraph("s"),
+    loci: { a: locus("a", "biology"), b: locus("b", "economics"), c: locus("c", "economics") },
+    order: ["a", "b", "c"],
+    path: [
+      { id: "path:1", source: "a", target: "b", step: 1, bridge: true },
+      { id: "path:2", source: "b", target: "c", step: 2, bridge: false },
+    ],
+    resonances: { r: { id: "r", status: "confirmed", loci: ["a", "c"] } as unknown as GraphState["resonances"][string] },
+  });
+  const positions = new Map([
+    ["a", { x: 0, y: 0 }],
+    ["b", { x: 300, y: 0 }],
+    ["c", { x: 300, y: 300 }],
+  ]);
+  const box = { x: -50, y: -50, w: 400, h: 400 };
+
+  it("draws a bridge as two rails when labels show, one line further out", () => {
+    const near = recorder();
+    drawFar(near.ctx, { graph: graph(), positions, onTop: new Set() }, box, 1, true);
+    // the bridge's two rails and the other step's line, and two sides of each arrow head
+    expect(near.calls.lineTo).toBe(3 + 2 * 2);
+    const far = recorder();
+    drawFar(far.ctx, { graph: graph(), positions, onTop: new Set() }, box, 0.2, false);
+    expect(far.calls.lineTo).toBe(2);
+  });
+
+  it("draws a confirmed resonance as the SVG edge's wave, dashed (and still)", () => {
+    const r = recorder();
+    drawFar(r.ctx, { graph: graph(), positions, onTop: new Set() }, box, 1, true);
+    const len = Math.hypot(300, 300) - 2 * locusRadius(1);
+    expect(r.calls.quadraticCurveTo).toBe(Math.round(len / 28));
+    expect(r.dashes).toContainEqual([6, 4]);
+  });
+
+  it("leaves to React Flow what it draws: edges between loci on top", () => {
+    const r = recorder();
+    drawFar(r.ctx, { graph: graph(), positions, onTop: new Set(["a", "b", "c"]) }, box, 1, true);
+    expect(r.calls.lineTo ?? 0).toBe(0);
+    expect(r.calls.quadraticCurveTo ?? 0).toBe(0);
   });
 });

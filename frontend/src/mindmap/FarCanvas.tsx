@@ -12,6 +12,7 @@ import { resonanceLinks, type GraphState } from "../store";
 import type { Point } from "./layout/force";
 import { nextCullWindow, type CullWindow } from "./cull";
 import { domainColour, locusRadius } from "./palette";
+import { bridgeRails, rimToRim, wavePieces } from "./edges/geometry";
 
 /** Below this zoom only the current, selected and highlighted loci keep their labels. */
 export const LABEL_ZOOM = 0.45;
@@ -88,7 +89,8 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
   ctx.clearRect(b.x, b.y, b.w, b.h);
   const reach = 60; // map px a disc or its label may reach out of the box from outside
   const near = (p: Point) => p.x > b.x - reach && p.x < b.x + b.w + reach && p.y > b.y - reach && p.y < b.y + b.h + reach;
-  // edges of the walk: one path, a hairline at any zoom (at least one canvas px)
+  // edges of the walk: one path, a hairline at any zoom (at least one canvas px); closer in
+  // (with labels), a bridge is PathEdge's double line (far out its rails would merge)
   ctx.beginPath();
   const heads: [Point, Point, number][] = [];
   for (const e of g.path) {
@@ -96,14 +98,23 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
     const a = positions.get(e.source);
     const c = positions.get(e.target);
     if (!a || !c) continue;
-    ctx.moveTo(a.x, a.y);
-    ctx.lineTo(c.x, c.y);
-    if (labels && near(c)) heads.push([a, c, locusRadius(g.loci[e.target]?.visit_count ?? 1)]);
+    const tr = locusRadius(g.loci[e.target]?.visit_count ?? 1);
+    if (labels && e.bridge) {
+      for (const r of bridgeRails(rimToRim(a.x, a.y, locusRadius(g.loci[e.source]?.visit_count ?? 1), c.x, c.y, tr + 3))) {
+        ctx.moveTo(r.x1, r.y1);
+        ctx.lineTo(r.x2, r.y2);
+      }
+    } else {
+      ctx.moveTo(a.x, a.y);
+      ctx.lineTo(c.x, c.y);
+    }
+    if (labels && near(c)) heads.push([a, c, tr]);
   }
   ctx.strokeStyle = labels ? "#8b98b3" : "rgba(139, 152, 179, 0.55)";
   ctx.lineWidth = Math.max(labels ? 1.5 : 2, 1 / scale);
   ctx.stroke();
-  // confirmed resonances: the dashed purple line React Flow's edge draws (without its flow)
+  // confirmed resonances: ResonanceEdge's wavy dashed purple line. Its dashes stay still here:
+  // they flow on the SVG edge, but a redraw of the canvas costs 25-60 ms, too much for every frame.
   const res = resonanceLinks(g).filter((e) => !(onTop.has(e.source) && onTop.has(e.target)));
   if (res.length) {
     ctx.beginPath();
@@ -111,8 +122,9 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
       const a = positions.get(e.source);
       const c = positions.get(e.target);
       if (!a || !c) continue;
-      ctx.moveTo(a.x, a.y);
-      ctx.lineTo(c.x, c.y);
+      const s = rimToRim(a.x, a.y, locusRadius(g.loci[e.source].visit_count), c.x, c.y, locusRadius(g.loci[e.target].visit_count));
+      ctx.moveTo(s.x1, s.y1);
+      for (const q of wavePieces(s)) ctx.quadraticCurveTo(q.cx, q.cy, q.x, q.y);
     }
     ctx.strokeStyle = "rgba(192, 132, 252, 0.8)";
     ctx.lineWidth = Math.max(1.6, 1 / scale);
