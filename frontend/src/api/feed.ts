@@ -14,6 +14,8 @@ declare global {
     __wanderGraphSize?: () => number;
     /** Bench hook: put the open map's view at a zoom, centred on the middle of its loci. */
     __wanderViewMiddle?: (zoom: number) => void;
+    /** Test hook: where locus `id` of the open map is on the screen (client px), or null. */
+    __wanderLocusAt?: (id: string) => { x: number; y: number } | null;
   }
 }
 

@@ -188,7 +188,16 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       const b = getNodesBounds(view.current.nodes);
       void rf.setCenter(b.x + b.width / 2, b.y + b.height / 2, { zoom });
     };
-    return () => void delete window.__wanderViewMiddle;
+    // the e2e tests' hook (e2e/tests/largemap.spec.ts): where a locus is on the screen, drawn
+    // on the canvas or not
+    window.__wanderLocusAt = (id) => {
+      const p = view.current.positions.get(id);
+      return p ? rf.flowToScreenPosition(p) : null;
+    };
+    return () => {
+      delete window.__wanderViewMiddle;
+      delete window.__wanderLocusAt;
+    };
   }, [rf]);
   view.current = { nodes, positions, target, currentPos, semantic };
   const moveView = useCallback(

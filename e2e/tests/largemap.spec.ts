@@ -1,0 +1,138 @@
+// A large map (issue 10): past CANVAS_ABOVE (300) React Flow nodes the loci are drawn on one
+// canvas (FarCanvas), not as DOM nodes; a click, a shift-click and a right-click on a locus
+// drawn there still select it, compare it and open its menu (pickLocus).
+import type { Page } from "@playwright/test";
+import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers";
+
+const STEPS = 360;
+
+interface Spot {
+  id: string;
+  concept: string;
+  x: number;
+  y: number;
+}
+
+/** The loci of the walk (ids and concepts), from its trace. */
+async function lociOf(page: Page, id: string): Promise<Map<string, string>> {
+  const res = await page.request.get(`${API}/sessions/${id}/trace`);
+  expect(res.status()).toBe(200);
+  const trace: { from_locus_id: string | null; from_concept: string | null; to_locus_id: string; to_concept: string }[] = await res.json();
+  const loci = new Map<string, string>();
+  for (const t of trace) {
+    if (t.from_locus_id && t.from_concept) loci.set(t.from_locus_id, t.from_concept);
+    loci.set(t.to_locus_id, t.to_concept);
+  }
+  return loci;
+}
+
+/** Where the loci are on the screen once the view has kept still for a moment. */
+async function settledSpots(page: Page, loci: Map<string, string>): Promise<Spot[]> {
+  const ids = [...loci.keys()];
+  const read = () => page.evaluate((ids) => ids.map((id) => ({ id, at: window.__wanderLocusAt?.(id) ?? null })), ids);
+  let last = "";
+  let spots: { id: string; at: { x: number; y: number } | null }[] = [];
+  await expect
+    .poll(
+      async () => {
+        spots = await read();
+        const key = JSON.stringify(spots);
+        const same = key === last && spots.some((s) => s.at);
+        last = key;
+        return same;
+      },
+      { timeout: 15_000, intervals: [250] },
+    )
+    .toBe(true);
+  return spots.filter((s) => s.at).map((s) => ({ id: s.id, concept: loci.get(s.id)!, x: s.at!.x, y: s.at!.y }));
+}
+
+/** Loci drawn on the canvas (no DOM node), inside the map where nothing covers them (its
+ * tools, legend, minimap, a node) and clear of other loci, nearest the middle of the map first. */
+async function canvasLoci(page: Page, loci: Map<string, string>, skip: Set<string>): Promise<Spot[]> {
+  const spots = await settledSpots(page, loci);
+  const box = (await page.getByTestId("mindmap").boundingBox())!;
+  const inDom = new Set(await page.locator(".react-flow__node").evaluateAll((els) => els.map((e) => e.getAttribute("data-id") ?? "")));
+  const mid = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const inside = spots.filter((s) => !skip.has(s.id) && !inDom.has(s.id) && s.x > box.x + 20 && s.x < box.x + box.width - 20 && s.y > box.y + 20 && s.y < box.y + box.height - 20);
+  // (the canvas takes no pointer events: what a click there meets is the pane)
+  const bare = await page.evaluate(
+    (pts) => pts.map((p) => [-6, 0, 6].every((dx) => [-6, 0, 6].every((dy) => document.elementFromPoint(p.x + dx, p.y + dy)?.classList.contains("react-flow__pane")))),
+    inside.map((s) => ({ x: s.x, y: s.y })),
+  );
+  return inside
+    .filter((_, i) => bare[i])
+    .filter((s) => spots.every((o) => o.id === s.id || Math.hypot(o.x - s.x, o.y - s.y) > 30))
+    .sort((a, b) => Math.hypot(a.x - mid.x, a.y - mid.y) - Math.hypot(b.x - mid.x, b.y - mid.y));
+}
+
+test("a large map draws its loci on the canvas; click, shift-click and right-click pick them there", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "trade winds", max_steps: STEPS, random_seed: 31, human_checkpoint_frequency: 0 });
+  const run = await page.request.post(`${API}/sessions/${s.id}/wander`, { data: { n_steps: STEPS } });
+  expect(run.status(), await run.text()).toBe(202);
+  await expect.poll(async () => (await sessionViaApi(page, s.id)).step_count, { timeout: 90_000, intervals: [500, 1000] }).toBe(STEPS);
+  await expect.poll(async () => (await sessionViaApi(page, s.id)).running, { timeout: 30_000 }).toBe(false);
+  const loci = await lociOf(page, s.id);
+
+  await page.goto(`/sessions/${s.id}`);
+  await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
+  await expect(page.getByTestId("status-steps")).toContainText(String(STEPS));
+  // the loci are on the canvas: React Flow holds only a few of them (the current locus, the
+  // one the latest step left, those tied to a crystal or a candidate)
+  await expect(page.getByTestId("far-canvas")).toBeVisible();
+  await expect(page.getByTestId("mindmap")).toHaveClass(/is-large/);
+  const domLoci = await page.locator(".react-flow__node-locus").count();
+  expect(domLoci).toBeGreaterThan(0);
+  expect(domLoci).toBeLessThan(loci.size / 5);
+
+  // a still view of the middle of the map, close in (labels on): "Whole map" stops following
+  // (or the panels that open would move the view to the current locus), then the middle
+  await page.getByRole("button", { name: "Whole map" }).click();
+  await expect(page.getByRole("button", { name: "Fit & follow" })).toBeVisible();
+  await page.evaluate(() => window.__wanderViewMiddle!(0.9));
+
+  // a click on a locus drawn on the canvas opens its panel
+  const [first] = await canvasLoci(page, loci, new Set());
+  expect(first, "a locus on the canvas, clear of the others, inside the view").toBeTruthy();
+  await shot(page, "large-01-canvas-map");
+  await page.mouse.click(first.x, first.y);
+  const panel = page.getByTestId("locus-panel");
+  await expect(panel).toBeVisible();
+  await expect(page.getByTestId("locus-concept")).toHaveText(first.concept);
+
+  // shift-click on another: the two are compared (the panel narrowed the map: where the loci
+  // are is read again)
+  const [second] = await canvasLoci(page, loci, new Set([first.id]));
+  expect(second, "a second locus on the canvas").toBeTruthy();
+  // as a person does it: the pointer on the locus (it becomes a node), then shift and click
+  await page.mouse.move(second.x, second.y);
+  await expect(page.locator(`.react-flow__node-locus[data-id="${second.id}"]`)).toHaveCount(1);
+  await page.keyboard.down("Shift");
+  await page.mouse.click(second.x, second.y);
+  await page.keyboard.up("Shift");
+  const cmp = page.getByTestId("compare-panel");
+  await expect(cmp).toBeVisible();
+  await expect(cmp.getByTestId("compare-distance")).toHaveText(/^\d\.\d{3}$/);
+  await expect(cmp).toContainText(first.concept);
+  await expect(cmp).toContainText(second.concept);
+
+  // right-click on a third: the locus's menu
+  const [third] = await canvasLoci(page, loci, new Set([first.id, second.id]));
+  expect(third, "a third locus on the canvas").toBeTruthy();
+  await page.mouse.click(third.x, third.y, { button: "right" });
+  const menu = page.getByTestId("locus-menu");
+  await expect(menu).toBeVisible();
+  await expect(menu.locator(".ctx-title")).toHaveText(third.concept);
+  await expect(menu.getByRole("menuitem", { name: "Go here next" })).toBeEnabled();
+  await expect(menu.getByRole("menuitem", { name: "Go deeper…" })).toBeVisible();
+  await shot(page, "large-02-canvas-menu");
+});
+
+declare global {
+  interface Window {
+    /** MindMap's test hook: where locus `id` is on the screen (client px). */
+    __wanderLocusAt?: (id: string) => { x: number; y: number } | null;
+    /** MindMap's bench hook: the view at `zoom`, centred on the middle of the map. */
+    __wanderViewMiddle?: (zoom: number) => void;
+  }
+}
