@@ -85,14 +85,28 @@ test("a large map draws its loci on the canvas; click, shift-click and right-cli
   expect(domLoci).toBeGreaterThan(0);
   expect(domLoci).toBeLessThan(loci.size / 5);
 
-  // a still view of the middle of the map, close in (labels on): "Whole map" stops following
-  // (or the panels that open would move the view to the current locus), then the middle
+  // a still view, close in (labels on), of where the loci are thickest: "Whole map" stops
+  // following (or a panel that opens would move the view to the current locus); the search
+  // then centres the view on the locus with the most others near it (and selects it)
   await page.getByRole("button", { name: "Whole map" }).click();
   await expect(page.getByRole("button", { name: "Fit & follow" })).toBeVisible();
-  await page.evaluate(() => window.__wanderViewMiddle!(0.9));
+  const all = await settledSpots(page, loci);
+  const zoom = await page.locator(".react-flow__viewport").evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a);
+  const near = (a: Spot) => all.filter((b) => Math.hypot(a.x - b.x, a.y - b.y) < 400 * zoom).length;
+  const dense = all.reduce((best, a) => (near(a) > near(best) ? a : best));
+  await page.getByLabel("Find a locus").fill(dense.concept);
+  await page.getByRole("option", { name: dense.concept, exact: true }).first().click();
+  await expect(page.getByTestId("locus-concept")).toHaveText(dense.concept);
+  await expect
+    .poll(async () => {
+      const at = await page.evaluate((id) => window.__wanderLocusAt!(id), dense.id);
+      const box = (await page.getByTestId("mindmap").boundingBox())!;
+      return Math.hypot(at!.x - box.x - box.width / 2, at!.y - box.y - box.height / 2);
+    })
+    .toBeLessThan(40);
 
   // a click on a locus drawn on the canvas opens its panel
-  const [first] = await canvasLoci(page, loci, new Set());
+  const [first] = await canvasLoci(page, loci, new Set([dense.id]));
   expect(first, "a locus on the canvas, clear of the others, inside the view").toBeTruthy();
   await shot(page, "large-01-canvas-map");
   await page.mouse.click(first.x, first.y);
@@ -100,9 +114,8 @@ test("a large map draws its loci on the canvas; click, shift-click and right-cli
   await expect(panel).toBeVisible();
   await expect(page.getByTestId("locus-concept")).toHaveText(first.concept);
 
-  // shift-click on another: the two are compared (the panel narrowed the map: where the loci
-  // are is read again)
-  const [second] = await canvasLoci(page, loci, new Set([first.id]));
+  // shift-click on another: the two are compared
+  const [second] = await canvasLoci(page, loci, new Set([dense.id, first.id]));
   expect(second, "a second locus on the canvas").toBeTruthy();
   // as a person does it: the pointer on the locus (it becomes a node), then shift and click
   await page.mouse.move(second.x, second.y);
@@ -117,7 +130,7 @@ test("a large map draws its loci on the canvas; click, shift-click and right-cli
   await expect(cmp).toContainText(second.concept);
 
   // right-click on a third: the locus's menu
-  const [third] = await canvasLoci(page, loci, new Set([first.id, second.id]));
+  const [third] = await canvasLoci(page, loci, new Set([dense.id, first.id, second.id]));
   expect(third, "a third locus on the canvas").toBeTruthy();
   await page.mouse.click(third.x, third.y, { button: "right" });
   const menu = page.getByTestId("locus-menu");
@@ -132,7 +145,5 @@ declare global {
   interface Window {
     /** MindMap's test hook: where locus `id` is on the screen (client px). */
     __wanderLocusAt?: (id: string) => { x: number; y: number } | null;
-    /** MindMap's bench hook: the view at `zoom`, centred on the middle of the map. */
-    __wanderViewMiddle?: (zoom: number) => void;
   }
 }
