@@ -11,7 +11,7 @@ from sqlalchemy import CheckConstraint, Column, Index, Text
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlmodel import Field, SQLModel
 
-from wander.store.columns import foreign_key, jsonb_list, text_array, timestamp, uuid_pk, vector
+from wander.store.columns import STEP_WRITTEN_HNSW, foreign_key, jsonb_list, text_array, timestamp, uuid_pk, vector
 
 
 class WanderResonance(SQLModel, table=True):
@@ -23,6 +23,7 @@ class WanderResonance(SQLModel, table=True):
             "embedding",
             postgresql_using="hnsw",
             postgresql_ops={"embedding": "vector_cosine_ops"},
+            postgresql_with=STEP_WRITTEN_HNSW,
         ),
     )
     id: uuid.UUID = uuid_pk()

@@ -28,6 +28,7 @@ from sqlmodel import Field, SQLModel
 from wander.store.columns import (  # noqa: F401  (DIM and DEFAULT_PROJECT_ID re-exported)
     DEFAULT_PROJECT_ID,
     DIM,
+    STEP_WRITTEN_HNSW,
     foreign_key,
     jsonb_list,
     text_array,
@@ -99,6 +100,7 @@ class WanderLocus(SQLModel, table=True):
             "embedding",
             postgresql_using="hnsw",
             postgresql_ops={"embedding": "vector_cosine_ops"},
+            postgresql_with=STEP_WRITTEN_HNSW,
         ),
     )
     id: uuid.UUID = uuid_pk()
@@ -150,6 +152,7 @@ class WanderResidue(SQLModel, table=True):
             "themes_embedding",
             postgresql_using="hnsw",
             postgresql_ops={"themes_embedding": "vector_cosine_ops"},
+            postgresql_with=STEP_WRITTEN_HNSW,
         ),
     )
     id: uuid.UUID = uuid_pk()
