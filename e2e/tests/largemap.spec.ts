@@ -129,8 +129,24 @@ test("a large map draws its loci on the canvas; click, shift-click and right-cli
   await expect(cmp).toContainText(first.concept);
   await expect(cmp).toContainText(second.concept);
 
+  // as a person picking a pair often does it: Shift held first, then the pointer onto the
+  // locus, then the click (React Flow's selection key is Shift by default)
+  await page.mouse.click(first.x, first.y);
+  await expect(cmp).toBeHidden();
+  await expect(page.getByTestId("locus-concept")).toHaveText(first.concept);
+  const [fourth] = await canvasLoci(page, loci, new Set([dense.id, first.id, second.id]));
+  expect(fourth, "a fourth locus on the canvas").toBeTruthy();
+  await page.keyboard.down("Shift");
+  await page.mouse.move(fourth.x, fourth.y, { steps: 5 });
+  await expect(page.locator(`.react-flow__node-locus[data-id="${fourth.id}"]`)).toHaveCount(1);
+  await page.mouse.click(fourth.x, fourth.y);
+  await page.keyboard.up("Shift");
+  await expect(cmp).toBeVisible();
+  await expect(cmp).toContainText(first.concept);
+  await expect(cmp).toContainText(fourth.concept);
+
   // right-click on a third: the locus's menu
-  const [third] = await canvasLoci(page, loci, new Set([dense.id, first.id, second.id]));
+  const [third] = await canvasLoci(page, loci, new Set([dense.id, first.id, second.id, fourth.id]));
   expect(third, "a third locus on the canvas").toBeTruthy();
   await page.mouse.click(third.x, third.y, { button: "right" });
   const menu = page.getByTestId("locus-menu");
