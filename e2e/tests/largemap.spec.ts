@@ -148,6 +148,13 @@ test("a large map draws its loci on the canvas; click, shift-click and right-cli
   // right-click on a third: the locus's menu
   const [third] = await canvasLoci(page, loci, new Set([dense.id, first.id, second.id, fourth.id]));
   expect(third, "a third locus on the canvas").toBeTruthy();
+  // a click whose pointer slips two pixels between press and release still selects it
+  await page.mouse.move(third.x, third.y);
+  await page.mouse.down();
+  await page.mouse.move(third.x + 2, third.y + 1);
+  await page.mouse.up();
+  await expect(cmp).toBeHidden();
+  await expect(page.getByTestId("locus-concept")).toHaveText(third.concept);
   await page.mouse.click(third.x, third.y, { button: "right" });
   const menu = page.getByTestId("locus-menu");
   await expect(menu).toBeVisible();

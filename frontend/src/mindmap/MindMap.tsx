@@ -474,6 +474,10 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         }}
         nodesDraggable
         nodeDragThreshold={3}
+        // a click whose pointer slips a pixel or two before the release is still a click
+        // (React Flow's default 0 dropped it: a shaky select, compare or pick on the canvas)
+        nodeClickDistance={3}
+        paneClickDistance={3}
         nodesConnectable={false}
         connectionMode={ConnectionMode.Loose}
         elementsSelectable
