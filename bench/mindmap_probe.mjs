@@ -81,6 +81,8 @@ const t0 = Date.now();
 await profile("catchup", async () => {
   await page.goto(`${url}/sessions/${sid}`);
   await page.waitForFunction((n) => window.__wanderGraphSize?.() >= n + 1, N, { timeout: 600_000, polling: 50 });
+  // and drawn: the canvas holds them all
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="far-canvas"]')?.dataset.loci ?? 0) >= n + 1, N, { timeout: 600_000, polling: 50 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 });
 out.mindmap_catchup_ms = Date.now() - t0;

@@ -274,6 +274,7 @@ function FarCanvasView({ pic }: { pic: FarPicture }) {
     const t = performance.now();
     drawFar(ctx, pic, b, scale, labels);
     performance.measure("wander:far-draw", { start: t }); // (read by bench/mindmap_probe.mjs)
+    c.dataset.loci = String(pic.graph.order.length); // how many loci the picture holds (the bench's catch-up waits for all)
   }, [pic, b, scale, w, h, labels]);
   if (!b) return null;
   return (

@@ -151,7 +151,17 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const onTopKey = [graph.currentLocusId, latestFrom, selectedId, compareId, ...highlight, ...Object.keys(graph.hints), ...Object.keys(dragging)].join(",");
   const onTop = useMemo(() => new Set(onTopKey.split(",").filter(Boolean)), [onTopKey]);
   // (the hovered locus's node covers its disc on the canvas: the canvas is not redrawn for it)
-  const farPic: FarPicture | null = useMemo(() => (big ? { graph, positions, onTop } : null), [big, graph, positions, onTop]);
+  // While a backlog replays (the first connection, a reconnection) the canvas keeps the picture
+  // it has: the replay comes in batches, and a redraw for each (30-70 ms with labels) held up
+  // the next batch (catch-up of 5,000 loci 3.3 s against 2 s).
+  const backlog = useWander((s) => s.conn === "connecting");
+  const [picHold] = useState(() => ({ pic: null as FarPicture | null }));
+  const farPic: FarPicture | null = useMemo(() => {
+    if (!big) return (picHold.pic = null);
+    const held = picHold.pic;
+    if (backlog && held && held.graph.sessionId === graph.sessionId) return held;
+    return (picHold.pic = { graph, positions, onTop });
+  }, [big, backlog, graph, positions, onTop, picHold]);
   // A large map that comes at once (the backlog of a long walk) is first shown where the
   // follow puts the view.
   const [placedFor, setPlacedFor] = useState<string | null | undefined>(undefined);
