@@ -16,7 +16,7 @@ RECENT_THEMES = 20
 # is sought): open while the walk explores, it narrows from OPEN_UNTIL of the wander's steps
 # to its core (the CORE concepts in scope nearest the attractor that the walk has not
 # visited yet, within the REACH nearest) by CORE_FROM, and the walk ends near what it was
-# looking for.
+# looking for: never farther from it than the seed's anchor, where the CORE nearest allow.
 OPEN_UNTIL, CORE_FROM = 0.7, 0.8
 CORE = 64
 REACH = 2 * CORE  # the attractor's neighbourhood, within which the core moves on as the walk sees it
@@ -82,7 +82,7 @@ class Walk:
         # the loci it is compared with are corpus concepts too: a short typed seed scores
         # higher against a short attractor than any concept's "label: gloss" does.
         self.pull_baseline: float | None = None
-        self.pull_floor_open = self.pull_floor_reach = -1.0
+        self.pull_floor_open = self.pull_floor_reach = self.pull_floor_seed = -1.0
         self._core_floor: tuple[int, float] | None = None  # (visited count, floor) cache
         if s.attractor_embedding is not None:
             k = kb.find_label(s.seed_concept)
@@ -93,6 +93,9 @@ class Walk:
             if len(in_scope):
                 self.pull_floor_open = float(in_scope.min())
                 self.pull_floor_reach = max(self.pull_floor_open, _kth_highest(in_scope, REACH))
+                # a seed that starts nearer the attractor than most of its neighbourhood
+                # (photosynthesis -> energy storage) ends no farther from it than it began
+                self.pull_floor_seed = min(self.pull_baseline, _kth_highest(in_scope, CORE))
 
     @property
     def progress(self) -> float:
@@ -112,11 +115,13 @@ class Walk:
         (of the nearest in scope, once fewer are left), within the REACH nearest in scope:
         the core is what is left to see near the attractor, so a walk that has seen part
         of it (a small scope) is not forced back over its own steps while new concepts
-        wait nearby, and it stays in the attractor's neighbourhood all the same."""
+        wait nearby, and it stays in the attractor's neighbourhood all the same, and no
+        farther from the attractor than the seed's anchor (Walk.pull_floor_seed)."""
         if self._core_floor is None or self._core_floor[0] != self._n_visited:
             open_ = self.pull_sims[self.scope_mask & ~self._visited_mask]
             sims = open_ if len(open_) >= CORE else self.pull_sims[self.scope_mask]
-            self._core_floor = (self._n_visited, max(_kth_highest(sims, CORE), self.pull_floor_reach))
+            floor = max(_kth_highest(sims, CORE), self.pull_floor_reach, self.pull_floor_seed)
+            self._core_floor = (self._n_visited, floor)
         return self._core_floor[1]
 
     @property

@@ -61,17 +61,28 @@ def kb_candidates(
     return out
 
 
-def in_field(walk: Walk, idx: np.ndarray) -> np.ndarray:
+def in_field(walk: Walk, idx: np.ndarray, strict: bool = False) -> np.ndarray:
     """The attractor's field at this point of the wander (Walk.pull_floor: open early on,
     its core late). Where the field holds none (the walk has used it up around here), the
-    ones nearest the attractor, the way back; all of them without an attractor."""
+    ones nearest the attractor, the way back; all of them without an attractor.
+
+    strict: once the field narrows, the way back holds only concepts nearer the attractor
+    than the current locus. The analogy, bridging and tension strategies find a handful of
+    concepts each, often none in the core; their nearest-to-the-attractor would still lead
+    away from it (photosynthesis -> energy storage late: 'fertilization' at cos 0.03 where
+    the core starts at 0.16). The band's draws keep the plain way back, so a step always has
+    candidates."""
     floor = walk.pull_floor
     if floor is None or len(idx) == 0:
         return idx
     held = idx[walk.pull_sims[idx] >= floor]
     if len(held):
         return held
-    return idx[np.argsort(-walk.pull_sims[idx], kind="stable")[: max(FALLBACK_MIN, len(idx) // 10)]]
+    back = idx[np.argsort(-walk.pull_sims[idx], kind="stable")[: max(FALLBACK_MIN, len(idx) // 10)]]
+    if strict and walk.focus > 0.0:
+        here = float(np.asarray(walk.current.embedding, dtype=np.float32) @ walk.pull_vector)
+        back = back[walk.pull_sims[back] > here]
+    return back
 
 
 def in_scope(walk: Walk, idx: np.ndarray) -> np.ndarray:
@@ -80,4 +91,4 @@ def in_scope(walk: Walk, idx: np.ndarray) -> np.ndarray:
     if len(idx) == 0:
         return idx
     keep = walk.scope_mask[idx] & ~walk.visited_mask[idx]
-    return in_field(walk, idx[keep])
+    return in_field(walk, idx[keep], strict=True)
