@@ -14,7 +14,7 @@ from wander.engine.clock import ManualClock
 from wander.engine.crystallizer import in_lineage
 from wander.engine.inmemory_store import InMemoryStore
 from wander.engine.service import NewWander, WanderEngine
-from wander.engine.step import CRYSTALLIZE_EVERY
+from wander.engine.step import CRYSTAL_GAP, CRYSTALLIZE_EVERY
 from wander.llm.offline import OfflineDweller
 
 STEPS = 240  # long enough for several crystals (one at most every CRYSTALLIZE_EVERY steps)
@@ -70,6 +70,9 @@ async def test_wander_invariants_hold_for_every_random_seed(knowledge, embedder,
     # Crystals: only from a confirmed resonance or a strong locus, throttled, never repeating a sentence.
     crystals = [c for c in store.crystals_by_id.values() if c.session_id == session.id]
     assert len(crystals) <= STEPS // CRYSTALLIZE_EVERY
+    at = [r.step_number for r in results if r.crystal is not None]
+    assert len({(n - 1) // CRYSTALLIZE_EVERY for n in at}) == len(at), at  # one per stretch of steps
+    assert all(b - a >= CRYSTAL_GAP for a, b in zip(at, at[1:])), at
     for c in crystals:
         assert c.validity["trigger"] in ("resonance", "locus")
         if c.validity["trigger"] == "resonance":
@@ -119,3 +122,32 @@ def test_the_gate_can_accept_a_mediating_filling(knowledge):
     # the gate is not a wall: breads from related fields with a concept between them pass
     val = _judge(knowledge, "violin", "drum", "orchestra")
     assert not val.hard_failures(), val.as_dict()
+
+
+async def test_the_in_memory_store_keeps_the_crystal_throttle_over_a_reload(knowledge, embedder):
+    # A wander a breaker paused and a person resumed is reloaded from the store: its next
+    # crystal still waits for the next stretch of steps (it used to come at once, and a
+    # 300-step wander paused three times late made 12 crystals).
+    store, clock = InMemoryStore(), ManualClock()
+    engine = WanderEngine(
+        store=store,
+        knowledge=knowledge,
+        embedder=embedder,
+        dweller=OfflineDweller(knowledge),
+        bus=InProcessBus(),
+        clock=clock,
+        project_id="p",
+    )
+    session = await engine.create(
+        NewWander(
+            seed_concept="glacier", attractor="human memory", max_steps=80, random_seed=4, human_checkpoint_frequency=0
+        )
+    )
+    walk = await engine.load_walk(session.id)
+    formed_at = None
+    while formed_at is None and walk.session.status == "active":
+        clock.advance(seconds=30)
+        r = await engine.step(walk)
+        formed_at = r.step_number if r.crystal is not None else None
+    assert formed_at is not None, "no crystal in 80 steps"
+    assert (await engine.load_walk(session.id)).last_crystallize_step == formed_at

@@ -203,6 +203,9 @@ class InMemoryStore:
                 if r.project_id == s.project_id and r.status != "invalidated"
             ],
             warm=[copy.copy(w) for w in self.warm.values() if w.session_id == session_id],
+            last_crystal_step=_last_crystal_step(
+                traces, [c for c in self.crystals_by_id.values() if c.session_id == session_id]
+            ),
         )
 
     async def crystals(self, project_id: str) -> list[Crystal]:
@@ -261,3 +264,13 @@ class InMemoryStore:
         sims = np.stack([np.asarray(r[2], dtype=np.float32) for r in rows]) @ v
         order = np.argsort(-sims, kind="stable")[:k]
         return [EvidenceItem(rows[i][0], kind, (rows[i][1] or "")[:200], float(sims[i])) for i in order]
+
+
+def _last_crystal_step(traces: list[Trace], crystals: list[Crystal]) -> int:
+    """The step of the wander's latest crystal, as the Postgres store reads it back (a step's
+    crystal carries the step's own timestamp): the crystallization throttle survives a reload."""
+    made = [c.created_at for c in crystals if c.created_at is not None]
+    if not made:
+        return 0
+    last = max(made)
+    return max((t.step_number for t in traces if t.created_at is not None and t.created_at <= last), default=0)

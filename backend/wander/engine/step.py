@@ -67,7 +67,8 @@ from wander.engine.walk import Walk
 TOP_K = 24  # candidates kept for the softmax draw and shown as dashed edges
 MIN_IN_BAND = 8  # out-of-band candidates are dropped while at least this many are in the band
 STRONG_LOCUS = 0.8  # a residue this interesting calls for crystallization...
-CRYSTALLIZE_EVERY = 30  # ...and so does a confirmed resonance, at most once in this many steps (<= 10 per 300)
+CRYSTALLIZE_EVERY = 30  # ...and so does a confirmed resonance, at most once in each stretch of this many steps
+CRYSTAL_GAP = 15  # and this many steps apart at least
 ACTIVE_RESONANCES_SHOWN = 8  # the dweller hears of the first this many active resonances
 
 
@@ -98,6 +99,18 @@ class StepResult:
     resonances_detected: int = 0
     crystal: Crystal | None = None
     tripped: str | None = None
+
+
+def may_crystallize(step_number: int, last: int) -> bool:
+    """At most one crystal in each stretch of CRYSTALLIZE_EVERY steps (1-30, 31-60, ...: at
+    most 10 per 300), CRYSTAL_GAP steps apart at least. A stretch whose first trigger came
+    late still has its crystal, so a wander's crystals keep pace with its length instead of
+    slipping a few steps each time (a fixed gap of 30 gave 8 where 10 fit)."""
+    if last <= 0:
+        return True
+    return (step_number - 1) // CRYSTALLIZE_EVERY != (
+        last - 1
+    ) // CRYSTALLIZE_EVERY and step_number - last >= CRYSTAL_GAP
 
 
 async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[Candidate]:
@@ -384,8 +397,8 @@ async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True)
     crystal = None
     trigger = None
     # A crystal only from a confirmed resonance (just confirmed, or reinforced again once
-    # confirmed) or a strong locus, and at most one in CRYSTALLIZE_EVERY steps.
-    if step_number - walk.last_crystallize_step >= CRYSTALLIZE_EVERY:
+    # confirmed) or a strong locus, and at most one in each stretch of CRYSTALLIZE_EVERY steps.
+    if may_crystallize(step_number, walk.last_crystallize_step):
         confirmed = (
             res.confirmed[0]
             if res.confirmed
