@@ -17,7 +17,7 @@ RECENT_THEMES = 20
 # to its core (the CORE concepts in scope nearest the attractor that the walk has not
 # visited yet, within the REACH nearest) by CORE_FROM, and the walk ends near what it was
 # looking for: never farther from it than the seed's anchor, where the CORE nearest allow.
-OPEN_UNTIL, CORE_FROM = 0.7, 0.8
+OPEN_UNTIL, CORE_FROM = 0.75, 0.82
 CORE = 64
 REACH = 2 * CORE  # the attractor's neighbourhood, within which the core moves on as the walk sees it
 

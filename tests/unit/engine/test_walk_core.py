@@ -1,12 +1,14 @@
 """The attractor's core late in a wander is what is left to see near the attractor: the
 CORE nearest in-scope concepts the walk has not visited yet, so a walk that has seen part
-of it is not forced back over its own steps (issue 12: divergence in a small scope)."""
+of it is not forced back over its own steps (issue 12: divergence in a small scope), and
+no farther from the attractor than the seed (issue 12: attractor pull)."""
 
 import numpy as np
 import pytest
 
 from wander.domain.models import Locus, Session, SourceType
 from wander.engine import walk as walkmod
+from wander.engine.adjacency.common import in_field
 from wander.engine.ports import WalkState
 from wander.engine.walk import Walk
 
@@ -41,19 +43,21 @@ class Corpus:
         return self.matrix[idx]
 
 
-def make_walk(seed: int, visited: list[int], drift: float = 2.0) -> Walk:
+def make_walk(seed: int, visited: list[int], drift: float = 2.0, seed_index: int = 0) -> Walk:
+    """seed_index: the corpus concept the seed is (its anchor, and the attractor pull's baseline)."""
     kb = Corpus(seed)
     session = Session(
         id="s",
         project_id="p",
         name="w",
         seed_concept="seed",
-        seed_embedding=kb.matrix[0],
+        seed_embedding=kb.matrix[seed_index],
         attractor="attractor",
         attractor_embedding=kb.matrix[1],
         max_drift_distance=drift,
         max_steps=100,
         step_count=99,  # the last step: the attractor's field is its core
+        current_locus_id=f"l{visited[-1]}" if visited else None,
     )
     loci = [
         Locus(
@@ -133,3 +137,41 @@ def test_the_core_stays_in_the_attractors_neighbourhood(seed):
     order = np.argsort(-pull)
     walk = make_walk(seed, order[:100].tolist())  # the 64 unvisited nearest reach down to rank 164
     assert walk.pull_floor == pytest.approx(float(pull[order[walkmod.REACH - 1]]))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_core_is_no_farther_from_the_attractor_than_the_seed(seed):
+    """A seed that starts nearer the attractor than most of its neighbourhood: once the walk
+    has seen the nearest, the core stays at the seed's own nearness (the REACH bound alone
+    would let it fall to rank REACH), capped at the CORE nearest of the scope."""
+    pull = make_walk(seed, []).pull_sims
+    order = np.argsort(-pull)
+    seen = order[:100].tolist()
+    rank = 90  # the seed is the 91st nearest the attractor: between rank CORE and REACH
+    walk = make_walk(seed, seen, seed_index=int(order[rank]))
+    assert walk.pull_baseline == pytest.approx(float(pull[order[rank]]))
+    assert walk.pull_floor == pytest.approx(float(pull[order[rank]]))
+    assert walk.pull_floor > float(pull[order[walkmod.REACH - 1]])
+    # nearer than the CORE nearest: the core is those CORE, so it always holds CORE concepts
+    near = make_walk(seed, seen, seed_index=int(order[5]))
+    assert near.pull_floor == pytest.approx(core_floor(pull))
+    # a seed far from the attractor changes nothing
+    far = make_walk(seed, seen, seed_index=int(order[-1]))
+    assert far.pull_floor == pytest.approx(float(pull[order[walkmod.REACH - 1]]))
+
+
+def test_late_the_strict_way_back_leads_toward_the_attractor():
+    """Outside the core, the analogy/bridging/tension way back keeps only concepts nearer the
+    attractor than where the walk stands; the band's plain way back keeps the nearest."""
+    pull = make_walk(5, []).pull_sims
+    order = np.argsort(-pull)
+    here = int(order[293])
+    walk = make_walk(5, [here])
+    below = order[290:320]  # every one outside the core; the way back is the 8 nearest, ranks 290-297
+    plain = in_field(walk, below)
+    assert sorted(plain.tolist()) == sorted(order[290:298].tolist())
+    strict = in_field(walk, below, strict=True)
+    assert sorted(strict.tolist()) == sorted(order[290:293].tolist())  # only those nearer than here
+    far = order[350:360]  # all farther than here: strict leaves none, plain the nearest of them
+    assert len(in_field(walk, far, strict=True)) == 0
+    assert len(in_field(walk, far)) == 8
