@@ -16,13 +16,10 @@ import websockets
 
 from shared_schemas.events import EventOut, Subject
 from tests.api.conftest import API, create
-from wander.bus.inprocess import InProcessBus
+from tests.offline_engine import offline_engine
 from wander.domain.errors import Conflict
 from wander.domain.models import SessionStatus
-from wander.engine.clock import ManualClock
-from wander.engine.inmemory_store import InMemoryStore
-from wander.engine.service import Interventions, NewWander, WanderEngine
-from wander.llm.offline import OfflineDweller
+from wander.engine.service import Interventions, NewWander
 
 # Background work (the projection refit) may append its own events; not the inject's.
 BACKGROUND = {Subject.PROJECTION_UPDATED}
@@ -188,16 +185,7 @@ async def test_a_refused_inject_writes_no_event(app, client, monkeypatch):
 
 async def test_the_in_memory_store_writes_the_event_with_the_injection(knowledge, embedder):
     """The in-memory twin keeps the same contract: the pending injection and its event together."""
-    store, clock = InMemoryStore(), ManualClock()
-    engine = WanderEngine(
-        store=store,
-        knowledge=knowledge,
-        embedder=embedder,
-        dweller=OfflineDweller(knowledge),
-        bus=InProcessBus(),
-        clock=clock,
-        project_id="p",
-    )
+    engine, store, clock = offline_engine(knowledge, embedder)
     session = await engine.create(NewWander(seed_concept="coral reef", max_steps=5, human_checkpoint_frequency=0))
     sid, mark = session.id, len(store.events[session.id])
     steer = Interventions(engine)

@@ -5,29 +5,17 @@ then costs seconds rather than minutes."""
 
 import numpy as np
 
-from wander.bus.inprocess import InProcessBus
+from tests.offline_engine import offline_engine
 from wander.domain.geometry import cosine_distance
 from wander.domain.models import FenceAnchor
 from wander.engine import fence as fences
-from wander.engine.clock import ManualClock
-from wander.engine.inmemory_store import InMemoryStore
-from wander.engine.service import NewWander, WanderEngine
-from wander.llm.offline import OfflineDweller
+from wander.engine.service import NewWander
 
 
 async def test_scope_properties_over_1000_random_steps(embedder, knowledge):
     """Forbidden domains are never visited, drift never exceeds its maximum, and an excluded
     fence region is never entered, over 1,000 steps of wanders with random settings."""
-    store = InMemoryStore()
-    engine = WanderEngine(
-        store=store,
-        knowledge=knowledge,
-        embedder=embedder,
-        dweller=OfflineDweller(knowledge),
-        bus=InProcessBus(),
-        clock=ManualClock(),
-        project_id="scope-properties",
-    )
+    engine, store, _ = offline_engine(knowledge, embedder, project_id="scope-properties")
     rng = np.random.default_rng(2026)
     seeds = ["information asymmetry", "tide pool", "market", "music", "bridge", "memory", "trust", "energy"]
     domains = ["cognition", "communication", "act", "artifact", "attribute", "state", "person", "group"]

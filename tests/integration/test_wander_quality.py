@@ -6,16 +6,13 @@ import re
 
 import numpy as np
 import pytest
-from wander.bus.inprocess import InProcessBus
+from tests.offline_engine import offline_engine
 from wander.domain import sandwich
 from wander.domain.geometry import midpoint
 from wander.domain.themes import degenerate_labels
-from wander.engine.clock import ManualClock
 from wander.engine.crystallizer import in_lineage
-from wander.engine.inmemory_store import InMemoryStore
-from wander.engine.service import NewWander, WanderEngine
+from wander.engine.service import NewWander
 from wander.engine.step import CRYSTAL_GAP, CRYSTALLIZE_EVERY
-from wander.llm.offline import OfflineDweller
 
 STEPS = 240  # long enough for several crystals (one at most every CRYSTALLIZE_EVERY steps)
 DECIMAL = re.compile(r"\d\.\d")
@@ -28,16 +25,7 @@ def degenerate(knowledge):
 
 @pytest.mark.parametrize("random_seed", [2, 3, 11, 29])
 async def test_wander_invariants_hold_for_every_random_seed(knowledge, embedder, degenerate, random_seed):
-    store, clock = InMemoryStore(), ManualClock()
-    engine = WanderEngine(
-        store=store,
-        knowledge=knowledge,
-        embedder=embedder,
-        dweller=OfflineDweller(knowledge),
-        bus=InProcessBus(),
-        clock=clock,
-        project_id="p",
-    )
+    engine, store, clock = offline_engine(knowledge, embedder)
     session = await engine.create(
         NewWander(
             seed_concept="coral reef",
@@ -128,16 +116,7 @@ async def test_the_in_memory_store_keeps_the_crystal_throttle_over_a_reload(know
     # A wander a breaker paused and a person resumed is reloaded from the store: its next
     # crystal still waits for the next stretch of steps (it used to come at once, and a
     # 300-step wander paused three times late made 12 crystals).
-    store, clock = InMemoryStore(), ManualClock()
-    engine = WanderEngine(
-        store=store,
-        knowledge=knowledge,
-        embedder=embedder,
-        dweller=OfflineDweller(knowledge),
-        bus=InProcessBus(),
-        clock=clock,
-        project_id="p",
-    )
+    engine, store, clock = offline_engine(knowledge, embedder)
     session = await engine.create(
         NewWander(
             seed_concept="glacier", attractor="human memory", max_steps=80, random_seed=4, human_checkpoint_frequency=0
