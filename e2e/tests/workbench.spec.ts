@@ -104,7 +104,20 @@ async function pickPair(page: Page, a: string, b: string): Promise<void> {
 
 async function stopFollowing(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Whole map" }).click();
-  await page.waitForTimeout(500);
+  // until the view has stopped gliding (a loaded machine takes longer than the 500 ms the
+  // glide lasts): a press on a locus that is still moving lands on the pane and pans it
+  let last = "";
+  await expect
+    .poll(
+      async () => {
+        const now = await page.locator(".react-flow__viewport").evaluate((el) => (el as HTMLElement).style.transform);
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { timeout: 15_000, intervals: [300] },
+    )
+    .toBe(true);
 }
 
 test("click a dashed candidate: go here next, and the next step goes there", async ({ page }) => {
