@@ -224,8 +224,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       if (fitZoom >= READABLE_ZOOM || !cur) {
         // the semantic picture fills the whole box: keep it clear of the tools, legend and minimap
         const padding = bySense ? SEMANTIC_PADDING : 0.2;
-        if (at === to && shown.length <= CANVAS_ABOVE) void rf.fitView({ padding, duration, maxZoom: 1.3 });
-        else void rf.setViewport(getViewportForBounds(b, el.clientWidth, el.clientHeight, 0.02, 1.3, padding), { duration });
+        void rf.setViewport(getViewportForBounds(b, el.clientWidth, el.clientHeight, 0.02, 1.3, padding), { duration });
       } else void rf.setCenter(cur.x, cur.y, { zoom: FOLLOW_ZOOM, duration });
     },
     [rf],
@@ -272,12 +271,13 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   useEffect(() => {
     if (!follow) hold.cancel();
   }, [follow, hold]);
-  /** Fit the whole map (React Flow's fitView sees only the nodes it holds: not the canvas's). */
+  /** Fit the whole map. Not React Flow's fitView: it sees only the nodes React Flow holds (not
+   * the canvas's), and it only queues the fit, which on a 300-step map (238 loci) never ran:
+   * the view stayed where it was. */
   const wholeMap = useCallback(() => {
     const el = box.current;
     const shown = view.current.nodes;
     if (!el || shown.length === 0) return;
-    if (shown.length <= CANVAS_ABOVE) return void rf.fitView({ padding: 0.15, duration: 350 });
     void rf.setViewport(getViewportForBounds(getNodesBounds(shown), el.clientWidth, el.clientHeight, 0.02, 3, 0.15), { duration: glideFor(shown.length, 350) });
   }, [rf]);
   const nodeCount = nodes.length;
