@@ -9,7 +9,8 @@ import functools
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, insert, select, update
+from sqlalchemy import Select, Update, and_, bindparam, column, func, insert, select, true, update
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from wander.domain.errors import Conflict
@@ -52,6 +53,44 @@ def _advance_query(columns: tuple[str, ...], increments: tuple[str, ...], stamp:
         )
     )
     return q.returning(func.clock_timestamp()) if stamp else q
+
+
+def with_events(advance: Update) -> Select:
+    """One statement from ADVANCE, an UPDATE of the session row that adds :n to event_seq and
+    returns the row's id, event_seq and a `ts`: it also writes the :drafts
+    (events_params) numbered after the seqs it claimed, and returns what ADVANCE returns.
+    No row: ADVANCE's WHERE did not hold, and no event is written."""
+    advanced = advance.cte("advanced")
+    drafts = (
+        func.jsonb_array_elements(bindparam("drafts", type_=JSONB))
+        .table_valued(column("value", JSONB), with_ordinality="ord")
+        .render_derived()
+    )
+    return select(advanced).add_cte(
+        insert(E)
+        .from_select(
+            ["session_id", "seq", "subject", "ts", "payload"],
+            select(
+                advanced.c.id,
+                advanced.c.event_seq - bindparam("n") + drafts.c.ord,
+                drafts.c.value["subject"].astext,
+                advanced.c.ts,
+                drafts.c.value.op("->", return_type=JSONB)("payload"),  # not value['payload']: Postgres 14+
+            ).select_from(advanced.join(drafts, true())),
+        )
+        .cte("advanced_events")
+    )
+
+
+def events_params(drafts: list[EventDraft]) -> dict[str, Any]:
+    """with_events' parameters for DRAFTS."""
+    return {"n": len(drafts), "drafts": [{"subject": d.subject, "payload": d.payload} for d in drafts]}
+
+
+def numbered(session_id: str, last_seq: int, ts: datetime, drafts: list[EventDraft]) -> list[Event]:
+    """The events with_events wrote, the last of them numbered LAST_SEQ."""
+    first = last_seq - len(drafts) + 1
+    return [Event(session_id, first + i, d.subject, ts, d.payload) for i, d in enumerate(drafts)]
 
 
 async def append_events(

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from wander.domain.errors import Conflict
 from wander.domain.models import FINISHED, Event, EventDraft, Locus, Session, SessionStatus
 from wander.engine.ports import InjectionChange, SessionControls
-from wander.store.event_log import append_events, insert_events, lock_session
+from wander.store.event_log import append_events, events_params, lock_session, numbered, with_events
 from wander.store.faults import writing
 from wander.store.mappers import (
     as_uuid,
@@ -27,11 +27,15 @@ from wander.store.tables import WanderLocus, WanderSession
 
 S = WanderSession.__table__
 L = WanderLocus.__table__
-_START_STEP = (
+# A step's start is one statement, its own transaction (autocommit: no BEGIN and COMMIT
+# round trips): if the wander is still active, it claims the events' numbers, writes them
+# and returns the controls a person may have changed meanwhile.
+_START_STEP = with_events(
     update(S)
     .where(S.c.id == bindparam("sid"), S.c.status == SessionStatus.ACTIVE.value)
     .values(event_seq=S.c.event_seq + bindparam("n"))
     .returning(
+        S.c.id,
         S.c.event_seq,
         func.clock_timestamp().label("ts"),  # when the events are written
         S.c.allowed_domains,
@@ -122,14 +126,14 @@ class SessionsRepository:
 
     async def start_step(self, session_id: str, events: list[EventDraft]) -> tuple[SessionControls, list[Event]]:
         with writing("the events"):
-            async with self.engine.begin() as conn:
-                # One statement locks the row, claims the events' numbers and reads the
-                # controls, if the wander is still active: every step begins here.
-                r = (await conn.execute(_START_STEP, {"sid": as_uuid(session_id), "n": len(events)})).first()
+            async with self.engine.connect() as conn:
+                conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+                params = {"sid": as_uuid(session_id)} | events_params(events)
+                r = (await conn.execute(_START_STEP, params)).first()
                 if r is None:
                     row = await lock_session(conn, session_id)  # Conflict if it is gone
                     raise Conflict(f"session {session_id} is {row.status}")
-                started = await insert_events(conn, session_id, r.event_seq - len(events) + 1, events, r.ts)
+        started = numbered(session_id, r.event_seq, r.ts, events)
         controls = SessionControls(
             SessionStatus.ACTIVE.value,
             list(r.allowed_domains or []),

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from wander.domain.errors import Conflict, ResonanceMoved, StepAlreadyCommitted
 from wander.domain.models import CompostItem, Event, HotItem, ResonanceStatus, SessionStatus
 from wander.engine.ports import StepCommit, WalkState
-from wander.store.event_log import append_events, lock_session
+from wander.store.event_log import events_params, lock_session, numbered, with_events
 from wander.store.faults import writing
 from wander.store.mappers import (
     as_uuid,
@@ -49,8 +49,42 @@ CP = WanderCompost.__table__
 # are the parameters named after them; the WHERE's parameters are b_<name>.
 _INSERT_LOCI = insert(L)
 _UPDATE_LOCUS = update(L).where(L.c.id == bindparam("b_id"))
-_INSERT_TRACE = insert(T)
-_INSERT_RESIDUE = insert(R)
+_TRACE_COLUMNS = (
+    "id",
+    "session_id",
+    "step_number",
+    "from_locus_id",
+    "to_locus_id",
+    "adjacencies_considered",
+    "selection_scores",
+    "selection_reason",
+    "model_used",
+    "tokens_used",
+    "cost_cents",
+    "worker_id",
+    "created_at",
+)
+_RESIDUE_COLUMNS = (
+    "id",
+    "session_id",
+    "trace_id",
+    "from_locus_id",
+    "to_locus_id",
+    *("connection", "tension", "bridge", "surprise", "possibility"),
+    "themes",
+    "themes_embedding",
+    "interestingness",
+    "actionability",
+    "model_used",
+    "details",
+    "created_at",
+)
+# The trace and its residue in one statement (one round trip): parameters t_<column>, r_<column>.
+_INSERT_TRACE_AND_RESIDUE = (
+    insert(R)
+    .values({R.c[k]: bindparam(f"r_{k}") for k in _RESIDUE_COLUMNS})
+    .add_cte(insert(T).values({T.c[k]: bindparam(f"t_{k}") for k in _TRACE_COLUMNS}).cte("trace"))
+)
 _INSERT_RESONANCE = insert(RS)
 _UPDATE_RESONANCE = update(RS).where(RS.c.id == bindparam("b_id"))
 # Only over the resonance as the step read it (see _commit_memory).
@@ -64,6 +98,30 @@ _UPDATE_RESONANCE_NEVER_REINFORCED = _UPDATE_RESONANCE.where(
     RS.c.status == bindparam("b_status"),
     RS.c.last_reinforced_at.is_(None),
 )
+
+
+# A step's progress. Only what a step advances: settings changed meanwhile (name, ...) stay
+# as they are. Its events are stamped at the commit, not when the step began: `ts` is about
+# when the map could know. No row: the wander was paused or stopped, or the step is taken.
+USAGE_COLUMNS = ("local_calls", "cloud_calls", "cloud_spent_cents")
+_ADVANCE_SESSION = (
+    update(S)
+    .where(
+        S.c.id == bindparam("sid"),
+        S.c.status == SessionStatus.ACTIVE.value,
+        S.c.step_count == bindparam("expected"),
+    )
+    .values(
+        {
+            S.c[k]: bindparam(f"v_{k}")
+            for k in ("step_count", "current_locus_id", "last_step_at", "status", "stopped_reason", "completed_at")
+        }
+        | {S.c[k]: S.c[k] + bindparam(f"d_{k}") for k in USAGE_COLUMNS}
+        | {S.c.event_seq: S.c.event_seq + bindparam("n")}
+    )
+    .returning(S.c.id, S.c.event_seq, func.clock_timestamp().label("ts"))
+)
+_ADVANCE_SESSION_WITH_EVENTS = with_events(_ADVANCE_SESSION)
 
 
 class StepsRepository:
@@ -159,68 +217,86 @@ class StepsRepository:
     async def _commit_step(self, commit: StepCommit) -> list[Event]:
         s = commit.session
         async with self.engine.begin() as conn:
-            row = await lock_session(conn, s.id)
-            if row.status != SessionStatus.ACTIVE:
-                raise Conflict(f"session {s.id} is {row.status}")
-            if row.step_count != commit.expected_step_count:
+            # First, one statement: lock the row if the wander is still active at the step
+            # it was, write its progress and claim the events' numbers.
+            advanced = (
+                await conn.execute(
+                    _ADVANCE_SESSION_WITH_EVENTS,
+                    {
+                        "sid": as_uuid(s.id),
+                        "expected": commit.expected_step_count,
+                        "v_step_count": s.step_count,
+                        "v_current_locus_id": as_uuid(s.current_locus_id),
+                        "v_last_step_at": s.last_step_at,
+                        "v_status": str(s.status),
+                        "v_stopped_reason": s.stopped_reason,
+                        "v_completed_at": s.completed_at,
+                    }
+                    | {f"d_{k}": commit.usage.get(k, 0) for k in USAGE_COLUMNS}
+                    | events_params(commit.events),
+                )
+            ).first()
+            if advanced is None:
+                row = await lock_session(conn, s.id)  # Conflict if it is gone
+                if row.status != SessionStatus.ACTIVE:
+                    raise Conflict(f"session {s.id} is {row.status}")
                 raise StepAlreadyCommitted(f"step {commit.trace.step_number} of {s.id} already committed")
             if commit.new_loci:  # one statement for all of them (executemany)
                 await conn.execute(_INSERT_LOCI, [locus_values(lo) for lo in commit.new_loci])
             v = commit.visited_locus
-            await conn.execute(
-                _UPDATE_LOCUS,
-                dict(
-                    b_id=as_uuid(v.id),
-                    visit_count=v.visit_count,
-                    last_visited=v.last_visited,
-                    novelty_score=v.novelty_score,
-                    interestingness=v.interestingness,
-                    actionability=v.actionability,
-                    uncertainty=v.uncertainty,
-                    adjacent_to=v.adjacent_to,
-                ),
-            )
+            if all(lo.id != v.id for lo in commit.new_loci):  # a new one was written as it is
+                await conn.execute(
+                    _UPDATE_LOCUS,
+                    dict(
+                        b_id=as_uuid(v.id),
+                        visit_count=v.visit_count,
+                        last_visited=v.last_visited,
+                        novelty_score=v.novelty_score,
+                        interestingness=v.interestingness,
+                        actionability=v.actionability,
+                        uncertainty=v.uncertainty,
+                        adjacent_to=v.adjacent_to,
+                    ),
+                )
             t = commit.trace
-            await conn.execute(
-                _INSERT_TRACE,
-                dict(
-                    id=as_uuid(t.id),
-                    session_id=as_uuid(t.session_id),
-                    step_number=t.step_number,
-                    from_locus_id=as_uuid(t.from_locus_id),
-                    to_locus_id=as_uuid(t.to_locus_id),
-                    adjacencies_considered=t.adjacencies_considered,
-                    selection_scores=t.selection_scores,
-                    selection_reason=t.selection_reason,
-                    model_used=t.model_used,
-                    tokens_used=t.tokens_used,
-                    cost_cents=t.cost_cents,
-                    worker_id=t.worker_id,
-                    created_at=t.created_at,
-                ),
+            trace = dict(
+                id=as_uuid(t.id),
+                session_id=as_uuid(t.session_id),
+                step_number=t.step_number,
+                from_locus_id=as_uuid(t.from_locus_id),
+                to_locus_id=as_uuid(t.to_locus_id),
+                adjacencies_considered=t.adjacencies_considered,
+                selection_scores=t.selection_scores,
+                selection_reason=t.selection_reason,
+                model_used=t.model_used,
+                tokens_used=t.tokens_used,
+                cost_cents=t.cost_cents,
+                worker_id=t.worker_id,
+                created_at=t.created_at,
             )
             r = commit.residue
+            residue = dict(
+                id=as_uuid(commit.residue_id),
+                session_id=as_uuid(s.id),
+                trace_id=as_uuid(t.id),
+                from_locus_id=as_uuid(t.from_locus_id),
+                to_locus_id=as_uuid(t.to_locus_id),
+                connection=r.connection,
+                tension=r.tension,
+                bridge=r.bridge,
+                surprise=r.surprise,
+                possibility=r.possibility,
+                themes=r.themes,
+                themes_embedding=r.themes_embedding,
+                interestingness=r.interestingness,
+                actionability=r.actionability,
+                model_used=r.model_used,
+                details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
+                created_at=t.created_at,
+            )
             await conn.execute(
-                _INSERT_RESIDUE,
-                dict(
-                    id=as_uuid(commit.residue_id),
-                    session_id=as_uuid(s.id),
-                    trace_id=as_uuid(t.id),
-                    from_locus_id=as_uuid(t.from_locus_id),
-                    to_locus_id=as_uuid(t.to_locus_id),
-                    connection=r.connection,
-                    tension=r.tension,
-                    bridge=r.bridge,
-                    surprise=r.surprise,
-                    possibility=r.possibility,
-                    themes=r.themes,
-                    themes_embedding=r.themes_embedding,
-                    interestingness=r.interestingness,
-                    actionability=r.actionability,
-                    model_used=r.model_used,
-                    details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
-                    created_at=t.created_at,
-                ),
+                _INSERT_TRACE_AND_RESIDUE,
+                {f"t_{k}": v for k, v in trace.items()} | {f"r_{k}": v for k, v in residue.items()},
             )
             await self._commit_memory(conn, commit)
             if commit.consumed_injection is not None:
@@ -230,18 +306,7 @@ class StepsRepository:
                     .where(S.c.id == as_uuid(s.id), S.c.pending_injection == commit.consumed_injection)
                     .values(pending_injection=None)
                 )
-            # Only what a step advances: settings changed meanwhile (name, ...) stay as they
-            # are. Written with the step's events (one UPDATE), stamped at the commit, not
-            # when the step began: `ts` is when the map could know.
-            progress = dict(
-                step_count=s.step_count,
-                current_locus_id=as_uuid(s.current_locus_id),
-                last_step_at=s.last_step_at,
-                status=str(s.status),
-                stopped_reason=s.stopped_reason,
-                completed_at=s.completed_at,
-            )
-            return await append_events(conn, s.id, row.event_seq + 1, commit.events, None, progress, commit.usage)
+        return numbered(s.id, advanced.event_seq, advanced.ts, commit.events)
 
     async def _commit_memory(self, conn: AsyncConnection, commit: StepCommit) -> None:
         """Resonances, warm memory, compost and a crystal: part of the step's transaction."""
