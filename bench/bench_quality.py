@@ -36,12 +36,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_cache import load_index
-from wander.bus.inprocess import InProcessBus
 from wander.domain.themes import degenerate_labels
-from wander.engine.clock import ManualClock
-from wander.engine.inmemory_store import InMemoryStore
-from wander.engine.service import NewWander, WanderEngine
-from wander.llm.offline import OfflineDweller
+from wander.engine.service import NewWander
+from wander.wiring import offline_engine
 
 PAIRS = [  # (seed, attractor): varied fields
     ("coral reef", "urban planning"),
@@ -182,16 +179,7 @@ async def engine_walk(
     excluded: set[int],
     anchor_v: np.ndarray,
 ) -> WalkStats:
-    store, clock = InMemoryStore(), ManualClock()
-    engine = WanderEngine(
-        store=store,
-        knowledge=kb,
-        embedder=embedder,
-        dweller=OfflineDweller(kb),
-        bus=InProcessBus(),
-        clock=clock,
-        project_id="bench",
-    )
+    engine, store, clock = offline_engine(kb, embedder, project_id="bench")
     session = await engine.create(
         NewWander(
             seed_concept=seed,

@@ -15,7 +15,8 @@ from wander.bus.inprocess import InProcessBus
 from wander.ca.adapter import WheelerSignals
 from wander.config import Settings, load_section, load_settings
 from wander.domain.errors import InvalidInput
-from wander.engine.clock import SystemClock
+from wander.engine.clock import ManualClock, SystemClock
+from wander.engine.inmemory_store import InMemoryStore
 from wander.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
 from wander.engine.queries import Queries
 from wander.engine.service import WanderEngine
@@ -152,6 +153,24 @@ def default_embedder(settings: Settings | None = None) -> Embedder:
             f"is {settings.embed_dim} but the {settings.models.embedder} embedder makes {embedder.dim}-d vectors",
         )
     return embedder
+
+
+def offline_engine(
+    knowledge: Any, embedder: Embedder, project_id: str = "p"
+) -> tuple[WanderEngine, InMemoryStore, ManualClock]:
+    """The real engine with the offline dweller over the in-memory store and a manual clock:
+    what the quality benchmark and the quality and property tests walk with."""
+    store, clock = InMemoryStore(), ManualClock()
+    engine = WanderEngine(
+        store=store,  # type: ignore[arg-type]  # has what a walk uses of Store, not the interventions
+        knowledge=knowledge,
+        embedder=embedder,
+        dweller=OfflineDweller(knowledge),
+        bus=InProcessBus(),
+        clock=clock,
+        project_id=project_id,
+    )
+    return engine, store, clock
 
 
 @dataclass

@@ -16,7 +16,7 @@ import websockets
 
 from shared_schemas.events import EventOut, Subject
 from tests.api.conftest import API, create
-from tests.offline_engine import offline_engine
+from wander.wiring import offline_engine
 from wander.domain.errors import Conflict
 from wander.domain.models import SessionStatus
 from wander.engine.service import Interventions, NewWander

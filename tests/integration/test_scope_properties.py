@@ -5,7 +5,7 @@ then costs seconds rather than minutes."""
 
 import numpy as np
 
-from tests.offline_engine import offline_engine
+from wander.wiring import offline_engine
 from wander.domain.geometry import cosine_distance
 from wander.domain.models import FenceAnchor
 from wander.engine import fence as fences

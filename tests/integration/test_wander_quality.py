@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from tests.offline_engine import offline_engine
+from wander.wiring import offline_engine
 from wander.domain import sandwich
 from wander.domain.geometry import midpoint
 from wander.domain.themes import degenerate_labels

@@ -108,9 +108,8 @@ def may_crystallize(step_number: int, last: int) -> bool:
     slipping a few steps each time (a fixed gap of 30 gave 8 where 10 fit)."""
     if last <= 0:
         return True
-    return (step_number - 1) // CRYSTALLIZE_EVERY != (
-        last - 1
-    ) // CRYSTALLIZE_EVERY and step_number - last >= CRYSTAL_GAP
+    same_stretch = (step_number - 1) // CRYSTALLIZE_EVERY == (last - 1) // CRYSTALLIZE_EVERY
+    return not same_stretch and step_number - last >= CRYSTAL_GAP
 
 
 async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[Candidate]:
