@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import functools
 from datetime import datetime
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import Select, Update, and_, bindparam, column, func, insert, select, true, update
+from sqlalchemy import CTE, Select, Update, and_, bindparam, column, func, insert, select, true, update
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -55,11 +56,13 @@ def _advance_query(columns: tuple[str, ...], increments: tuple[str, ...], stamp:
     return q.returning(func.clock_timestamp()) if stamp else q
 
 
-def with_events(advance: Update) -> Select:
+def with_events(advance: Update, also: Iterable[Callable[[CTE], CTE]] = ()) -> Select:
     """One statement from ADVANCE, an UPDATE of the session row that adds :n to event_seq and
     returns the row's id, event_seq and a `ts`: it also writes the :drafts
     (events_params) numbered after the seqs it claimed, and returns what ADVANCE returns.
-    No row: ADVANCE's WHERE did not hold, and no event is written."""
+    ALSO: more writes of the statement, each made from the `advanced` CTE (so that they
+    write nothing when it is empty). No row: ADVANCE's WHERE did not hold, and nothing is
+    written."""
     advanced = advance.cte("advanced")
     drafts = (
         func.jsonb_array_elements(bindparam("drafts", type_=JSONB))
@@ -78,7 +81,8 @@ def with_events(advance: Update) -> Select:
                 drafts.c.value.op("->", return_type=JSONB)("payload"),  # not value['payload']: Postgres 14+
             ).select_from(advanced.join(drafts, true())),
         )
-        .cte("advanced_events")
+        .cte("advanced_events"),
+        *(write(advanced) for write in also),
     )
 
 

@@ -4,14 +4,17 @@ transaction. A step's start is sessions_repository.start_step."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from wander.domain.errors import Conflict, ResonanceMoved, StepAlreadyCommitted
-from wander.domain.models import CompostItem, Event, HotItem, ResonanceStatus, SessionStatus
+from wander.domain.models import CompostItem, Event, HotItem, ResonanceStatus, Session, SessionStatus, Trace
 from wander.engine.ports import StepCommit, WalkState
-from wander.store.event_log import events_params, lock_session, numbered, with_events
+from wander.store import step_statements as sql
+from wander.store.event_log import events_params, lock_session, numbered
 from wander.store.faults import writing
 from wander.store.mappers import (
     as_uuid,
@@ -43,85 +46,6 @@ RS = WanderResonance.__table__
 C = WanderCrystal.__table__
 W = WanderWarmMemory.__table__
 CP = WanderCompost.__table__
-
-# A step's statements, built once: SQLAlchemy then reuses their compiled form instead of
-# building and hashing new ones every step (about 0.1 ms each). Columns set by an UPDATE
-# are the parameters named after them; the WHERE's parameters are b_<name>.
-_INSERT_LOCI = insert(L)
-_UPDATE_LOCUS = update(L).where(L.c.id == bindparam("b_id"))
-_TRACE_COLUMNS = (
-    "id",
-    "session_id",
-    "step_number",
-    "from_locus_id",
-    "to_locus_id",
-    "adjacencies_considered",
-    "selection_scores",
-    "selection_reason",
-    "model_used",
-    "tokens_used",
-    "cost_cents",
-    "worker_id",
-    "created_at",
-)
-_RESIDUE_COLUMNS = (
-    "id",
-    "session_id",
-    "trace_id",
-    "from_locus_id",
-    "to_locus_id",
-    *("connection", "tension", "bridge", "surprise", "possibility"),
-    "themes",
-    "themes_embedding",
-    "interestingness",
-    "actionability",
-    "model_used",
-    "details",
-    "created_at",
-)
-# The trace and its residue in one statement (one round trip): parameters t_<column>, r_<column>.
-_INSERT_TRACE_AND_RESIDUE = (
-    insert(R)
-    .values({R.c[k]: bindparam(f"r_{k}") for k in _RESIDUE_COLUMNS})
-    .add_cte(insert(T).values({T.c[k]: bindparam(f"t_{k}") for k in _TRACE_COLUMNS}).cte("trace"))
-)
-_INSERT_RESONANCE = insert(RS)
-_UPDATE_RESONANCE = update(RS).where(RS.c.id == bindparam("b_id"))
-# Only over the resonance as the step read it (see _commit_memory).
-_UPDATE_RESONANCE_AS_READ = _UPDATE_RESONANCE.where(
-    RS.c.occurrences == bindparam("b_occurrences"),
-    RS.c.status == bindparam("b_status"),
-    RS.c.last_reinforced_at == bindparam("b_reinforced"),
-)
-_UPDATE_RESONANCE_NEVER_REINFORCED = _UPDATE_RESONANCE.where(
-    RS.c.occurrences == bindparam("b_occurrences"),
-    RS.c.status == bindparam("b_status"),
-    RS.c.last_reinforced_at.is_(None),
-)
-
-
-# A step's progress. Only what a step advances: settings changed meanwhile (name, ...) stay
-# as they are. Its events are stamped at the commit, not when the step began: `ts` is about
-# when the map could know. No row: the wander was paused or stopped, or the step is taken.
-USAGE_COLUMNS = ("local_calls", "cloud_calls", "cloud_spent_cents")
-_ADVANCE_SESSION = (
-    update(S)
-    .where(
-        S.c.id == bindparam("sid"),
-        S.c.status == SessionStatus.ACTIVE.value,
-        S.c.step_count == bindparam("expected"),
-    )
-    .values(
-        {
-            S.c[k]: bindparam(f"v_{k}")
-            for k in ("step_count", "current_locus_id", "last_step_at", "status", "stopped_reason", "completed_at")
-        }
-        | {S.c[k]: S.c[k] + bindparam(f"d_{k}") for k in USAGE_COLUMNS}
-        | {S.c.event_seq: S.c.event_seq + bindparam("n")}
-    )
-    .returning(S.c.id, S.c.event_seq, func.clock_timestamp().label("ts"))
-)
-_ADVANCE_SESSION_WITH_EVENTS = with_events(_ADVANCE_SESSION)
 
 
 class StepsRepository:
@@ -215,38 +139,31 @@ class StepsRepository:
             raise
 
     async def _commit_step(self, commit: StepCommit) -> list[Event]:
-        s = commit.session
+        s, v = commit.session, commit.visited_locus
+        # The usual step reaches one new locus: it goes in the step's core statement.
+        one_new = len(commit.new_loci) == 1 and commit.new_loci[0].id == v.id
+        params = (
+            {"sid": as_uuid(s.id), "expected": commit.expected_step_count}
+            | {f"v_{k}": val for k, val in _progress_values(s).items()}
+            | {f"d_{k}": commit.usage.get(k, 0) for k in sql.USAGE_COLUMNS}
+            | events_params(commit.events)
+            | {f"t_{k}": val for k, val in _trace_values(commit.trace).items()}
+            | {f"r_{k}": val for k, val in _residue_values(commit).items()}
+            | ({f"l_{k}": val for k, val in locus_values(v).items()} if one_new else {})
+        )
         async with self.engine.begin() as conn:
-            # First, one statement: lock the row if the wander is still active at the step
-            # it was, write its progress and claim the events' numbers.
-            advanced = (
-                await conn.execute(
-                    _ADVANCE_SESSION_WITH_EVENTS,
-                    {
-                        "sid": as_uuid(s.id),
-                        "expected": commit.expected_step_count,
-                        "v_step_count": s.step_count,
-                        "v_current_locus_id": as_uuid(s.current_locus_id),
-                        "v_last_step_at": s.last_step_at,
-                        "v_status": str(s.status),
-                        "v_stopped_reason": s.stopped_reason,
-                        "v_completed_at": s.completed_at,
-                    }
-                    | {f"d_{k}": commit.usage.get(k, 0) for k in USAGE_COLUMNS}
-                    | events_params(commit.events),
-                )
-            ).first()
+            if commit.new_loci and not one_new:  # before the trace that names them (executemany)
+                await conn.execute(sql.INSERT_LOCI, [locus_values(lo) for lo in commit.new_loci])
+            # Locks the session row if the wander is still active at the step it was.
+            advanced = (await conn.execute(sql.COMMIT_STEP_WITH_LOCUS if one_new else sql.COMMIT_STEP, params)).first()
             if advanced is None:
                 row = await lock_session(conn, s.id)  # Conflict if it is gone
                 if row.status != SessionStatus.ACTIVE:
                     raise Conflict(f"session {s.id} is {row.status}")
                 raise StepAlreadyCommitted(f"step {commit.trace.step_number} of {s.id} already committed")
-            if commit.new_loci:  # one statement for all of them (executemany)
-                await conn.execute(_INSERT_LOCI, [locus_values(lo) for lo in commit.new_loci])
-            v = commit.visited_locus
             if all(lo.id != v.id for lo in commit.new_loci):  # a new one was written as it is
                 await conn.execute(
-                    _UPDATE_LOCUS,
+                    sql.UPDATE_LOCUS,
                     dict(
                         b_id=as_uuid(v.id),
                         visit_count=v.visit_count,
@@ -258,46 +175,6 @@ class StepsRepository:
                         adjacent_to=v.adjacent_to,
                     ),
                 )
-            t = commit.trace
-            trace = dict(
-                id=as_uuid(t.id),
-                session_id=as_uuid(t.session_id),
-                step_number=t.step_number,
-                from_locus_id=as_uuid(t.from_locus_id),
-                to_locus_id=as_uuid(t.to_locus_id),
-                adjacencies_considered=t.adjacencies_considered,
-                selection_scores=t.selection_scores,
-                selection_reason=t.selection_reason,
-                model_used=t.model_used,
-                tokens_used=t.tokens_used,
-                cost_cents=t.cost_cents,
-                worker_id=t.worker_id,
-                created_at=t.created_at,
-            )
-            r = commit.residue
-            residue = dict(
-                id=as_uuid(commit.residue_id),
-                session_id=as_uuid(s.id),
-                trace_id=as_uuid(t.id),
-                from_locus_id=as_uuid(t.from_locus_id),
-                to_locus_id=as_uuid(t.to_locus_id),
-                connection=r.connection,
-                tension=r.tension,
-                bridge=r.bridge,
-                surprise=r.surprise,
-                possibility=r.possibility,
-                themes=r.themes,
-                themes_embedding=r.themes_embedding,
-                interestingness=r.interestingness,
-                actionability=r.actionability,
-                model_used=r.model_used,
-                details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
-                created_at=t.created_at,
-            )
-            await conn.execute(
-                _INSERT_TRACE_AND_RESIDUE,
-                {f"t_{k}": v for k, v in trace.items()} | {f"r_{k}": v for k, v in residue.items()},
-            )
             await self._commit_memory(conn, commit)
             if commit.consumed_injection is not None:
                 # Only the injection this step took: one made while it ran is the next step's.
@@ -315,15 +192,17 @@ class StepsRepository:
             values = resonance_values(r)
             base = commit.resonance_bases.get(r.id)
             if base is None:  # created by this step, or written whole (no guard)
-                done = await conn.execute(_UPDATE_RESONANCE, {"b_id": as_uuid(r.id), **values})
+                done = await conn.execute(sql.UPDATE_RESONANCE, {"b_id": as_uuid(r.id), **values})
                 if done.rowcount == 0:
-                    await conn.execute(_INSERT_RESONANCE, {"id": as_uuid(r.id), "created_at": r.created_at, **values})
+                    await conn.execute(
+                        sql.INSERT_RESONANCE, {"id": as_uuid(r.id), "created_at": r.created_at, **values}
+                    )
                 continue
             # Only over the resonance as the step read it: another wander of the project may
             # have reinforced it meanwhile, and writing ours whole would lose theirs.
             occurrences, status, reinforced = base
             done = await conn.execute(
-                _UPDATE_RESONANCE_NEVER_REINFORCED if reinforced is None else _UPDATE_RESONANCE_AS_READ,
+                sql.UPDATE_RESONANCE_NEVER_REINFORCED if reinforced is None else sql.UPDATE_RESONANCE_AS_READ,
                 {"b_id": as_uuid(r.id), "b_occurrences": occurrences, "b_status": status}
                 | ({} if reinforced is None else {"b_reinforced": reinforced})
                 | values,
@@ -368,3 +247,55 @@ class StepsRepository:
         q = select(T.c.step_number).where(T.c.session_id == as_uuid(session_id)).order_by(T.c.step_number)
         async with self.engine.connect() as conn:
             return [r[0] for r in (await conn.execute(q)).all()]
+
+
+def _progress_values(s: Session) -> dict[str, Any]:
+    return dict(
+        step_count=s.step_count,
+        current_locus_id=as_uuid(s.current_locus_id),
+        last_step_at=s.last_step_at,
+        status=str(s.status),
+        stopped_reason=s.stopped_reason,
+        completed_at=s.completed_at,
+    )
+
+
+def _trace_values(t: Trace) -> dict[str, Any]:
+    return dict(
+        id=as_uuid(t.id),
+        session_id=as_uuid(t.session_id),
+        step_number=t.step_number,
+        from_locus_id=as_uuid(t.from_locus_id),
+        to_locus_id=as_uuid(t.to_locus_id),
+        adjacencies_considered=t.adjacencies_considered,
+        selection_scores=t.selection_scores,
+        selection_reason=t.selection_reason,
+        model_used=t.model_used,
+        tokens_used=t.tokens_used,
+        cost_cents=t.cost_cents,
+        worker_id=t.worker_id,
+        created_at=t.created_at,
+    )
+
+
+def _residue_values(commit: StepCommit) -> dict[str, Any]:
+    r, t = commit.residue, commit.trace
+    return dict(
+        id=as_uuid(commit.residue_id),
+        session_id=as_uuid(commit.session.id),
+        trace_id=as_uuid(t.id),
+        from_locus_id=as_uuid(t.from_locus_id),
+        to_locus_id=as_uuid(t.to_locus_id),
+        connection=r.connection,
+        tension=r.tension,
+        bridge=r.bridge,
+        surprise=r.surprise,
+        possibility=r.possibility,
+        themes=r.themes,
+        themes_embedding=r.themes_embedding,
+        interestingness=r.interestingness,
+        actionability=r.actionability,
+        model_used=r.model_used,
+        details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
+        created_at=t.created_at,
+    )
