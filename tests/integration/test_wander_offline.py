@@ -99,6 +99,36 @@ async def test_step_of_a_stale_walk_is_refused_and_nothing_written(app):
     assert await app.store.step_numbers(session.id) == [1]
 
 
+async def test_a_wander_paused_while_its_step_runs_gets_nothing_of_that_step(app):
+    from wander.domain.errors import Conflict
+    from wander.domain.models import SessionStatus
+
+    session = await app.engine.create(NewWander(seed_concept=SEED, attractor=ATTRACTOR, max_steps=10))
+    await app.engine.step(await app.engine.load_walk(session.id))
+    loci_before = {lo.id for lo in await app.store.loci(session.id)}
+    start_step = app.store.start_step
+
+    async def start_then_pause(session_id, events):
+        started = await start_step(session_id, events)
+        await app.engine.set_status(session_id, SessionStatus.PAUSED, "by hand")  # a person, mid-step
+        return started
+
+    app.store.start_step = start_then_pause
+    try:
+        with pytest.raises(Conflict):
+            await app.engine.step(await app.engine.load_walk(session.id))
+    finally:
+        app.store.start_step = start_step
+    # The step's commit wrote none of its parts: no trace, no locus, no event of its own.
+    assert await app.store.step_numbers(session.id) == [1]
+    assert {lo.id for lo in await app.store.loci(session.id)} == loci_before
+    events = await app.store.events_after(session.id)
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert [e.subject.rsplit(".", 2)[-2:] for e in events[-2:]] == [["step", "started"], ["session", "paused"]]
+    session_row = await app.store.get_session(session.id)
+    assert session_row.step_count == 1 and session_row.event_seq == events[-1].seq
+
+
 async def test_pause_stops_a_run_between_steps(app):
     from wander.domain.models import SessionStatus
 

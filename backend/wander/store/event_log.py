@@ -6,8 +6,8 @@ change and its events together or neither. (The relay's side is store/outbox.py.
 from __future__ import annotations
 
 import functools
-from datetime import datetime
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import CTE, Select, Update, and_, bindparam, column, func, insert, select, true, update
