@@ -87,6 +87,22 @@ async def test_forbidden_and_allowed_domains_hold(app):
         assert {"act", "possession"} & set(s.to_domains)
 
 
+async def test_vectors_read_back_bit_for_bit_as_float32(app):
+    """Vectors travel as binary real[] both ways (store/columns.py PackedVector)."""
+    import numpy as np
+
+    session = await app.engine.create(NewWander(seed_concept=SEED, attractor=ATTRACTOR, max_steps=5))
+    await app.engine.run(session.id)
+    loci = [lo for lo in await app.store.loci(session.id) if lo.kb_key]
+    assert len(loci) >= 5
+    for lo in loci:
+        assert isinstance(lo.embedding, np.ndarray) and lo.embedding.dtype == np.float32
+        np.testing.assert_array_equal(lo.embedding, app.knowledge.vector(app.knowledge.index_of(lo.kb_key)))
+    stored = await app.store.get_session(session.id)
+    assert stored.attractor_embedding is not None and stored.attractor_embedding.dtype == np.float32
+    assert abs(float(np.linalg.norm(stored.attractor_embedding)) - 1.0) < 1e-5
+
+
 async def test_step_of_a_stale_walk_is_refused_and_nothing_written(app):
     from wander.domain.errors import StepAlreadyCommitted
 
