@@ -16,6 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from wander.config import load_settings  # noqa: E402
@@ -64,7 +66,9 @@ async def main() -> None:
         t = time.perf_counter()
         await open_app_knowledge_reload(app)
         print(f"kb_index_load_time: {time.perf_counter() - t:.2f} s")
+        await print_machine_reference(app)
         runs = [await _walk(app, *pair, random_seed=i + 1) for i, pair in enumerate(PAIRS)]
+        await print_machine_reference(app, "_after")
     times, crystal_steps, crystals, resonances = runs[0]
     first = times[:200]
     p50 = statistics.median(first)
@@ -116,6 +120,29 @@ async def _walk(app, seed: str, attractor: str, random_seed: int):
     crystals = await app.store.find_crystals(session_id=session.id, status=None)
     resonances = await app.store.find_resonances(session_id=session.id)
     return times, crystal_steps, crystals, resonances
+
+
+async def print_machine_reference(app, when: str = "") -> None:
+    """Two fixed workloads that a step is made of, timed on this machine now: one similarity
+    pass over the corpus (numpy) and one Postgres round trip. Shared virtual machines vary in
+    speed from hour to hour; these say how fast this one was when the steps were timed."""
+    from sqlalchemy import text
+
+    matrix = np.random.default_rng(0).standard_normal((len(corpus.load_corpus()), 384)).astype(np.float32)
+    vector = matrix[0].copy()
+    passes = []
+    for _ in range(200):
+        t = time.perf_counter()
+        matrix @ vector
+        passes.append((time.perf_counter() - t) * 1000)
+    trips = []
+    async with app.db.connect() as conn:
+        for _ in range(200):
+            t = time.perf_counter()
+            await conn.execute(text("SELECT 1"))
+            trips.append((time.perf_counter() - t) * 1000)
+    print(f"machine_reference_similarity_pass{when}: {statistics.median(passes):.2f} ms")
+    print(f"machine_reference_postgres_round_trip{when}: {statistics.median(trips):.3f} ms")
 
 
 async def open_app_knowledge_reload(app) -> None:
