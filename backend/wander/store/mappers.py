@@ -17,8 +17,10 @@ from wander.domain.models import (
     Session,
     SessionStatus,
     SourceType,
+    Trace,
     WarmMemory,
 )
+from wander.engine.ports import StepCommit
 
 
 def fence_from_json(items: list[dict] | None) -> list[FenceAnchor]:
@@ -248,4 +250,57 @@ def locus_values(lo: Locus) -> dict[str, Any]:
         first_encountered=lo.first_encountered,
         last_visited=lo.last_visited,
         adjacent_to=lo.adjacent_to,
+    )
+
+
+def progress_values(s: Session) -> dict[str, Any]:
+    """What a step advances of its session row."""
+    return dict(
+        step_count=s.step_count,
+        current_locus_id=as_uuid(s.current_locus_id),
+        last_step_at=s.last_step_at,
+        status=str(s.status),
+        stopped_reason=s.stopped_reason,
+        completed_at=s.completed_at,
+    )
+
+
+def trace_values(t: Trace) -> dict[str, Any]:
+    return dict(
+        id=as_uuid(t.id),
+        session_id=as_uuid(t.session_id),
+        step_number=t.step_number,
+        from_locus_id=as_uuid(t.from_locus_id),
+        to_locus_id=as_uuid(t.to_locus_id),
+        adjacencies_considered=t.adjacencies_considered,
+        selection_scores=t.selection_scores,
+        selection_reason=t.selection_reason,
+        model_used=t.model_used,
+        tokens_used=t.tokens_used,
+        cost_cents=t.cost_cents,
+        worker_id=t.worker_id,
+        created_at=t.created_at,
+    )
+
+
+def residue_values(commit: StepCommit) -> dict[str, Any]:
+    r, t = commit.residue, commit.trace
+    return dict(
+        id=as_uuid(commit.residue_id),
+        session_id=as_uuid(commit.session.id),
+        trace_id=as_uuid(t.id),
+        from_locus_id=as_uuid(t.from_locus_id),
+        to_locus_id=as_uuid(t.to_locus_id),
+        connection=r.connection,
+        tension=r.tension,
+        bridge=r.bridge,
+        surprise=r.surprise,
+        possibility=r.possibility,
+        themes=r.themes,
+        themes_embedding=r.themes_embedding,
+        interestingness=r.interestingness,
+        actionability=r.actionability,
+        model_used=r.model_used,
+        details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
+        created_at=t.created_at,
     )

@@ -4,14 +4,13 @@ transaction. A step's start is sessions_repository.start_step."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from wander.domain.errors import Conflict, ResonanceMoved, StepAlreadyCommitted
-from wander.domain.models import CompostItem, Event, HotItem, ResonanceStatus, Session, SessionStatus, Trace
+from wander.domain.models import CompostItem, Event, HotItem, ResonanceStatus, SessionStatus
 from wander.engine.ports import StepCommit, WalkState
 from wander.store import step_statements as sql
 from wander.store.event_log import events_params, lock_session, numbered
@@ -22,9 +21,12 @@ from wander.store.mappers import (
     crystal_values,
     locus_from_row,
     locus_values,
+    progress_values,
+    residue_values,
     resonance_from_row,
     resonance_values,
     session_from_row,
+    trace_values,
     warm_from_row,
 )
 from wander.store.tables import (
@@ -144,11 +146,11 @@ class StepsRepository:
         one_new = len(commit.new_loci) == 1 and commit.new_loci[0].id == v.id
         params = (
             {"sid": as_uuid(s.id), "expected": commit.expected_step_count}
-            | {f"v_{k}": val for k, val in _progress_values(s).items()}
+            | {f"v_{k}": val for k, val in progress_values(s).items()}
             | {f"d_{k}": commit.usage.get(k, 0) for k in sql.USAGE_COLUMNS}
             | events_params(commit.events)
-            | {f"t_{k}": val for k, val in _trace_values(commit.trace).items()}
-            | {f"r_{k}": val for k, val in _residue_values(commit).items()}
+            | {f"t_{k}": val for k, val in trace_values(commit.trace).items()}
+            | {f"r_{k}": val for k, val in residue_values(commit).items()}
             | ({f"l_{k}": val for k, val in locus_values(v).items()} if one_new else {})
         )
         async with self.engine.begin() as conn:
@@ -247,55 +249,3 @@ class StepsRepository:
         q = select(T.c.step_number).where(T.c.session_id == as_uuid(session_id)).order_by(T.c.step_number)
         async with self.engine.connect() as conn:
             return [r[0] for r in (await conn.execute(q)).all()]
-
-
-def _progress_values(s: Session) -> dict[str, Any]:
-    return dict(
-        step_count=s.step_count,
-        current_locus_id=as_uuid(s.current_locus_id),
-        last_step_at=s.last_step_at,
-        status=str(s.status),
-        stopped_reason=s.stopped_reason,
-        completed_at=s.completed_at,
-    )
-
-
-def _trace_values(t: Trace) -> dict[str, Any]:
-    return dict(
-        id=as_uuid(t.id),
-        session_id=as_uuid(t.session_id),
-        step_number=t.step_number,
-        from_locus_id=as_uuid(t.from_locus_id),
-        to_locus_id=as_uuid(t.to_locus_id),
-        adjacencies_considered=t.adjacencies_considered,
-        selection_scores=t.selection_scores,
-        selection_reason=t.selection_reason,
-        model_used=t.model_used,
-        tokens_used=t.tokens_used,
-        cost_cents=t.cost_cents,
-        worker_id=t.worker_id,
-        created_at=t.created_at,
-    )
-
-
-def _residue_values(commit: StepCommit) -> dict[str, Any]:
-    r, t = commit.residue, commit.trace
-    return dict(
-        id=as_uuid(commit.residue_id),
-        session_id=as_uuid(commit.session.id),
-        trace_id=as_uuid(t.id),
-        from_locus_id=as_uuid(t.from_locus_id),
-        to_locus_id=as_uuid(t.to_locus_id),
-        connection=r.connection,
-        tension=r.tension,
-        bridge=r.bridge,
-        surprise=r.surprise,
-        possibility=r.possibility,
-        themes=r.themes,
-        themes_embedding=r.themes_embedding,
-        interestingness=r.interestingness,
-        actionability=r.actionability,
-        model_used=r.model_used,
-        details={**r.details, **({"failed": True, "raw_output": r.raw_output} if r.failed else {})},
-        created_at=t.created_at,
-    )
