@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from wander.wiring import offline_engine
 from wander.domain import sandwich
-from wander.domain.geometry import midpoint
+from wander.domain.geometry import midpoint, normalize
 from wander.domain.themes import degenerate_labels
-from wander.engine.crystallizer import in_lineage
+from wander.engine.crystallizer import LEAN_CHOICES, LEAN_OWN, in_lineage, lean_of
 from wander.engine.service import NewWander
 from wander.engine.step import CRYSTAL_GAP, CRYSTALLIZE_EVERY
 
@@ -110,6 +110,19 @@ def test_the_gate_can_accept_a_mediating_filling(knowledge):
     # the gate is not a wall: breads from related fields with a concept between them pass
     val = _judge(knowledge, "violin", "drum", "orchestra")
     assert not val.hard_failures(), val.as_dict()
+
+
+def test_a_breads_lean_is_a_concept_near_the_bread_itself(knowledge):
+    # The concept nearest the offset from 'aquatic' to 'stream (water)' is 'end run': the
+    # crystal text named it as the stream's side. A lean must be near its bread too.
+    kb = knowledge
+    stream, aquatic = kb.find_label("stream (water)"), kb.find_label("aquatic")
+    v, w = normalize(kb.vector(stream)), normalize(kb.vector(aquatic))
+    offset = [i for i, _ in kb.nearest(normalize(v - w), LEAN_CHOICES, exclude=[stream, aquatic])]
+    assert float(normalize(kb.vector(offset[0])) @ v) < LEAN_OWN  # 'end run', as the corpus has it
+    lean = lean_of(kb, v, w, [stream, aquatic])
+    assert lean in offset and lean != offset[0]
+    assert float(normalize(kb.vector(lean)) @ v) >= LEAN_OWN
 
 
 async def test_the_in_memory_store_keeps_the_crystal_throttle_over_a_reload(knowledge, embedder):

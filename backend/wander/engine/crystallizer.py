@@ -309,6 +309,20 @@ def _shared_lineage(kb: Knowledge, a: int, b: int) -> str | None:
     return next((x for x in kb.concept(a).path if x in path_b and x.lower() not in degenerate), None)
 
 
+LEAN_OWN = 0.5  # a bread's lean is a concept this near the bread itself
+LEAN_CHOICES = 8  # of the concepts nearest the offset
+
+
+def lean_of(kb: Knowledge, own: np.ndarray, other: np.ndarray, exclude: list[int]) -> int | None:
+    """Where a bread pulls away from the other: of the concepts nearest the offset from the
+    other bread to it, the first that is also near the bread itself (the nearest to an
+    offset alone can be unrelated: 'end run' for a stream set against 'aquatic')."""
+    for i, _ in kb.nearest(normalize(own - other), LEAN_CHOICES, exclude=exclude):
+        if float(normalize(kb.vector(i)) @ own) >= LEAN_OWN:
+            return i
+    return None
+
+
 def plain_insight(
     kb: Knowledge,
     b1: Locus,
@@ -331,19 +345,23 @@ def plain_insight(
     out = [f"{joins} is what joins '{b1.concept}' and '{b2.concept}'."]
     shared = _shared_lineage(kb, a1, a2)
     v1, v2 = normalize(b1.embedding), normalize(b2.embedding)
-    lean1 = _lemma(kb, kb.nearest(normalize(v1 - v2), 1, exclude=[a1, a2, f_i])[0][0])
-    lean2 = _lemma(kb, kb.nearest(normalize(v2 - v1), 1, exclude=[a1, a2, f_i])[0][0])
+    i1, i2 = lean_of(kb, v1, v2, [a1, a2, f_i]), lean_of(kb, v2, v1, [a1, a2, f_i])
+    leans = i1 is not None and i2 is not None
+    lean1, lean2 = (_lemma(kb, i1), _lemma(kb, i2)) if i1 is not None and i2 is not None else ("", "")
     if shared:
         out.append(
             f"Both are kinds of {shared}, yet '{b1.concept}' leans toward {lean1} and '{b2.concept}' "
             f"toward {lean2}; {name} holds the two sides together."
+            if leans
+            else f"Both are kinds of {shared}; {name} holds together what sets them apart."
         )
     else:
         p1 = kb.concept(a1).path[0] if kb.concept(a1).path else "its own kind"
         p2 = kb.concept(a2).path[0] if kb.concept(a2).path else "its own kind"
+        where = f"the side of {lean1} meets the side of {lean2}" if leans else "the two lineages meet"
         out.append(
             f"They come from different lineages ('{b1.concept}' is a kind of {p1}, '{b2.concept}' a kind "
-            f"of {p2}), so {name} is where the side of {lean1} meets the side of {lean2}."
+            f"of {p2}), so {name} is where {where}."
         )
     if resonance is not None and resonance.themes:
         themes = [t for t in resonance.themes[:3] if t != name]
