@@ -42,18 +42,14 @@ def _lock_query(columns: tuple[Any, ...]) -> Any:
     )
 
 
-@functools.cache
-def _advance_query(columns: tuple[str, ...], increments: tuple[str, ...], stamp: bool) -> Any:
-    """UPDATE of the session row: COLUMNS set (parameters v_<name>), INCREMENTS added to
-    (d_<name>); with STAMP, RETURNING the time it is written."""
-    q = (
-        update(S)
-        .where(S.c.id == bindparam("sid"))
-        .values(
-            {S.c[k]: bindparam(f"v_{k}") for k in columns} | {S.c[k]: S.c[k] + bindparam(f"d_{k}") for k in increments}
-        )
-    )
+def _advance_query(stamp: bool) -> Any:
+    """UPDATE of the session row's event_seq (parameter v_event_seq); with STAMP, RETURNING
+    the time it is written."""
+    q = update(S).where(S.c.id == bindparam("sid")).values(event_seq=bindparam("v_event_seq"))
     return q.returning(func.clock_timestamp()) if stamp else q
+
+
+_ADVANCE, _ADVANCE_STAMPED = _advance_query(False), _advance_query(True)
 
 
 def with_events(advance: Update, also: Iterable[Callable[[CTE], CTE]] = ()) -> Select:
@@ -98,35 +94,18 @@ def numbered(session_id: str, last_seq: int, ts: datetime, drafts: list[EventDra
 
 
 async def append_events(
-    conn: AsyncConnection,
-    session_id: str,
-    first_seq: int,
-    drafts: list[EventDraft],
-    ts: datetime | None,
-    session_values: dict[str, Any] | None = None,
-    increments: dict[str, int] | None = None,
+    conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft], ts: datetime | None
 ) -> list[Event]:
-    """`session_values`, `increments`: other columns of the session row to set, or to add to,
-    in the same UPDATE that advances event_seq (a step's progress), so a write costs one
-    round trip less."""
-    values = dict(session_values or {})
-    increments = increments or {}
-    if drafts:
-        values["event_seq"] = first_seq + len(drafts) - 1
-    if not values and not increments:
+    """The events, numbered from first_seq, and the session row's event_seq advanced to the
+    last of them (the caller holds the row locked)."""
+    if not drafts:
         return []
-    stamp = bool(drafts) and ts is None
-    q = _advance_query(tuple(values), tuple(increments), stamp)
-    params = (
-        {"sid": as_uuid(session_id)}
-        | {f"v_{k}": v for k, v in values.items()}
-        | {f"d_{k}": v for k, v in increments.items()}
-    )
-    if stamp:
+    params = {"sid": as_uuid(session_id), "v_event_seq": first_seq + len(drafts) - 1}
+    if ts is None:
         # The time the event is written (not the start of its transaction or of the step).
-        ts = (await conn.execute(q, params)).scalar_one()
+        ts = (await conn.execute(_ADVANCE_STAMPED, params)).scalar_one()
     else:
-        await conn.execute(q, params)
+        await conn.execute(_ADVANCE, params)
     return await insert_events(conn, session_id, first_seq, drafts, ts)
 
 
