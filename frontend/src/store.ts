@@ -225,7 +225,9 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
         name: c.name,
         seedConcept: c.seed_concept,
         attractor: c.attractor,
-        maxSteps: c.max_steps,
+        // the limit the wander was created with: a REST view already read says the limit now
+        // (an extend or a PATCH of max_steps raises it, and no event says so)
+        maxSteps: next.maxSteps ?? c.max_steps,
       };
       break;
     }
@@ -606,7 +608,8 @@ export interface WanderStore {
   log: EventOut[];
   session: SessionOut | null;
   conn: ConnState;
-  /** Events received over the socket (for the events/s counter). */
+  /** Live events received over the socket (for the events/s counter): a replayed backlog
+   * is not counted. */
   received: number;
   selectedId: string | null;
   /** A second locus picked with shift-click: the compare panel shows the pair. */
@@ -628,7 +631,8 @@ export interface WanderStore {
   menu: { locusId: string; x: number; y: number } | null;
   openMenu(m: { locusId: string; x: number; y: number } | null): void;
   openSession(id: string): void;
-  ingest(events: EventOut[]): void;
+  /** `replay`: the events are a backlog caught up on, not live (not counted as received). */
+  ingest(events: EventOut[], replay?: boolean): void;
   setSession(s: SessionOut): void;
   setConn(c: ConnState): void;
   select(id: string | null): void;
@@ -652,7 +656,7 @@ export const useWander = create<WanderStore>((set) => ({
   graph: emptyGraph(),
   ...blank,
   openSession: (id) => set((st) => (st.graph.sessionId === id ? st : { graph: emptyGraph(id), ...blank })),
-  ingest: (events) =>
+  ingest: (events, replay = false) =>
     set((st) => {
       // The live graph's arrivedBy grows in place: a step at 5,000 loci no longer copies a
       // 5,000-key record (about 1.5 ms and as much garbage per event). An entry is written
@@ -667,7 +671,7 @@ export const useWander = create<WanderStore>((set) => ({
       let graph = reduceEvents(st.graph, events, [st.graph.arrivedBy, st.graph.loci]);
       // a sub-wander the poll saw before its spawn event came: its progress at once
       if (graph.subwanderOrder !== st.graph.subwanderOrder) graph = withSubwanders(graph, st.children);
-      const received = st.received + events.length;
+      const received = replay ? st.received : st.received + events.length;
       if (graph === st.graph) return { received };
       const fresh = events.filter((e) => e.seq > st.graph.lastSeq && e.seq <= graph.lastSeq && (!graph.sessionId || e.session_id === graph.sessionId));
       return { graph, received, log: st.log.concat(fresh), ...(graph.fences !== st.graph.fences ? { fences: graph.fences } : {}) };

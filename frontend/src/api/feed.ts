@@ -40,6 +40,8 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
     let soon: ReturnType<typeof setTimeout> | null = null;
     let frame: number | null = null;
     let replayFlushes = 0;
+    /** The events buffered are a backlog being caught up on (not counted as live). */
+    let replaying = true;
     // Events arriving together (a replay, a burst of one step) are applied in one batch.
     const flush = () => {
       if (timer) clearTimeout(timer);
@@ -48,7 +50,7 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
       soon = null;
       if (frame !== null) cancelAnimationFrame(frame);
       frame = null;
-      if (buffer.length) store().ingest(buffer.splice(0));
+      if (buffer.length) store().ingest(buffer.splice(0), replaying);
     };
     const onEvent = (ev: EventOut) => {
       buffer.push(ev);
@@ -87,8 +89,15 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
         onCaughtUp: () => {
           replayFlushes = 0;
           flush();
+          replaying = false;
         },
-        onState: (c) => store().setConn(c),
+        onState: (c) => {
+          if (c !== "live") {
+            flush(); // what came live before the drop, counted as live
+            replaying = true; // a reconnection replays what it missed
+          }
+          store().setConn(c);
+        },
         onFatal: (code, reason) => {
           if (code === 4401) void whenSignedIn().then(open); // the cookie rides on the new socket
           else if (code === 4404) setNotFound(true);

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { ConnState } from "../api/ws";
 import { useWander } from "../store";
+import { sampleRate, type RateSample } from "./eventRate";
 
 const CONN_TEXT: Record<ConnState, string> = {
   idle: "idle",
@@ -10,21 +11,12 @@ const CONN_TEXT: Record<ConnState, string> = {
   closed: "closed",
 };
 
-/** Events per second over the last few seconds, sampled once a second. */
+/** Live events per second over the last few seconds, sampled once a second. */
 function useEventRate(windowS = 3): number {
-  const samples = useRef<{ t: number; n: number }[]>([]);
+  const samples = useRef<RateSample[]>([]);
   const [rate, setRate] = useState(0);
   useEffect(() => {
-    const tick = () => {
-      const now = performance.now();
-      const n = useWander.getState().received;
-      const list = samples.current;
-      list.push({ t: now, n });
-      while (list.length > 2 && now - list[0].t > windowS * 1000) list.shift();
-      const first = list[0];
-      const dt = (now - first.t) / 1000;
-      setRate(dt > 0 ? (n - first.n) / dt : 0);
-    };
+    const tick = () => setRate(sampleRate(samples.current, { t: performance.now(), n: useWander.getState().received }, windowS));
     tick();
     const t = setInterval(tick, 1000);
     return () => clearInterval(t);
