@@ -52,3 +52,40 @@ describe("archive timeline (fold at seq)", () => {
     expect(crystalsAt(log, seq).map((c) => [c.id, c.V, c.verdict])).toEqual([["C1", 0.72, "accepted"]]);
   });
 });
+
+describe("archive timeline: steps started twice or never completed", () => {
+  /** A walk of `n` steps whose step `again` was started, cut short, and started anew. */
+  function withRestart(n: number, again: number) {
+    const out = [];
+    let seq = 0;
+    for (const e of walkEvents(n)) {
+      if (e.subject === "wander.step.started" && e.payload.step_number === again) {
+        out.push({ ...e, seq: ++seq });
+      }
+      out.push({ ...e, seq: ++seq });
+    }
+    return out;
+  }
+
+  it("counts a step started twice as one step, and places each step at its own end", () => {
+    const events = withRestart(6, 3);
+    const ends = stepEnds(events);
+    expect(ends).toHaveLength(7); // before step 1, then steps 1..6: not "step 7 / 7"
+    for (let n = 0; n <= 6; n++) {
+      const g = foldAt(SID, events, ends[n]);
+      expect(g.stepCount).toBe(n);
+      expect(g.path).toHaveLength(n); // the trace at step n lists n steps
+    }
+  });
+
+  it("does not count a step that started but never completed (stopped under it)", () => {
+    const events = walkEvents(4);
+    const last = events.at(-1)!.seq;
+    const cut = [...events, ev(last + 1, "wander.step.started", { step_number: 5, from_locus_id: "L4" }),
+      ev(last + 2, "wander.session.completed", { status: "completed", reason: "stopped by request", step_count: 4 })];
+    const ends = stepEnds(cut);
+    expect(ends).toHaveLength(5);
+    expect(ends.at(-1)).toBe(last + 2);
+    expect(foldAt(SID, cut, ends[4]).status).toBe("completed");
+  });
+});

@@ -3,15 +3,25 @@
 import type { CrystalSummary, EventOut, ResonanceSummary } from "../api/types.gen";
 import { emptyGraph, reduceEvents, type GraphState } from "../store";
 
-/** ends[n] = the last seq of step n (ends[0]: before the first step started). */
+/** ends[n] = the last seq of step n (ends[0]: before the first step started). A step is
+ * known by its number: a step started again (one a pause or a conflict cut short is started
+ * anew under the same number) is one step, and a step that started but never completed (the
+ * wander stopped or paused under it) is none; so a wander of 150 steps has 150. */
 export function stepEnds(events: EventOut[]): number[] {
   const sorted = [...events].sort((a, b) => a.seq - b.seq);
   const ends: number[] = [];
   let last = 0;
+  let completed = 0;
   for (const ev of sorted) {
-    if (ev.subject === "wander.step.started") ends.push(last);
+    if (ev.subject === "wander.step.started") {
+      // everything before the first start of step k belongs to step k - 1 (and the steps
+      // before it that have no end yet: none, as a rule)
+      while (ends.length < ev.payload.step_number) ends.push(last);
+    } else if (ev.subject === "wander.step.completed") completed = Math.max(completed, ev.payload.step_number);
     last = ev.seq;
   }
+  // the last completed step runs to the end of the log (its crystals, a pause, the end)
+  ends.length = Math.min(ends.length, completed);
   ends.push(last);
   return ends;
 }
