@@ -22,6 +22,22 @@ def md(value: Any) -> str:
     return _MARKUP.sub(r"\\\1", " ".join(str(value).split()))
 
 
+def crystal_state(c: dict[str, Any]) -> str:
+    """A crystal's one state in words: the sandwich gate's verdict, or for a crystal the gate
+    kept for a person's review, that person's verdict (accepted: approved; rejected: its
+    status invalidated), else that it still waits for one."""
+    verdict = (c.get("validity") or {}).get("verdict", "?")
+    if verdict == "review":
+        if c.get("human_approved"):
+            return "accepted by a person"
+        if c.get("status") == "invalidated":
+            return "rejected by a person"
+        return "awaiting a person's review"
+    if verdict in ("accepted", "rejected"):
+        return f"{verdict} by the gate"
+    return str(verdict)
+
+
 def render_markdown(rows: dict[str, Any]) -> str:
     s = rows["session"]
     loci = {lo["id"]: lo for lo in rows["loci"]}
@@ -67,7 +83,7 @@ def render_markdown(rows: dict[str, Any]) -> str:
         v = c.get("validity") or {}
         out += [
             "",
-            f"### {c.get('structural_type') or 'crystal'}: V = {v.get('V', 0):.3f} ({v.get('verdict', '?')})",
+            f"### {c.get('structural_type') or 'crystal'}: V = {v.get('V', 0):.3f} ({crystal_state(c)})",
             f"- bread: {name(c.get('bread_a_locus_id'))}",
             f"- filling: {md(v.get('filling', '?'))}: {md(c['insight'])}",
             f"- bread: {name(c.get('bread_b_locus_id'))}",
