@@ -5,6 +5,8 @@ import { ReactFlowProvider } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { archiveApi, type ArchiveDoc } from "../api/archive";
 import { ApiError } from "../api/client";
+import { reads } from "../api/commands";
+import type { SessionOut } from "../api/types.gen";
 import { crystalsAt, foldAt, resonancesAt, stepEnds, stepFromSearch } from "../archive/timeline";
 import { MindMap } from "../mindmap/MindMap";
 import type { LayoutMode } from "../mindmap/layout/semantic";
@@ -12,7 +14,7 @@ import { Brand } from "../panels/Brand";
 import { ReplayPanels } from "../panels/ReplayPanels";
 import { Timeline } from "../panels/Timeline";
 import { Link } from "../router";
-import { emptyGraph, useWander } from "../store";
+import { emptyGraph, useWander, withSubwanders } from "../store";
 import "./review.css";
 
 export function ArchivePage({ sessionId }: { sessionId: string }) {
@@ -30,6 +32,19 @@ export function ArchivePage({ sessionId }: { sessionId: string }) {
     else url.searchParams.delete("layout");
     window.history.replaceState(null, "", url.pathname + url.search);
   }, []);
+
+  // The sub-wanders' own progress (steps, status): on their own streams, not in this log
+  const [children, setChildren] = useState<SessionOut[]>([]);
+  useEffect(() => {
+    let alive = true;
+    reads
+      .children(sessionId)
+      .then((c) => alive && Array.isArray(c) && setChildren(c))
+      .catch(() => undefined); // the nodes say "spawned" without it
+    return () => {
+      alive = false;
+    };
+  }, [sessionId]);
 
   useEffect(() => {
     let alive = true;
@@ -61,7 +76,10 @@ export function ArchivePage({ sessionId }: { sessionId: string }) {
   );
 
   const seq = step === null ? 0 : ends[step];
-  const graph = useMemo(() => (doc && step !== null ? foldAt(sessionId, doc.events, seq) : emptyGraph(sessionId)), [doc, step, seq, sessionId]);
+  const graph = useMemo(
+    () => (doc && step !== null ? withSubwanders(foldAt(sessionId, doc.events, seq), children) : emptyGraph(sessionId)),
+    [doc, step, seq, sessionId, children],
+  );
   useEffect(() => {
     useWander.setState({ graph, selectedId: null });
   }, [graph]);
