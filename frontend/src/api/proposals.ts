@@ -38,8 +38,13 @@ export const proposalsApi = {
   wallet: () => call<WalletOut>("GET", `${API_BASE}/wallet`),
 };
 
-/** The seq of the newest wander.proposal.* event in the log (0 when none). */
+/** The seq of the newest event that changes what the review queue lists (0 when none): a
+ * proposal's stages, and a crystal formed or reviewed (an accepted crystal is one to propose
+ * from: one a person accepts on the map is listed at once, not at the next reload). */
 export function lastProposalSeq(log: readonly EventOut[]): number {
-  for (let i = log.length - 1; i >= 0; i--) if (log[i].subject.startsWith("wander.proposal.")) return log[i].seq;
+  for (let i = log.length - 1; i >= 0; i--) {
+    const s = log[i].subject;
+    if (s.startsWith("wander.proposal.") || s === "wander.crystal.reviewed" || s === "wander.crystal.formed") return log[i].seq;
+  }
   return 0;
 }
