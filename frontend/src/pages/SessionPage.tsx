@@ -27,6 +27,11 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   // a wander that is not walking can be reviewed: its archive (timeline, UMAP, exports)
   const reviewable = !running && (status === "paused" || status === "completed" || status === "abandoned");
   const ancestors = useAncestors(session && session.id === sessionId ? session : null);
+  // The store holds the wander this page opened only once the feed has opened it: until then
+  // (the first render after a move from another wander's page) it still holds that one's
+  // graph, selection and panel, and a panel or the map drawn from them would ask this wander
+  // for the other's loci and place the view for the other's map.
+  const opened = useWander((s) => s.graph.sessionId === sessionId);
 
   if (notFound) {
     return (
@@ -67,22 +72,26 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             Archive
           </Link>
         ) : null}
-        <Controls sessionId={sessionId} />
+        {opened ? <Controls sessionId={sessionId} /> : null}
       </header>
       {error ? <div className="banner">Could not load the session: {error}</div> : null}
-      <div className={panel ? "workspace with-panel" : "workspace"}>
-        <ReactFlowProvider>
-          <MindMap />
-        </ReactFlowProvider>
-        {panel === "locus" ? <LocusPanel sessionId={sessionId} /> : null}
-        {panel === "crystal" ? <CrystalPanel sessionId={sessionId} /> : null}
-        {panel === "compare" ? <ComparePanel sessionId={sessionId} /> : null}
-        {panel === "fences" ? <FencesPanel sessionId={sessionId} /> : null}
-        {panel === "resonances" ? <ResonancesPanel /> : null}
-        {panel === "trace" ? <TracePanel sessionId={sessionId} /> : null}
-        <ProposalsPanel sessionId={sessionId} />
-      </div>
-      <StatusBar />
+      {opened ? (
+        <div className={panel ? "workspace with-panel" : "workspace"}>
+          <ReactFlowProvider>
+            <MindMap />
+          </ReactFlowProvider>
+          {panel === "locus" ? <LocusPanel sessionId={sessionId} /> : null}
+          {panel === "crystal" ? <CrystalPanel sessionId={sessionId} /> : null}
+          {panel === "compare" ? <ComparePanel sessionId={sessionId} /> : null}
+          {panel === "fences" ? <FencesPanel sessionId={sessionId} /> : null}
+          {panel === "resonances" ? <ResonancesPanel /> : null}
+          {panel === "trace" ? <TracePanel sessionId={sessionId} /> : null}
+          <ProposalsPanel sessionId={sessionId} />
+        </div>
+      ) : (
+        <div className="workspace" />
+      )}
+      {opened ? <StatusBar /> : <footer className="statusbar" data-testid="statusbar" />}
     </div>
   );
 }
