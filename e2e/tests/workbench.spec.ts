@@ -374,6 +374,7 @@ test("resonances: wavy edges between loci of a confirmed theme, the panel highli
   await row.hover();
   await expect.poll(() => page.locator(".locus.is-highlighted").count()).toBeGreaterThanOrEqual(2);
   await expect(page.locator(".resonance-edge.is-highlighted").first()).toBeAttached();
+  await page.getByRole("button", { name: /^legend/ }).click(); // (closed until a person opens it)
   await expect(page.getByTestId("legend")).toContainText("resonance");
   await expect(page.getByTestId("legend")).toContainText("bridge");
   await shot(page, "w10-resonances");

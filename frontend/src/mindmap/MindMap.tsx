@@ -561,11 +561,29 @@ function miniColour(n: Node): string {
   return (n.data as { current?: boolean }).current ? "#fde047" : "#64748b";
 }
 
+const LEGEND_KEY = "wander:legend";
+
+/** The key to the map's marks: closed until a person opens it (it stays as they leave it).
+ * Open, it lets clicks through to the nodes under it (only its toggle takes them). */
 function Legend() {
-  const [open, setOpen] = useState(true);
+  const [open, setOpenState] = useState(() => {
+    try {
+      return localStorage.getItem(LEGEND_KEY) === "open";
+    } catch {
+      return false;
+    }
+  });
+  const setOpen = (o: boolean) => {
+    setOpenState(o);
+    try {
+      localStorage.setItem(LEGEND_KEY, o ? "open" : "closed");
+    } catch {
+      /* private mode: for this page only */
+    }
+  };
   return (
-    <div className="legend" aria-label="legend" data-testid="legend">
-      <button type="button" className="linklike small" onClick={() => setOpen(!open)}>
+    <div className={open ? "legend is-open" : "legend"} aria-label="legend" data-testid="legend">
+      <button type="button" className="linklike small legend-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
         {open ? "legend ▾" : "legend ▸"}
       </button>
       {open ? (
