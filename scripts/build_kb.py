@@ -25,8 +25,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kb_relations import KINDS, RelationBuilder
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "backend" / "wander" / "kb" / "data" / "concepts.jsonl.gz"
+RELATIONS_NAME = "relations.jsonl.gz"  # written next to the concepts file
 
 # lexnames(5): file number -> name.  Only the noun files (03..28) matter here.
 NOUN_LEXFILES = {
@@ -701,6 +704,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wordnet-dir", type=Path, default=Path("/usr/share/wordnet"))
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--target", type=int, default=TARGET_TOTAL)
+    ap.add_argument("--relations-out", type=Path, default=None, help=f"default: {RELATIONS_NAME} beside --out")
     args = ap.parse_args(argv)
     if not (args.wordnet_dir / "data.noun").exists():
         print(
@@ -712,6 +716,14 @@ def main(argv: list[str] | None = None) -> int:
     chosen = builder.select(args.target)
     recs = builder.records(chosen)
     write_jsonl_gz(recs, args.out)
+    rel = RelationBuilder(
+        args.wordnet_dir, builder.synsets, builder.key, builder.lemma, parse_data, parse_index, display
+    )
+    rel_out = args.relations_out or args.out.parent / RELATIONS_NAME
+    rel_lines = rel.lines(chosen)
+    if [d["key"] for d in rel_lines[: len(recs)]] != [d["key"] for d in recs]:
+        raise SystemExit("relations lines out of step with the concepts")
+    write_jsonl_gz(rel_lines, rel_out)
 
     lex = Counter(d["domains"][0] for d in recs)
     topics = Counter(t for d in recs for t in d["domains"][1:])
@@ -726,6 +738,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"with opposites: {sum(1 for d in recs if d['opposites'])}")
     print(f"labels disambiguated: {sum(1 for d in recs if d['label'] != d['lemma'])}")
     print(f"instances (named entities): {sum(1 for o in chosen if builder.synsets[o].is_instance)}")
+    print(f"wrote {len(rel_lines)} relation lines to {rel_out} ({rel_out.stat().st_size / 1e6:.2f} MB)")
+    print(f"with more than one lemma: {sum(1 for d in rel_lines[: len(recs)] if len(d['lemmas']) > 1)}")
+    for kind in KINDS:
+        print(f"  {kind:<16}{rel.counts[kind]:>6} concepts {rel.counts[kind + ' links']:>7} links")
+    for what in ("outside nouns", "outside verbs", "outside adjectives"):
+        print(f"{what}: {rel.counts[what]}")
     return 0
 
 

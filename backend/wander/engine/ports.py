@@ -69,6 +69,85 @@ class KnowledgeConcept:
         return float(min(1.0, max(0.0, 1.0 - (len(self.path) - 3) / 10)))
 
 
+@dataclass(frozen=True)
+class RelatedConcept:
+    """One target of a WordNet relation of a concept."""
+
+    key: str  # WordNet key: "car.n.01", "teach.v.01", "large.a.01" (an adjective satellite: ".s.")
+    lemma: str  # display text: the linked word where the pointer names one ("instruct"), else the synset's lemma
+    index: int | None = None  # the target's index when it is one of the knowledge base's concepts
+    gloss: str = ""  # verbs and adjectives: their WordNet definition
+    lexname: str = ""  # verbs: their lexicographer file without "verb." ("communication", "contact", ...)
+
+    @property
+    def pos(self) -> str:
+        """n, v, a or s (adjective satellite)."""
+        return self.key.rsplit(".", 2)[1]
+
+
+@dataclass(frozen=True)
+class ConceptRelations:
+    """What WordNet says of a concept beyond its hypernyms (empty for an imported note).
+
+    Noun relations: a target in the knowledge base has its index, one outside it only its
+    key and lemma (say it, do not walk to it)."""
+
+    lemmas: tuple[str, ...] = ()  # every word of the synset, the display lemma among them
+    antonyms: tuple[RelatedConcept, ...] = ()
+    parts: tuple[RelatedConcept, ...] = ()  # its parts (meronyms): car -> bumper
+    part_of: tuple[RelatedConcept, ...] = ()  # what it is a part of (holonyms): wheel -> wheeled vehicle
+    members: tuple[RelatedConcept, ...] = ()  # its members: fleet -> ship
+    member_of: tuple[RelatedConcept, ...] = ()  # what it is a member of: tree -> forest
+    substances: tuple[RelatedConcept, ...] = ()  # what it is made of: water -> hydrogen, oxygen
+    substance_of: tuple[RelatedConcept, ...] = ()  # what it is the stuff of: water -> ice
+    attributes: tuple[RelatedConcept, ...] = ()  # the adjectives it is the attribute of: size -> large, small
+    derivations: tuple[RelatedConcept, ...] = ()  # derivationally related nouns and adjectives
+    verbs: tuple[RelatedConcept, ...] = ()  # derivationally related verbs: teacher -> teach
+    # How the concept stands to its verbs, from its lexicographer file (a heuristic): "agent"
+    # (what it does: person, animal, group), "instrument" (what is done with it: artifact,
+    # food, substance, body, plant, object, possession), "act" (it is the doing: act, event,
+    # process, phenomenon, communication, cognition, feeling, state), "related" otherwise.
+    verb_role: str = ""
+    topics: tuple[RelatedConcept, ...] = ()  # topic domains: its own (";c" pointers)
+    topic_members: tuple[RelatedConcept, ...] = ()  # what belongs to this topic (nouns, verbs, adjectives)
+    usages: tuple[RelatedConcept, ...] = ()  # usage domains: "colloquialism", "plural" ...
+    usage_members: tuple[RelatedConcept, ...] = ()
+    regions: tuple[RelatedConcept, ...] = ()  # region domains: "France", "United States" ...
+    region_members: tuple[RelatedConcept, ...] = ()
+
+    def of_kind(self, kind: str) -> tuple[RelatedConcept, ...]:
+        """The targets of one of RELATION_KINDS; a clear error for any other name."""
+        if kind not in RELATION_KINDS:
+            raise ValueError(f"kind: {kind!r} is not one of {', '.join(RELATION_KINDS)}")
+        targets: tuple[RelatedConcept, ...] = getattr(self, kind)
+        return targets
+
+    def linked(self) -> list[tuple[str, RelatedConcept]]:
+        """(kind, target) for every target of every kind, in RELATION_KINDS order."""
+        return [(kind, t) for kind in RELATION_KINDS for t in getattr(self, kind)]
+
+
+# ConceptRelations' relation fields, in the order ConceptRelations.linked gives them.
+RELATION_KINDS: tuple[str, ...] = (
+    "antonyms",
+    "parts",
+    "part_of",
+    "members",
+    "member_of",
+    "substances",
+    "substance_of",
+    "attributes",
+    "derivations",
+    "verbs",
+    "topics",
+    "topic_members",
+    "usages",
+    "usage_members",
+    "regions",
+    "region_members",
+)
+
+
 class Knowledge(Protocol):
     """Concepts the wander can walk to, with their unit embeddings, answered in memory."""
 
@@ -126,6 +205,30 @@ class Knowledge(Protocol):
     def domain_neighbours(self, index: int, threshold: float) -> list[tuple[str, int, float]]: ...
 
     def domain_centroid(self, name: str) -> np.ndarray | None: ...
+
+    def relations(self, index: int) -> ConceptRelations:
+        """WordNet's relations of a concept beyond its hypernyms, and every lemma of it."""
+        ...
+
+    def linked(self, index: int) -> list[tuple[str, int]]:
+        """(kind, concept index) for every relation target that is a concept of the knowledge
+        base (kinds as in RELATION_KINDS; hypernyms and hyponyms are broader/narrower)."""
+        ...
+
+    def ancestors(self, index: int, levels: int) -> dict[str, int]:
+        """The keys of every hypernym (ordinary or instance) up to LEVELS above a concept,
+        inside the knowledge base or not, mapped to their distance (1 = direct), nearest first."""
+        ...
+
+    def lemma_of(self, key: str) -> str | None:
+        """The display lemma of any WordNet key the knowledge base knows of (a concept's, a
+        relation target's or an ancestor's), None for an unknown key."""
+        ...
+
+    def sharing_lemma(self, index: int) -> list[int]:
+        """The other concepts that share a lemma with this one (case-folded): one word with
+        several senses, whose step from one sense to another is a pun."""
+        ...
 
 
 class CASignal(Protocol):

@@ -1,8 +1,11 @@
 """The concept knowledge base that ships with Wander (built from WordNet 3.0).
 
-``data/concepts.jsonl.gz`` holds one JSON object per line, sorted by key; see
-``data/README.md`` for the fields and ``scripts/build_kb.py`` for how it is made.
-Pure standard library: nothing here imports the rest of Wander.
+``data/concepts.jsonl.gz`` holds one JSON object per line, sorted by key;
+``data/relations.jsonl.gz`` holds WordNet's other relations around those concepts (parts,
+members, substances, attributes, derivations, verbs, domains, every lemma of a synset, and
+the hypernyms above the corpus). See ``data/README.md`` for the fields and
+``scripts/build_kb.py`` for how they are made. Pure standard library: nothing here imports
+the rest of Wander.
 """
 
 from __future__ import annotations
@@ -10,18 +13,45 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
     "DATA_FILE",
     "LEXFILE_DOMAINS",
+    "RELATIONS_FILE",
+    "RELATION_KINDS",
     "CorpusConcept",
+    "CorpusRelations",
     "corpus_fingerprint",
     "load_corpus",
+    "load_relations",
 ]
 
 DATA_FILE: Path = Path(__file__).resolve().parent / "data" / "concepts.jsonl.gz"
+RELATIONS_FILE: Path = DATA_FILE.parent / "relations.jsonl.gz"
+
+# The relation lists a concept's line in RELATIONS_FILE may hold (README.md says what each
+# means), in the order they are written.
+RELATION_KINDS: tuple[str, ...] = (
+    "antonyms",
+    "parts",
+    "part_of",
+    "members",
+    "member_of",
+    "substances",
+    "substance_of",
+    "attributes",
+    "derivations",
+    "verbs",
+    "topics",
+    "topic_members",
+    "usages",
+    "usage_members",
+    "regions",
+    "region_members",
+)
 
 # WordNet's 26 noun lexicographer files without the "noun." prefix: the first entry of
 # every concept's ``domains``.
@@ -107,3 +137,75 @@ def corpus_fingerprint(path: Path | None = None) -> str:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
+
+
+class CorpusRelations:
+    """The lines of RELATIONS_FILE by WordNet key, each parsed the first time it is asked for.
+
+    A concept's line: ``key``, ``lemmas``, ``broader`` and the non-empty RELATION_KINDS
+    lists, whose entries are ``key`` or ``key|word`` (the pointer links that word of the
+    target synset). A synset outside the concepts that some line names: ``key``, ``lemma``,
+    and ``broader`` (nouns) or ``gloss`` (verbs and adjectives) and ``lexname`` (verbs).
+    """
+
+    def __init__(self, lines: dict[str, str]) -> None:
+        self._lines = lines
+        self._parsed: dict[str, dict] = {}
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._lines
+
+    def __iter__(self) -> Iterator[str]:
+        """Every key, in file order: the concepts' first, then the synsets outside them."""
+        return iter(self._lines)
+
+    def get(self, key: str) -> dict | None:
+        """The parsed line of KEY (shared: do not change it), None if the file has none."""
+        rec = self._parsed.get(key)
+        if rec is None:
+            line = self._lines.get(key)
+            if line is None:
+                return None
+            rec = self._parsed[key] = json.loads(line)
+        return rec
+
+    def broader(self, key: str) -> tuple[str, ...]:
+        rec = self.get(key)
+        return tuple(rec.get("broader", ())) if rec else ()
+
+    def ancestors(self, key: str, levels: int) -> dict[str, int]:
+        """Every hypernym (ordinary or instance) of KEY up to LEVELS above it, inside the
+        concepts or not, mapped to its distance (1 = a direct hypernym), nearest first."""
+        out: dict[str, int] = {}
+        frontier = [key]
+        for depth in range(1, levels + 1):
+            nxt = []
+            for k in frontier:
+                for b in self.broader(k):
+                    if b not in out and b != key:
+                        out[b] = depth
+                        nxt.append(b)
+            frontier = nxt
+        return out
+
+
+def load_relations(path: Path | None = None) -> CorpusRelations:
+    """RELATIONS_FILE (or PATH, plain or gzipped JSONL), split into lines by key; each line
+    is parsed only when asked for, so loading costs a decompression and a split."""
+    p = Path(path) if path is not None else RELATIONS_FILE
+    raw = p.read_bytes()
+    text = (gzip.decompress(raw) if p.suffix == ".gz" else raw).decode("utf-8")
+    lines: dict[str, str] = {}
+    prefix = '{"key":"'
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if line.startswith(prefix):
+            key = line[len(prefix) : line.index('"', len(prefix))]
+        else:  # written by something other than build_kb.py: parse it for its key
+            key = str(json.loads(line)["key"])
+        lines[key] = line
+    return CorpusRelations(lines)

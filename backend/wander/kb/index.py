@@ -15,15 +15,34 @@ from collections.abc import Sequence
 import numpy as np
 
 from wander.domain.geometry import top_k
-from wander.engine.ports import KnowledgeConcept
+from wander.engine.ports import ConceptRelations, KnowledgeConcept, RelatedConcept
+from wander.kb import corpus
 
 # Similarity rows kept (56 KB each over 14k concepts): the current locus's and those of the
 # walk's last few loci, which the analogy strategy combines instead of scanning again.
 RECENT_ROWS = 32
 
+# The source name of the shipped corpus's concepts: only they have WordNet relations.
+WORDNET_SOURCE = "wordnet"
+
+# How a noun stands to its derivationally related verbs, by its lexicographer file
+# (WordNet's morphosemantic link types are not part of its database files).
+VERB_ROLES: dict[str, str] = {
+    **dict.fromkeys(("person", "animal", "group"), "agent"),
+    **dict.fromkeys(("artifact", "food", "substance", "body", "plant", "object", "possession"), "instrument"),
+    **dict.fromkeys(("act", "event", "process", "phenomenon", "communication", "cognition", "feeling", "state"), "act"),
+}
+
 
 class KnowledgeIndex:
-    def __init__(self, concepts: Sequence[KnowledgeConcept], matrix: np.ndarray):
+    def __init__(
+        self,
+        concepts: Sequence[KnowledgeConcept],
+        matrix: np.ndarray,
+        relations: corpus.CorpusRelations | None = None,
+    ):
+        """RELATIONS: WordNet's relations by key (corpus.load_relations(), which is read on
+        first use when not given)."""
         if len(concepts) != len(matrix):
             raise ValueError("concepts and matrix rows differ in number")
         self._concepts = list(concepts)
@@ -61,6 +80,10 @@ class KnowledgeIndex:
         self._members: dict[int, np.ndarray] = {}  # concept indices per primary domain
         self._content_key: str | None = None
         self._reach_domains: np.ndarray | None = None
+        self._graph = relations
+        self._relations: dict[int, ConceptRelations] = {}
+        self._ancestors: dict[tuple[int, int], dict[str, int]] = {}
+        self._lemma_groups: dict[str, list[int]] | None = None
 
     # ---- corpus relations ----------------------------------------------------------------
 
@@ -73,6 +96,85 @@ class KnowledgeIndex:
     def opposites(self, index: int) -> list[int]:
         """Corpus antonyms of a concept that are themselves in the knowledge base."""
         return [j for name in self._concepts[index].opposites if (j := self.find_label(name)) is not None]
+
+    # ---- WordNet's other relations (read from the shipped file on first use) -------------
+
+    def _wordnet(self) -> corpus.CorpusRelations:
+        if self._graph is None:
+            self._graph = corpus.load_relations()
+        return self._graph
+
+    def _record(self, index: int) -> dict | None:
+        c = self._concepts[index]
+        return self._wordnet().get(c.key) if c.source == WORDNET_SOURCE else None
+
+    def _lemma(self, index: int) -> str:
+        return self._concepts[index].label.split(" (")[0]
+
+    def _target(self, text: str) -> RelatedConcept:
+        key, _, word = text.partition("|")
+        j = self._by_key.get(key)
+        if j is not None:
+            return RelatedConcept(key, word or self._lemma(j), j)
+        node = self._wordnet().get(key) or {}
+        return RelatedConcept(
+            key, word or str(node.get("lemma", key)), None, node.get("gloss", ""), node.get("lexname", "")
+        )
+
+    def relations(self, index: int) -> ConceptRelations:
+        """WordNet's relations of a concept beyond its hypernyms, and every lemma of it."""
+        rel = self._relations.get(index)
+        if rel is None:
+            rec = self._record(index)
+            if rec is None:
+                rel = ConceptRelations()
+            else:
+                fields = {kind: tuple(self._target(t) for t in rec.get(kind, ())) for kind in corpus.RELATION_KINDS}
+                role = VERB_ROLES.get(self._concepts[index].domains[0], "related") if fields["verbs"] else ""
+                rel = ConceptRelations(lemmas=tuple(rec.get("lemmas", ())), verb_role=role, **fields)
+            self._relations[index] = rel
+        return rel
+
+    def linked(self, index: int) -> list[tuple[str, int]]:
+        """(kind, concept index) for every relation target that is a concept here."""
+        return [(kind, t.index) for kind, t in self.relations(index).linked() if t.index is not None]
+
+    def _broader_keys(self, key: str) -> tuple[str, ...]:
+        j = self._by_key.get(key)
+        return self._concepts[j].broader if j is not None else self._wordnet().broader(key)
+
+    def ancestors(self, index: int, levels: int) -> dict[str, int]:
+        """Hypernym keys up to LEVELS above a concept, in the corpus or not -> distance (1 = direct)."""
+        found = self._ancestors.get((index, levels))
+        if found is None:
+            own = self._concepts[index].key
+            found, frontier = {}, [own]
+            for depth in range(1, levels + 1):
+                frontier = [b for k in frontier for b in self._broader_keys(k) if b not in found and b != own]
+                for b in frontier:
+                    found.setdefault(b, depth)
+            self._ancestors[(index, levels)] = found
+        return dict(found)
+
+    def lemma_of(self, key: str) -> str | None:
+        j = self._by_key.get(key)
+        if j is not None:
+            return self._lemma(j)
+        node = self._wordnet().get(key)
+        return str(node["lemma"]) if node and "lemma" in node else None
+
+    def sharing_lemma(self, index: int) -> list[int]:
+        """Other concepts with a lemma in common (case-folded): another sense of one of its words."""
+        if self._lemma_groups is None:
+            groups: dict[str, list[int]] = {}
+            for i in range(len(self._concepts)):
+                rec = self._record(i)
+                for lemma in {w.casefold() for w in (rec or {}).get("lemmas", ())}:
+                    groups.setdefault(lemma, []).append(i)
+            self._lemma_groups = groups
+        rec = self._record(index)
+        words = {w.casefold() for w in (rec or {}).get("lemmas", ())}
+        return sorted({j for w in words for j in self._lemma_groups.get(w, ()) if j != index})
 
     # ---- per-domain neighbourhoods (bridging) --------------------------------------------
 
