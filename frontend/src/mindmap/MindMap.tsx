@@ -181,6 +181,9 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const rf = useReactFlow();
   const flowStore = useStoreApi();
   const [follow, setFollow] = useState(true);
+  /** "Whole map" is on: the view keeps fitting the whole map as it changes (a step, the
+   * archive's timeline), until a person moves it or turns following on. */
+  const [whole, setWhole] = useState(false);
   const moveStart = useRef<Viewport | null>(null);
   const hold = useMemo(() => new ViewHold(), []);
   /** When the glide that following started last ends (performance.now()). */
@@ -221,7 +224,9 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       const pad = 140;
       const fitZoom = Math.min(el.clientWidth / (b.width + pad), el.clientHeight / (b.height + pad));
       glideEnd.current = duration > 0 ? performance.now() + duration : 0;
-      if (fitZoom >= READABLE_ZOOM || !cur) {
+      // (the semantic layout is a picture of the whole wander, scaled to the box: it is fitted
+      // whole, never followed at a reading zoom, which left most of it out of the view)
+      if (fitZoom >= READABLE_ZOOM || !cur || bySense) {
         // the semantic picture fills the whole box: keep it clear of the tools, legend and minimap
         const padding = bySense ? SEMANTIC_PADDING : 0.2;
         void rf.setViewport(getViewportForBounds(b, el.clientWidth, el.clientHeight, 0.02, 1.3, padding), { duration });
@@ -274,12 +279,32 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   /** Fit the whole map. Not React Flow's fitView: it sees only the nodes React Flow holds (not
    * the canvas's), and it only queues the fit, which on a 300-step map (238 loci) never ran:
    * the view stayed where it was. */
-  const wholeMap = useCallback(() => {
-    const el = box.current;
-    const shown = view.current.nodes;
-    if (!el || shown.length === 0) return;
-    void rf.setViewport(getViewportForBounds(getNodesBounds(shown), el.clientWidth, el.clientHeight, 0.02, 3, 0.15), { duration: glideFor(shown.length, 350) });
-  }, [rf]);
+  const wholeMap = useCallback(
+    (asked = 350) => {
+      const el = box.current;
+      const { nodes: shown, positions: at, target: to, semantic: bySense } = view.current;
+      if (!el || shown.length === 0) return;
+      // where the nodes are going (a switch of layout, a new projection glides them there)
+      const ns = at === to ? shown : shown.map((n) => destined(n, at, to));
+      const padding = bySense ? SEMANTIC_PADDING : 0.15;
+      void rf.setViewport(getViewportForBounds(getNodesBounds(ns), el.clientWidth, el.clientHeight, 0.02, 3, padding), { duration: glideFor(shown.length, asked) });
+    },
+    [rf],
+  );
+  // Whole map on: the map changed (a step, a move of the archive's timeline), fit it again.
+  const wholeKey = `${graph.sessionId}|${nodes.length}|${graph.currentLocusId}|${animKey}`;
+  useEffect(() => {
+    if (!whole) return;
+    const t = setTimeout(() => hold.run(() => wholeMap(250)), 30);
+    return () => clearTimeout(t);
+  }, [whole, wholeKey, hold, wholeMap]);
+  // A new semantic picture (the switch to it, a refit) is fitted whole, whatever the view was
+  // doing: the picture is placed by the projection, not where the person last looked.
+  useEffect(() => {
+    if (!semantic || follow || whole) return; // (following and Whole map fit it themselves)
+    const t = setTimeout(() => hold.run(() => wholeMap(350)), 30);
+    return () => clearTimeout(t);
+  }, [animKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const nodeCount = nodes.length;
   useLayoutEffect(() => {
     if (placed || nodeCount === 0) return;
@@ -480,7 +505,10 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
           const st = moveStart.current;
           moveStart.current = null;
           // a person moved the view (a click on the pane starts a "move" that goes nowhere)
-          if (e && st && (Math.abs(st.x - vp.x) > 2 || Math.abs(st.y - vp.y) > 2 || Math.abs(st.zoom - vp.zoom) > 1e-3)) setFollow(false);
+          if (e && st && (Math.abs(st.x - vp.x) > 2 || Math.abs(st.y - vp.y) > 2 || Math.abs(st.zoom - vp.zoom) > 1e-3)) {
+            setFollow(false);
+            setWhole(false);
+          }
         }}
         nodesDraggable
         nodeDragThreshold={3}
@@ -512,24 +540,30 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
           className={follow ? "tool is-on" : "tool"}
           onClick={() => {
             setFollow(true);
+            setWhole(false);
             followView(350, true);
           }}
           title="Fit the whole walk and follow it as it grows"
         >
           {follow ? "Following" : "Fit & follow"}
         </button>
-        <button type="button" className="tool" onClick={() => {
+        <button
+          type="button"
+          className={whole ? "tool is-on" : "tool"}
+          aria-pressed={whole}
+          onClick={() => {
             setFollow(false);
+            setWhole(true);
             wholeMap();
           }}
-          title="Show the whole walk (stops following)"
+          title="Show the whole walk, and keep showing it whole as it changes (instead of following the current locus)"
         >
           Whole map
         </button>
-        <button type="button" className="tool" onClick={() => void rf.zoomIn({ duration: glideFor(view.current.nodes.length, 200) })} title="Zoom in" aria-label="Zoom in">
+        <button type="button" className="tool" onClick={() => (setWhole(false), void rf.zoomIn({ duration: glideFor(view.current.nodes.length, 200) }))} title="Zoom in" aria-label="Zoom in">
           +
         </button>
-        <button type="button" className="tool" onClick={() => void rf.zoomOut({ duration: glideFor(view.current.nodes.length, 200) })} title="Zoom out" aria-label="Zoom out">
+        <button type="button" className="tool" onClick={() => (setWhole(false), void rf.zoomOut({ duration: glideFor(view.current.nodes.length, 200) }))} title="Zoom out" aria-label="Zoom out">
           −
         </button>
         <LayoutSwitch mode={mode} onChange={setMode} busy={mode === "semantic" && projection.loading && !semantic} error={mode === "semantic" ? projection.error : null} />
