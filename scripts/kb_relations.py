@@ -9,8 +9,8 @@ object per line:
   (every word of the synset), its `broader` keys again, and one list per relation kind;
 - then one line per WordNet synset outside the concepts that those lines name (a relation
   target, or a hypernym up to the root), sorted by key: its display `lemma` and
-  `broader` (nouns), its `lemma`, `gloss` and `lexname` (verbs), or its `lemma` and
-  `gloss` (adjectives).
+  `broader` (nouns), its `lemma`, `gloss`, `lexname` and sentence `frames` (verbs), or its
+  `lemma` and `gloss` (adjectives).
 
 A target is a WordNet key (`car.n.01`, `teach.v.01`, `large.a.01`, `big.s.01`); where the
 pointer links one word of the target synset that is not its display lemma, `|word` follows
@@ -108,6 +108,7 @@ class RelationBuilder:
             self.data[pos] = parse_data(wn / f"data.{POS_NAMES[pos]}")
             self.index[pos] = parse_index(wn / f"index.{POS_NAMES[pos]}")
         self.ss_type = _ss_types(wn / "data.adj")
+        self.frames = _verb_frames(wn / "data.verb")
         self.counts: Counter = Counter()
         self._where: dict[str, tuple[int, str]] = {}  # every key made so far -> (offset, pos)
 
@@ -164,6 +165,8 @@ class RelationBuilder:
                 kind = "verbs"
             if p.pos == "r":
                 continue  # a handful of adverb domain members: nothing to say with them
+            if p.pos == "n" and p.offset == offset:
+                continue  # a link between two words of this very synset ("bondage", "thrall")
             found[kind].append(self.target(p))
         for kind in KINDS:
             found[kind] = _one_per_key(found[kind])
@@ -201,6 +204,7 @@ class RelationBuilder:
                 node = {"key": key, "lemma": self.node_lemma(offset, pos), "gloss": s.gloss}
                 if pos == "v":
                     node["lexname"] = VERB_LEXFILES[s.lexfile]
+                    node["frames"] = self.frames.get(offset, [])
             outside[key] = node
         pos_of = Counter(k.rsplit(".", 2)[1] for k in outside)
         self.counts["outside nouns"] = pos_of["n"]
@@ -218,6 +222,23 @@ def _one_per_key(targets: list[str]) -> list[str]:
         if key not in out or t == key:
             out[key] = t
     return list(out.values())
+
+
+def _verb_frames(path: Path) -> dict[int, list[int]]:
+    """Verb synset offset -> the numbers of its sentence frames (wndb(5): `f_cnt + f_num w_num`
+    after the pointers), for any of its words, in number order."""
+    out: dict[int, list[int]] = {}
+    with path.open(encoding="latin-1") as fh:
+        for line in fh:
+            if line.startswith("  "):
+                continue
+            parts = line.partition(" | ")[0].split()
+            i = 4 + 2 * int(parts[3], 16)
+            i += 1 + 4 * int(parts[i])
+            if i < len(parts):
+                count = int(parts[i])
+                out[int(parts[0])] = sorted({int(parts[i + 2 + 3 * k]) for k in range(count)})
+    return out
 
 
 def _ss_types(path: Path) -> dict[int, str]:

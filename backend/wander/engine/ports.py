@@ -78,6 +78,7 @@ class RelatedConcept:
     index: int | None = None  # the target's index when it is one of the knowledge base's concepts
     gloss: str = ""  # verbs and adjectives: their WordNet definition
     lexname: str = ""  # verbs: their lexicographer file without "verb." ("communication", "contact", ...)
+    frames: tuple[str, ...] = ()  # verbs: WordNet's sentence frames ("Somebody ----s something")
 
     @property
     def pos(self) -> str:
@@ -213,6 +214,11 @@ class Knowledge(Protocol):
     def linked(self, index: int) -> list[tuple[str, int]]:
         """(kind, concept index) for every relation target that is a concept of the knowledge
         base (kinds as in RELATION_KINDS; hypernyms and hyponyms are broader/narrower)."""
+        ...
+
+    def relations_between(self, index: int, other: int) -> list[str]:
+        """The kinds by which concept OTHER is a target of concept INDEX ("parts": OTHER is a
+        part of INDEX), in RELATION_KINDS order; empty when none (hypernymy: broader/narrower)."""
         ...
 
     def ancestors(self, index: int, levels: int) -> dict[str, int]:

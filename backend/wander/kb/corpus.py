@@ -22,11 +22,13 @@ __all__ = [
     "LEXFILE_DOMAINS",
     "RELATIONS_FILE",
     "RELATION_KINDS",
+    "VERB_FRAMES",
     "CorpusConcept",
     "CorpusRelations",
     "corpus_fingerprint",
     "load_corpus",
     "load_relations",
+    "shipped_relations",
 ]
 
 DATA_FILE: Path = Path(__file__).resolve().parent / "data" / "concepts.jsonl.gz"
@@ -139,13 +141,55 @@ def corpus_fingerprint(path: Path | None = None) -> str:
     return h.hexdigest()
 
 
+# WordNet's generic sentence frames (wninput(5)), frame number n at [n - 1]: a verb line's
+# ``frames``.
+VERB_FRAMES: tuple[str, ...] = (
+    "Something ----s",
+    "Somebody ----s",
+    "It is ----ing",
+    "Something is ----ing PP",
+    "Something ----s something Adjective/Noun",
+    "Something ----s Adjective/Noun",
+    "Somebody ----s Adjective",
+    "Somebody ----s something",
+    "Somebody ----s somebody",
+    "Something ----s somebody",
+    "Something ----s something",
+    "Something ----s to somebody",
+    "Somebody ----s on something",
+    "Somebody ----s somebody something",
+    "Somebody ----s something to somebody",
+    "Somebody ----s something from somebody",
+    "Somebody ----s somebody with something",
+    "Somebody ----s somebody of something",
+    "Somebody ----s something on somebody",
+    "Somebody ----s somebody PP",
+    "Somebody ----s something PP",
+    "Somebody ----s PP",
+    "Somebody's (body part) ----s",
+    "Somebody ----s somebody to INFINITIVE",
+    "Somebody ----s somebody INFINITIVE",
+    "Somebody ----s that CLAUSE",
+    "Somebody ----s to somebody",
+    "Somebody ----s to INFINITIVE",
+    "Somebody ----s whether INFINITIVE",
+    "Somebody ----s somebody into V-ing something",
+    "Somebody ----s something with something",
+    "Somebody ----s INFINITIVE",
+    "Somebody ----s VERB-ing",
+    "It ----s that CLAUSE",
+    "Something ----s INFINITIVE",
+)
+
+
 class CorpusRelations:
     """The lines of RELATIONS_FILE by WordNet key, each parsed the first time it is asked for.
 
     A concept's line: ``key``, ``lemmas``, ``broader`` and the non-empty RELATION_KINDS
     lists, whose entries are ``key`` or ``key|word`` (the pointer links that word of the
     target synset). A synset outside the concepts that some line names: ``key``, ``lemma``,
-    and ``broader`` (nouns) or ``gloss`` (verbs and adjectives) and ``lexname`` (verbs).
+    and ``broader`` (nouns) or ``gloss`` (verbs and adjectives), ``lexname`` and ``frames``
+    (verbs: numbers into VERB_FRAMES).
     """
 
     def __init__(self, lines: dict[str, str]) -> None:
@@ -190,6 +234,17 @@ class CorpusRelations:
                         nxt.append(b)
             frontier = nxt
         return out
+
+
+_shipped: CorpusRelations | None = None
+
+
+def shipped_relations() -> CorpusRelations:
+    """RELATIONS_FILE, loaded once per process (every knowledge index shares it)."""
+    global _shipped
+    if _shipped is None:
+        _shipped = load_relations()
+    return _shipped
 
 
 def load_relations(path: Path | None = None) -> CorpusRelations:

@@ -41,8 +41,8 @@ class KnowledgeIndex:
         matrix: np.ndarray,
         relations: corpus.CorpusRelations | None = None,
     ):
-        """RELATIONS: WordNet's relations by key (corpus.load_relations(), which is read on
-        first use when not given)."""
+        """RELATIONS: WordNet's relations by key (the shipped file's, read on first use, when
+        not given)."""
         if len(concepts) != len(matrix):
             raise ValueError("concepts and matrix rows differ in number")
         self._concepts = list(concepts)
@@ -82,6 +82,7 @@ class KnowledgeIndex:
         self._reach_domains: np.ndarray | None = None
         self._graph = relations
         self._relations: dict[int, ConceptRelations] = {}
+        self._linked: dict[int, list[tuple[str, int]]] = {}
         self._ancestors: dict[tuple[int, int], dict[str, int]] = {}
         self._lemma_groups: dict[str, list[int]] | None = None
 
@@ -101,7 +102,7 @@ class KnowledgeIndex:
 
     def _wordnet(self) -> corpus.CorpusRelations:
         if self._graph is None:
-            self._graph = corpus.load_relations()
+            self._graph = corpus.shipped_relations()
         return self._graph
 
     def _record(self, index: int) -> dict | None:
@@ -117,9 +118,9 @@ class KnowledgeIndex:
         if j is not None:
             return RelatedConcept(key, word or self._lemma(j), j)
         node = self._wordnet().get(key) or {}
-        return RelatedConcept(
-            key, word or str(node.get("lemma", key)), None, node.get("gloss", ""), node.get("lexname", "")
-        )
+        frames = tuple(corpus.VERB_FRAMES[n - 1] for n in node.get("frames", ()) if 0 < n <= len(corpus.VERB_FRAMES))
+        lemma = word or str(node.get("lemma", key))
+        return RelatedConcept(key, lemma, None, node.get("gloss", ""), node.get("lexname", ""), frames)
 
     def relations(self, index: int) -> ConceptRelations:
         """WordNet's relations of a concept beyond its hypernyms, and every lemma of it."""
@@ -137,7 +138,16 @@ class KnowledgeIndex:
 
     def linked(self, index: int) -> list[tuple[str, int]]:
         """(kind, concept index) for every relation target that is a concept here."""
-        return [(kind, t.index) for kind, t in self.relations(index).linked() if t.index is not None]
+        found = self._linked.get(index)
+        if found is None:
+            found = [(kind, t.index) for kind, t in self.relations(index).linked() if t.index is not None]
+            self._linked[index] = found
+        return list(found)
+
+    def relations_between(self, index: int, other: int) -> list[str]:
+        """The relation kinds by which OTHER is a target of INDEX ("parts": OTHER is a part of
+        INDEX); hypernymy is broader/narrower."""
+        return [kind for kind, j in self.linked(index) if j == other]
 
     def _broader_keys(self, key: str) -> tuple[str, ...]:
         j = self._by_key.get(key)

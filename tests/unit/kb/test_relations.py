@@ -109,6 +109,18 @@ def test_parts_and_wholes(kb):
     assert ("part_of", hand) in kb.linked(finger) and ("parts", finger) in kb.linked(hand)
 
 
+def test_relations_between_reads_from_the_first_concept(kb):
+    finger, hand, car = idx(kb, "finger.n.01"), idx(kb, "hand.n.01"), idx(kb, "car.n.01")
+    assert kb.relations_between(finger, hand) == ["part_of"]
+    assert kb.relations_between(hand, finger) == ["parts"]
+    assert kb.relations_between(finger, car) == []
+
+
+def test_the_shipped_file_is_read_once_per_process():
+    assert corpus.shipped_relations() is corpus.shipped_relations()
+    assert "car.n.01" in corpus.shipped_relations()
+
+
 def test_members_and_substances(kb):
     assert "tree.n.01" in keys(kb.relations(idx(kb, "forest.n.01")).members)
     assert "forest.n.01" in keys(kb.relations(idx(kb, "tree.n.01")).member_of)
@@ -127,6 +139,7 @@ def test_antonyms_attributes_derivations_and_verbs(kb):
     teacher = kb.relations(idx(kb, "teacher.n.01"))
     teach = next(t for t in teacher.verbs if t.key == "teach.v.01")
     assert teach.lemma == "teach" and teach.lexname == "communication" and teach.gloss
+    assert "Somebody ----s somebody something" in teach.frames
     assert teacher.verb_role == "agent"
     hammer = kb.relations(idx(kb, "hammer.n.02"))
     assert "hammer.v.01" in keys(hammer.verbs) and hammer.verb_role == "instrument"
@@ -154,7 +167,7 @@ def test_every_key_typed_target_is_a_concept(kb):
     n = 0
     for i in range(len(kb)):
         for kind, j in kb.linked(i):
-            assert kind in RELATION_KINDS and 0 <= j < len(kb), (i, kind, j)
+            assert kind in RELATION_KINDS and 0 <= j < len(kb) and j != i, (i, kind, j)
             n += 1
         for _kind, t in kb.relations(i).linked():
             assert (t.index is not None) == (kb.index_of(t.key) is not None)
