@@ -232,6 +232,19 @@ class WanderStarted(BaseModel):
     running: bool
 
 
+class WanderOutcome(BaseModel):
+    """What a run waited for did (POST .../wander?wait=true): 000's answer to the wander call.
+    stopped_reason is null when the run took its steps and the wander is still active;
+    otherwise it says why the wander is no longer active (max_steps, a breaker, a pause)."""
+
+    session_id: str
+    steps_completed: int
+    crystals_formed: int
+    stopped_reason: str | None = None
+    status: SessionStatusName
+    step_count: int
+
+
 class Problem(BaseModel):
     """RFC 9457 problem details; `field` names the offending input when there is one."""
 
@@ -423,6 +436,7 @@ EXPORTED: tuple[type[BaseModel], ...] = (
     TraceStep,
     StepOut,
     WanderStarted,
+    WanderOutcome,
     Problem,
     CandidateOut,
     FenceAnchorOut,

@@ -75,12 +75,31 @@ def test_unreadable_import_file(cli_env, tmp_path):
     assert out.returncode == 2 and "path" in out.stderr and "cannot read" in out.stderr
 
 
+def count_crystals(env, session_id: str) -> int:
+    return asyncio.run(_count_crystals(env["WANDER_DATABASE_URL"], session_id))
+
+
+async def _count_crystals(db_url: str, session_id: str) -> int:
+    from wander.store.database import make_engine
+    from wander.store.repository import PostgresStore
+
+    db = make_engine(db_url)
+    try:
+        crystals = await PostgresStore(db).find_crystals(session_id=session_id, status=None)
+        return sum(c.status != "invalidated" for c in crystals)  # a rejected filling formed none
+    finally:
+        await db.dispose()
+
+
 def test_run_json_show_and_sessions(cli_env):
     out = wander(["run", "tide pool", "--steps", "6", "--seed", "3", "--json"], cli_env)
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["steps"] == 6 and summary["status"] == "completed"
     assert len(summary["path"]) == 7 and summary["path"][0] == "tide pool"
+    # 000's answer to a run, as POST .../wander?wait=true gives it
+    assert (summary["steps_completed"], summary["stopped_reason"]) == (6, "max_steps")
+    assert summary["crystals_formed"] == count_crystals(cli_env, summary["session_id"])
     shown = wander(["show", summary["session_id"]], cli_env)
     assert shown.returncode == 0
     for facet in ("connection", "tension", "bridge", "surprise", "possibility", "themes"):

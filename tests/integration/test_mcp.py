@@ -15,6 +15,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from wander.mcp.http import with_token
+from wander.engine.service import Interventions
 from wander.mcp.server import build_server
 
 from tests.api.conftest import free_port
@@ -41,8 +42,9 @@ def error_text(result) -> str:
     return text
 
 
-async def exercise(client: Client) -> dict:
-    """create, run 5 steps, inject, step, read insights and resources; the bad arguments."""
+async def exercise(client: Client, crystallize=None) -> dict:
+    """create, run 5 steps, inject, step, read insights and resources; the bad arguments.
+    crystallize(session_id), where the test can reach the engine, forces a crystal first."""
     assert {t.name for t in (await client.list_tools()).tools} == TOOLS
     created = payload(
         await client.call_tool(
@@ -66,6 +68,8 @@ async def exercise(client: Client) -> dict:
         await client.call_tool("wander_run", {"session_id": sid, "n_steps": 5}, progress_callback=on_progress)
     )
     assert ran["steps_completed"] == 5 and ran["step_count"] == 5 and len(ran["path"]) == 5
+    # 000's answer to a run: the wander goes on, so no reason; a crystal per insight listed
+    assert ran["stopped_reason"] is None and ran["crystals_formed"] == len(ran["new_crystals"])
     assert progress == [1, 2, 3, 4, 5]
 
     injected = payload(await client.call_tool("wander_inject", {"session_id": sid, "concept": "trust"}))
@@ -80,16 +84,24 @@ async def exercise(client: Client) -> dict:
         "possibility",
     }
 
+    if crystallize is not None:
+        await crystallize(sid)
     insights = payload(await client.call_tool("wander_get_insights", {"session_id": sid, "min_confidence": 0.0}))
-    assert insights["step_count"] == 6 and isinstance(insights["crystals"], list)
+    assert insights["step_count"] == 6 and insights["min_confidence"] == 0.0
     assert insights["resonances"], "six steps leave candidate resonances"
+    strengths = [r["strength"] for r in insights["resonances"]]
+    assert strengths == sorted(strengths, reverse=True), "strongest resonance first"
 
     trace = json.loads((await client.read_resource(f"wander://sessions/{sid}/trace")).contents[0].text)
     assert [t["step_number"] for t in trace] == [1, 2, 3, 4, 5, 6] and trace[-1]["to_concept"] == "trust"
     crystals = json.loads((await client.read_resource(f"wander://sessions/{sid}/crystals")).contents[0].text)
-    assert len(crystals) == len(
-        payload(await client.call_tool("wander_get_insights", {"session_id": sid, "min_confidence": 0.0}))["crystals"]
-    )
+    # at 0.0 every crystal of the wander is listed; the default 0.7 keeps those at least that confident
+    every = {c["id"]: c["confidence"] for c in insights["crystals"]}
+    assert set(every) == {c["id"] for c in crystals}
+    assert every or crystallize is None, "the forced crystal is listed"
+    strict = payload(await client.call_tool("wander_get_insights", {"session_id": sid}))
+    assert strict["min_confidence"] == 0.7
+    assert {c["id"] for c in strict["crystals"]} == {i for i, conf in every.items() if conf >= 0.7}
 
     # bad arguments: tool errors that name the field, nothing written
     unknown = "00000000-0000-0000-0000-00000000abcd"
@@ -132,7 +144,7 @@ async def test_mcp_over_streamable_http(app):
         await asyncio.sleep(0.05)
     try:
         async with Client(f"http://127.0.0.1:{port}/mcp", cache=None, read_timeout_seconds=300) as client:
-            await exercise(client)
+            await exercise(client, crystallize=Interventions(app.engine).crystallize)
     finally:
         server.should_exit = True
         await task

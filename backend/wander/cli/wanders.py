@@ -51,15 +51,19 @@ async def _run_steps(app_, session_id: str, total: int, done_before: int, as_jso
         return await app_.engine.run(session_id, on_step=on_step)
 
 
-async def _summary(app_, session_id: str) -> dict[str, Any]:
+async def _summary(app_, session_id: str, outcome: Any) -> dict[str, Any]:
+    """The wander after the run, led by 000's answer to a run: steps completed, crystals
+    formed, and why it stopped (null while it is still active)."""
     session = await app_.queries.session(session_id)
     steps = await app_.queries.trace(session_id)
     distances = [s.selection_scores.get("distance") for s in steps if s.selection_scores]
     in_band = sum(1 for d in distances if d is not None and BAND_LOW <= d <= BAND_HIGH)
     return {
         "session_id": session_id,
+        "steps_completed": outcome.steps_completed,
+        "crystals_formed": outcome.crystals_formed,
+        "stopped_reason": outcome.stopped_reason,
         "status": str(session.status),
-        "stopped_reason": session.stopped_reason,
         "steps": len(steps),
         "in_band": in_band,
         "in_band_share": round(in_band / len(steps), 4) if steps else None,
@@ -79,6 +83,10 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
     console.print(
         f"[bold]wander[/] {summary['session_id']}  status {summary['status']}"
         + (f" ({summary['stopped_reason']})" if summary["stopped_reason"] else "")
+    )
+    console.print(
+        f"this run: {summary['steps_completed']} steps, {summary['crystals_formed']} crystal"
+        + ("" if summary["crystals_formed"] == 1 else "s")
     )
     console.print(" -> ".join(summary["path"][:12]) + (" -> ..." if len(summary["path"]) > 12 else ""))
     if share is not None:
@@ -144,9 +152,9 @@ def run(
                 )
             )
             err.print(f"wander {session.id} started", highlight=False)
-            await _run_steps(a, session.id, steps, 0, as_json)
+            outcome = await _run_steps(a, session.id, steps, 0, as_json)
             _print_fallback_notice(a)
-            return await _summary(a, session.id)
+            return await _summary(a, session.id, outcome)
 
     _print_summary(run_async(main), as_json)
 
@@ -166,9 +174,9 @@ def resume(
     async def main():
         async with open_app(builder) as a:
             session = await a.engine.resume(session_id)
-            await _run_steps(a, session_id, session.max_steps, session.step_count, as_json)
+            outcome = await _run_steps(a, session_id, session.max_steps, session.step_count, as_json)
             _print_fallback_notice(a)
-            return await _summary(a, session_id)
+            return await _summary(a, session_id, outcome)
 
     _print_summary(run_async(main), as_json)
 
@@ -193,7 +201,7 @@ def spawn(
         async with open_app() as a:
             child = await Interventions(a.engine).spawn(session_id, locus_id, steps, budget_share)
             err.print(f"sub-wander {child.id} of {session_id} started at '{child.seed_concept}'", highlight=False)
-            await _run_steps(a, child.id, steps, 0, as_json)
-            return await _summary(a, child.id)
+            outcome = await _run_steps(a, child.id, steps, 0, as_json)
+            return await _summary(a, child.id, outcome)
 
     _print_summary(run_async(main), as_json)

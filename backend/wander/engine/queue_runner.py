@@ -15,7 +15,7 @@ from typing import Protocol
 from shared_schemas.events import Subject
 from wander.domain.errors import Conflict, NotFound
 from wander.domain.models import Event, SessionStatus
-from wander.engine.service import RunOutcome, WanderEngine
+from wander.engine.service import RunOutcome, WanderEngine, run_outcome
 
 
 class RunQueue(Protocol):
@@ -31,6 +31,9 @@ class QueueRunner:
         self.queue = queue
         self.reconcile_s = reconcile_s
         self._targets: dict[str, int] = {}
+        # per run asked for here: the step it started from and the crystals formed since,
+        # as the bus told (what wait answers)
+        self._runs: dict[str, list[int]] = {}
         self._unsubscribe = engine.bus.subscribe(self._on_event)
         self._reconciler: asyncio.Task[None] | None = None
 
@@ -45,6 +48,7 @@ class QueueRunner:
             raise Conflict(f"session {session_id} is already running")
         target = session.max_steps if n_steps is None else min(session.max_steps, session.step_count + n_steps)
         await self.engine.store.set_run_target(session_id, target)
+        self._runs[session_id] = [session.step_count, 0]
         self._track(session_id, target)
         await self.queue.enqueue(session_id, target, step_delay_s)
 
@@ -75,6 +79,9 @@ class QueueRunner:
                     break
 
     async def _on_event(self, event: Event) -> None:
+        run = self._runs.get(event.session_id)
+        if run is not None and event.subject == Subject.CRYSTAL_FORMED:
+            run[1] += 1
         target = self._targets.get(event.session_id)
         if target is None:
             return
@@ -88,23 +95,26 @@ class QueueRunner:
         target = self._targets.get(session_id)
         if target is None:
             return None
-        start_steps: int | None = None
+        start_steps: int | None = self._runs[session_id][0] if session_id in self._runs else None
         while True:
             session = await self.engine.store.get_session(session_id)
             if session is None:
                 self._targets.pop(session_id, None)
+                self._runs.pop(session_id, None)
                 return None
             if start_steps is None:
                 start_steps = session.step_count
             if session.status != SessionStatus.ACTIVE or session.step_count >= target:
                 self._targets.pop(session_id, None)
-                return RunOutcome(session.step_count - start_steps, session.stopped_reason, str(session.status))
+                crystals = self._runs.pop(session_id, [0, 0])[1]
+                return run_outcome(session, session.step_count - start_steps, crystals)
             await asyncio.sleep(poll_s)
 
     async def cancel(self, session_id: str) -> None:
         # The workers stop on their own: the store refuses steps of a session that is no
         # longer active (or no longer exists).
         self._targets.pop(session_id, None)
+        self._runs.pop(session_id, None)
 
     async def resume_interrupted(self) -> list[str]:
         """Re-send every run that has not reached its target (a crash, a lost request);

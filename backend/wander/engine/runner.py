@@ -55,8 +55,11 @@ class Runner:
             log.exception("run of %s: could not pause it after its failure", session_id)
 
     async def wait(self, session_id: str) -> RunOutcome | None:
+        """The outcome of the session's run, once it is over. A waiter that gives up (a
+        client gone mid-request) leaves the run going: it is shielded from the waiter's
+        cancellation."""
         task = self._tasks.get(session_id)
-        return await task if task else None
+        return await asyncio.shield(task) if task else None
 
     async def cancel(self, session_id: str) -> None:
         task = self._tasks.pop(session_id, None)

@@ -22,6 +22,7 @@ from wander.domain.errors import (
 )
 from wander.domain.models import (
     FINISHED,
+    CrystalStatus,
     EventDraft,
     FenceAnchor,
     Locus,
@@ -102,9 +103,20 @@ def require_active(session: Session, action: str) -> None:
 
 @dataclass
 class RunOutcome:
+    """What a run did (000's answer to the wander call): steps and crystals it made, and why
+    the wander is no longer active, if it is not (None while it is)."""
+
     steps_completed: int
     stopped_reason: str | None
     status: str
+    crystals_formed: int = 0
+
+
+def run_outcome(session: Session, steps_completed: int, crystals_formed: int) -> RunOutcome:
+    """A run's outcome as the session stands after it: a reason only once it is not active."""
+    active = session.status == SessionStatus.ACTIVE
+    reason = None if active else (session.stopped_reason or str(session.status))
+    return RunOutcome(steps_completed, reason, str(session.status), crystals_formed)
 
 
 class WanderEngine:
@@ -343,7 +355,7 @@ class WanderEngine:
         # Remembered so that a run cut short by a crash is resumed at the next start.
         await self.store.set_run_target(session_id, target)
         walk = await self.load_walk(session_id)
-        done = 0
+        done = crystals = 0
         while walk.session.status == SessionStatus.ACTIVE and (n_steps is None or done < n_steps):
             try:
                 result = await self.step(walk)
@@ -359,13 +371,15 @@ class WanderEngine:
                 await self.halt(session_id, "store_unavailable", str(exc))
                 break
             done += 1
+            # a filling the gate rejected is kept, invalidated, but formed no crystal
+            crystals += result.crystal is not None and result.crystal.status != CrystalStatus.INVALIDATED
             if on_step is not None:
                 maybe = on_step(result)
                 if maybe is not None:
                     await maybe
         session = await self.store.get_session(session_id)
         assert session is not None
-        return RunOutcome(done, session.stopped_reason, str(session.status))
+        return run_outcome(session, done, crystals)
 
     async def trip(self, session_id: str, reason: str, detail: str) -> None:
         """A circuit breaker: stop the wander, say why, and emit wander.circuit.tripped."""

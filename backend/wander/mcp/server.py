@@ -31,7 +31,7 @@ from wander.domain.errors import (
     NotFound,
     WanderError,
 )
-from wander.domain.models import SessionStatus
+from wander.domain.models import CrystalStatus, SessionStatus
 from wander.domain.validation import check_steps
 from wander.engine.service import Interventions, NewWander
 from wander.wiring import App
@@ -110,8 +110,8 @@ class WanderTools:
 
         async def step_done(result) -> None:
             path.append(result.to_locus.concept)
-            if result.crystal is not None:
-                crystals.append(result.crystal.insight)
+            if result.crystal is not None and result.crystal.status != CrystalStatus.INVALIDATED:
+                crystals.append(result.crystal.insight)  # a filling the gate rejected formed none
             if on_step is not None:
                 await on_step(len(path))
 
@@ -120,6 +120,7 @@ class WanderTools:
         return {
             "session_id": session_id,
             "steps_completed": outcome.steps_completed,
+            "crystals_formed": outcome.crystals_formed,
             "step_count": after.step_count,
             "status": outcome.status,
             "stopped_reason": outcome.stopped_reason,

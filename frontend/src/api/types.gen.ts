@@ -1154,6 +1154,19 @@ export interface WalletOut {
     [k: string]: unknown | undefined;
   }[];
 }
+/**
+ * What a run waited for did (POST .../wander?wait=true): 000's answer to the wander call.
+ * stopped_reason is null when the run took its steps and the wander is still active;
+ * otherwise it says why the wander is no longer active (max_steps, a breaker, a pause).
+ */
+export interface WanderOutcome {
+  session_id: string;
+  steps_completed: number;
+  crystals_formed: number;
+  stopped_reason?: string | null;
+  status: "active" | "paused" | "completed" | "abandoned";
+  step_count: number;
+}
 export interface WanderRequest {
   /**
    * At most max_steps (10,000), like a wander's own cap.
