@@ -444,10 +444,10 @@ class WanderEngine:
         if (
             status == SessionStatus.ACTIVE
             and session.status == SessionStatus.COMPLETED
-            and session.stopped_reason == "max_steps"
+            and session.stopped_reason in ("max_steps", "stopped by request")
             and session.step_count < session.max_steps
         ):
-            allowed = {SessionStatus.COMPLETED}  # extended: max_steps was raised past the steps taken
+            allowed = {SessionStatus.COMPLETED}  # extended, or a stopped one walked on
         if session.status not in allowed:
             raise Conflict(f"session {session_id} is {session.status}; cannot become {status}")
         payload = {

@@ -27,6 +27,10 @@ CONSTRAINTS = frozenset(
 PLAIN = ("temperature", "cloud_budget_cents", "max_drift_distance", "human_checkpoint_frequency")
 
 
+# Why a completed wander may be made active again (with max_steps raised past its steps).
+EXTENDABLE = ("max_steps", "stopped by request")
+
+
 async def update_settings(queries: Queries, session_id: str, changes: dict[str, Any], running: bool) -> Session:
     """Check and write `changes` (name, domains, max_steps, temperature, budget, drift,
     checkpoint frequency; `status` is only checked here). Returns the session as it was
@@ -51,11 +55,12 @@ async def update_settings(queries: Queries, session_id: str, changes: dict[str, 
         if changes.get(key) is not None:
             values[key] = changes[key]
     if changes.get("status") == SessionStatus.ACTIVE and session.status == SessionStatus.COMPLETED:
-        extendable = session.stopped_reason == "max_steps" and values.get("max_steps", 0) > session.step_count
+        # a wander that took all its steps, or one a person stopped, walks on
+        extendable = session.stopped_reason in EXTENDABLE and values.get("max_steps", 0) > session.step_count
         if not extendable:  # checked before anything is written
             raise Conflict(
                 f"session {session_id} is completed ({session.stopped_reason}); only a wander that "
-                "reached max_steps can be extended, by raising max_steps with the same request"
+                "reached max_steps or was stopped can be extended, by raising max_steps with the same request"
             )
     await queries.store.update_session(session_id, **values)
     return session
