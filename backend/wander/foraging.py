@@ -13,7 +13,11 @@ from wander.domain.errors import InvalidInput
 from wander.domain.models import Event
 from wander.domain.sandwich import ACCEPT, REVIEW, TAXONOMY, WEIGHTS
 from shared_schemas.events import Subject
-from wander.kb.forage_sources import FileAndUrlReader
+import numpy as np
+
+from wander.config import ForageSettings
+from wander.sandwich.sources import build_router, shared_fetcher
+from wander.sandwich.sources.egress import EgressPolicy
 from wander.sandwich.assembler import Assembler
 from wander.sandwich.crystals import crystal_sandwich
 from wander.sandwich.forager import Forager
@@ -31,20 +35,34 @@ def prototypes(embedder: Any) -> dict[str, Any]:
     return _PROTOTYPES
 
 
-def make_forager(app: Any, seed: int | None = None) -> Forager:
+def make_forager(
+    app: Any, seed: int | None = None, *, beyond_loopback: bool = False, policy: EgressPolicy | None = None
+) -> Forager:
+    """The forager over the app's parts, its sources under the egress policy of the settings
+    (WANDER_FORAGE_*): `beyond_loopback` (a server bound beyond loopback) never reaches an
+    internal address whatever is allowed; `policy` replaces the settings' (tests)."""
     kb = app.knowledge
+    settings = getattr(getattr(app, "settings", None), "forage", None) or ForageSettings()
+    policy = policy or EgressPolicy.from_settings(settings.allow_networks, beyond_loopback=beyond_loopback)
+    rng = np.random.default_rng(None if seed is None else seed + 1)
 
     def are_opposites(a: int, b: int) -> bool:
         return a >= 0 and b >= 0 and b in kb.opposites(a)
+
+    def random_word() -> str:
+        return kb.concept(int(rng.integers(len(kb)))).label
 
     return Forager(
         knowledge=kb,
         embedder=app.embedder,
         store=app.sandwiches,
         bus=app.bus,
-        reader=FileAndUrlReader(),
+        reader=build_router(settings, shared_fetcher(settings, policy), rng, random_word),
         assembler=Assembler(prototypes(app.embedder), are_opposites),
         seed=seed,
+        online=settings.sources,
+        wander_depth=settings.wander_depth,
+        wander_pages=settings.wander_pages,
     )
 
 

@@ -17,6 +17,7 @@ from shared_schemas.events import Subject
 from wander.domain.models import Event
 from wander.domain.sandwich_views import UnstoredCrystal
 from wander.foraging import make_forager
+from wander.sandwich.sources.egress import EgressPolicy
 from wander.sandwich.forager import NOVELTY_COS
 from wander.sandwich.model import DUPLICATE
 from wander.store.kb_repository import KbRepository
@@ -112,12 +113,13 @@ async def test_forage_from_a_reachable_url(app):
     thread.start()
     try:
         url = f"http://127.0.0.1:{httpd.server_address[1]}/notes/page.html"
-        summary = await make_forager(app, seed=2).run(patience=5, source=url)
+        loopback = EgressPolicy.from_settings(["127.0.0.1/32"])  # internal addresses are refused by default
+        summary = await make_forager(app, seed=2, policy=loopback).run(patience=5, source=url)
     finally:
         httpd.shutdown()
         httpd.server_close()
     log = await app.sandwiches.log(summary.run_id)
-    assert served == ["/notes/page.html"] and summary.attempts == 2 == len(log)
+    assert served == ["/robots.txt", "/notes/page.html"] and summary.attempts == 2 == len(log)
     assert {r.source_kind for r in log} == {"url"} and all(r.source_ref.startswith(url) for r in log)
     contents = [
         r["content"] for r in await rows(app, "SELECT content FROM sandwich_sources WHERE kind = 'url' ORDER BY ref")

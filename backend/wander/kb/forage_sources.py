@@ -1,15 +1,14 @@
-"""The forager's SourceReader: local Markdown/text/HTML/PDF files or folders, and URLs.
+"""The forager's local files: Markdown/text/HTML/PDF files or folders (URLs and the online
+sources go through wander.sandwich.sources, under the egress policy).
 
 Text is split by kb.importer's chunker (a chunk per heading or paragraph); HTML is reduced to
-its text first (headings kept as Markdown headings so the chunker sees them), PDF through
-pypdf (a dependency). A URL is fetched once with a short timeout: an unreachable one
-is a SourceError that says so, never a hang."""
+its text first (headings kept as Markdown headings so the chunker sees them, links kept for
+wandering), PDF through pypdf (a dependency)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
-import urllib.error
-import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -33,8 +32,13 @@ class _Text(HTMLParser):
         self.skip = 0
         self.title = ""
         self._in_title = False
+        self.links: list[str] = []
 
     def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            href = dict(attrs).get("href")
+            if href and not self.skip:
+                self.links.append(href)
         if tag in self.SKIP:
             self.skip += 1
         elif tag == "title":
@@ -60,11 +64,17 @@ class _Text(HTMLParser):
 
 
 def html_text(html: str) -> tuple[str, str]:
+    title, text, _ = html_page(html)
+    return title, text
+
+
+def html_page(html: str) -> tuple[str, str, list[str]]:
+    """(title, text with Markdown headings, the hrefs of its links in order)."""
     p = _Text()
     p.feed(html)
     text = re.sub(r"[ \t\r\f\v]+", " ", "".join(p.out))
     text = "\n".join(line.strip() for line in text.splitlines())
-    return " ".join(p.title.split()), re.sub(r"\n{3,}", "\n\n", text).strip()
+    return " ".join(p.title.split()), re.sub(r"\n{3,}", "\n\n", text).strip(), p.links
 
 
 def pdf_text(path: Path) -> str:
@@ -78,8 +88,11 @@ def pdf_text(path: Path) -> str:
         raise SourceError(f"from: cannot read PDF '{path}': {exc}") from exc
 
 
-def to_contents(text: str, kind: str, ref: str, title: str, domain: str) -> list[Content]:
-    """kb.importer's chunker over the text; short paragraphs merged into the next."""
+def to_contents(
+    text: str, kind: str, ref: str, title: str, domain: str, links: tuple[str, ...] = (), content_type: str = "article"
+) -> list[Content]:
+    """kb.importer's chunker over the text; short paragraphs merged into the next. The links
+    (where wandering may go from this text) ride on its first chunk."""
     out: list[Content] = []
     pending = ""
     for heading, body in importer._chunks(text):
@@ -89,19 +102,23 @@ def to_contents(text: str, kind: str, ref: str, title: str, domain: str) -> list
             pending = chunk
             continue
         pending = ""
-        out.append(Content(chunk[: importer.MAX_CHUNK], kind, f"{ref}#{len(out)}", heading or title, domain))
+        out.append(
+            Content(chunk[: importer.MAX_CHUNK], kind, f"{ref}#{len(out)}", heading or title, domain, content_type)
+        )
     if pending:
-        out.append(Content(pending, kind, f"{ref}#{len(out)}", title, domain))
+        out.append(Content(pending, kind, f"{ref}#{len(out)}", title, domain, content_type))
+    if out and links:
+        out[0] = dataclasses.replace(out[0], links=links)
     return out
 
 
-class FileAndUrlReader:
+class FileReader:
+    """Local files and folders (URLs and the online sources: wander.sandwich.sources.router)."""
+
     def read(self, target: str) -> list[Content]:
         target = target.strip()
         if not target:
             raise SourceError("from: must not be empty")
-        if re.match(r"^[a-z][a-z0-9+.-]*://", target, re.IGNORECASE):
-            return self.read_url(target)
         return self.read_path(Path(target).expanduser())
 
     def read_path(self, path: Path) -> list[Content]:
@@ -136,26 +153,4 @@ class FileAndUrlReader:
             out += to_contents(text, "file", str(f), title, domain)
         if not out:
             raise SourceError(f"from: '{path}' has no text")
-        return out
-
-    def read_url(self, url: str) -> list[Content]:
-        if not url.lower().startswith(("http://", "https://")):
-            raise SourceError(f"from: only http(s) URLs can be foraged (got '{url}')")
-        req = urllib.request.Request(url, headers={"User-Agent": "wander-forager/0.1"})
-        try:
-            with urllib.request.urlopen(req, timeout=URL_TIMEOUT_S) as resp:
-                raw = resp.read(MAX_BYTES)
-                charset = resp.headers.get_content_charset() or "utf-8"
-                ctype = resp.headers.get_content_type()
-        except urllib.error.HTTPError as exc:
-            raise SourceError(f"from: {url} answered HTTP {exc.code}") from exc
-        except (urllib.error.URLError, OSError, ValueError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise SourceError(f"from: cannot reach {url} ({reason}); is the machine online?") from exc
-        text = raw.decode(charset, errors="replace")
-        title, body = html_text(text) if "html" in ctype else ("", text)
-        host = re.sub(r"^https?://", "", url).split("/")[0]
-        out = to_contents(body, "url", url, title or host, host)
-        if not out:
-            raise SourceError(f"from: {url} has no text")
         return out

@@ -3,16 +3,25 @@ patience drops on every failure and resets on a sandwich. Every attempt is logge
 curiosity prompt, source, outcome and rationale) and emitted as events, like a wander's.
 
 Sources: the concept corpus and the user's imported notes (the Knowledge port), local files
-and folders or a URL (the SourceReader port), or a topic. Novelty threshold: content whose
-embedding is within NOVELTY_COS of something foraged recently is skipped as already seen."""
+and folders, URLs and the online sources (the SourceReader port: sandwich/sources), or a topic.
+Novelty threshold: content whose embedding is within NOVELTY_COS of something foraged
+recently is skipped as already seen.
+
+Wandering: from a page that was not already seen, the forager follows up to FANOUT of its
+links, down to `wander_depth` links deep and `wander_pages` pages in all; every page reached
+or not (robots.txt, the egress policy, an error) is an attempt in the log.
+
+Nothing slow runs on the event loop: reading a source (network, files, parsing), embedding,
+identifying and assembling go to a worker thread; only the store's calls are awaited here."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import logging
 
 import numpy as np
 
@@ -43,6 +52,8 @@ NOVELTY_COS = 0.93  # this close to recently foraged content: already seen
 RECENT = 200  # how many recent contents the novelty threshold looks at
 NEIGHBOURS = 7  # corpus foraging: a concept and this many neighbours in the wander band
 MAX_ATTEMPTS = 200
+FANOUT = 3  # links followed from one page while wandering
+CHUNKS_PER_PAGE = 4  # of a page reached by wandering, the first chunks are attempted
 
 
 @dataclass
@@ -68,7 +79,15 @@ class Forager:
         reader: SourceReader,
         assembler: Assembler,
         seed: int | None = None,
+        online: Sequence[str] = (),
+        wander_depth: int = 0,
+        wander_pages: int = 8,
     ):
+        """online: the sources the autonomous forager may ask besides the corpus (names the
+        reader knows); wander_depth/wander_pages: the wandering budget of one source."""
+        self.online = tuple(n for n in online if n != "corpus")
+        self.wander_depth = wander_depth
+        self.wander_pages = wander_pages
         self.knowledge = knowledge
         self.embedder = embedder
         self.store = store
@@ -124,10 +143,28 @@ class Forager:
         content = self.corpus_content(index)
         return f"What is {content.title} bounded by, and what lies between?", content
 
+    def online_curiosity(self) -> tuple[str, str] | None:
+        """Autonomous with online sources: (prompt, source spec) asking one of them about a random
+        concept of the corpus (or for its own pick, a quarter of the time); None: the corpus's turn."""
+        if not self.online:
+            return None
+        pick = int(self.rng.integers(len(self.online) + 1))
+        if pick == len(self.online):
+            return None
+        name = self.online[pick]
+        if self.rng.random() < 0.25:
+            return f"What does {name} offer today, and what does it bound?", f"{name}:"
+        label = self.knowledge.concept(int(self.rng.integers(len(self.knowledge)))).label
+        return f"Where does {label} sit between two things? Asking {name}.", f"{name}:{label}"
+
+    async def read(self, spec: str) -> list[Content]:
+        """The reader in a worker thread (network, files and parsing stay off the event loop)."""
+        return await asyncio.to_thread(self.reader.read, spec)
+
     # ---- one attempt ----------------------------------------------------------------------
 
     async def attempt(self, prompt: str, content: Content) -> tuple[Attempt, np.ndarray]:
-        vector = normalize(self.embedder.embed([content.text[:4000]])[0])
+        vector = await asyncio.to_thread(lambda: normalize(self.embedder.embed([content.text[:4000]])[0]))
         if await self.store.seen_content(content_hash(content.text)):
             return Attempt(prompt, DUPLICATE, "this exact content was foraged before", content), vector
         recent = await self.store.recent_content_vectors(RECENT)
@@ -140,11 +177,11 @@ class Forager:
                     f"too close to recently foraged content (cosine {closest:.3f} >= {NOVELTY_COS})",
                     content,
                 ), vector
-        found = self.identifier.identify(content.text, vector)
+        found = await asyncio.to_thread(self.identifier.identify, content.text, vector)
         if not found.triples:
             return Attempt(prompt, NO_FILLING if found.pairs else NO_BREAD, found.reason, content), vector
         existing = await self.store.filling_vectors()
-        (b1, f, b2), v = self.assembler.best(found.triples, existing)
+        (b1, f, b2), v = await asyncio.to_thread(self.assembler.best, found.triples, existing)
         outcome, why = validator.verdict(v)
         if outcome != MADE:
             return Attempt(
@@ -201,24 +238,33 @@ class Forager:
         topic: str | None = None,
         max_attempts: int = MAX_ATTEMPTS,
         on_attempt: Callable[[Attempt], Awaitable[None] | None] | None = None,
+        depth: int | None = None,
+        pages: int | None = None,
     ) -> RunSummary:
         """Autonomous without source/topic (until patience runs out or max_attempts); directed
-        with a path or URL (each chunk of it) or a topic (one attempt)."""
+        with a source spec (each chunk of it, and the pages wandering reaches from it: `depth`
+        links deep, `pages` in all; the forager's defaults when None) or a topic (one attempt)."""
         if isinstance(patience, bool) or not isinstance(patience, int) or not 1 <= patience <= 100:
             raise InvalidInput("patience", f"must be an integer between 1 and 100 (got {patience})")
         if not 1 <= max_attempts <= 10_000:
             raise InvalidInput("max_attempts", f"must be between 1 and 10000 (got {max_attempts})")
         if source is not None and topic is not None:
             raise InvalidInput("from", "give a path/URL or a topic, not both")
+        max_depth = self.wander_depth if depth is None else depth
+        if not 0 <= max_depth <= 5:
+            raise InvalidInput("depth", f"must be between 0 and 5 (got {max_depth})")
+        budget = self.wander_pages if pages is None else pages
+        if not 0 <= budget <= 200:
+            raise InvalidInput("pages", f"must be between 0 and 200 (got {budget})")
         mode = "autonomous" if source is None and topic is None else "directed"
         target = source or topic
-        queue: list[Content] | None = None
+        frontier: deque[tuple[Content, int]] = deque()
         error: str | None = None
         if topic is not None:
-            queue = [self.topic_content(topic)]
+            frontier.append((await asyncio.to_thread(self.topic_content, topic), 0))
         elif source is not None:
             try:
-                queue = self.reader.read(source)
+                frontier.extend((c, 0) for c in await self.read(source))
             except SourceError as exc:
                 error = str(exc)
         run_id, events = await self.store.start_run(mode, target, patience)
@@ -228,21 +274,56 @@ class Forager:
             await self._record(run_id, Attempt(f"Make me a sandwich from {target}", SOURCE_ERROR, error), None, summary)
             summary.status, summary.farewell = "failed", REUBEN[SOURCE_ERROR]
         left = patience
-        while error is None and left > 0 and summary.attempts < max_attempts:
-            if queue is not None:
-                if not queue:
-                    break
-                content = queue.pop(0)
-                prompt = f"Make me a sandwich from {content.kind} '{content.title}'"
-            else:
-                prompt, content = self.curiosity()
-            attempt, vector = await self.attempt(prompt, content)
-            await self._record(run_id, attempt, vector, summary)
-            left = patience if attempt.outcome == MADE else left - 1
+        followed: set[str] = set()
+
+        async def report(attempt: Attempt) -> None:
             if on_attempt is not None:
                 maybe = on_attempt(attempt)
                 if maybe is not None:
                     await maybe
+
+        while error is None and left > 0 and summary.attempts < max_attempts:
+            if frontier:
+                content, depth = frontier.popleft()
+                prompt = f"Make me a sandwich from {content.kind} '{content.title}'"
+            elif mode == "directed":
+                break
+            elif (asked := self.online_curiosity()) is not None:
+                prompt, spec = asked
+                try:
+                    contents = await self.read(spec)
+                except SourceError as exc:
+                    failed = Attempt(prompt, SOURCE_ERROR, str(exc), Content("", "source", spec, spec, ""))
+                    await self._record(run_id, failed, None, summary)
+                    left -= 1
+                    await report(failed)
+                    continue
+                frontier.extend((c, 0) for c in contents[:CHUNKS_PER_PAGE])
+                continue
+            else:
+                (prompt, content), depth = self.curiosity(), 0
+            attempt, vector = await self.attempt(prompt, content)
+            await self._record(run_id, attempt, vector, summary)
+            left = patience if attempt.outcome == MADE else left - 1
+            await report(attempt)
+            if attempt.outcome == DUPLICATE or depth >= max_depth or not content.links:
+                continue
+            links = [x for x in content.links if x not in followed]
+            picks = [links[int(k)] for k in self.rng.permutation(len(links))[:FANOUT]]
+            for link in picks:
+                if budget <= 0 or summary.attempts >= max_attempts:
+                    break
+                followed.add(link)
+                budget -= 1
+                why = f"Wandering from {content.kind} '{content.title}' to {link} (depth {depth + 1})"
+                try:
+                    reached = await self.read(link)
+                except SourceError as exc:
+                    failed = Attempt(why, SOURCE_ERROR, str(exc), Content("", "link", link, link, ""))
+                    await self._record(run_id, failed, None, summary)
+                    await report(failed)
+                    continue
+                frontier.extend((c, depth + 1) for c in reached[:CHUNKS_PER_PAGE])
         if summary.status != "failed" and mode == "directed" and summary.made == 0:
             summary.farewell = "Would you like me to forage elsewhere? The internet is vast."
         events = await self.store.finish_run(

@@ -47,6 +47,7 @@ class Content:
     title: str
     domain: str
     content_type: str = "article"
+    links: tuple[str, ...] = ()  # where wandering may go next: URLs or source specs (wikipedia:page:X)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,11 @@
 `wander corpus` and `wander sandwich explain`: forage (autonomous or directed), the
 sandwiches, the foraging log and a run's events, the analysis queries and 8.1's metrics.
 
+A URL `source` whose host is an internal address (private, loopback, link-local) is a 422
+unless WANDER_FORAGE_ALLOW_NETWORKS allows it, and never when the server binds beyond
+loopback; the forage itself runs its fetches, parsing and embedding in worker threads, so the
+server keeps answering while a source is slow.
+
 A `source` path is confined (issue 15): only an absolute path under one of the foraging roots
 (WANDER_FORAGE_ROOTS, else WANDER_HOME/forage), without `..`, and, for a folder, none of the
 files the forager would read leading outside through a symbolic link; anything else is a 422
@@ -9,6 +14,7 @@ naming `source`. `wander forage --from` (the local user) stays unconfined."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import asdict
 from pathlib import Path
@@ -53,6 +59,27 @@ def confine_source(source: str, roots: tuple[Path, ...]) -> None:
                 raise InvalidInput("source", f"'{p}' leads outside the foraging roots (WANDER_FORAGE_ROOTS)")
 
 
+def refuse_internal(url: str, forager: Any) -> None:
+    """A URL whose host is (or resolves to) an internal address the egress policy refuses is a
+    422 on `source` before any foraging; the fetcher checks again at every hop and redirect."""
+    import httpx
+
+    from wander.sandwich.sources.egress import Refused
+
+    try:
+        u = httpx.URL(url)
+    except (httpx.InvalidURL, ValueError) as exc:
+        raise InvalidInput("source", f"is not a valid URL ({exc})") from exc
+    if u.scheme not in ("http", "https") or not u.host:
+        raise InvalidInput("source", "only http(s) URLs can be foraged")
+    try:
+        forager.reader.web.fetcher.policy.resolve(u.raw_host.decode("ascii"), u.port or 80)
+    except Refused as exc:
+        raise InvalidInput("source", str(exc)) from exc
+    except Exception:  # noqa: BLE001 - unresolvable now: the run logs it as a source error
+        return
+
+
 class SandwichController(Controller):
     path = "/api/v1/sandwich"
     tags = ["sandwich"]
@@ -62,12 +89,17 @@ class SandwichController(Controller):
         """Runs to the end (patience or max_attempts) and returns the run's summary; the run's
         events go out on the bus as it goes (GET /runs/{id}/events replays them). A `source`
         path must lie under the server's foraging roots (WANDER_FORAGE_ROOTS)."""
+        from wander.api.security import is_loopback
         from wander.foraging import make_forager
 
+        api = request.app.state.api_settings
+        beyond = not is_loopback(api.host)
         if data.source is not None:
-            confine_source(data.source, request.app.state.api_settings.forage_roots)
-
-        summary = await make_forager(svc.app, data.seed).run(
+            await asyncio.to_thread(confine_source, data.source, api.forage_roots)
+        forager = await asyncio.to_thread(make_forager, svc.app, data.seed, beyond_loopback=beyond)
+        if data.source is not None and URL.match(data.source.strip()):
+            await asyncio.to_thread(refuse_internal, data.source.strip(), forager)
+        summary = await forager.run(
             patience=data.patience, source=data.source, topic=data.topic, max_attempts=data.max_attempts
         )
         return ForageRunOut.model_validate(summary.__dict__)
