@@ -153,7 +153,8 @@ class RelationBuilder:
             "lemmas": list(dict.fromkeys(self.display(w) for w in s.words)),
             "broader": [self.key(h, "n") for h in s.hypernyms],
         }
-        found: dict[str, list[str]] = {k: [] for k in KINDS}
+        found: dict[str, list[tuple[str, bool]]] = {k: [] for k in KINDS}
+        own = self.noun_lemma(offset)
         for p in s.pointers:
             kind = NOUN_POINTERS.get(p.symbol)
             if kind is None:
@@ -167,13 +168,14 @@ class RelationBuilder:
                 continue  # a handful of adverb domain members: nothing to say with them
             if p.pos == "n" and p.offset == offset:
                 continue  # a link between two words of this very synset ("bondage", "thrall")
-            found[kind].append(self.target(p))
+            from_display = p.source == 0 or self.display(s.words[p.source - 1]) == own
+            found[kind].append((self.target(p), from_display))
         for kind in KINDS:
-            found[kind] = _one_per_key(found[kind])
-            if found[kind]:
-                line[kind] = found[kind]
+            targets = _one_per_key(found[kind])
+            if targets:
+                line[kind] = targets
                 self.counts[kind] += 1
-                self.counts[f"{kind} links"] += len(found[kind])
+                self.counts[f"{kind} links"] += len(targets)
         return line
 
     def lines(self, chosen: list[int]) -> list[dict]:
@@ -213,15 +215,17 @@ class RelationBuilder:
         return concept_lines + [outside[k] for k in sorted(outside)]
 
 
-def _one_per_key(targets: list[str]) -> list[str]:
-    """One target per synset, in pointer order; a plain key (the display word's link) wins
-    over `key|word` when both occur."""
-    out: dict[str, str] = {}
-    for t in targets:
+def _one_per_key(targets: list[tuple[str, bool]]) -> list[str]:
+    """One target per synset, in pointer order. Of several links to one synset, the one from
+    the concept's display word wins (its `opposites` name the same words), then the one to
+    the target's display word (a plain key), then the first."""
+    out: dict[str, tuple[str, bool]] = {}
+    for t, from_display in targets:
         key = t.split("|", 1)[0]
-        if key not in out or t == key:
-            out[key] = t
-    return list(out.values())
+        have = out.get(key)
+        if have is None or (from_display, t == key) > (have[1], have[0] == key):
+            out[key] = (t, from_display)
+    return [t for t, _ in out.values()]
 
 
 def _verb_frames(path: Path) -> dict[int, list[int]]:

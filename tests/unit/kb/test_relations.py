@@ -147,6 +147,15 @@ def test_antonyms_attributes_derivations_and_verbs(kb):
     assert any(t.key == "forge.v.01" and t.lemma == "hammer" for t in hammer.verbs)
 
 
+def test_antonyms_name_the_words_opposites_name(kb, concepts):
+    """The keyed antonyms and the shipped `opposites` text agree: the link from the display
+    word is the one kept."""
+    with_opposites = [(i, c) for i, c in enumerate(concepts) if c.opposites]
+    for i, c in with_opposites:
+        assert set(c.opposites) & {t.lemma for t in kb.relations(i).antonyms}, c.key
+    assert len(with_opposites) >= 600
+
+
 def test_domains_both_ways(kb):
     cs = kb.relations(idx(kb, "computer_science.n.01"))
     assert "computer.n.01" in keys(cs.topics)
