@@ -132,7 +132,8 @@ test("pause then resume a running wander", async ({ page }) => {
   // the interrupted run goes on
   await expect.poll(async () => (await sessionViaApi(page, s.id)).step_count, { timeout: 30_000 }).toBeGreaterThan(stepsPaused);
   await expect(page.getByTestId("status-steps")).not.toHaveText(shown!);
-  await page.getByRole("button", { name: "Stop" }).click();
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
+  await page.getByRole("button", { name: "Stop it" }).click(); // (Stop asks first)
   await expect(page.getByTestId("session-status")).toHaveText("completed");
 });
 

@@ -8,6 +8,7 @@ import type { SessionOut } from "./api/types.gen";
 import { Controls, stopHint } from "./panels/Controls";
 import { CreateForm } from "./panels/CreateForm";
 import { nestRows } from "./panels/SessionList";
+import { StatusBar } from "./panels/StatusBar";
 import { TokenPrompt } from "./panels/TokenPrompt";
 import { emptyGraph, reduceEvent, reduceEvents, useWander } from "./store";
 import { ev, locus, SID, walkEvents } from "./test/fixtures";
@@ -82,10 +83,16 @@ describe("Controls", () => {
   it("explains a checkpoint and clears an error once the state moves on", async () => {
     mockFetch((c) => (c.url.endsWith("/stop") ? { status: 409, body: { title: "Conflict", status: 409, detail: "no stopping now" } } : { status: 200, body: sess({ status: "paused" }) }));
     load("paused", "checkpoint", false);
-    render(<Controls sessionId={SID} />);
+    render(
+      <>
+        <Controls sessionId={SID} />
+        <StatusBar />
+      </>,
+    );
     expect(screen.getByTestId("control-hint").textContent).toMatch(/checkpoint after 2 steps/i);
-    expect(button(/^step$/i).disabled).toBe(true);
-    fireEvent.click(button(/stop/i));
+    expect(button(/^step$/i).disabled).toBe(false); // one step from a paused wander
+    fireEvent.click(button(/^stop$/i));
+    fireEvent.click(button(/^stop it$/i));
     expect((await screen.findByRole("alert")).textContent).toBe("no stopping now");
     act(() => useWander.setState((s) => ({ graph: reduceEvent(s.graph, ev(s.graph.lastSeq + 1, "wander.session.resumed", {})) })));
     await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
@@ -102,7 +109,8 @@ describe("Controls", () => {
     const patch = calls.find((c) => c.method === "PATCH")!;
     expect(patch.body).toEqual({ max_steps: 62, status: "active" });
     expect(calls.find((c) => c.url.endsWith("/wander"))!.body).toEqual({ n_steps: 60 });
-    expect(stopHint("completed", "stopped by request", 5, 9)).toBeNull();
+    expect(stopHint("completed", "stopped by request", 5, 9)).toMatch(/stopped after 5 steps: extend/i);
+    expect(stopHint("completed", "drift_exceeded", 5, 9)).toBeNull();
   });
 });
 

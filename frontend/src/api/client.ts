@@ -92,6 +92,7 @@ export const api = {
   pause: (id: string) => request<SessionOut>("POST", `${s(id)}/pause`),
   resume: (id: string) => request<SessionOut>("POST", `${s(id)}/resume`),
   stop: (id: string) => request<SessionOut>("POST", `${s(id)}/stop`),
+  deleteSession: (id: string) => request<null>("DELETE", s(id)),
   locus: (id: string, locusId: string) =>
     request<LocusDetail>("GET", `${s(id)}/loci/${encodeURIComponent(locusId)}`),
 };

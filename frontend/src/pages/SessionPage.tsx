@@ -47,19 +47,25 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     <div className="page session-page">
       <header className="topbar">
         <Brand />
+        {/* Two lines whatever the wander says (a breadcrumb, its sub-wanders), and every tool
+            always in place: the header keeps its height and the map does not move. */}
         <div className="session-title">
-          {ancestors.length ? (
-            <nav className="breadcrumb" aria-label="breadcrumb" data-testid="breadcrumb">
-              {ancestors.map((a) => (
-                <span key={a.id}>
-                  <Link to={`/sessions/${encodeURIComponent(a.id)}`}>{a.seed_concept}</Link> ›{" "}
-                </span>
-              ))}
-            </nav>
-          ) : null}
-          <h1 title={name ?? ""}>{name ?? "…"}</h1>
-          {attractor ? <span className="muted attractor">→ {attractor}</span> : seed && seed !== name ? <span className="muted">from {seed}</span> : null}
-          <Lineage sessionId={sessionId} />
+          <div className="title-line">
+            {ancestors.length ? (
+              <nav className="breadcrumb" aria-label="breadcrumb" data-testid="breadcrumb">
+                {ancestors.map((a) => (
+                  <span key={a.id}>
+                    <Link to={`/sessions/${encodeURIComponent(a.id)}`}>{a.seed_concept}</Link> ›{" "}
+                  </span>
+                ))}
+              </nav>
+            ) : null}
+            <h1 title={name ?? ""}>{name ?? "…"}</h1>
+          </div>
+          <div className="sub-line">
+            {attractor ? <span className="muted attractor">→ {attractor}</span> : seed && seed !== name ? <span className="muted">from {seed}</span> : null}
+            <Lineage sessionId={sessionId} />
+          </div>
         </div>
         <PanelTabs />
         {reviewable ? (
@@ -71,7 +77,11 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           >
             Archive
           </Link>
-        ) : null}
+        ) : (
+          <span className="tool archive-link is-off" title="The archive opens once the wander is paused or over">
+            Archive
+          </span>
+        )}
         {opened ? <Controls sessionId={sessionId} /> : null}
       </header>
       {error ? <div className="banner">Could not load the session: {error}</div> : null}

@@ -9,49 +9,74 @@ function isSessionOut(x: unknown): x is SessionOut {
 
 export const MAX_RUN = 10000;
 
+/** Why a completed wander may be walked on (Extend): it took all its steps, or a person stopped it. */
+export const EXTENDABLE_REASONS: readonly string[] = ["max_steps", "stopped by request"];
+
 /** Why a wander stopped, in words, and what a person can do about it. */
 export function stopHint(status: string | null, reason: string | null, steps: number, max: number | null): string | null {
   if (status === "paused") {
-    if (reason === "checkpoint") return `Human checkpoint after ${steps} steps: look at the map, then Continue.`;
+    if (reason === "checkpoint") return `Human checkpoint after ${steps} steps: look at the map, then Continue (or take one Step).`;
     if (reason === "budget_exhausted") return "The cloud budget is spent: raise it (PATCH cloud_budget_cents), then Continue.";
     if (reason === "loop_detected") return "The walk went round in a loop: inject a concept or widen the scope, then Continue.";
     if (reason === "drift_exceeded") return "The walk drifted too far from the seed: raise max_drift_distance, then Continue.";
-    return "Paused: Continue when ready.";
+    return "Paused: Continue the run, or take one Step at a time.";
   }
   if (status === "completed" && reason === "max_steps") return `All ${max ?? steps} steps taken: extend it to walk on.`;
+  if (status === "completed" && reason === "stopped by request") return `Stopped after ${steps} steps: extend it to walk on.`;
   return null;
 }
 
-/** Step, run N, pause, continue, stop, extend: each enabled only when the wander's state allows it. */
+/** One step from a paused wander: made active for that step only, and paused again after it
+ * (the run it was part of waits for Continue). */
+async function stepFromPause(sessionId: string): Promise<SessionOut> {
+  await api.updateSession(sessionId, { status: "active" });
+  try {
+    await api.step(sessionId);
+  } finally {
+    await api.pause(sessionId).catch(() => undefined);
+  }
+  return api.getSession(sessionId);
+}
+
+/** Step, run N, pause, continue, stop (asks first), extend: each enabled only when the
+ * wander's state allows it. Every button is always there (disabled when it cannot act) and
+ * what the state says is on the status bar, so the toolbar never changes its size. */
 export function Controls({ sessionId }: { sessionId: string }) {
   const status = useWander((s) => s.graph.status);
   const reason = useWander((s) => s.graph.stoppedReason);
   const stepCount = useWander((s) => s.graph.stepCount);
   const maxSteps = useWander((s) => s.graph.maxSteps);
   const running = useWander((s) => s.session?.running ?? false);
+  const checkpoint = useWander((s) => s.session?.human_checkpoint_frequency ?? 0);
   const setSession = useWander((s) => s.setSession);
   const [n, setN] = useState("10");
   const [more, setMore] = useState("50");
   const [busy, setBusy] = useState<string | null>(null);
   const [msg, setMsg] = useState<string | null>(null);
+  const [confirmStop, setConfirmStop] = useState(false);
 
   // An error belongs to the state it was made in: gone once the wander moves on.
   useEffect(() => setMsg(null), [status, running, reason]);
+  useEffect(() => setConfirmStop(false), [status]);
 
-  // Whether a background run is still going is only in the REST view: poll it while it is.
+  // Whether a background run is still going is only in the REST view: poll it while it is, and
+  // once the steps pass the limit the page knows (max_steps raised elsewhere: no event says so).
+  const behind = maxSteps !== null && stepCount > maxSteps;
   useEffect(() => {
-    if (!running) return;
+    if (!running && !behind) return;
     const poll = () =>
       api
         .getSession(sessionId)
         .then((s) => {
           const cur = useWander.getState().session;
-          if (!cur || s.running !== cur.running || s.status !== cur.status) setSession(s); // redraw only on news
+          // redraw only on news
+          if (!cur || s.running !== cur.running || s.status !== cur.status || s.max_steps !== cur.max_steps) setSession(s);
         })
         .catch(() => undefined);
+    if (behind) poll();
     const t = setInterval(poll, 1500);
     return () => clearInterval(t);
-  }, [running, sessionId, setSession, stepCount]);
+  }, [running, behind, sessionId, setSession, stepCount]);
 
   const act = async (name: string, fn: () => Promise<unknown>) => {
     setBusy(name);
@@ -70,19 +95,25 @@ export function Controls({ sessionId }: { sessionId: string }) {
   const active = status === "active";
   const paused = status === "paused";
   const over = status === "completed" || status === "abandoned";
-  const extendable = status === "completed" && reason === "max_steps";
+  const extendable = status === "completed" && reason !== null && EXTENDABLE_REASONS.includes(reason);
   const clamp = (v: string) => Math.max(1, Math.min(MAX_RUN, Math.floor(Number(v) || 1)));
   const steps = clamp(n);
   const extra = clamp(more);
   const idle = active && !running && !busy;
-  const hint = stopHint(status, reason, stepCount, maxSteps);
+  const canStep = (active || paused) && !running && !busy;
   const extend = async () => {
-    await api.updateSession(sessionId, { max_steps: (maxSteps ?? stepCount) + extra, status: "active" });
+    await api.updateSession(sessionId, { max_steps: Math.max(maxSteps ?? 0, stepCount + extra), status: "active" });
     return api.wander(sessionId, extra);
   };
+  const checkpointNote = checkpoint > 0 ? ` A checkpoint every ${checkpoint} steps still pauses it.` : "";
   return (
     <div className="controls" role="toolbar" aria-label="Wander controls">
-      <button type="button" disabled={!idle} onClick={() => act("step", () => api.step(sessionId))} title="Take one step">
+      <button
+        type="button"
+        disabled={!canStep}
+        onClick={() => act("step", () => (paused ? stepFromPause(sessionId) : api.step(sessionId)))}
+        title={paused ? "Take one step and stay paused" : "Take one step"}
+      >
         Step
       </button>
       <span className="run-n">
@@ -98,22 +129,48 @@ export function Controls({ sessionId }: { sessionId: string }) {
       <button type="button" disabled={!paused || !!busy} onClick={() => act("resume", () => api.resume(sessionId))} title="Resume the wander and the run it was part of">
         Continue
       </button>
-      <button type="button" className="danger" disabled={over || !status || !!busy} onClick={() => act("stop", () => api.stop(sessionId))}>
-        Stop
-      </button>
-      {extendable ? (
-        <span className="run-n">
-          <button type="button" disabled={!!busy} onClick={() => act("extend", extend)} title="Raise max_steps and run on">
-            Extend by
-          </button>
-          <input aria-label="steps to extend by" type="number" min={1} max={MAX_RUN} value={more} onChange={(e) => setMore(e.target.value)} />
-        </span>
-      ) : null}
-      {hint ? (
-        <span className="control-hint" data-testid="control-hint">
-          {hint}
-        </span>
-      ) : null}
+      <span className="stop-wrap">
+        <button
+          type="button"
+          className="danger"
+          disabled={over || !status || !!busy}
+          aria-expanded={confirmStop}
+          onClick={() => setConfirmStop(!confirmStop)}
+          title="End this wander's run (asks first; Extend walks on later)"
+        >
+          Stop
+        </button>
+        {confirmStop ? (
+          <span className="stop-confirm" role="dialog" aria-label="Stop this wander?" data-testid="stop-confirm">
+            <span>Stop this wander? Its run ends here; Extend walks it on later.</span>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                setConfirmStop(false);
+                void act("stop", () => api.stop(sessionId));
+              }}
+            >
+              Stop it
+            </button>
+            <button type="button" onClick={() => setConfirmStop(false)}>
+              Keep going
+            </button>
+          </span>
+        ) : null}
+      </span>
+      <span className="sep" />
+      <span className="run-n">
+        <button
+          type="button"
+          disabled={!extendable || !!busy}
+          onClick={() => act("extend", extend)}
+          title={`Raise max_steps and walk on (a wander that took all its steps, or one that was stopped).${checkpointNote}`}
+        >
+          Extend by
+        </button>
+        <input aria-label="steps to extend by" type="number" min={1} max={MAX_RUN} value={more} disabled={!extendable} onChange={(e) => setMore(e.target.value)} />
+      </span>
       {msg ? (
         <span className="control-error" role="alert">
           {msg}

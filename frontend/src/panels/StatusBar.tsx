@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { ConnState } from "../api/ws";
 import { useWander } from "../store";
+import { stopHint } from "./Controls";
 import { sampleRate, type RateSample } from "./eventRate";
 
 const CONN_TEXT: Record<ConnState, string> = {
@@ -29,6 +30,7 @@ export function StatusBar() {
   const conn = useWander((s) => s.conn);
   const running = useWander((s) => s.session?.running ?? false);
   const rate = useEventRate();
+  const hint = stopHint(g.status, g.stoppedReason, g.stepCount, g.maxSteps);
   return (
     <footer className="statusbar" data-testid="statusbar">
       <span data-testid="status-steps">
@@ -52,6 +54,11 @@ export function StatusBar() {
       {g.tripped ? (
         <span className="notice" title={g.tripped.detail}>
           ⚡ {g.tripped.reason}: {g.tripped.detail}
+        </span>
+      ) : hint ? (
+        // why the wander stopped and what to do: here, not in the toolbar (which it reflowed)
+        <span className="notice control-hint" data-testid="control-hint" title={hint}>
+          {hint}
         </span>
       ) : g.stoppedReason ? (
         <span className="notice">stopped: {g.stoppedReason}</span>
