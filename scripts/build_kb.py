@@ -741,7 +741,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"wrote {len(rel_lines)} relation lines to {rel_out} ({rel_out.stat().st_size / 1e6:.2f} MB)")
     print(f"with more than one lemma: {sum(1 for d in rel_lines[: len(recs)] if len(d['lemmas']) > 1)}")
     for kind in KINDS:
-        print(f"  {kind:<16}{rel.counts[kind]:>6} concepts {rel.counts[kind + ' links']:>7} links")
+        print(
+            f"  {kind:<16}{rel.counts[kind]:>6} concepts {rel.counts[kind + ' links']:>7} links"
+            f" {rel.counts[kind + ' to concepts']:>6} to concepts"
+        )
     for what in ("outside nouns", "outside verbs", "outside adjectives"):
         print(f"{what}: {rel.counts[what]}")
     return 0

@@ -182,6 +182,9 @@ class RelationBuilder:
         """Concept lines (sorted by key), then the outside synsets they name (sorted by key)."""
         concept_lines = sorted((self.concept_line(o) for o in chosen), key=lambda d: d["key"])
         inside = {d["key"] for d in concept_lines}
+        for d in concept_lines:
+            for kind in KINDS:
+                self.counts[f"{kind} to concepts"] += sum(1 for t in d.get(kind, ()) if t.split("|")[0] in inside)
         wanted: set[str] = set()
         for d in concept_lines:
             for kind in ("broader", *KINDS):
