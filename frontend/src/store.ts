@@ -222,7 +222,7 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       next = {
         ...next,
         status: "active",
-        name: c.name,
+        name: next.name ?? c.name, // a REST view already read has the name now (a rename)
         seedConcept: c.seed_concept,
         attractor: c.attractor,
         // the limit the wander was created with: a REST view already read says the limit now
@@ -687,7 +687,7 @@ export const useWander = create<WanderStore>((set) => ({
         sessionId: s.id,
         status: g.lastSeq >= s.last_event_seq && g.status ? g.status : s.status,
         stepCount: Math.max(g.stepCount, s.step_count),
-        name: g.name ?? s.name,
+        name: s.name, // (renamed: no event says so)
         seedConcept: g.seedConcept ?? s.seed_concept,
         attractor: g.attractor ?? s.attractor,
         maxSteps: s.max_steps,

@@ -9,6 +9,7 @@ import { Lineage } from "../panels/Lineage";
 import { LocusPanel } from "../panels/LocusPanel";
 import { ProposalsPanel } from "../panels/ProposalsPanel";
 import { StatusBar } from "../panels/StatusBar";
+import { WanderMenu } from "../panels/WanderMenu";
 import { ComparePanel, FencesPanel, PanelTabs, ResonancesPanel, TracePanel } from "../panels/WorkbenchPanels";
 import { Link } from "../router";
 import { useWander } from "../store";
@@ -17,7 +18,8 @@ import "./review.css";
 export function SessionPage({ sessionId }: { sessionId: string }) {
   const { error, notFound } = useSessionFeed(sessionId);
   useChildrenAndFences(sessionId);
-  const name = useWander((s) => s.graph.name ?? s.session?.name ?? null);
+  // (the REST view's name: a rename says no event)
+  const name = useWander((s) => s.session?.name ?? s.graph.name ?? null);
   const seed = useWander((s) => s.graph.seedConcept);
   const attractor = useWander((s) => s.graph.attractor);
   const session = useWander((s) => s.session);
@@ -60,7 +62,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
                 ))}
               </nav>
             ) : null}
-            <h1 title={name ?? ""}>{name ?? "…"}</h1>
+            <h1 title={name ?? ""} data-testid="wander-name">{name ?? "…"}</h1>
+            <WanderMenu sessionId={sessionId} name={name} />
           </div>
           <div className="sub-line">
             {attractor ? <span className="muted attractor">→ {attractor}</span> : seed && seed !== name ? <span className="muted">from {seed}</span> : null}
