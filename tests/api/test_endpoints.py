@@ -93,8 +93,14 @@ async def test_memory_inspection(client, app):
     } in detail["connections"]
 
     resonances = (await client.get(f"{API}/{sid}/resonances")).json()
-    assert resonances and all(r["status"] in ("candidate", "confirmed", "invalidated") for r in resonances)
-    assert all(r["themes"] and r["occurrences"] >= 1 for r in resonances)
+    assert resonances and all(r["themes"] and r["session_id"] == sid for r in resonances)
+    # each step's themes made a resonance or reinforced one: one occurrence per supporting residue
+    assert all(r["occurrences"] == len(r["supporting_residue_ids"]) >= 1 for r in resonances)
+    assert sum(r["occurrences"] for r in resonances) == len(trace) == 6
+    # a six-step wander invalidates nothing (no day has passed), and confirms only at 4 occurrences
+    assert all(
+        r["status"] == "candidate" or (r["status"], r["occurrences"] >= 4) == ("confirmed", True) for r in resonances
+    )
     # The wander's crystals, and only its own: one stored for it, one for another wander.
     other = await create(client, seed_concept="tide pool")
     mine, theirs = _crystal(s, trace[1]["to_locus_id"], app), _crystal(other, None, app)

@@ -27,8 +27,17 @@ async def test_inject_fence_crystallize_and_cross_session(client):
     r = await client.post(f"{API}/{sid}/crystallize")
     assert r.status_code == 200
     body = r.json()
-    assert body["rumination_steps"] >= 1 and body["outcome"] in ("accepted", "review", "rejected")
     c = body["crystal"]  # this wander (seed 3, 21 steps) crystallizes on demand
+    assert body["rumination_steps"] == len(c["rumination"]) >= 1
+    # the outcome is the gate's verdict on V (accept at 0.7, review from 0.5), and the status follows it
+    v, verdict = c["validity"]["V"], c["validity"]["verdict"]
+    assert body["outcome"] == verdict and c["confidence"] == v
+    if verdict == "accepted":
+        assert v >= 0.7 and c["status"] == "active"
+    elif verdict == "review":
+        assert 0.5 <= v < 0.7 and c["status"] == "active"
+    else:
+        assert verdict == "rejected" and c["status"] == "invalidated", verdict
     assert c["session_id"] == sid and c["structural_type"] and "V" in c["validity"] and c["rumination"]
     png = await client.get(f"/api/v1/wander/crystals/{c['id']}/attractor.png")
     assert png.status_code == 200 and png.content[:4] == b"\x89PNG"
@@ -46,7 +55,14 @@ async def test_inject_fence_crystallize_and_cross_session(client):
     assert c["id"] in {x["id"] for x in above} and c["id"] not in {x["id"] for x in below}
     assert all(x["confidence"] >= c["confidence"] for x in above)
     res = (await client.get("/api/v1/wander/resonances")).json()
-    assert res and {r["status"] for r in res} <= {"candidate", "confirmed", "invalidated"}
+    assert res
+    for r in res:  # the lifecycle: one occurrence per supporting residue; confirmed at 4 and more
+        assert r["occurrences"] == len(r["supporting_residue_ids"]) >= 1, r
+        assert r["status"] != "confirmed" or r["occurrences"] >= 4, r
+    for status in ("candidate", "confirmed"):
+        only = (await client.get("/api/v1/wander/resonances", params={"status": status})).json()
+        assert {r["id"] for r in only} == {r["id"] for r in res if r["status"] == status}, status
+    assert any(r["status"] == "candidate" for r in res), "21 steps leave candidates"
     assert (await client.get("/api/v1/wander/resonances", params={"status": "bogus"})).status_code == 422
 
     hits = (

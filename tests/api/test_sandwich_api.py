@@ -6,6 +6,7 @@ import uuid
 from dataclasses import asdict
 from datetime import datetime
 
+import pytest
 from wander.domain.sandwich_views import (
     ForageLogRow,
     ForageRunRow,
@@ -16,7 +17,8 @@ from wander.domain.sandwich_views import (
     TypeExample,
 )
 from wander.foraging import make_forager
-from wander.sandwich.analysis import TARGETS
+from wander.domain.sandwich import TAXONOMY
+from wander.sandwich.analysis import TARGETS, novelty_stability
 from wander.sandwich.model import SUBJECTS
 from wander.store.sandwich_tables import SANDWICHES
 
@@ -28,7 +30,24 @@ async def test_metrics_and_analysis_over_http(app, client):
     m = r.json()
     assert set(m["metrics"]) == set(TARGETS)
     c = m["counts"]
-    assert m["metrics"]["sandwich_rate"]["value"] == round(c["made"] / c["attempts"], 4)
+    # every metric's value, worked out again from the sandwiches and the counts, and its verdict
+    made_ = (await client.get("/api/v1/sandwich/sandwiches", params={"limit": 500})).json()
+    assert len(made_) == c["sandwiches"] > 0 and c["types_used"] == len({x["structural_type"] for x in made_})
+    accepted = [x["validity_score"] for x in made_ if x["validity_score"] >= 0.7]
+    oldest_first = sorted(made_, key=lambda x: (datetime.fromisoformat(x["created_at"]), x["id"]))
+    expected = {
+        "sandwich_rate": round(c["made"] / c["attempts"], 4),
+        "mean_validity": pytest.approx(sum(accepted) / len(accepted), abs=1e-4) if accepted else None,
+        "ingredient_diversity": round(c["unique_ingredients"] / c["sandwiches"], 4),
+        "structural_coverage": round(c["types_used"] / len(TAXONOMY), 4),
+        "cross_domain_rate": round(c["cross_domain"] / c["sandwiches"], 4),
+        "novelty_stability": novelty_stability([x["novelty_score"] for x in oldest_first]),
+    }
+    assert {k: v["value"] for k, v in m["metrics"].items()} == expected
+    for name, (op, target) in TARGETS.items():
+        got = m["metrics"][name]
+        met = None if got["value"] is None else got["value"] > target if op == ">" else got["value"] >= target
+        assert (got["target"], got["met"]) == (f"{op} {target}", met), name
     assert sum(x["sandwich_count"] for x in m["type_distribution"]) == c["sandwiches"]
     assert sum(m["outcomes"].values()) == c["attempts"]
     assert m["foraging_efficiency"][0]["foraging_attempts"] == c["attempts"]

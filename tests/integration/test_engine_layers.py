@@ -183,7 +183,18 @@ async def test_crystallize_now_and_subwanders(app):
     s, _ = await walked(app, steps=25, max_steps=100)
     outcome = await Interventions(app.engine).crystallize(s.id)
     assert outcome.rumination.steps and outcome.crystal is not None
-    assert outcome.crystal.validity["verdict"] in ("accepted", "review", "rejected")
+    # the verdict is the gate's on V (accept at 0.7, review from 0.5, below: rejected, as is a
+    # filling with a hard failure, which the notes name); a rejected filling is kept invalidated
+    crystal, v = outcome.crystal, outcome.crystal.validity["V"]
+    verdict = crystal.validity["verdict"]
+    assert outcome.reason == verdict and crystal.confidence == v
+    if verdict == "accepted":
+        assert v >= 0.7
+    elif verdict == "review":
+        assert 0.5 <= v < 0.7
+    else:
+        assert verdict == "rejected" and (v < 0.5 or crystal.validation_notes != "V < 0.5"), crystal.validation_notes
+    assert (crystal.status == "invalidated") == (verdict == "rejected")
     assert await app.store.find_crystals(session_id=s.id, status=None)
 
     evidence = outcome.rumination.evidence  # plain records, as the crystal keeps them
