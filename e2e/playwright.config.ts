@@ -1,7 +1,10 @@
 import { defineConfig } from "@playwright/test";
+import { chosenBrowser } from "./scripts/browser.mjs";
 
-// Real headless Chromium from the system (Debian's /usr/bin/chromium); never `playwright install`.
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// Real headless Chromium: CHROMIUM_PATH, else a system /usr/bin/chromium, else the one the
+// @sparticuz/chromium devDependency ships (global-setup unpacks it and says which one is
+// used); never `playwright install`, never a download.
+const executablePath = chosenBrowser().path;
 
 export default defineConfig({
   testDir: "./tests",

