@@ -125,9 +125,11 @@ bench: setup
 schemas: $(PY_STAMP)
 	$(PY) -m shared_schemas.generate
 
-# Rebuild the shipped concept corpus from WordNet (developers only; needs wordnet-base).
+# Rebuild the shipped concept corpus from WordNet (developers only; needs wordnet-base),
+# then its shipped vectors (only the texts that changed are embedded again).
 kb:
 	$(PY) scripts/build_kb.py
+	$(PY) scripts/build_vectors.py
 
 clean:
 	rm -rf $(VENV) node_modules frontend/node_modules e2e/node_modules

@@ -1,8 +1,9 @@
 """The shipped corpus as an in-memory Knowledge index for benchmarks, without Postgres.
 
-The embeddings are MiniLM's over each concept's embed text (what `ensure_corpus` stores),
-read from the machine's corpus vector cache (wander.kb.vector_cache, the one every
-database shares), embedded there once when it has none."""
+The embeddings are MiniLM's over each concept's embed text (what `ensure_corpus` stores):
+the vectors shipped with Wander, checked against the model on a sample
+(wander.kb.corpus_embedding); only when they do not fit, the machine's corpus vector
+cache (wander.kb.vector_cache), embedded there once."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from wander.config import load_settings
 from wander.engine.ports import KnowledgeConcept
 from wander.kb import corpus
 from wander.kb.index import KnowledgeIndex
-from wander.kb.vector_cache import corpus_vectors
+from wander.kb.corpus_embedding import corpus_matrix
 
 
 def load_index(embedder=None) -> KnowledgeIndex:
@@ -26,9 +27,8 @@ def load_index(embedder=None) -> KnowledgeIndex:
 
         embedder = MiniLMEmbedder()
     texts = [c.embed_text for c in concepts]
-    key = f"{corpus.corpus_fingerprint()}:{embedder.name}"  # ensure_corpus's key: the same file
     folder = load_settings().vector_cache_dir or Path(tempfile.gettempdir()) / "wander-bench-vectors"
-    matrix = corpus_vectors(folder, key, len(texts), lambda: embedder.embed(texts))
+    matrix = corpus_matrix(texts, embedder.name, embedder.embed, folder)
     kcs = [
         KnowledgeConcept(
             c.key, c.label, c.gloss, tuple(c.domains), tuple(c.path), tuple(c.opposites), "wordnet", tuple(c.broader)

@@ -22,7 +22,7 @@ from wander.engine.queries import Queries
 from wander.engine.service import WanderEngine
 from wander.kb import corpus, importer, reach_cache
 from wander.kb.index import KnowledgeIndex
-from wander.kb.vector_cache import corpus_vectors
+from wander.kb.corpus_embedding import corpus_matrix
 from wander.llm.offline import OfflineDweller
 from wander.store import migrate
 from wander.store.database import database_url, make_engine, wait_ready
@@ -75,9 +75,10 @@ def _embed_rows(embedder: Embedder, texts: list[str], progress: Progress, what: 
 async def ensure_corpus(
     kb: KbRepository, embedder: Embedder, progress: Progress, vector_cache: Path | None = None
 ) -> bool:
-    """Load and embed the shipped concept corpus once per database; True if it was loaded
-    now. VECTOR_CACHE: the machine's folder of corpus vectors (kb.vector_cache), so only
-    the first database on a machine embeds."""
+    """Load the shipped concept corpus once per database, with its shipped vectors (checked
+    against the model on a sample; kb.corpus_embedding); True if it was loaded now.
+    VECTOR_CACHE: the machine's folder of corpus vectors (kb.vector_cache), used only when
+    the shipped vectors do not fit, so at most the first database on a machine embeds."""
     fingerprint = f"{corpus.corpus_fingerprint()}:{embedder.name}"
     if await kb.source_fingerprint(CORPUS_SOURCE) == fingerprint:
         return False
@@ -98,10 +99,11 @@ async def ensure_corpus(
     ]
     texts = [r.text for r in rows]
 
-    def embed() -> Any:
-        return _embed_rows(embedder, texts, progress, "Embedding the concept corpus")
+    def embed_many(some: list[str]) -> Any:
+        return _embed_rows(embedder, some, progress, "Embedding the concept corpus")
 
-    vectors = corpus_vectors(vector_cache, fingerprint, len(texts), embed)
+    log.info("loading the concept corpus (%d concepts) into the database", len(texts))
+    vectors = corpus_matrix(texts, embedder.name, embedder.embed, vector_cache, embed_many=embed_many)
     await kb.replace_source(CORPUS_SOURCE, fingerprint, embedder.name, rows, vectors)
     return True
 

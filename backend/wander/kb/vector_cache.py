@@ -1,8 +1,9 @@
-"""The shipped corpus's vectors, kept once per machine (WANDER_VECTOR_CACHE, the user cache
-folder by default) and shared by every database: a new WANDER_HOME, the test template and
-the browser tests' server read them in a second instead of embedding 14,000 concepts again
-(about a minute of CPU on two cores). Keyed by the corpus's fingerprint and the embedder's
-name. Two processes that need them at once do not both embed: the second waits on a file
+"""The corpus's vectors, kept once per machine (WANDER_VECTOR_CACHE, the user cache folder
+by default) and shared by every database, for when the vectors shipped with Wander do not
+fit (another embedder, texts changed, a model that disagrees: kb.corpus_embedding): a new
+WANDER_HOME, the test template and the browser tests' server then read them in a second
+instead of embedding 14,000 concepts again (about a minute of CPU on two cores). Keyed by
+the embedded texts' fingerprint and the embedder's name. Two processes that need them at once do not both embed: the second waits on a file
 lock, then reads what the first wrote. A missing, stale or unreadable file only means
 embedding again."""
 

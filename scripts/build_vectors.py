@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Write the corpus's vectors beside it (backend/wander/kb/data/concepts.vectors.npz), the
+second step of `make kb`: every concept's embed text through the shipped MiniLM model,
+kept as float16 (wander.kb.shipped_vectors). Rows whose text the file already has are
+kept; only new or changed texts are embedded (a corpus rebuilt with other fields but the
+same texts is left as it is). Prints the file's size and how close float16 stays to the
+model's float32 vectors.
+
+    .venv/bin/python scripts/build_vectors.py [--all]   # --all: embed every text again
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+from wander.embed.minilm import MiniLMEmbedder
+from wander.kb import corpus, shipped_vectors
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--all", action="store_true", help="embed every text again, reusing nothing")
+    args = parser.parse_args(argv)
+
+    embedder = MiniLMEmbedder()
+    texts = [c.embed_text for c in corpus.load_corpus()]
+    path = shipped_vectors.VECTORS_FILE
+    old = None if args.all else shipped_vectors.load(embedder.name)
+    if old is not None and old.fingerprint == shipped_vectors.texts_fingerprint(texts):
+        print(f"{path.name}: up to date ({len(texts)} texts, {embedder.name})")
+        return 0
+    matrix = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    found = np.zeros(len(texts), dtype=bool)
+    if old is not None:
+        matrix, found = old.lookup(texts)
+    missing = np.flatnonzero(~found)
+    started = time.perf_counter()
+    print(f"{path.name}: embedding {missing.size} of {len(texts)} texts with {embedder.name} ...", flush=True)
+    if missing.size:
+        matrix[missing] = embedder.embed([texts[i] for i in missing])
+    shipped_vectors.write(path, texts, matrix, embedder.name)
+    check = shipped_vectors.load(embedder.name)
+    assert check is not None
+    stored, _ = check.lookup(texts)
+    cosines = (stored[missing] * matrix[missing]).sum(axis=1) if missing.size else np.ones(1)
+    print(
+        f"{path.name}: {len(texts)} rows, {path.stat().st_size / 1e6:.1f} MB, "
+        f"{time.perf_counter() - started:.0f} s; float16 vs float32 cosine min {cosines.min():.6f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
