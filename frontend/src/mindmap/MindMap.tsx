@@ -50,8 +50,8 @@ function loadPins(sid: string | null): Record<string, Point> {
 
 /** Below this zoom labels are too small to read: follow the current locus instead of fitting all. */
 const READABLE_ZOOM = 0.75;
-/** Room the semantic layout's fit leaves for the map's tools (top left), legend (top right) and minimap. */
-const SEMANTIC_PADDING = { top: "80px", left: "40px", bottom: "60px", right: "300px" } as const;
+/** Room the semantic layout's fit leaves for the map's tools (top left), the legend's toggle (top right) and the minimap. */
+const SEMANTIC_PADDING = { top: "80px", left: "40px", bottom: "60px", right: "120px" } as const;
 
 /**
  * The mind map of the open session (live, or an archive at a step). Must be inside a
