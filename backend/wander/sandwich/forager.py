@@ -258,13 +258,13 @@ class Forager:
             raise InvalidInput("pages", f"must be between 0 and 200 (got {budget})")
         mode = "autonomous" if source is None and topic is None else "directed"
         target = source or topic
-        frontier: deque[tuple[Content, int]] = deque()
+        frontier: deque[tuple[Content, int, str | None]] = deque()  # content, depth, why reached
         error: str | None = None
         if topic is not None:
-            frontier.append((await asyncio.to_thread(self.topic_content, topic), 0))
+            frontier.append((await asyncio.to_thread(self.topic_content, topic), 0, None))
         elif source is not None:
             try:
-                frontier.extend((c, 0) for c in await self.read(source))
+                frontier.extend((c, 0, None) for c in await self.read(source))
             except SourceError as exc:
                 error = str(exc)
         run_id, events = await self.store.start_run(mode, target, patience)
@@ -284,8 +284,8 @@ class Forager:
 
         while error is None and left > 0 and summary.attempts < max_attempts:
             if frontier:
-                content, depth = frontier.popleft()
-                prompt = f"Make me a sandwich from {content.kind} '{content.title}'"
+                content, depth, why = frontier.popleft()
+                prompt = why or f"Make me a sandwich from {content.kind} '{content.title}'"
             elif mode == "directed":
                 break
             elif (asked := self.online_curiosity()) is not None:
@@ -298,7 +298,7 @@ class Forager:
                     left -= 1
                     await report(failed)
                     continue
-                frontier.extend((c, 0) for c in contents[:CHUNKS_PER_PAGE])
+                frontier.extend((c, 0, prompt) for c in contents[:CHUNKS_PER_PAGE])
                 continue
             else:
                 (prompt, content), depth = self.curiosity(), 0
@@ -323,7 +323,7 @@ class Forager:
                     await self._record(run_id, failed, None, summary)
                     await report(failed)
                     continue
-                frontier.extend((c, depth + 1) for c in reached[:CHUNKS_PER_PAGE])
+                frontier.extend((c, depth + 1, why) for c in reached[:CHUNKS_PER_PAGE])
         if summary.status != "failed" and mode == "directed" and summary.made == 0:
             summary.farewell = "Would you like me to forage elsewhere? The internet is vast."
         events = await self.store.finish_run(

@@ -40,14 +40,16 @@ class MediaWiki:
             if not error:
                 return doc
             code = str(error.get("code", ""))
-            if code in ("maxlag", "ratelimited") and attempt == 0:
+            if code in ("maxlag", "ratelimited") and attempt == 1:
+                raise RateLimited(f"wikipedia: still lagging after a wait ({code}: {error.get('info', '')})")
+            if code in ("maxlag", "ratelimited"):
                 wait = retry_after(r.headers) or 5.0
                 if wait > self.fetcher.max_retry_after_s:
                     raise RateLimited(f"wikipedia: {code}, asked to wait {wait:.0f} s")
                 self.fetcher.limiter.hold(httpx.URL(self.api).raw_host.decode("ascii"), wait)
                 continue
             raise SourceError(f"wikipedia: the API answered {code}: {error.get('info', '')}")
-        raise RateLimited("wikipedia: still lagging after a wait (maxlag)")
+        raise AssertionError("unreachable")
 
     def search(self, query: str, limit: int = SEARCH_HITS) -> list[str]:
         doc = self.call(action="query", list="search", srsearch=query, srlimit=str(limit), srnamespace="0")
