@@ -296,9 +296,9 @@ test("crystals on the map: diamond with its attractor, the crystal panel, a pers
   const s = await createViaApi(page, { seed_concept: "counterfeit coins", max_steps: 60, random_seed: 17, human_checkpoint_frequency: 0 });
   await runSteps(page, s.id, 6);
   await openMap(page, s.id);
-  // "Crystallize now" from the context menu: the result is reported on the map
-  await page.locator(".react-flow__node-locus").nth(1).click({ button: "right" });
-  await page.getByRole("menuitem", { name: "Crystallize now" }).click();
+  // "Crystallize here now" from the current locus's context menu: the result is reported on the map
+  await page.locator(".react-flow__node-locus:has(.locus.is-current)").click({ button: "right" });
+  await page.getByRole("menuitem", { name: "Crystallize here now" }).click();
   await expect(notice(page)).toContainText(/Crystal|No crystal/);
   // Crystallize until the gate keeps one for review (0.5 <= V < 0.7, the commonest verdict),
   // stepping on between tries: a new current locus brings new breads and fillings, where the
@@ -332,7 +332,7 @@ test("crystals on the map: diamond with its attractor, the crystal panel, a pers
   await panel.getByRole("button", { name: "Accept" }).click();
   await expect(notice(page)).toContainText("Crystal accepted");
   await expect(panel.getByTestId("crystal-review")).toHaveCount(0);
-  await expect(panel).toContainText("approved by a person");
+  await expect(panel.getByTestId("crystal-status")).toHaveText("accepted by a person"); // (one state, not three)
   const stored = ((await (await page.request.get(`${API}/sessions/${s.id}/crystals`)).json()) as Crystal[]).find((c) => c.id === review!.id)!;
   expect(stored.human_approved).toBe(true);
   await page.getByRole("button", { name: "Whole map" }).click();

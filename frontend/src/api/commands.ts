@@ -3,7 +3,7 @@
 // result or the API's error as a notice on the map (nothing fails silently).
 import { API_BASE, ApiError, request, s } from "./client";
 import type { CompareOut, CrystalOut, CrystallizeOut, SessionOut, TraceStep } from "./types.gen";
-import { useWander } from "../store";
+import { HINT_DECAY_STEPS, useWander } from "../store";
 
 function say(kind: "ok" | "error", text: string) {
   useWander.getState().say(kind, text);
@@ -28,7 +28,10 @@ export const commands = {
     command(
       force ? "Go here next" : "Hint",
       () => request<SessionOut>("POST", `${s(sessionId)}/inject`, { concept, force_visit: force }),
-      () => (force ? `The next step goes to “${concept}”` : `“${concept}” planted as a hint`),
+      () =>
+        force
+          ? `The next step goes to “${concept}”`
+          : `“${concept}” planted as a hint: the next steps may choose it (not forced); it fades after ${HINT_DECAY_STEPS} steps without a visit`,
     ),
   // The map's fence is the fold of wander.fence.added / wander.fence.removed: no re-read here.
   fence: (sessionId: string, concept: string, action: "include" | "exclude") =>

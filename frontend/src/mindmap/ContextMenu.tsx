@@ -36,9 +36,13 @@ export function LocusMenu({ sessionId }: { sessionId: string }) {
       <button type="button" role="menuitem" onClick={act(() => commands.fence(sessionId, locus.concept, "exclude"))}>
         Fence out (exclude this region)
       </button>
-      <button type="button" role="menuitem" onClick={act(() => commands.crystallize(sessionId))}>
-        Crystallize now
-      </button>
+      {/* a crystallization is tried at the wander's current locus (the engine's rule): offered
+          on that locus only, so it never seems to act on another */}
+      {isCurrent ? (
+        <button type="button" role="menuitem" onClick={act(() => commands.crystallize(sessionId))} title="Try to crystallize an insight around the current locus now">
+          Crystallize here now
+        </button>
+      ) : null}
       {deeper ? (
         <form
           className="ctx-form"

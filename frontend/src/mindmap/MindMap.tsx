@@ -194,6 +194,17 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   // moves with them).
   const currentPos = graph.currentLocusId ? target.get(graph.currentLocusId) : undefined;
   const followKey = `${graph.sessionId}|${graph.currentLocusId}|${animKey}`;
+  // While following, the current locus is not draggable: a drag that starts on it pans the map
+  // (it pinned the locus the view was about to move to). Off following, it can be pinned.
+  const curId = graph.currentLocusId;
+  const flowNodesShown = useMemo(() => {
+    if (!follow || !curId) return shown.nodes;
+    const i = shown.nodes.findIndex((n) => n.id === curId);
+    if (i < 0) return shown.nodes;
+    const out = shown.nodes.slice();
+    out[i] = { ...out[i], draggable: false };
+    return out;
+  }, [shown.nodes, follow, curId]);
   const view = useRef({ nodes, positions, target, currentPos, semantic });
   useEffect(() => {
     // the benchmark's hook (bench/mindmap_probe.mjs): the same view run after run
@@ -476,7 +487,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         </defs>
       </svg>
       <ReactFlow
-        nodes={shown.nodes}
+        nodes={flowNodesShown}
         edges={shown.edges}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
@@ -639,7 +650,7 @@ function Legend() {
             <svg width="26" height="8">
               <line x1="0" y1="4" x2="26" y2="4" stroke="#7dd3fc" strokeWidth="1.5" strokeDasharray="4 4" />
             </svg>
-            candidates (click: go here next)
+            the last step's other candidates (click: go there next)
           </span>
           <span>
             <svg width="26" height="10">

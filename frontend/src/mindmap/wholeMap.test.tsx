@@ -102,4 +102,15 @@ describe("Whole map and the semantic fit", () => {
     await waitFor(() => expect(screen.getByTestId("mindmap").dataset.layout).toBe("semantic"), { timeout: 3000 });
     await waitFor(() => expect(moves).toContain("setViewport"), { timeout: 2000 });
   });
+
+  it("pans, not pins, from a drag on the current locus while following (it is not draggable then)", async () => {
+    const { container } = mount();
+    act(() => useWander.getState().ingest(walkEvents(2)));
+    await waitFor(() => expect(container.querySelector('.react-flow__node[data-id="L2"]')).not.toBeNull());
+    const cur = () => container.querySelector('.react-flow__node[data-id="L2"]')!.classList;
+    expect(cur().contains("nopan")).toBe(false); // a drag on it reaches the pane: a pan
+    expect(container.querySelector('.react-flow__node[data-id="L1"]')!.classList.contains("nopan")).toBe(true);
+    act(() => useWander.getState().focusOn("L1")); // following off: the current locus can be pinned again
+    await waitFor(() => expect(cur().contains("nopan")).toBe(true));
+  });
 });

@@ -5,6 +5,7 @@ import { commands, reads } from "../api/commands";
 import type { CrystalOut } from "../api/types.gen";
 import { attractorUrl } from "../mindmap/flow";
 import { useWander } from "../store";
+import { crystalState } from "./crystalState";
 
 const PARTS: [string, string][] = [
   ["bread_compat", "Bread compatibility"],
@@ -40,6 +41,7 @@ export function CrystalPanel({ sessionId }: { sessionId: string }) {
   const v = (d?.validity ?? {}) as Record<string, unknown>;
   const num = (k: string) => (typeof v[k] === "number" ? (v[k] as number) : null);
   const verdict = (v.verdict as string | undefined) ?? fromEvents?.verdict ?? null;
+  const state = crystalState({ verdict, status: d?.status ?? fromEvents?.status, human_approved: d?.human_approved, review: reviewed });
   const canReview = verdict === "review" && d !== null && !d.human_approved && d.status === "active" && !reviewed;
   const concept = (id: string | null | undefined) => (id && loci[id] ? loci[id].concept : "?");
   const review = async (which: "accept" | "reject") => {
@@ -69,10 +71,13 @@ export function CrystalPanel({ sessionId }: { sessionId: string }) {
           <li><span className="muted small">bread B</span> {concept(d?.bread_b_locus_id ?? fromEvents?.bread[1])}</li>
         </ol>
         <div className="chips">
-          <span className="chip plain">type: {d?.structural_type ?? fromEvents?.structural_type ?? "?"}</span>
-          <span className="chip plain" data-testid="crystal-status">status: {d?.status ?? fromEvents?.status}</span>
-          {verdict ? <span className="chip plain">gate: {verdict}</span> : null}
-          {d?.human_approved ? <span className="chip current">approved by a person</span> : null}
+          {/* one state: the gate's verdict, or a person's on a crystal the gate left to them */}
+          <span className={`chip crystal-state is-${state.tone}`} data-testid="crystal-status">
+            {state.text}
+          </span>
+          <span className="chip plain" title="The nearest of the ten structural types (004) by meaning: a hint, not a verdict">
+            nearest type: {d?.structural_type ?? fromEvents?.structural_type ?? "?"}
+          </span>
         </div>
       </section>
       <section data-testid="crystal-validity">

@@ -4,12 +4,13 @@ import type { LocusDetail, ResidueOut } from "../api/types.gen";
 import { domainColour } from "../mindmap/palette";
 import { useWander } from "../store";
 
-const SCORES: [keyof LocusDetail, string][] = [
-  ["interestingness", "Interestingness"],
-  ["novelty_score", "Novelty"],
-  ["uncertainty", "Uncertainty"],
-  ["actionability", "Actionability"],
-  ["abstraction_level", "Abstraction"],
+/** Each score, its label and what it means (shown on hover). */
+const SCORES: [keyof LocusDetail, string, string][] = [
+  ["interestingness", "Interestingness", "How much the encounter that reached it gave: its distance band, domain crossing, novelty and concreteness (0-1). A third of the rank of a candidate step."],
+  ["novelty_score", "Novelty", "How far it lies from everything the wander had visited before it (0-1)."],
+  ["uncertainty", "Uncertainty", "How unsettled the dweller's reading of it is; the CA kernel lowers it when its text converges, raises it when it oscillates (0-1)."],
+  ["actionability", "Actionability", "How concrete and usable an insight near it would be (0-1)."],
+  ["abstraction_level", "Abstraction", "How abstract the concept is: 0 concrete thing, 1 pure idea."],
 ];
 
 const FACETS: [keyof ResidueOut, string][] = [
@@ -20,10 +21,10 @@ const FACETS: [keyof ResidueOut, string][] = [
   ["possibility", "Possibility"],
 ];
 
-function Score({ label, value }: { label: string; value: number }) {
+function Score({ label, value, help }: { label: string; value: number; help?: string }) {
   const v = Number.isFinite(value) ? value : 0;
   return (
-    <div className="score">
+    <div className="score" title={help}>
       <span className="score-label">{label}</span>
       <span className="score-bar">
         <span style={{ width: `${Math.max(0, Math.min(1, v)) * 100}%` }} />
@@ -100,8 +101,8 @@ export function LocusPanel({ sessionId }: { sessionId: string }) {
       </div>
       <section>
         <h3>Scores</h3>
-        {SCORES.map(([k, label]) => (
-          <Score key={k} label={label} value={locus[k as keyof typeof locus] as number} />
+        {SCORES.map(([k, label, help]) => (
+          <Score key={k} label={label} help={help} value={locus[k as keyof typeof locus] as number} />
         ))}
         <div className="score">
           <span className="score-label">Visits</span>

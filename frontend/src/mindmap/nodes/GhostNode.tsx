@@ -21,7 +21,7 @@ function GhostNodeView({ data }: NodeProps<GhostNodeType>) {
     <div
       className="ghost"
       style={{ width: d, height: d, ["--c" as string]: domainColour(data.domains[0]) }}
-      title={`${data.concept} (candidate, p=${data.probability.toFixed(3)})\n${data.strategy}: ${data.reason}`}
+      title={`${data.concept}: a candidate the last step passed over (p=${data.probability.toFixed(3)})\n${data.strategy}: ${data.reason}\nClick: the next step goes there`}
       data-testid="ghost-node"
     >
       <Handle type="target" position={Position.Top} style={hidden} isConnectable={false} />
