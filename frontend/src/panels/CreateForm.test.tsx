@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { CreateForm, fieldOf } from "./CreateForm";
+import { CreateForm, defaultCheckpoint, fieldOf } from "./CreateForm";
 import type { Problem, SessionOut } from "../api/types.gen";
 
 type Call = { url: string; method: string; body: unknown };
@@ -95,5 +95,38 @@ describe("CreateForm", () => {
     expect(create.body).toMatchObject({ seed_concept: "information asymmetry", max_steps: 8, allowed_domains: ["cognition"] });
     const run = calls.find((c) => c.url.endsWith("/wander"))!;
     expect(run).toMatchObject({ method: "POST", body: { n_steps: 8 } });
+  });
+});
+
+describe("the default checkpoint", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("does not pause a walk of up to 200 steps, and pauses a longer one at each quarter", () => {
+    expect(defaultCheckpoint(20)).toBe(0);
+    expect(defaultCheckpoint(150)).toBe(0); // was 50: a 150-step wander stopped twice
+    expect(defaultCheckpoint(200)).toBe(0);
+    expect(defaultCheckpoint(600)).toBe(150);
+    expect(defaultCheckpoint(1000)).toBe(250);
+    expect(defaultCheckpoint(10000)).toBe(2500);
+  });
+
+  it("follows the form's steps until a person sets it, says what it does, and is sent", async () => {
+    const calls = mockFetch((c) => (c.url.endsWith("/domains") ? { status: 200, body: [] } : { status: 201, body: session() }));
+    render(<CreateForm onCreated={vi.fn()} />);
+    const every = screen.getByLabelText("Checkpoint every") as HTMLInputElement;
+    fireEvent.change(screen.getByLabelText("Steps"), { target: { value: "150" } });
+    expect(every.value).toBe("0");
+    expect(screen.getByText(/never pauses/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Steps"), { target: { value: "1000" } });
+    expect(every.value).toBe("250");
+    expect(screen.getByText(/pauses 3 times for a look/)).toBeTruthy();
+    fireEvent.change(every, { target: { value: "100" } });
+    fireEvent.change(screen.getByLabelText("Steps"), { target: { value: "300" } });
+    expect(every.value).toBe("100"); // a person's choice stays
+    expect(screen.getByText(/This one pauses 2 times/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Seed concept"), { target: { value: "tide" } });
+    fireEvent.click(screen.getByRole("button", { name: /start wandering/i }));
+    await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
+    expect(calls.find((c) => c.method === "POST")!.body).toMatchObject({ max_steps: 300, human_checkpoint_frequency: 100 });
   });
 });

@@ -27,6 +27,20 @@ export function fieldOf(raw: string | null | undefined): FieldName | null {
   return null;
 }
 
+/** The checkpoint a wander of `steps` steps gets unless a person sets one: none for a walk of
+ * up to 200 steps (it ends soon enough to be looked at then), else a pause at each quarter of
+ * the way (rounded to 50 steps), so a long walk stops three times for a look, not every 50. */
+export function defaultCheckpoint(steps: number): number {
+  if (!Number.isFinite(steps) || steps <= 200) return 0;
+  return Math.max(50, Math.round(steps / 4 / 50) * 50);
+}
+
+function checkpointHint(steps: number, every: number, chosen: boolean): string {
+  const pauses = every > 0 && Number.isFinite(steps) ? Math.max(0, Math.ceil(steps / every) - 1) : 0;
+  const what = every > 0 ? `pauses ${pauses === 1 ? "once" : `${pauses} times`} for a look; Continue walks on` : "never pauses";
+  return chosen ? `steps; 0 = never. This one ${what}.` : `steps; follows Steps (none up to 200, else each quarter): ${what}.`;
+}
+
 interface Props {
   /** After a successful create. Default: start the run and open the map. */
   onCreated?: (s: SessionOut) => void | Promise<void>;
@@ -61,7 +75,10 @@ export function CreateForm({ onCreated = startAndOpen }: Props) {
   const [randomSeed, setRandomSeed] = useState("0");
   const [budget, setBudget] = useState("500");
   const [drift, setDrift] = useState("0.8");
-  const [checkpoint, setCheckpoint] = useState("50");
+  // the checkpoint follows the steps (defaultCheckpoint) until a person sets it
+  const [checkpointSet, setCheckpointSet] = useState<string | null>(null);
+  const checkpoint = checkpointSet ?? String(defaultCheckpoint(Number(steps)));
+  const setCheckpoint = (v: string) => setCheckpointSet(v);
   const [unstarted, setUnstarted] = useState<SessionOut | null>(null);
   const [known, setKnown] = useState<string[]>([]);
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
@@ -180,7 +197,7 @@ export function CreateForm({ onCreated = startAndOpen }: Props) {
           "human_checkpoint_frequency",
           "Checkpoint every",
           <input {...inputProps("human_checkpoint_frequency")} type="number" inputMode="numeric" value={checkpoint} onChange={(e) => setCheckpoint(e.target.value)} />,
-          "steps; 0 = never pause",
+          checkpointHint(Number(steps), Number(checkpoint), checkpointSet !== null),
         )}
       </div>
       {formError ? (
