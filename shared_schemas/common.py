@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 SessionStatusName = Literal["active", "paused", "completed", "abandoned"]
 SourceTypeName = Literal["SEED", "ADJACENT", "BRIDGED", "SERENDIPITOUS"]
@@ -50,6 +50,10 @@ class CandidateOut(BaseModel):
     distance: float
     scores: dict[str, float]
     probability: float | None = None
+    why: str = Field(
+        default="",
+        description="Why it was put forward: toward the attractor, bridge, analogy, tension, novelty or a person's hint.",
+    )
 
 
 class FenceAnchorOut(BaseModel):

@@ -147,6 +147,8 @@ class StepCompletedPayload(EventPayload):
     residue: ResidueOut
     selection_reason: str
     resonances_detected: int
+    strategy: str = ""
+    why: str = ""  # why the step was chosen: toward the attractor, bridge, analogy, tension, novelty, a person's hint
 
 
 class AdjacenciesFoundPayload(EventPayload):

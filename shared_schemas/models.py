@@ -193,6 +193,11 @@ class LocusDetail(LocusOut):
     adjacent_to: list[dict[str, Any]]
     connections: list[Connection]
     arrived_by: ResidueOut | None = Field(description="The residue of the encounter that first reached it.")
+    arrived_why: str | None = Field(
+        default=None,
+        description="Why the step that first reached it was chosen (toward the attractor, bridge, analogy, "
+        "tension, novelty, a person's hint), with the strategy that put it forward.",
+    )
 
 
 class Connection(BaseModel):

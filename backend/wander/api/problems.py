@@ -32,7 +32,9 @@ TITLES = {
 }
 
 
-def problem(status: int, detail: str, field: str | None = None) -> Response[dict[str, Any]]:
+def problem(
+    status: int, detail: str, field: str | None = None, suggestions: list[str] | None = None
+) -> Response[dict[str, Any]]:
     body: dict[str, Any] = {
         "type": "about:blank",
         "title": TITLES.get(status, "Error"),
@@ -41,6 +43,8 @@ def problem(status: int, detail: str, field: str | None = None) -> Response[dict
     }
     if field:
         body["field"] = field
+    if suggestions:
+        body["suggestions"] = suggestions
     return Response(body, status_code=status, media_type=PROBLEM, headers=API_HEADERS)
 
 
@@ -76,7 +80,7 @@ def on_http(_: Request, exc: HTTPException) -> Response:
 
 def on_wander_error(_: Request, exc: WanderError) -> Response:
     if isinstance(exc, InvalidInput):
-        return problem(422, f"{exc.field}: {exc.reason}", exc.field)
+        return problem(422, f"{exc.field}: {exc.reason}", exc.field, exc.suggestions)
     if isinstance(exc, NotFound):
         return problem(404, f"{exc.what} not found: {exc.ident}", exc.what + "_id")
     if isinstance(exc, Conflict):

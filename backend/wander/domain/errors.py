@@ -10,10 +10,11 @@ class WanderError(Exception):
 class InvalidInput(WanderError):
     """A field failed validation; the message names the field and the reason."""
 
-    def __init__(self, field: str, reason: str):
+    def __init__(self, field: str, reason: str, suggestions: list[str] | None = None):
         super().__init__(f"{field}: {reason}")
         self.field = field
         self.reason = reason
+        self.suggestions = suggestions  # what the field could have been, where that is known
 
 
 class NotFound(WanderError):

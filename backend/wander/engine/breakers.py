@@ -5,8 +5,8 @@ budget, inject a concept or widen the scope and resume); running out of steps co
 
 from __future__ import annotations
 
-from wander.domain.geometry import cosine_distance
 from wander.domain.models import Locus, Session
+from wander.engine.scope import drift
 
 LOOP_WINDOW = 12
 LOOP_DISTINCT = 3
@@ -28,9 +28,12 @@ def loop_detected(recent_targets: list[str], concepts: dict[str, str]) -> tuple[
 
 
 def drift_exceeded(s: Session, current: Locus) -> tuple[str, str] | None:
-    d = cosine_distance(current.embedding, s.seed_embedding)
+    """The current locus is farther than max_drift_distance from the seed (and from the
+    attractor, when there is one: engine/scope.py)."""
+    d = drift(current.embedding, s)
     if d > s.max_drift_distance:
-        return "drift_exceeded", f"'{current.concept}' is {d:.2f} from the seed (max {s.max_drift_distance})"
+        where = "the seed and the attractor" if s.attractor_embedding is not None else "the seed"
+        return "drift_exceeded", f"'{current.concept}' is {d:.2f} from {where} (max {s.max_drift_distance})"
     return None
 
 

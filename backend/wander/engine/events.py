@@ -48,6 +48,7 @@ def candidate_summary(c: Candidate, probability: float | None = None) -> Candida
         distance=_r(c.distance),
         scores=c.scores.as_dict() if c.scores else {},
         probability=None if probability is None else _r(probability),
+        why=c.why,
     )
 
 

@@ -1,5 +1,11 @@
 """Scope checks every candidate must pass (001 layers 1 and 2): allowed and forbidden
-domains, drift from the seed, and the fence."""
+domains, drift, and the fence.
+
+Drift is measured from the seed, or from the attractor where that is nearer: the attractor
+is where the person asked the walk to head, so its neighbourhood is in scope as much as
+the seed's (measured from the seed alone, 'tide pools' -> 'how software tests should work'
+kept 440 concepts, none nearer the attractor than cosine 0.17: the walk could not head
+there at all)."""
 
 from __future__ import annotations
 
@@ -20,8 +26,21 @@ def domains_allowed(domains: list[str] | tuple[str, ...], session: Session) -> b
     return True
 
 
+def drift(embedding: np.ndarray, session: Session) -> float:
+    """Cosine distance from the seed, or from the attractor where that is nearer."""
+    d = cosine_distance(embedding, session.seed_embedding)
+    if session.attractor_embedding is not None:
+        d = min(d, cosine_distance(embedding, session.attractor_embedding))
+    return d
+
+
+def drift_sims(seed_sims: np.ndarray, attractor_sims: np.ndarray | None) -> np.ndarray:
+    """drift's similarity, 1 - drift, for rows already compared with the seed and attractor."""
+    return seed_sims if attractor_sims is None else np.maximum(seed_sims, attractor_sims)
+
+
 def within_drift(embedding: np.ndarray, session: Session) -> bool:
-    return cosine_distance(embedding, session.seed_embedding) <= session.max_drift_distance
+    return drift(embedding, session) <= session.max_drift_distance
 
 
 def passes_scope(

@@ -55,6 +55,7 @@ from shared_schemas.events import (
 from wander.engine import events as ev
 from wander.engine import tiers
 from wander.engine.crystallizer import Crystallizer
+from wander.engine.grounding import check_grounded
 from wander.engine.ports import (
     CAKernel,
     Clock,
@@ -236,6 +237,9 @@ class WanderEngine:
         texts = [req.seed_concept] + ([req.attractor] if req.attractor else [])
         others = list(req.other_seeds or [])
         vectors = await self.embed(texts + others)
+        # a seed or attractor that matches nothing in the corpus would be walked from noise
+        for field, text, v in zip(("seed_concept", "attractor"), texts, vectors):
+            check_grounded(field, text, v, self.knowledge)
         now = self.clock.now()
         session = Session(
             id=new_id(),

@@ -46,7 +46,7 @@ from wander.engine import events as ev
 from wander.engine import fence as fences
 from wander.engine.adjacency.analogy import analogy
 from wander.engine.adjacency.bridging import bridging
-from wander.engine.adjacency.distance_band import SAMPLED, TOWARD, distance_band
+from wander.engine.adjacency.distance_band import distance_band
 from wander.engine.adjacency.tension import tension
 from wander.engine.crystallizer import Crystallizer
 from wander.engine.ports import (
@@ -64,7 +64,8 @@ from wander.engine.scope import passes_scope
 from wander.engine.themes import degenerate_themes
 from wander.engine.walk import Walk
 
-TOP_K = 24  # candidates kept for the softmax draw and shown as dashed edges
+TOP_K = 24  # a ranking's upper half: chosen below it is a serendipitous step
+NOMINEES = 6  # candidates each strategy puts forward a step
 MIN_IN_BAND = 8  # out-of-band candidates are dropped while at least this many are in the band
 STRONG_LOCUS = 0.8  # a residue this interesting calls for crystallization...
 CRYSTALLIZE_EVERY = 30  # ...and so does a confirmed resonance, at most once in each stretch of this many steps
@@ -114,8 +115,20 @@ def may_crystallize(step_number: int, last: int) -> bool:
 
 async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[Candidate]:
     """All four strategies' candidates (and a model's, when one is configured), in scope,
-    one per concept, ranked by composite score, best first."""
-    found = distance_band(walk, limit=TOP_K) + bridging(walk) + analogy(walk) + tension(walk)
+    one per concept, ranked by composite score, best first.
+
+    Each strategy puts forward its NOMINEES best of a pool of the same size (the band: a
+    few best, its draws toward the attractor and at random, and earlier loci), so the four
+    compete on their merits in the softmax: the band's best of thousands against a few of
+    each other strategy's gave the band 96% of the steps."""
+    # A concept two strategies put forward counts as the more specific one's (first here):
+    # in a small scope the band's pool holds most of what the others find.
+    found = (
+        analogy(walk, limit=NOMINEES)
+        + tension(walk, limit=NOMINEES // 2)
+        + bridging(walk, limit=NOMINEES // 2)
+        + distance_band(walk)
+    )
     if ctx is not None and ctx.proposer is not None:
         found += await _model_candidates(walk, ctx)
     best: dict[str, Candidate] = {}
@@ -123,19 +136,13 @@ async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[
         key = c.locus_id or c.kb_key or c.concept
         if key not in best or c.scores.composite > best[key].scores.composite:
             best[key] = c
-    # The band's draws toward the attractor and at random always stay in the running: the
-    # softmax decides among them and the best-scored, not a cut before it.
     found_all = list(best.values())
     # Steps keep to the 0.3-0.7 band: other strategies' candidates outside it (a corpus
     # hypernym can be very close) stay in only when the band has too few.
     in_band = [c for c in found_all if BAND_LOW <= c.distance <= BAND_HIGH]
     if len(in_band) >= MIN_IN_BAND:
         found_all = in_band
-    reserved = [c for c in found_all if c.reason.endswith((TOWARD, SAMPLED))]
-    rest = [c for c in found_all if not c.reason.endswith((TOWARD, SAMPLED))]
-    rest.sort(key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
-    kept = rest[: max(0, TOP_K - len(reserved))] + reserved
-    return sorted(kept, key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
+    return sorted(found_all, key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
 
 
 async def _model_candidates(walk: Walk, ctx: StepContext) -> list[Candidate]:
@@ -184,6 +191,7 @@ async def _model_candidates(walk: Walk, ctx: StepContext) -> list[Candidate]:
                 reason=reason,
                 distance=dist,
                 scores=Scores(interest, nov, bridge, unc, float(scoring.composite(interest, nov, bridge, unc))),
+                why=strategy,
             )
         )
     return out
@@ -214,6 +222,7 @@ async def _injected(walk: Walk, ctx: StepContext) -> Candidate | None:
         domains=domains,
         strategy="injected",
         reason="injected by a person (forced visit)",
+        why="a person's hint",
         distance=dist,
         kb_key=kb.concept(k).key if k is not None and existing is None else (existing.kb_key if existing else None),
         locus_id=existing.id if existing else None,
@@ -348,9 +357,10 @@ async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True)
             "probability": round(float(probs[chosen_index]), 4),
             "distance": round(chosen.distance, 4),
             "strategy": chosen.strategy,
+            "why": chosen.why,
             **({"ca": ca_state} if ca_state else {}),
         },
-        selection_reason=f"{chosen.strategy}: {chosen.reason}; rank {chosen_index + 1} of {len(candidates)}, "
+        selection_reason=f"{chosen.why or chosen.strategy} ({chosen.strategy}): {chosen.reason}; rank {chosen_index + 1} of {len(candidates)}, "
         f"p={probs[chosen_index]:.3f} at T={session.temperature}",
         model_used=residue.model_used,
         tokens_used=residue.tokens_used,
@@ -437,6 +447,8 @@ async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True)
                 residue=ev.residue_summary(residue),
                 selection_reason=trace.selection_reason,
                 resonances_detected=res.detected,
+                strategy=chosen.strategy,
+                why=chosen.why,
             )
         ),
     ]

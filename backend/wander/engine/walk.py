@@ -8,8 +8,10 @@ import numpy as np
 
 from wander.domain.models import CompostItem, HotItem, Locus, Resonance, Session, WarmMemory
 from wander.engine import fence as fences
+from wander.engine.adjacency.senses import senses_of
 from wander.engine.ports import Knowledge, WalkState
 from wander.engine.resonance_rows import ResonanceRows
+from wander.engine.scope import drift_sims
 
 RECENT_THEMES = 20
 # The attractor's field over a wander's course (001: the attractor is a vague sense of what
@@ -28,6 +30,13 @@ def _kth_highest(values: np.ndarray, k: int) -> float:
         return -1.0
     i = max(0, len(values) - k)
     return float(np.partition(values, i)[i])
+
+
+def _percentile_ranks(values: np.ndarray) -> np.ndarray:
+    """Each value's share of the values below it (0 for the lowest, near 1 for the highest)."""
+    ranks = np.empty(len(values), dtype=np.float32)
+    ranks[np.argsort(values, kind="stable")] = np.arange(len(values), dtype=np.float32) / max(1, len(values))
+    return ranks
 
 
 class Walk:
@@ -72,11 +81,19 @@ class Walk:
         pull = s.attractor_embedding if s.attractor_embedding is not None else s.seed_embedding
         self.pull_sims = kb.similarities(pull)
         self.pull_vector = np.asarray(pull, dtype=np.float32)
-        mask = kb.domain_mask(s.allowed_domains, s.forbidden_domains) & (1.0 - self.seed_sims <= s.max_drift_distance)
+        near = drift_sims(self.seed_sims, self.pull_sims if s.attractor_embedding is not None else None)
+        mask = kb.domain_mask(s.allowed_domains, s.forbidden_domains) & (1.0 - near <= s.max_drift_distance)
         if s.fence:
             all_idx = np.flatnonzero(mask)
             mask[all_idx] = fences.inside_mask(s.fence, kb.vectors(all_idx))
         self.scope_mask = mask
+        self._open: tuple[tuple[str | None, int], np.ndarray] | None = None  # open_mask's cache
+        # Per corpus concept, how near it is to both the seed and the attractor: the lower of
+        # its two percentile ranks (0.95: among the 5% nearest the seed and the 5% nearest
+        # the attractor). A bridge between the two neighbourhoods ranks high on both.
+        self.span: np.ndarray | None = None
+        if s.attractor_embedding is not None and len(self.seed_sims):
+            self.span = np.minimum(_percentile_ranks(self.seed_sims), _percentile_ranks(self.pull_sims))
         # The seed's own similarity to the attractor: what a step toward it must beat. Taken
         # from the seed's corpus anchor (the concept it resolves to, or the nearest), since
         # the loci it is compared with are corpus concepts too: a short typed seed scores
@@ -133,6 +150,26 @@ class Walk:
         if self.focus == 0.0:
             return self.pull_floor_open
         return self.pull_floor_open + self.focus * (self.pull_floor_core - self.pull_floor_open)
+
+    @property
+    def puns_here(self) -> np.ndarray:
+        """Corpus concepts a step from the current locus would reach only through a shared
+        word (adjacency/senses.py): puns, not adjacencies."""
+        current = self.current
+        k = self.knowledge.index_of(current.kb_key) if current.kb_key else None
+        return senses_of(self.knowledge).puns(k, current.concept)
+
+    @property
+    def open_mask(self) -> np.ndarray:
+        """Per corpus concept: may a strategy propose it now? In scope, not yet a locus, and
+        no pun on the current locus. Computed once a step (read-only)."""
+        key = (self._session.current_locus_id, self._n_visited)
+        if self._open is None or self._open[0] != key:
+            mask = self.scope_mask & ~self._visited_mask
+            mask[self.puns_here] = False
+            mask.flags.writeable = False
+            self._open = (key, mask)
+        return self._open[1]
 
     @property
     def fence(self):

@@ -94,6 +94,10 @@ export interface CandidateOut {
     [k: string]: number | undefined;
   };
   probability?: number | null;
+  /**
+   * Why it was put forward: toward the attractor, bridge, analogy, tension, novelty or a person's hint.
+   */
+  why?: string;
 }
 export interface ArchiveList {
   items: ArchiveOut[];
@@ -413,6 +417,8 @@ export interface StepCompletedPayload {
   residue: ResidueOut;
   selection_reason: string;
   resonances_detected: number;
+  strategy?: string;
+  why?: string;
 }
 export interface ResidueOut {
   connection: string;
@@ -837,6 +843,10 @@ export interface LocusDetail {
    * The residue of the encounter that first reached it.
    */
   arrived_by: ResidueOut | null;
+  /**
+   * Why the step that first reached it was chosen (toward the attractor, bridge, analogy, tension, novelty, a person's hint), with the strategy that put it forward.
+   */
+  arrived_why?: string | null;
 }
 export interface MetricValue {
   /**

@@ -110,6 +110,14 @@ export function LocusPanel({ sessionId }: { sessionId: string }) {
             {locus.visit_count}
           </span>
         </div>
+        {d?.arrived_why ? (
+          <div className="score">
+            <span className="score-label">Chosen as</span>
+            <span className="score-val wide" data-testid="locus-why">
+              {d.arrived_why}
+            </span>
+          </div>
+        ) : null}
       </section>
       <section data-testid="residue">
         <h3>Arrived by</h3>

@@ -52,6 +52,7 @@ class MemoryController(Controller):
             adjacent_to=lo.adjacent_to,
             connections=connections,
             arrived_by=step_residue_out(arrival) if arrival else None,
+            arrived_why=_why(arrival.selection_scores) if arrival else None,
         )
 
     @get("/trace")
@@ -65,3 +66,12 @@ class MemoryController(Controller):
     @get("/crystals")
     async def crystals(self, session_id: str, svc: Services) -> list[CrystalOut]:
         return [crystal_out(c) for c in await svc.app.queries.crystals(session_id=session_id)]
+
+
+def _why(scores: dict | None) -> str | None:
+    """'bridge (bridging)': why the step was chosen and the strategy that put it forward."""
+    scores = scores or {}
+    why, strategy = scores.get("why"), scores.get("strategy")
+    if not why:
+        return str(strategy) if strategy else None
+    return f"{why} ({strategy})" if strategy and strategy != why else str(why)

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from wander.domain.geometry import normalize
+from wander.domain.geometry import BAND_HIGH, BAND_LOW, normalize
 from wander.domain.models import Candidate
-from wander.engine.adjacency.common import in_scope, kb_candidates
+from wander.engine.adjacency.common import in_scope, kb_candidates, open_in_band
 from wander.engine.walk import Walk
 
 NAME = "analogy"
 MIN_OFFSET_ALIGNMENT = 0.2  # cos(D - C, B - A) an analogy must reach
-RECENT_RELATIONS = 6
+RECENT_RELATIONS = 8
+PER_RELATION = 16  # the best 3CosAdd targets of each relation whose alignment is checked
 
 
 def offset_alignment(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> float:
@@ -37,19 +38,21 @@ def analogy(walk: Walk, limit: int = 8) -> list[Candidate]:
             norm = float(np.sqrt(raw @ raw))
             row = s_c + kb.unit_similarities(b.embedding) - kb.unit_similarities(a.embedding)
             rows.append(row / norm if norm > 0 else np.zeros_like(row))
-        # one row per relation: each row's best twelve are found in contiguous memory
+        # one row per relation: each row's best PER_RELATION are found in contiguous memory
         sims = np.stack(rows).astype(np.float32, copy=False)
-        sims[:, walk.visited_mask] = -np.inf
-        top = np.argpartition(sims, -12, axis=1)[:, -12:]
+        # only what a step may reach (in the band, in scope, in the field): the corpus's best
+        # few are mostly out of scope otherwise, and the analogy never competes
+        sims[:, ~open_in_band(walk, 1.0 - kb.similarities(c_vec), BAND_LOW, BAND_HIGH)] = -np.inf
+        top = np.argpartition(sims, -PER_RELATION, axis=1)[:, -PER_RELATION:]
     c_unit = normalize(c_vec)
     for col, (a, b) in enumerate(pairs):
         ranked = top[col][np.argsort(-sims[col, top[col]], kind="stable")]
-        # offset_alignment for the twelve at once
+        # offset_alignment for all of them at once
         aligns = normalize(normalize(kb.vectors(ranked)) - c_unit) @ normalize(
             normalize(b.embedding) - normalize(a.embedding)
         )
         for i, align in zip(ranked.tolist(), aligns.tolist()):
-            if align >= MIN_OFFSET_ALIGNMENT and i not in chosen:
+            if align >= MIN_OFFSET_ALIGNMENT and i not in chosen and np.isfinite(sims[col, i]):
                 chosen[i] = (
                     f"'{a.concept}' is to '{b.concept}' as '{walk.current.concept}' is to "
                     f"'{kb.concept(i).label}' (offset alignment {align:.2f})"

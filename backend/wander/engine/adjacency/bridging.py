@@ -1,35 +1,52 @@
 """Cross-domain bridging: concepts whose per-domain neighbourhoods reach several domains
 (a concept with close neighbours in two or more other domains is a natural bridge), taken
-from the wider neighbourhood of the current locus."""
+from the wider neighbourhood of the current locus; and, with an attractor, concepts that
+sit in both the seed's and the attractor's neighbourhoods (a bridge between where the walk
+began and where it is asked to head)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from wander.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.domain.models import Candidate
-from wander.engine.adjacency.common import in_scope, kb_candidates
+from wander.engine.adjacency.common import POOL, REACH, in_scope, kb_candidates
 from wander.engine.walk import Walk
 
 NAME = "bridging"
-REACH = 0.5  # a domain is reached when its nearest member is at least this similar
 MIN_DOMAINS = 2  # a bridge reaches at least two domains besides its own
-BAND = (0.3, 0.8)
+BAND = (BAND_LOW, BAND_HIGH)  # steps keep to the band (step.gather_candidates)
+SPAN = 0.8  # a seed-attractor bridge is among the 20% nearest both
+SPAN_K = 4  # at most this many of them a step
 
 
 def bridging(walk: Walk, limit: int = 8) -> list[Candidate]:
     kb = walk.knowledge
     dist = 1.0 - kb.similarities(walk.current.embedding)
+    band = (dist >= BAND[0]) & (dist <= BAND[1])
     reach = kb.domain_reach(REACH)
-    idx = np.flatnonzero((dist >= BAND[0]) & (dist <= BAND[1]) & (reach >= MIN_DOMAINS))
-    idx = in_scope(walk, idx)
-    if len(idx) == 0:
-        return []
-    # Keep the most far-reaching first (naming a bridge's neighbours costs a pass over the
-    # corpus each, so only `limit` are named), then let the common scores order them.
-    idx = idx[np.argsort(-reach[idx], kind="stable")][:limit]
-    reasons = []
-    for i in idx:
-        spans = kb.domain_neighbours(int(i), REACH)[:3]
-        text = ", ".join(f"{d} via '{kb.concept(j).label}' ({s:.2f})" for d, j, s in spans)
-        reasons.append(f"reaches {int(reach[i])} other domains: {text}")
-    return kb_candidates(walk, idx, NAME, reasons, limit)
+    idx = in_scope(walk, np.flatnonzero(band & (reach >= MIN_DOMAINS)))
+    out: list[Candidate] = []
+    if len(idx):
+        # The POOL most far-reaching, the best of them by the common scores; only those kept
+        # are named (naming a bridge's neighbours costs a pass over a domain each).
+        idx = idx[np.argsort(-reach[idx], kind="stable")][:POOL]
+        out = kb_candidates(walk, idx, NAME, [""] * len(idx), limit)
+        for c in out:
+            i = kb.index_of(c.kb_key or "")
+            spans = kb.domain_neighbours(int(i), REACH)[:3] if i is not None else []
+            text = ", ".join(f"{d} via '{kb.concept(j).label}' ({s:.2f})" for d, j, s in spans)
+            c.reason = f"reaches {int(reach[i]) if i is not None else 0} other domains: {text}"
+    if walk.span is not None:
+        between = in_scope(walk, np.flatnonzero(band & (walk.span >= SPAN)))
+        taken = {c.kb_key for c in out}
+        between = np.array(
+            [i for i in between[np.argsort(-walk.span[between], kind="stable")] if kb.concept(int(i)).key not in taken][
+                :SPAN_K
+            ],
+            dtype=np.int64,
+        )
+        s, a = walk.session.seed_concept, walk.session.attractor
+        reasons = [f"between '{s}' and '{a}': among the {100 * (1 - walk.span[i]):.0f}% nearest both" for i in between]
+        out += kb_candidates(walk, between, NAME, reasons)
+    return out

@@ -11,11 +11,23 @@ from wander.domain import scoring
 from wander.domain.models import Candidate, Scores
 from wander.engine.walk import Walk
 
-FALLBACK_MIN = 8  # outside the field: at least this many of the concepts nearest the attractor
+# Why a strategy's candidate was put forward (domain.models.WHYS); the band's draws toward
+# the attractor say so themselves.
+WHY = {"distance_band": "novelty", "bridging": "bridge", "analogy": "analogy", "tension": "tension"}
+REACH = 0.5  # a domain is reached when its nearest member is at least this similar
+FALLBACK_MIN = 8
+# Each strategy scouts a pool of about this many concepts and puts forward its best: the
+# same pressure of selection for all four, so their scores are comparable.
+POOL = 48  # outside the field: at least this many of the concepts nearest the attractor
 
 
 def kb_candidates(
-    walk: Walk, idx: np.ndarray, strategy: str, reasons: Sequence[str], limit: int | None = None
+    walk: Walk,
+    idx: np.ndarray,
+    strategy: str,
+    reasons: Sequence[str],
+    limit: int | None = None,
+    why: str | None = None,
 ) -> list[Candidate]:
     """Candidates for knowledge-base concepts `idx` (already in scope), best composite first."""
     kb = walk.knowledge
@@ -34,7 +46,10 @@ def kb_candidates(
     mean_seen = vectors @ walk.loci_mean
     interest = scoring.interestingness(d, walk.pull_sims[idx], crosses, walk.pull_baseline, walk.focus)
     novelty = scoring.novelty(max_seen, mean_seen)
-    bridge = scoring.bridge_potential(crosses.astype(float), kb.domain_counts()[idx])
+    # the domains a concept spans: those it is filed under, or those its neighbourhoods
+    # reach (a bridge's, which the bridging strategy looks for), whichever are more
+    spans = np.maximum(kb.domain_counts()[idx], 1 + kb.domain_reach(REACH)[idx])
+    bridge = scoring.bridge_potential(crosses.astype(float), spans)
     uncert = scoring.uncertainty(np.zeros(len(idx)), 1.0 - walk.seed_sims[idx])
     comp = scoring.composite(interest, novelty, bridge, uncert)
     order = np.argsort(-comp, kind="stable")
@@ -56,6 +71,7 @@ def kb_candidates(
                 scores=Scores(
                     float(interest[j]), float(novelty[j]), float(bridge[j]), float(uncert[j]), float(comp[j])
                 ),
+                why=why or WHY.get(strategy, strategy),
             )
         )
     return out
@@ -85,10 +101,21 @@ def in_field(walk: Walk, idx: np.ndarray, strict: bool = False) -> np.ndarray:
     return back
 
 
+def open_in_band(walk: Walk, dist: np.ndarray, low: float, high: float) -> np.ndarray:
+    """Mask over the corpus: at cosine distance low-high from the current locus (`dist`),
+    open to a step (Walk.open_mask) and in the attractor's field: where a strategy looks
+    for its few best, so that they are not all out of scope."""
+    mask = (dist >= low) & (dist <= high) & walk.open_mask
+    floor = walk.pull_floor
+    if floor is not None:
+        mask &= walk.pull_sims >= floor
+    return mask
+
+
 def in_scope(walk: Walk, idx: np.ndarray) -> np.ndarray:
-    """The indices that pass the session's scope (domains, drift, fence) and are not yet loci."""
+    """The indices that pass the session's scope (domains, drift, fence), are not yet loci
+    and are no pun on the current locus (Walk.open_mask), within the attractor's field."""
     idx = np.asarray(idx, dtype=np.int64)
     if len(idx) == 0:
         return idx
-    keep = walk.scope_mask[idx] & ~walk.visited_mask[idx]
-    return in_field(walk, idx[keep], strict=True)
+    return in_field(walk, idx[walk.open_mask[idx]], strict=True)

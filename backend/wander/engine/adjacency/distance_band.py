@@ -8,20 +8,22 @@ import numpy as np
 from wander.domain import scoring
 from wander.domain.geometry import BAND_HIGH, BAND_LOW, normalize
 from wander.domain.models import Candidate, Scores
-from wander.engine.adjacency.common import in_field, kb_candidates
+from wander.engine.adjacency.common import POOL, in_field, kb_candidates
 from wander.engine import fence as fences
-from wander.engine.scope import domains_allowed, passes_scope
+from wander.engine.scope import domains_allowed, drift_sims, passes_scope
 from wander.engine.walk import Walk
 
 NAME = "distance_band"
 # Bands tried in order when the one before yields nothing in scope; the first is 000's.
 BANDS = ((BAND_LOW, BAND_HIGH), (0.2, 0.8), (0.0, 1.2))
-TOWARD_K = 6  # candidates whose step points most directly at the attractor
-SAMPLE_K = 6  # candidates drawn uniformly from the band
+TOWARD_K = 4  # candidates whose step points most directly at the attractor
+SAMPLE_K = 4  # candidates drawn uniformly from the band
+BEST_K = 6  # the best of its pool
+LOCI_K = 2  # earlier loci (and compost items) put forward, the best by composite score
 TOWARD, SAMPLED = "toward the attractor", "sampled from the band"  # how their reasons end
 
 
-def distance_band(walk: Walk, limit: int = 24) -> list[Candidate]:
+def distance_band(walk: Walk, limit: int = BEST_K) -> list[Candidate]:
     for low, high in BANDS:
         found = (
             _knowledge_candidates(walk, low, high, limit)
@@ -41,22 +43,31 @@ def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> li
     sims = kb.similarities(walk.current.embedding)
     dist = 1.0 - sims
     # loci already visited come back as loci, with their visit counts
-    mask = (dist >= low) & (dist <= high) & walk.scope_mask & ~walk.visited_mask
+    mask = (dist >= low) & (dist <= high) & walk.open_mask
     idx = np.flatnonzero(mask)
     if len(idx) == 0:
         return []
     reasons = _Reasons(walk, dist, low, high)
     idx = in_field(walk, idx)
-    out = kb_candidates(walk, idx, NAME, reasons.of(idx), limit)  # type: ignore[arg-type]  # a lazy Sequence[str]
+    rng = np.random.default_rng([int(walk.session.random_seed) & 0xFFFFFFFF, walk.session.step_count + 1, 7])
+    # The best of a pool as large as the other strategies' (common.POOL), not of the whole
+    # band: the best of thousands always outscored the best of a few dozen.
+    pool = rng.choice(idx, size=min(POOL, len(idx)), replace=False)
+    out = kb_candidates(walk, pool, NAME, reasons.of(pool), limit)  # type: ignore[arg-type]  # a lazy Sequence[str]
     taken = {c.kb_key for c in out}
     toward = idx[np.argsort(-_toward(walk, sims, idx), kind="stable")[:TOWARD_K]]
     if walk.session.attractor_embedding is None:
         toward = toward[:0]
-    rng = np.random.default_rng([int(walk.session.random_seed) & 0xFFFFFFFF, walk.session.step_count + 1, 7])
     sample = rng.choice(idx, size=min(SAMPLE_K, len(idx)), replace=False)
-    for extra, why in ((toward, TOWARD), (sample, SAMPLED)):
+    for extra, how in ((toward, TOWARD), (sample, SAMPLED)):
         extra = np.array([i for i in extra if kb.concept(int(i)).key not in taken], dtype=np.int64)
-        found = kb_candidates(walk, extra, NAME, [f"{reasons.text(int(i))}, {why}" for i in extra])
+        found = kb_candidates(
+            walk,
+            extra,
+            NAME,
+            [f"{reasons.text(int(i))}, {how}" for i in extra],
+            why="toward the attractor" if how == TOWARD else "novelty",
+        )
         taken |= {c.kb_key for c in found}
         out += found
     return out
@@ -108,16 +119,24 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
     seed_sims = seen @ np.asarray(walk.session.seed_embedding, dtype=np.float32)
     # the scope (drift, fence) and the attractor's field as masks over all loci at once
     keep = (dist >= low) & (dist <= high)
-    keep &= 1.0 - normalize(seen) @ normalize(walk.session.seed_embedding) <= walk.session.max_drift_distance
+    unit = normalize(seen)
+    attractor = walk.session.attractor_embedding
+    near = drift_sims(
+        unit @ normalize(walk.session.seed_embedding), None if attractor is None else unit @ normalize(attractor)
+    )
+    keep &= 1.0 - near <= walk.session.max_drift_distance
     floor = walk.pull_floor
     if floor is not None:
         keep &= pull >= floor
     if walk.fence:
         keep[keep] = fences.inside_mask(walk.fence, seen[keep])
+    kb, puns = walk.knowledge, set(walk.puns_here.tolist())
     rows = [
         i
         for i in np.flatnonzero(keep).tolist()
-        if walk.loci[i].id != current.id and domains_allowed(walk.loci[i].domains, walk.session)
+        if walk.loci[i].id != current.id
+        and domains_allowed(walk.loci[i].domains, walk.session)
+        and not (puns and walk.loci[i].kb_key and kb.index_of(walk.loci[i].kb_key) in puns)
     ]
     if not rows:
         return []
@@ -132,6 +151,7 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
     # scope runs out of new concepts, and then the way back is most of the walk).
     novelty = scoring.novelty(np.ones(len(rows)), seen[rows] @ walk.loci_mean)
     comp = scoring.composite(interest, novelty, bridge, uncert)
+    best = set(np.argsort(-comp, kind="stable")[:LOCI_K].tolist())  # a few, like every strategy's
     return [
         Candidate(
             concept=lo.concept,
@@ -144,8 +164,10 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
             locus_id=lo.id,
             abstraction_level=lo.abstraction_level,
             scores=Scores(float(interest[j]), float(novelty[j]), float(bridge[j]), float(uncert[j]), float(comp[j])),
+            why="novelty",
         )
         for j, (i, lo) in enumerate(zip(rows, loci))
+        if j in best
     ]
 
 
@@ -181,6 +203,7 @@ def _compost_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
                 reason=f"compost ({item.kind}) at cosine distance {dist[i]:.2f}",
                 distance=float(dist[i]),
                 scores=Scores(interest, novelty, 0.0, uncert, comp),
+                why="novelty",
             )
         )
-    return out
+    return sorted(out, key=lambda c: -c.scores.composite if c.scores else 0.0)[:LOCI_K]

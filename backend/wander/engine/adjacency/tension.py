@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from wander.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.domain.models import Candidate
-from wander.engine.adjacency.common import in_scope, kb_candidates
+from wander.engine.adjacency.common import in_scope, kb_candidates, open_in_band
 from wander.engine.walk import Walk
 
 NAME = "tension"
-BAND = (0.3, 0.75)
+BAND = (BAND_LOW, BAND_HIGH)  # steps keep to the band (step.gather_candidates)
+CONTRAST_K = 8  # the concepts of other domains pulled farthest from its own (not every other domain)
 
 
 def tension(walk: Walk, limit: int = 6) -> list[Candidate]:
@@ -29,13 +31,13 @@ def tension(walk: Walk, limit: int = 6) -> list[Candidate]:
     # Contrasting domains: in band, sharing no domain with the current locus, and pulled
     # away from the current locus's own domain more than towards it.
     dist = 1.0 - kb.similarities(current.embedding)
-    band = np.flatnonzero((dist >= BAND[0]) & (dist <= BAND[1]))
+    band = np.flatnonzero(open_in_band(walk, dist, *BAND))
     band = band[~kb.domain_mask(list(current.domains), [])[band]] if current.domains else band  # no domain shared
     if len(band) and current.domains:
         centroid = kb.domain_centroid(current.domains[0])
         if centroid is not None:
             away = kb.vectors(band) @ centroid
-            for i in band[np.argsort(away, kind="stable")][:limit]:
+            for i in band[np.argsort(away, kind="stable")][:CONTRAST_K]:
                 chosen.setdefault(
                     int(i),
                     f"contrasting domain: {', '.join(kb.concept(int(i)).domains)} against {', '.join(current.domains)}",
