@@ -15,8 +15,20 @@ measured) it takes the seed's corpus anchor: the corpus concept the seed resolve
 label), or else the corpus concept nearest the seed's embedding. The same anchor serves the
 engine and both baselines.
 
-    python bench/bench_quality.py            # 12 pairs x 3 random seeds x 300 steps
+Issue 30 adds the walk's own figures, for every wander: late pull (the labels of the loci of
+the last third, embedded as a person reads them, against the attractor's text, minus the
+seed text's own similarity to the attractor text; also over the second half), whether a
+locus sits in both the seed's and the attractor's neighbourhoods (a bridge), whether the
+walk collapsed onto the attractor (few distinct loci late), the share of chosen steps of
+each strategy and why, and pun hops (steps to another sense of the same word). Sixteen
+more pairs (NEW_PAIRS, which no test uses) join the twelve of issue 12, and the targets
+are printed per set, so the old pairs' figures can be compared with earlier runs.
+
+    python bench/bench_quality.py            # 28 pairs x 3 random seeds x 300 steps
+    python bench/bench_quality.py --steps 100    # the same targets for short wanders
     python bench/bench_quality.py --quick    # 4 pairs x 1 random seed x 120 steps
+    python bench/bench_quality.py --set new --pairs 4 --steps 100   # a small sweep
+    python bench/bench_quality.py --shared   # every wander in one project that holds the earlier ones
     python bench/bench_quality.py --first-seed 4   # held out: random seeds 4-6
 """
 
@@ -54,6 +66,27 @@ PAIRS = [  # (seed, attractor): varied fields
     ("origami", "protein folding"),
     ("lighthouse", "education"),
 ]
+# Issue 30: pairs of varied fields that no test uses (the walk was tuned on none of them).
+NEW_PAIRS = [
+    ("knitting", "climate policy"),
+    ("tide pools", "how software tests should work"),
+    ("bicycle repair", "public health"),
+    ("opera", "supply chain logistics"),
+    ("ant colony", "city traffic"),
+    ("wine tasting", "statistics"),
+    ("mountain climbing", "risk management"),
+    ("perfume", "memory and emotion"),
+    ("carpentry", "poetry"),
+    ("rainforest", "banking regulation"),
+    ("surgery", "team sports"),
+    ("clock making", "biology of sleep"),
+    ("desert nomads", "internet privacy"),
+    ("pottery", "mathematics education"),
+    ("immune system", "national defense"),
+    ("fermentation", "language learning"),
+]
+STRATEGIES = ("distance_band", "bridging", "analogy", "tension")
+SPAN = 0.9  # a bridge locus is among the 10% of the corpus nearest the seed text and the 10% nearest the attractor's
 PARTS = ("bread_compat", "containment", "non_triviality", "novelty")
 BAND = (0.3, 0.7)
 DRIFT = 0.8  # NewWander's default max_drift_distance
@@ -74,6 +107,17 @@ class WalkStats:
     facet_numbers: int = 0  # facets with a decimal in their own words
     quoted_numbers: int = 0  # facets with a decimal anywhere, quoted corpus glosses included
     step_ms: list[float] = field(default_factory=list)
+    late_pull: float = 0.0  # last third: labels vs the attractor text, minus the seed text's own
+    half_pull: float = 0.0  # the same over the second half
+    bridge: str = ""  # a locus in both neighbourhoods, if any
+    late_distinct: float = 1.0  # distinct loci among the last third's steps (1: no collapse)
+    strategies: dict[str, float] = field(default_factory=dict)  # share of chosen steps
+    whys: dict[str, float] = field(default_factory=dict)
+    pun_hops: int = 0
+    steps: int = 0
+    first_lenses: int = 0  # distinct first lenses of the wander's crystals' ruminations
+    trivial_rejections: int = 0  # crystals the gate turned down as restating a bread or its category
+    template_share: float | None = None  # the words engineer's figure (wander's facet skeletons), when measured
 
 
 def divergence(m: np.ndarray) -> float:
@@ -178,8 +222,9 @@ async def engine_walk(
     steps: int,
     excluded: set[int],
     anchor_v: np.ndarray,
+    shared=None,
 ) -> WalkStats:
-    engine, store, clock = offline_engine(kb, embedder, project_id="bench")
+    engine, store, clock = shared if shared is not None else offline_engine(kb, embedder, project_id="bench")
     session = await engine.create(
         NewWander(
             seed_concept=seed,
@@ -199,6 +244,7 @@ async def engine_walk(
         [],
     )
     prim = kb.primary_domain_ids()
+    chosen: list = []
     for _ in range(steps):
         if walk.session.status != "active":
             if walk.session.status == "completed":
@@ -211,6 +257,7 @@ async def engine_walk(
         times.append((time.perf_counter() - t) * 1000)
         d = float(r.chosen.distance)
         in_band += BAND[0] <= d <= BAND[1]
+        chosen.append(r)
         path.append(np.asarray(r.to_locus.embedding, dtype=np.float32))
         k = kb.index_of(r.to_locus.kb_key) if r.to_locus.kb_key else None
         doms.append(
@@ -233,6 +280,13 @@ async def engine_walk(
         {**c.validity, "insight": c.insight} for c in store.crystals_by_id.values() if c.session_id == session.id
     ]
     sentences = Counter(s for c in crystals for s in set(SENTENCE.split(c["insight"])) if s.strip())
+    walk_fig = walk_figures30(kb, embedder, seed, attractor, chosen)
+    own = [c for c in store.crystals_by_id.values() if c.session_id == session.id]
+    first = {c.rumination[0].get("lens") for c in own if c.rumination}
+    trivial = sum(
+        any(k in f for f in c.validity.get("hard_failures", []) for k in ("broader concept", "hypernym", "restates"))
+        for c in own
+    )
     return WalkStats(
         f"{seed} -> {attractor} #{random_seed}",
         divergence(m),
@@ -247,7 +301,66 @@ async def engine_walk(
         facet_numbers=sum(own_decimals(kb, f) for f in facets),
         quoted_numbers=sum(bool(DECIMAL.search(f)) for f in facets),
         step_ms=times,
+        first_lenses=len(first),
+        trivial_rejections=trivial,
+        **walk_fig,
     )
+
+
+LABELS: dict[str, np.ndarray] = {}
+
+
+def embed_labels(embedder, labels: list[str]) -> np.ndarray:
+    todo = sorted({x for x in labels if x not in LABELS})
+    for x, v in zip(todo, embedder.embed(todo) if todo else []):
+        LABELS[x] = np.asarray(v, dtype=np.float32)
+    return np.stack([LABELS[x] for x in labels]) if labels else np.zeros((0, 384), dtype=np.float32)
+
+
+def walk_figures30(kb, embedder, seed: str, attractor: str, results: list) -> dict:
+    """Issue 30's figures of one wander from its steps (StepResults)."""
+    from wander.engine.adjacency.senses import senses_of
+
+    n = len(results)
+    if n == 0:
+        return {}
+    seed_v, attr_v = (np.asarray(v, dtype=np.float32) for v in embedder.embed([seed, attractor]))
+    labels = [r.to_locus.concept for r in results]
+    to_attr = embed_labels(embedder, labels) @ attr_v
+    base = float(seed_v @ attr_v)
+    third = max(1, n // 3)
+    # a bridge: a locus among the nearest tenth of the corpus to both the seed and the attractor text
+    s_seed, s_attr = kb.similarities(seed_v), kb.similarities(attr_v)
+    q_seed, q_attr = float(np.quantile(s_seed, SPAN)), float(np.quantile(s_attr, SPAN))
+    bridge = next(
+        (
+            r.to_locus.concept
+            for r in results
+            if float(np.asarray(r.to_locus.embedding) @ seed_v) >= q_seed
+            and float(np.asarray(r.to_locus.embedding) @ attr_v) >= q_attr
+        ),
+        "",
+    )
+    senses = senses_of(kb)
+    puns = 0
+    for r in results:
+        a, b = r.from_locus, r.to_locus
+        ia = kb.index_of(a.kb_key) if a.kb_key else None
+        ib = kb.index_of(b.kb_key) if b.kb_key else None
+        puns += senses.is_pun(ia, ib, a.concept, b.concept)
+    strategies = Counter(r.chosen.strategy for r in results)
+    whys = Counter(r.chosen.why or r.chosen.strategy for r in results)
+    late = [r.to_locus.id for r in results[-third:]]
+    return {
+        "late_pull": float(to_attr[-third:].mean()) - base,
+        "half_pull": float(to_attr[n // 2 :].mean()) - base,
+        "bridge": bridge,
+        "late_distinct": len(set(late)) / len(late),
+        "strategies": {k: strategies.get(k, 0) / n for k in STRATEGIES},
+        "whys": {k: v / n for k, v in whys.items()},
+        "pun_hops": puns,
+        "steps": n,
+    }
 
 
 def stats3(xs: list[float]) -> str:
@@ -264,9 +377,15 @@ async def main() -> None:
     ap.add_argument("--first-seed", type=int, default=1, help="random seeds first-seed.. (held-out checks: 4)")
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--set", choices=("all", "old", "new"), default="all", help="issue 12's pairs, issue 30's, or both")
+    ap.add_argument(
+        "--shared", action="store_true", help="every wander in one project that holds the earlier ones (as a person's)"
+    )
     a = ap.parse_args()
-    n_pairs, n_seeds, steps = (4, 1, 120) if a.quick else (len(PAIRS), 3, 300)
+    chosen_pairs = {"old": PAIRS, "new": NEW_PAIRS, "all": PAIRS + NEW_PAIRS}[a.set]
+    n_pairs, n_seeds, steps = (4, 1, 120) if a.quick else (len(chosen_pairs), 3, 300)
     n_pairs, n_seeds, steps = a.pairs or n_pairs, a.seeds or n_seeds, a.steps or steps
+    pairs = chosen_pairs[:n_pairs]
     from wander.embed.minilm import MiniLMEmbedder
 
     embedder = MiniLMEmbedder()
@@ -276,7 +395,8 @@ async def main() -> None:
     runs: list[WalkStats] = []
     base: dict[str, list[WalkStats]] = {"greedy": [], "band": [], "band_unscoped": []}
     t0 = time.perf_counter()
-    for seed, attractor in PAIRS[:n_pairs]:
+    shared = offline_engine(kb, embedder, project_id="bench") if a.shared else None
+    for seed, attractor in pairs:
         seed_v, attr_v = embedder.embed([seed, attractor])
         excluded = attractor_domains(kb, seed_v, attr_v)
         anchor_v = seed_anchor(kb, seed, seed_v)
@@ -284,7 +404,7 @@ async def main() -> None:
         for kind, rows in base.items():
             rows.append(baseline(kb, kind, seed_v, anchor_v, attr_v, steps, rng, excluded))
         for rs in range(a.first_seed, a.first_seed + n_seeds):
-            w = await engine_walk(kb, embedder, degenerate, seed, attractor, rs, steps, excluded, anchor_v)
+            w = await engine_walk(kb, embedder, degenerate, seed, attractor, rs, steps, excluded, anchor_v, shared)
             runs.append(w)
             b = base["band"][-1]
             nc = len(w.crystals)
@@ -296,6 +416,12 @@ async def main() -> None:
                 f"repeated {w.repeated_sentences}",
                 flush=True,
             )
+            shares = " ".join(f"{k[:4]} {v:.2f}" for k, v in w.strategies.items())
+            print(
+                f"#   late pull {w.late_pull:+.3f} (half {w.half_pull:+.3f}), bridge '{w.bridge or '-'}', "
+                f"late distinct {w.late_distinct:.2f}, {shares}, puns {w.pun_hops}, first lenses {w.first_lenses}",
+                flush=True,
+            )
             if a.verbose:
                 for c in w.crystals:
                     print(
@@ -304,7 +430,8 @@ async def main() -> None:
                     )
     print(f"bench_wall_time: {time.perf_counter() - t0:.0f} s")
     print(
-        f"wanders: {len(runs)} ({n_pairs} pairs x {n_seeds} random seeds {a.first_seed}-{a.first_seed + n_seeds - 1} x {steps} steps)"
+        f"wanders: {len(runs)} ({n_pairs} pairs ({a.set}) x {n_seeds} random seeds {a.first_seed}-{a.first_seed + n_seeds - 1} x {steps} steps"
+        f"{', one shared project' if a.shared else ''})"
     )
     print("seed_term: the seed's corpus anchor (the concept it resolves to, else the nearest), for all walks")
     for kind, rows in [
@@ -341,47 +468,64 @@ async def main() -> None:
     ms = [t for r in runs for t in r.step_ms]
     print(f"step_overhead_p50_inmemory: {statistics.median(ms):.1f} ms")
     print(f"step_overhead_p95_inmemory: {np.percentile(ms, 95):.1f} ms")
-    # Targets, for every pair and random seed (issue 12, point 2).
-    bands = {PAIRS[i][0]: base["band"][i] for i in range(n_pairs)}
+    print(f"late_pull_min_median_max: {stats3([r.late_pull for r in runs])} cosine (last third, labels)")
+    print(f"half_pull_min_median_max: {stats3([r.half_pull for r in runs])} cosine (second half, labels)")
+    print(f"late_distinct_min_median_max: {stats3([r.late_distinct for r in runs])} share")
+    for k in STRATEGIES:
+        print(f"strategy_share_{k}_min_median_max: {stats3([r.strategies.get(k, 0.0) for r in runs])} share")
+    whys = sorted({w for r in runs for w in r.whys})
+    print("why_shares_mean: " + ", ".join(f"{w} {np.mean([r.whys.get(w, 0.0) for r in runs]):.2f}" for w in whys))
+    print(f"pun_hops: {sum(r.pun_hops for r in runs)} of {sum(r.steps for r in runs)} steps")
+    print(f"first_lenses_min_median_max: {stats3([float(r.first_lenses) for r in runs])} per wander")
+    print(f"trivial_rejections: {sum(r.trivial_rejections for r in runs)} crystals")
+    measured = [r.template_share for r in runs if r.template_share is not None]
+    print(f"template_share_min_median_max: {stats3(measured) if measured else 'not measured'} share")
+    # Targets, for every pair and random seed (issue 12, point 2; issue 30, point 8).
+    bands = {seed: base["band"][i] for i, (seed, _) in enumerate(pairs)}
+    unscoped = {seed: base["band_unscoped"][i] for i, (seed, _) in enumerate(pairs)}
     scale = steps / 300
+    old_seeds = {seed for seed, _ in PAIRS}
 
-    def held(name: str, ok: list[bool], kind: str = "target") -> None:
-        print(f"{kind}_{name}: {sum(ok)}/{len(ok)} wanders")
+    def pair_of(r: WalkStats) -> str:
+        return r.label.split(" -> ")[0]
 
-    held("confirmed_ge_3", [r.confirmed >= 3 * scale for r in runs])
-    held("crystals_2_to_10", [2 * scale <= len(r.crystals) <= 10 * scale for r in runs])
+    def held(name: str, test, kind: str = "target") -> None:
+        ok = [bool(test(r)) for r in runs]
+        line = f"{kind}_{name}: {sum(ok)}/{len(ok)} wanders"
+        for set_name, inside in (("old", True), ("new", False)):
+            sub = [o for o, r in zip(ok, runs) if (pair_of(r) in old_seeds) == inside]
+            if sub and len(sub) < len(ok):
+                line += f" ({set_name} {sum(sub)}/{len(sub)})"
+        print(line)
+
+    held("confirmed_ge_3", lambda r: r.confirmed >= 3 * scale)
+    held("crystals_2_to_10", lambda r: 2 * scale <= len(r.crystals) <= 10 * scale)
     held(
         "accepted_share_30_80",
-        [
+        lambda r: (
             bool(r.crystals) and 0.3 <= sum(c["verdict"] == "accepted" for c in r.crystals) / len(r.crystals) <= 0.8
-            for r in runs
-        ],
+        ),
     )
-    held("degenerate_0", [r.degenerate == 0 for r in runs])
-    held(
-        "pull_gt_0_and_band",
-        [r.pull > 0 and r.pull > bands[r.label.split(" -> ")[0]].pull for r in runs],
-    )
-    held("basin_le_0_5", [r.basin <= 0.5 for r in runs])
-    held(
-        "divergence_ge_band",
-        [r.divergence >= bands[r.label.split(" -> ")[0]].divergence for r in runs],
-    )
+    held("degenerate_0", lambda r: r.degenerate == 0)
+    held("pull_gt_0_and_band", lambda r: r.pull > 0 and r.pull > bands[pair_of(r)].pull)
+    held("basin_le_0_5", lambda r: r.basin <= 0.5)
+    held("divergence_ge_band", lambda r: r.divergence >= bands[pair_of(r)].divergence)
     # For reference, not targets: a band-random walk free of the wander's drift scope roams
     # the whole corpus, so it out-diverges any walk that stays within reach of its seed.
-    unscoped = {PAIRS[i][0]: base["band_unscoped"][i] for i in range(n_pairs)}
-    held(
-        "divergence_ge_band_unscoped",
-        [r.divergence >= unscoped[r.label.split(" -> ")[0]].divergence for r in runs],
-        "reference",
-    )
-    held(
-        "pull_gt_band_unscoped",
-        [r.pull > unscoped[r.label.split(" -> ")[0]].pull for r in runs],
-        "reference",
-    )
-    held("band_share_ge_0_9", [r.band_share >= 0.9 for r in runs])
-    held("no_repeated_sentence", [r.repeated_sentences == 0 for r in runs])
+    held("divergence_ge_band_unscoped", lambda r: r.divergence >= unscoped[pair_of(r)].divergence, "reference")
+    held("pull_gt_band_unscoped", lambda r: r.pull > unscoped[pair_of(r)].pull, "reference")
+    held("band_share_ge_0_9", lambda r: r.band_share >= 0.9)
+    held("no_repeated_sentence", lambda r: r.repeated_sentences == 0)
+    # issue 30: the attractor felt and seen, every strategy at work, senses kept apart
+    held("late_pull_gt_0", lambda r: r.late_pull > 0)
+    held("bridge_found", lambda r: bool(r.bridge))
+    held("no_collapse_late_distinct_ge_0_6", lambda r: r.late_distinct >= 0.6)
+    held("strategies_each_ge_0_1", lambda r: min(r.strategies.get(k, 0.0) for k in STRATEGIES) >= 0.1)
+    held("strategies_none_gt_0_6", lambda r: max(r.strategies.get(k, 0.0) for k in STRATEGIES) <= 0.6)
+    held("pun_hops_le_2pct", lambda r: r.pun_hops <= 0.02 * max(1, r.steps))
+    if measured:
+        held("template_share_le_0_25", lambda r: r.template_share is not None and r.template_share <= 0.25)
+    held("first_lenses_ge_3_of_10_crystals", lambda r: len(r.crystals) < 10 or r.first_lenses >= 3, "reference")
     parts_spread = all(np.std([c[p] for c in allc]) > 0.01 for p in PARTS) if allc else False
     print(f"target_V_parts_spread: {parts_spread}")
 
