@@ -10,7 +10,8 @@ from wander.wiring import offline_engine
 from wander.domain import sandwich
 from wander.domain.geometry import midpoint, normalize
 from wander.domain.themes import degenerate_labels
-from wander.engine.crystallizer import LEAN_CHOICES, LEAN_OWN, in_lineage, lean_of
+from wander.engine.crystal_text import LEAN_CHOICES, LEAN_OWN, lean_of
+from wander.engine.crystallizer import in_lineage
 from wander.engine.service import NewWander
 from wander.engine.step import CRYSTAL_GAP, CRYSTALLIZE_EVERY
 

@@ -22,6 +22,7 @@ WEIGHTS = {"bread_compat": 0.25, "containment": 0.35, "non_triviality": 0.20, "n
 BREAD_MIN, BREAD_MAX = 0.3, 0.9  # bread related (> 0.3) but not the same idea (< 0.9)
 TRIVIAL = 0.85  # a filling this similar to a bread only restates it
 DUPLICATE = 0.1  # novelty below this: the crystal repeats an existing one
+GLOSS_ECHO = 0.9  # an insight this similar to one corpus definition says nothing of its own
 ACCEPT, REVIEW = 0.7, 0.5
 
 TAXONOMY = {
@@ -39,6 +40,36 @@ TAXONOMY = {
 
 
 @dataclass(frozen=True)
+class Structure:
+    """What the corpus says of a sandwich's shape (engine.crystal_structure reads it): why
+    the filling is trivial (None: it is not), the ingredients among the corpus's most
+    abstract concepts, whether the breads are the same kind of thing, and how they relate
+    without the filling (None: the bread test fails)."""
+
+    trivial: str | None = None
+    abstract: tuple[str, ...] = ()
+    homologous: bool = True
+    bread_relation: str | None = "unchecked"
+    gloss_echo: tuple[float, str] = (0.0, "")  # the insight's similarity to its nearest definition, and whose
+
+    def failures(self) -> list[str]:
+        out = []
+        if self.trivial:
+            out.append(f"trivial: {self.trivial}")
+        if self.abstract:
+            out.append(
+                "specificity: " + ", ".join(f"'{x}'" for x in self.abstract) + " among the most abstract concepts"
+            )
+        if not self.homologous:
+            out.append("structural homology: the breads are not the same kind of thing")
+        if self.bread_relation is None:
+            out.append("bread test: the breads do not relate without the filling")
+        if self.gloss_echo[0] >= GLOSS_ECHO:
+            out.append(f"restates a definition: the insight says what the gloss of '{self.gloss_echo[1]}' says")
+        return out
+
+
+@dataclass(frozen=True)
 class Validity:
     bread_compat: float
     containment: float
@@ -47,6 +78,7 @@ class Validity:
     bread_similarity: float
     filling_similarities: tuple[float, float]
     filling_in_lineage: bool = False  # the filling is a broader concept of a bread in the corpus
+    structure: Structure | None = None
 
     @property
     def v(self) -> float:
@@ -71,6 +103,8 @@ class Validity:
             out.append("the filling does not mediate between the breads")
         if self.novelty < DUPLICATE:
             out.append("a repeat of an existing crystal")
+        if self.structure is not None:
+            out += [x for x in self.structure.failures() if not (self.filling_in_lineage and x.startswith("trivial"))]
         return out
 
     @property
@@ -103,6 +137,15 @@ class Validity:
             "filling_similarities": [round(x, 4) for x in self.filling_similarities],
             "weights": WEIGHTS,
             "filling_in_lineage": self.filling_in_lineage,
+            **(
+                {
+                    "bread_relation": self.structure.bread_relation,
+                    "homologous": self.structure.homologous,
+                    "gloss_echo": round(self.structure.gloss_echo[0], 4),
+                }
+                if self.structure is not None
+                else {}
+            ),
             "hard_failures": self.hard_failures(),
             "reasons": self.reasons(),
         }
@@ -139,7 +182,12 @@ def novelty(filling: np.ndarray, existing: np.ndarray) -> float:
 
 
 def validity(
-    b1: np.ndarray, filling: np.ndarray, b2: np.ndarray, existing: np.ndarray, filling_in_lineage: bool = False
+    b1: np.ndarray,
+    filling: np.ndarray,
+    b2: np.ndarray,
+    existing: np.ndarray,
+    filling_in_lineage: bool = False,
+    structure: Structure | None = None,
 ) -> Validity:
     b1, f, b2 = normalize(b1), normalize(filling), normalize(b2)
     s12, s1f, sf2 = float(b1 @ b2), float(b1 @ f), float(f @ b2)
@@ -151,6 +199,7 @@ def validity(
         s12,
         (s1f, sf2),
         filling_in_lineage,
+        structure,
     )
 
 

@@ -19,17 +19,17 @@ from wander.domain import sandwich
 from wander.domain.geometry import midpoint, normalize
 from wander.domain.models import Crystal, CrystalStatus, EventDraft, Locus, Resonance, new_id
 from shared_schemas.events import CrystalFormedPayload, CrystalSummary, CrystalValidatedPayload
+from wander.engine import crystal_structure
 from wander.engine import events as ev
+from wander.engine.crystal_text import SENTENCE_END, plain_insight
 from wander.engine.ports import Clock, Embedder, Knowledge, RuminationModel, Store
 from wander.engine.rumination import RuminationResult, ruminate
-from wander.engine.themes import degenerate_themes
 from wander.engine.walk import Walk
 
 MAX_BREAD_POOL = 12
 BREAD_CHOICE = 6  # the breads are a pair among the loci this near the stimulus
 BREAD_APART = (0.35, 0.55)  # bread similarity that leaves room for a filling
 FILLING_CHOICES = 16  # concepts nearest the breads' midpoint that a filling is chosen among
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _STEMMER = snowballstemmer.stemmer("english")
 
 
@@ -68,16 +68,19 @@ class Crystallizer:
         session = walk.session
         stimulus = ", ".join(resonance.themes[:4]) if resonance else locus.concept
         vector = normalize(resonance.embedding if resonance is not None else locus.embedding)
-        rum = await ruminate(self.store, session, stimulus, vector, self.ruminator)
+        crystals = await self.store.crystals(session.project_id)
+        # what the project's crystals hold already is organised: no orphan for the rumination
+        organized = frozenset(
+            {c.id for c in crystals} | {str(e.get("id")).split("#")[0] for c in crystals for e in c.supporting_evidence}
+        )
+        rum = await ruminate(self.store, session, stimulus, vector, self.ruminator, organized)
         if rum.decision != "crystallize":
             return CrystallizeOutcome(None, [], rum, f"rumination ended without crystallizing ({rum.reason})")
         pool = _bread_pool(walk, vector)
         if len(pool) < 2:
             return CrystallizeOutcome(None, [], rum, "fewer than two loci to make bread of")
-        crystals = await self.store.crystals(session.project_id)
         accepted = accepted_crystals(crystals)
         existing_m = _rows([c.embedding for c in accepted], len(vector))
-        kb = walk.knowledge
         # The sandwich is chosen by what it is about (the pair of loci near the stimulus that
         # frames it best, and the corpus concept nearest their midpoint), never by its V:
         # the gate then judges it, so V says something. A sandwich already formed (same
@@ -87,12 +90,20 @@ class Crystallizer:
         # Pairs no crystal has joined yet come first (the same two breads with another
         # filling mostly says the same thing again); among those, pairs a filling can stand
         # between (related, yet apart enough that something sits between them: BREAD_APART)
-        # come first; then the rest, each by its midpoint's nearness to the stimulus.
+        # come first; then the rest, each by its midpoint's nearness to the stimulus. Breads of
+        # one kind that relate on their own (crystal_structure.sound) go before the others.
         joined = {breads for breads, _ in said}
+        kb = walk.knowledge
+
+        def unsound(p: tuple[Locus, Locus]) -> bool:  # breads of different kinds, or unrelated
+            s12 = float(normalize(p[0].embedding) @ normalize(p[1].embedding))
+            return not crystal_structure.sound(kb, _anchor(kb, p[0]), _anchor(kb, p[1]), s12)
+
         pairs = sorted(
             itertools.combinations(pool[:BREAD_CHOICE], 2),
             key=lambda p: (
                 frozenset((p[0].id, p[1].id)) in joined,
+                unsound(p),
                 not BREAD_APART[0] <= float(normalize(p[0].embedding) @ normalize(p[1].embedding)) <= BREAD_APART[1],
                 -float(midpoint(p[0].embedding, p[1].embedding) @ vector),
             ),
@@ -109,13 +120,19 @@ class Crystallizer:
         self._said[session.id].add((frozenset((b1.id, b2.id)), filling.label))
         sentences = self._sentences.setdefault(session.id, set())
         sentences.update(part for c in crystals if c.session_id == session.id for part in SENTENCE_END.split(c.insight))
-        insight = rum.insight or plain_insight(kb, b1, b2, a1, a2, f_i, resonance, frozenset(sentences))
+        shape = crystal_structure.structure(kb, f_i, a1, a2, b1.embedding, b2.embedding)
+        insight = rum.insight or plain_insight(
+            kb, b1, b2, a1, a2, f_i, resonance, frozenset(sentences), shape.bread_relation, rum
+        )
         sentences.update(SENTENCE_END.split(insight))
         lineage = in_lineage(kb, f_i, a1) or in_lineage(kb, f_i, a2)
-        val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, existing_m, lineage)
         embedding = self.embedder.embed([insight])[0]
+        echo = kb.similarities(normalize(embedding))
+        nearest_gloss = int(np.argmax(echo))
+        shape = dataclasses.replace(shape, gloss_echo=(float(echo[nearest_gloss]), kb.concept(nearest_gloss).label))
+        val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, existing_m, lineage, shape)
         if rum.insight:  # a model's own words are the filling
-            val = sandwich.validity(b1.embedding, embedding, b2.embedding, existing_m, lineage)
+            val = sandwich.validity(b1.embedding, embedding, b2.embedding, existing_m, lineage, shape)
         else:  # novelty is what the sandwich is about, against what the accepted ones are about
             val = dataclasses.replace(val, novelty=await self._novelty(walk, b1, f_i, b2, embedding, accepted))
         opposite = are_opposites(kb, b1.kb_key, b2.kb_key)
@@ -267,6 +284,13 @@ def _filling(
         i for i, _ in near if _lemma(kb, i).lower() not in bread_words and not word_stems(_lemma(kb, i)) & bread_stems
     ]
     apt = [i for i in fresh if not (in_lineage(kb, i, a1) or in_lineage(kb, i, a2))]
+    # a filling that only names the breads' category, or one of the corpus's most abstract
+    # concepts, is the last resort
+    apt = [
+        i
+        for i in apt
+        if crystal_structure.triviality(kb, i, a1, a2) is None and not crystal_structure.is_abstract(kb, i)
+    ] or apt
     unused = [i for i in apt if kb.concept(i).label not in used]
     choice = [i for i in unused if not walk.visited_mask[i]] or unused or apt or fresh or [near[0][0]]
     v1, v2 = normalize(b1.embedding), normalize(b2.embedding)
@@ -299,74 +323,3 @@ def in_lineage(kb: Knowledge, filling: int, bread: int) -> bool:
         or _lemma(kb, bread) in f.path
         or _lemma(kb, filling).lower() == _lemma(kb, bread).lower()
     )
-
-
-def _shared_lineage(kb: Knowledge, a: int, b: int) -> str | None:
-    """The deepest broader concept the two share that is not degenerate (an ancestor of most
-    of the corpus says nothing)."""
-    path_b = set(kb.concept(b).path)
-    degenerate = degenerate_themes(kb)
-    return next((x for x in kb.concept(a).path if x in path_b and x.lower() not in degenerate), None)
-
-
-LEAN_OWN = 0.5  # a bread's lean is a concept this near the bread itself
-LEAN_CHOICES = 8  # of the concepts nearest the offset
-
-
-def lean_of(kb: Knowledge, own: np.ndarray, other: np.ndarray, exclude: list[int]) -> int | None:
-    """Where a bread pulls away from the other: of the concepts nearest the offset from the
-    other bread to it, the first that is also near the bread itself (the nearest to an
-    offset alone can be unrelated: 'end run' for a stream set against 'aquatic')."""
-    for i, _ in kb.nearest(normalize(own - other), LEAN_CHOICES, exclude=exclude):
-        if float(normalize(kb.vector(i)) @ own) >= LEAN_OWN:
-            return i
-    return None
-
-
-def plain_insight(
-    kb: Knowledge,
-    b1: Locus,
-    b2: Locus,
-    a1: int,
-    a2: int,
-    f_i: int,
-    resonance: Resonance | None,
-    said: frozenset[str] = frozenset(),
-) -> str:
-    """What the filling explains about the two breads, in plain words from the corpus: the
-    gloss, the shared lineage or its absence, and where the breads pull apart. The figures
-    are in the crystal's validity, not in the sentences."""
-    f = kb.concept(f_i)
-    gloss = f.gloss.rstrip(". ")
-    name = _lemma(kb, f_i)
-    # the gloss the first time this wander's crystals name the filling, not again
-    glossed = any(p.startswith(f"'{name}' (") for p in said)
-    joins = f"'{name}'" if glossed else f"'{name}' ({gloss})"
-    out = [f"{joins} is what joins '{b1.concept}' and '{b2.concept}'."]
-    shared = _shared_lineage(kb, a1, a2)
-    v1, v2 = normalize(b1.embedding), normalize(b2.embedding)
-    i1, i2 = lean_of(kb, v1, v2, [a1, a2, f_i]), lean_of(kb, v2, v1, [a1, a2, f_i])
-    leans = i1 is not None and i2 is not None
-    lean1, lean2 = (_lemma(kb, i1), _lemma(kb, i2)) if i1 is not None and i2 is not None else ("", "")
-    if shared:
-        out.append(
-            f"Both are kinds of {shared}, yet '{b1.concept}' leans toward {lean1} and '{b2.concept}' "
-            f"toward {lean2}; {name} holds the two sides together."
-            if leans
-            else f"Both are kinds of {shared}; {name} holds together what sets them apart."
-        )
-    else:
-        p1 = kb.concept(a1).path[0] if kb.concept(a1).path else "its own kind"
-        p2 = kb.concept(a2).path[0] if kb.concept(a2).path else "its own kind"
-        where = f"the side of {lean1} meets the side of {lean2}" if leans else "the two lineages meet"
-        out.append(
-            f"They come from different lineages ('{b1.concept}' is a kind of {p1}, '{b2.concept}' a kind "
-            f"of {p2}), so {name} is where {where}."
-        )
-    if resonance is not None and resonance.themes:
-        themes = [t for t in resonance.themes[:3] if t != name]
-        if themes:
-            out.append(f"Through {name} the walk keeps returning to {', '.join(themes)}.")
-    # a sentence this wander's crystals have said already is left out (the first, naming the
-    # filling and both breads, always stays)
-    return " ".join(out[:1] + [x for x in out[1:] if not any(p in said for p in SENTENCE_END.split(x))])

@@ -1,15 +1,17 @@
 """Gap-driven rumination (seed 003) over the wander's own graph before a crystal forms.
 
 The lenses are the node types the wander has: loci, the five residue facets, resonances,
-crystals, failed paths, constraints (fences and budgets) and compost. Each step explores
-the lens with the widest gap, queries the store for it, records a finding (or a confirmed
-absence) and a monologue, recomputes the composite gap
+crystals, failed paths, constraints (fences and budgets) and compost. The rumination first
+queries every lens once (003's initial exploration); then each step explores the lens with
+the largest gap among those not covered yet, that gap computed from what the lens returned
+against what the lenses explored before it covered (lens_gap), records a finding (or a
+confirmed absence) and a monologue, recomputes the composite gap
 
     gap = 0.4 semantic + 0.3 quality + 0.3 structural
 
 and the ruminator signals [CONTINUE] or [CRYSTALLIZE]. Guard rails: no crystallizing before
 MIN_LENSES lenses are explored (a premature signal is refused), crystallization forced at
-MAX_STEPS, stuck detection (two steps that bring nothing new), and a finding may only cite
+MAX_STEPS, stuck detection (two steps whose answers repeat what was found), and a finding may only cite
 ids that the queries returned (otherwise it is rejected)."""
 
 from __future__ import annotations
@@ -71,12 +73,50 @@ def composite_gap(explored: dict[str, list[EvidenceItem]]) -> tuple[float, dict[
     return 0.4 * semantic + 0.3 * quality + 0.3 * structural, parts
 
 
-def _next_lens(explored: dict[str, list[EvidenceItem]]) -> str:
-    """The widest gap: an unexplored lens first; then the explored lens with the thinnest evidence."""
-    for lens in LENSES:
-        if lens not in explored:
-            return lens
-    return min(explored, key=lambda k: sum(e.sim for e in explored[k]))
+def _node(item_id: str) -> str:
+    """The graph node an evidence item belongs to: a residue's five facets are one residue."""
+    return item_id.split("#", 1)[0]
+
+
+def _measurable(evidence: list[EvidenceItem]) -> list[EvidenceItem]:
+    """Items whose similarity means something (the budget line of the constraints lens has none)."""
+    return [e for e in evidence if e.type != "constraint" or e.id.startswith("fence:")]
+
+
+def lens_gap(evidence: list[EvidenceItem], covered: set[str] | frozenset[str]) -> tuple[float, dict[str, float]]:
+    """One lens's composite gap, 0.4 semantic + 0.3 quality + 0.3 structural, from what it
+    returned and what the lenses explored before it covered:
+    semantic, how poorly its best item fits the stimulus (1 - its similarity); quality, the
+    share of its answer that is not relevant evidence (of EVIDENCE_K slots); structural, the
+    share of its items whose node nothing organises yet (orphans: no lens explored so far
+    touched it, and no crystal of the project holds it as evidence or is it). A lens that
+    returned nothing has nothing that fits (semantic 1) and nothing to organise or complete."""
+    items = _measurable(evidence)
+    if not items:
+        parts = {"semantic": 1.0, "quality": 0.0, "structural": 0.0}
+    else:
+        relevant = sum(1 for e in items if e.sim >= RELEVANT)
+        parts = {
+            "semantic": float(np.clip(1.0 - max(e.sim for e in items), 0.0, 1.0)),
+            "quality": 1.0 - min(relevant, EVIDENCE_K) / EVIDENCE_K,
+            "structural": sum(1 for e in items if _node(e.id) not in covered) / len(items),
+        }
+    return 0.4 * parts["semantic"] + 0.3 * parts["quality"] + 0.3 * parts["structural"], parts
+
+
+def next_lens(
+    probe: dict[str, list[EvidenceItem]],
+    explored: dict[str, list[EvidenceItem]],
+    organized: frozenset[str] = frozenset(),
+) -> tuple[str, dict[str, float], dict[str, float]]:
+    """The lens with the largest gap among those not covered yet (ties: LENSES order), with
+    its parts and every open lens's gap; once all are covered, the one with the largest gap
+    again (a second look, which stuck detection ends if it brings nothing new)."""
+    covered = organized | {_node(e.id) for ev in explored.values() for e in ev}
+    open_ = [lens for lens in LENSES if lens not in explored] or list(LENSES)
+    gaps = {lens: lens_gap(probe.get(lens, []), covered) for lens in open_}
+    lens = max(open_, key=lambda k: gaps[k][0])  # the first of equals
+    return lens, gaps[lens][1], {k: round(g, 4) for k, (g, _) in gaps.items()}
 
 
 class OfflineRuminator:
@@ -101,22 +141,34 @@ class OfflineRuminator:
 
 
 async def ruminate(
-    store: Store, session: Session, seed: str, vector: np.ndarray, model: RuminationModel
+    store: Store,
+    session: Session,
+    seed: str,
+    vector: np.ndarray,
+    model: RuminationModel,
+    organized: frozenset[str] = frozenset(),
 ) -> RuminationResult:
+    """`organized`: graph nodes the project's crystals already hold (their ids and the ids of
+    their evidence), which are no orphans for the structural gap."""
     explored: dict[str, list[EvidenceItem]] = {}
     result = RuminationResult(decision="abort", reason="")
     seen: set[str] = set()
     dry_steps = 0
+    # 003's initial exploration: every lens queried once; what each returned, set against
+    # what the lenses explored so far covered, is its gap.
+    probe = {lens: await store.lens_evidence(session, lens, vector, EVIDENCE_K) for lens in LENSES}
     for step in range(1, MAX_STEPS + 1):
-        gap_before, parts = composite_gap(explored)
-        lens = _next_lens(explored)
-        evidence = await store.lens_evidence(session, lens, vector, EVIDENCE_K)
+        gap_before, _ = composite_gap(explored)
+        lens, parts, open_gaps = next_lens(probe, explored, organized)
+        evidence = probe[lens] if lens not in explored else await store.lens_evidence(session, lens, vector, EVIDENCE_K)
         for e in evidence:
             result.evidence[e.id] = asdict(e)
         coverage_now = len(set(explored) | {lens}) / len(LENSES)
+        have = [k for k in LENSES if k in explored]
         gap_text = (
-            f"gap {gap_before:.2f} (semantic {parts['semantic']:.2f}, quality {parts['quality']:.2f}, "
-            f"structural {parts['structural']:.2f}); exploring {lens}"
+            f"gap {open_gaps[lens]:.2f} at {lens} (semantic {parts['semantic']:.2f}, quality {parts['quality']:.2f}, "
+            f"structural {parts['structural']:.2f}), the largest of the lenses not covered; "
+            + (f"covered so far: {', '.join(have)}" if have else "nothing covered yet")
         )
         turn = RuminationTurn(
             step=step,
@@ -132,6 +184,7 @@ async def ruminate(
             "step": step,
             "lens": lens,
             "gap_before": round(gap_before, 4),
+            "lens_gaps": open_gaps,
             "evidence_ids": sorted(returned),
             "finding": reply.finding,
             "monologue": reply.monologue,
@@ -145,7 +198,8 @@ async def ruminate(
         explored[lens] = evidence
         new = returned - seen
         seen |= returned
-        dry_steps = dry_steps + 1 if not new else 0  # an empty or repeated answer brings nothing new
+        # a repeated answer brings nothing new; an absence, found once, is news (003)
+        dry_steps = dry_steps + 1 if returned and not new else 0
         gap_after, _ = composite_gap(explored)
         record["gap_after"] = round(gap_after, 4)
         result.steps.append(record)

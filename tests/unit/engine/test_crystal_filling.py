@@ -19,6 +19,9 @@ class Corpus:
         self.rows = rows
         self.matrix = np.stack([v for _, v, _ in rows])
 
+    def __len__(self):
+        return len(self.rows)
+
     def concept(self, i):
         label, _, path = self.rows[i]
         return SimpleNamespace(label=label, path=path)
