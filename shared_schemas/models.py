@@ -323,10 +323,21 @@ class ForageRequest(Strict):
     """POST /api/v1/sandwich/forage: autonomous without source/topic; directed with one."""
 
     patience: int = Field(default=5, ge=1, le=100, description="Failures in a row before the forager rests.")
-    source: str | None = Field(default=None, max_length=4000, description="A file or folder path, or a URL.")
+    source: str | None = Field(
+        default=None,
+        max_length=4000,
+        description="A file or folder path, a URL, or an online source: `wikipedia:QUERY`, `arxiv:`, `feed:URL`, "
+        "`stackexchange:QUERY`, `gutenberg:QUERY`, `ckan:QUERY`, `search:` (QUERY empty: the source's own pick).",
+    )
     topic: str | None = Field(default=None, min_length=1, max_length=2000)
     max_attempts: int = Field(default=20, ge=1, le=500)
     seed: int | None = Field(default=None, ge=0, lt=2**32, description="Random seed of the autonomous forager.")
+    depth: int | None = Field(
+        default=None, ge=0, le=5, description="Wandering: links followed this deep (default WANDER_FORAGE_DEPTH)."
+    )
+    pages: int | None = Field(
+        default=None, ge=0, le=200, description="Wandering: pages reached in all (default WANDER_FORAGE_PAGES)."
+    )
 
 
 class ForageRunOut(BaseModel):

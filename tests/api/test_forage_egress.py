@@ -98,3 +98,12 @@ async def test_by_default_the_forager_refuses_loopback_and_logs_why(app):
     (entry,) = await app.sandwiches.log(summary.run_id)
     assert entry.outcome == SOURCE_ERROR and "refused: 127.0.0.1, a loopback address" in entry.outcome_rationale
     assert inside.seen == [] and summary.status == "failed"
+
+
+async def test_the_api_takes_the_wandering_budget(client):
+    page = '<html><body><p>A shore lies between the sea and the land. <a href="/next">next</a></p></body></html>'
+    with serve({"/": lambda s: as_text(page, "text/html"), "/next": lambda s: as_text(page, "text/html")}) as site:
+        r = await client.post("/api/v1/sandwich/forage", json={"source": site.url("/"), "depth": 0, "patience": 3})
+        assert r.status_code == 200 and r.json()["attempts"] == 1 and "/next" not in site.paths()
+        bad = await client.post("/api/v1/sandwich/forage", json={"source": site.url("/"), "depth": 9})
+        assert bad.status_code in (400, 422) and "depth" in bad.text

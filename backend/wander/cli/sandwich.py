@@ -57,12 +57,18 @@ def _open():
 def forage(
     patience: int = typer.Option(5, help="Failures in a row before the forager rests (resets on a sandwich)."),
     source: str | None = typer.Option(
-        None, "--from", help="Directed: a Markdown/text/HTML/PDF file or folder, or a URL."
+        None,
+        "--from",
+        help="Directed: a Markdown/text/HTML/PDF file or folder, a URL, or an online source: wikipedia:QUERY, "
+        "arxiv:QUERY, feed:URL, stackexchange:QUERY, gutenberg:QUERY, ckan:QUERY, search:QUERY (an empty QUERY: "
+        "the source's own pick, e.g. a random article).",
     ),
     topic: str | None = typer.Option(None, help="Directed: a topic to make a sandwich about."),
     max_attempts: int = typer.Option(50, help="Stop after this many attempts whatever the patience."),
     seed: int | None = typer.Option(None, help="Random seed of the autonomous forager (replayable)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
+    depth: int | None = typer.Option(None, help="Wandering: follow links this deep (default WANDER_FORAGE_DEPTH)."),
+    pages: int | None = typer.Option(None, help="Wandering: reach at most this many pages (WANDER_FORAGE_PAGES)."),
 ) -> None:
     """Forage for sandwiches: every attempt is logged with its prompt, source, outcome and why."""
     if not 1 <= patience <= 100:
@@ -82,7 +88,13 @@ def forage(
                     out.print(f"[{a.outcome}] {where}: {a.rationale}")
 
             summary = await forager.run(
-                patience=patience, source=source, topic=topic, max_attempts=max_attempts, on_attempt=show
+                patience=patience,
+                source=source,
+                topic=topic,
+                max_attempts=max_attempts,
+                on_attempt=show,
+                depth=depth,
+                pages=pages,
             )
             made = await app.sandwiches.sandwiches(limit=max(1, summary.made))
             return summary, [s for s in made if s.id in summary.sandwich_ids]

@@ -769,7 +769,7 @@ export interface ForageRequest {
    */
   patience?: number;
   /**
-   * A file or folder path, or a URL.
+   * A file or folder path, a URL, or an online source: `wikipedia:QUERY`, `arxiv:`, `feed:URL`, `stackexchange:QUERY`, `gutenberg:QUERY`, `ckan:QUERY`, `search:` (QUERY empty: the source's own pick).
    */
   source?: string | null;
   topic?: string | null;
@@ -778,6 +778,14 @@ export interface ForageRequest {
    * Random seed of the autonomous forager.
    */
   seed?: number | null;
+  /**
+   * Wandering: links followed this deep (default WANDER_FORAGE_DEPTH).
+   */
+  depth?: number | null;
+  /**
+   * Wandering: pages reached in all (default WANDER_FORAGE_PAGES).
+   */
+  pages?: number | null;
 }
 /**
  * POST /api/v1/sandwich/forage: what one foraging run did.

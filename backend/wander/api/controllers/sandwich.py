@@ -100,7 +100,12 @@ class SandwichController(Controller):
         if data.source is not None and URL.match(data.source.strip()):
             await asyncio.to_thread(refuse_internal, data.source.strip(), forager)
         summary = await forager.run(
-            patience=data.patience, source=data.source, topic=data.topic, max_attempts=data.max_attempts
+            patience=data.patience,
+            source=data.source,
+            topic=data.topic,
+            max_attempts=data.max_attempts,
+            depth=data.depth,
+            pages=data.pages,
         )
         return ForageRunOut.model_validate(summary.__dict__)
 
