@@ -63,16 +63,19 @@ test("review, approve and execute a proposal from the panel", async ({ page }) =
   await expect(card.locator(".fractal-square img")).toBeVisible();
   await expect(page.locator(".react-flow__node-fractal")).toHaveCount(1, { timeout: 15_000 });
 
-  await card.getByRole("button", { name: "Execute" }).click();
-  await expect(card.getByRole("alert")).toContainText("403");
-  await expect(card.getByRole("alert")).toContainText("not approved");
-  await shot(page, "proposals-01-refused");
+  // not approved yet: nothing to execute (the API would refuse it: 403)
+  await expect(card.getByRole("button", { name: /Execute/ })).toHaveCount(0);
+  const refused = await page.request.post(`${API}/proposals/${(await (await page.request.get(`${API}/proposals?session_id=${s.id}`)).json())[0].id}/execute`);
+  expect(refused.status()).toBe(403);
+  await shot(page, "proposals-01-pending");
 
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(card.getByTestId("proposal-status")).toHaveText("approved");
   await expect(card.getByTestId("proposal-decision")).toContainText("approved by ada");
-  await card.getByRole("button", { name: "Execute" }).click();
+  await expect(card.getByTestId("proposal-decision")).toContainText("via web"); // made in the page
+  await card.getByRole("button", { name: "Execute on paper" }).click();
   await expect(card.getByTestId("proposal-status")).toHaveText("executed");
+  await expect(panel.getByTestId("wallet-history")).toBeVisible();
   await shot(page, "proposals-02-executed");
 
   const wallet = await (await page.request.get(`${API}/wallet`)).json();

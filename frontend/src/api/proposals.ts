@@ -3,7 +3,8 @@ import { API_BASE, ApiError } from "./client";
 import type { DecisionRequest, EventOut, Problem, ProposalOut, WalletOut } from "./types.gen";
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, headers: { Accept: "application/json, application/problem+json" } };
+  // (X-Wander-Client: a decision made here is recorded "via web")
+  const init: RequestInit = { method, headers: { Accept: "application/json, application/problem+json", "X-Wander-Client": "vislzr" } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     (init.headers as Record<string, string>)["Content-Type"] = "application/json";

@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useState } from "react";
 import { ApiError } from "../api/client";
 import { lastProposalSeq, proposalsApi, reviewedImage } from "../api/proposals";
-import type { CrystalOut, ProposalOut } from "../api/types.gen";
+import type { CrystalOut, ProposalOut, WalletOut } from "../api/types.gen";
 import { useProposalList } from "../mindmap/fractals";
 import { FractalSquare } from "../mindmap/nodes/FractalNode";
 import { useWander } from "../store";
+import { WalletView } from "./WalletView";
 import "./proposals.css";
 
-const money = (cents: unknown) => (typeof cents === "number" ? (cents / 100).toFixed(2) : "–");
+/** An amount of the paper wallet, in its currency units (¤; assets.toml sets them). */
+export const money = (cents: unknown) => (typeof cents === "number" ? `${(cents / 100).toFixed(2)} ¤` : "–");
 const REVIEWER_KEY = "wander.reviewer";
 
 async function sessionCrystals(sessionId: string): Promise<CrystalOut[]> {
@@ -79,8 +81,9 @@ function ProposalCard({ p, reviewer, onChange }: { p: ProposalOut; reviewer: str
             <button type="button" className="danger" disabled={busy || !image || !reviewer} onClick={() => void act("reject")}>Reject</button>
           </>
         ) : null}
-        {p.status !== "executed" && p.status !== "rejected" ? (
-          <button type="button" disabled={busy} onClick={() => void act("execute")}>Execute</button>
+        {/* on paper, and only once a person approved it */}
+        {p.status === "approved" ? (
+          <button type="button" disabled={busy} onClick={() => void act("execute")} title="Book it on the paper wallet">Execute on paper</button>
         ) : null}
       </div>
       {error ? <p className="proposal-error" role="alert">{error}</p> : null}
@@ -95,6 +98,7 @@ export function ProposalsPanel({ sessionId }: { sessionId: string }) {
   const [crystals, setCrystals] = useState<CrystalOut[]>([]);
   const [reviewer, setReviewer] = useState(() => localStorage.getItem(REVIEWER_KEY) ?? "");
   const [error, setError] = useState<string | null>(null);
+  const [wallet, setWallet] = useState<WalletOut | null>(null);
   const setOnMap = useProposalList((s) => s.setList);
   const refresh = useCallback(async () => {
     try {
@@ -105,6 +109,7 @@ export function ProposalsPanel({ sessionId }: { sessionId: string }) {
     } catch (err) {
       setError((err as Error).message);
     }
+    proposalsApi.wallet().then(setWallet, () => setWallet(null)); // (none without assets.toml: no view)
   }, [sessionId, setOnMap]);
   // every stage of a proposal is an event on this wander's socket: refresh when one arrives
   const proposalSeq = useWander((s) => lastProposalSeq(s.log));
@@ -125,8 +130,8 @@ export function ProposalsPanel({ sessionId }: { sessionId: string }) {
 
   return (
     <section className={open ? "proposals-panel is-open" : "proposals-panel"} aria-label="proposals" data-testid="proposals-panel">
-      <button type="button" className="proposals-toggle" onClick={() => setOpen(!open)}>
-        Proposals {proposals.length ? `(${pending} pending of ${proposals.length})` : ""}
+      <button type="button" className="proposals-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? "▾ " : "▸ "}Proposals {proposals.length ? `(${pending} pending of ${proposals.length})` : ""}
       </button>
       {open ? (
         <div className="proposals-content">
@@ -156,6 +161,7 @@ export function ProposalsPanel({ sessionId }: { sessionId: string }) {
             ))}
           </ul>
           {error ? <p className="proposal-error">{error}</p> : null}
+          <WalletView wallet={wallet} />
         </div>
       ) : null}
     </section>

@@ -84,7 +84,7 @@ class ProposalController(Controller):
             data.reviewer,
             data.image_sha256,
             token_verified=_token_verified(request),
-            via="api",
+            via=_via(request),
             note=data.note,
         )
         return proposal_out(p)
@@ -105,6 +105,15 @@ class ProposalController(Controller):
     async def wallet(self, svc: Services, request: Request) -> WalletOut:
         s = _service(svc, request)
         return WalletOut.model_validate(asdict(await s.wallet.state(s.limits)))
+
+
+# The header VISLZR sends with a person's decision: recorded "via web", the way a decision
+# made with `wander` is recorded "via cli" (an HTTP client that says nothing is "api").
+CLIENT_HEADER = "x-wander-client"
+
+
+def _via(request: Request) -> str:
+    return "web" if request.headers.get(CLIENT_HEADER, "").strip().lower() == "vislzr" else "api"
 
 
 __all__ = ["ProposalController"]
