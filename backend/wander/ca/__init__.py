@@ -32,7 +32,8 @@ _EXPORTS = {
     "tier": "temperature",
     # bricks
     "Brick": "bricks",
-    "find_divergence_point": "bricks",
+    "first_differing_tick": "bricks",
+    "FAILED_ALL_ROTATIONS": "rotation",
     # memory
     "WheelerMemory": "memory",
     "RecallHit": "memory",

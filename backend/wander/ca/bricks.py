@@ -1,7 +1,15 @@
 """Memory bricks (seed 002): the whole evolution of a memory, seed to attractor.
 
 A brick is saved as one compressed ``.npz``: the stacked history (T+1, H, W) float32 and
-a JSON string of metadata (state, ticks, rotation, text, ...). Loading never unpickles.
+a JSON string of metadata (state, ticks, rotation, text, the cycle period of an
+oscillating one, ...). Loading never unpickles.
+
+``Brick.find_divergence_point()`` answers 002's question about an OSCILLATING brick: at
+which tick did its periodicity begin? It looks at the cells' roles (+1 local max, -1 local
+min, 0 slope, as the kernel's detector does), takes the cells that cycle with the brick's
+period at the end of the history, and scans back from the end for the last tick whose
+roles differ from those one period later: the cycle began on the tick after it.
+``first_differing_tick(a, b)`` is another question: where two histories part.
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .kernel import Evolution
+from .kernel import OSCILLATING, ROLE_WINDOW, Evolution, cell_roles, detect_oscillation
 
 DEFAULT_TOLERANCE = 1e-6
 
@@ -47,6 +55,49 @@ class Brick:
         if not 0 <= tick < len(self):
             raise IndexError(f"tick: {tick} is outside 0..{len(self) - 1}")
         return self.history[tick]
+
+    @property
+    def cycle_period(self) -> int | None:
+        """The period of an oscillating brick's cycle, as recorded in its metadata."""
+        p = self.metadata.get("cycle_period")
+        return int(p) if p is not None else None
+
+    def find_divergence_point(self, period: int | None = None) -> int | None:
+        """The tick at which this brick's periodicity began; None when it does not cycle.
+
+        ``period`` defaults to the one in the metadata (``cycle_period``, written for an
+        OSCILLATING evolution); an OSCILLATING brick without one gets the kernel's
+        detector's period over its last frames. The cells examined are those whose roles,
+        over the last ROLE_WINDOW frames, repeat with that period and do change (the cells
+        the detector counts as periodic for it). Scanning backwards from the end, the first
+        tick t whose roles (of those cells) differ from the roles at t + period ends the
+        scan: the cycle began at t + 1. A brick periodic from its seed answers 0.
+        """
+        if period is None:
+            period = self.cycle_period
+        if period is None:
+            if self.state != OSCILLATING:
+                return None
+            period = detect_oscillation(self.history).period
+            if period is None:
+                return None
+        if isinstance(period, bool) or not isinstance(period, (int, np.integer)) or period < 1:
+            raise ValueError(f"period: must be a whole number of ticks >= 1, got {period!r}")
+        period = int(period)
+        n = len(self)
+        if period >= n:
+            return None
+        roles = cell_roles(self.history).reshape(n, -1)
+        window = roles[-max(ROLE_WINDOW, period + 1) :]
+        cycling = (window[:-period] == window[period:]).all(axis=0) & (window[1:] != window[:1]).any(axis=0)
+        cells = np.flatnonzero(cycling)
+        if cells.size == 0:
+            return None
+        r = roles[:, cells]
+        for t in range(n - period - 1, -1, -1):
+            if not np.array_equal(r[t], r[t + period]):
+                return t + 1
+        return 0
 
     @classmethod
     def from_evolution(cls, ev: Evolution, metadata: dict[str, Any] | None = None) -> Brick:
@@ -85,7 +136,7 @@ def _history(b: Brick | np.ndarray) -> np.ndarray:
     return b.history if isinstance(b, Brick) else np.asarray(b)
 
 
-def find_divergence_point(
+def first_differing_tick(
     brick_a: Brick | np.ndarray, brick_b: Brick | np.ndarray, tolerance: float = DEFAULT_TOLERANCE
 ) -> int | None:
     """First tick at which two histories differ by more than ``tolerance`` in some cell.
@@ -106,4 +157,4 @@ def find_divergence_point(
     return None
 
 
-__all__ = ["Brick", "find_divergence_point"]
+__all__ = ["Brick", "first_differing_tick"]

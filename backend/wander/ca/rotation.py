@@ -1,8 +1,9 @@
 """Rotation retry (seed 002): evolve the seed at 0, 90, 180, 270 degrees.
 
 The first angle that CONVERGES wins. When none does, the best outcome is kept
-(OSCILLATING before CHAOTIC, then fewer periodic cells, then the earlier angle) and
-flagged ``failed_all_rotations``. Rotating the seed changes which cells neighbour which,
+(OSCILLATING before CHAOTIC, then fewer periodic cells, then the earlier angle) and the
+retry's outcome is the state ``FAILED_ALL_ROTATIONS`` (002's "return FAILED_ALL_ROTATIONS");
+the kept evolution keeps its own CA state (OSCILLATING or CHAOTIC), which says how it failed. Rotating the seed changes which cells neighbour which,
 so the frame takes a different path through state space. The attractor is kept in the
 orientation it was evolved in (as in the reference), so the same text always gives the
 same attractor.
@@ -26,6 +27,8 @@ import numpy as np
 from .kernel import CONVERGED, OSCILLATING, Evolution, evolve_batch
 
 ANGLES = (0, 90, 180, 270)
+FAILED_ALL_ROTATIONS = "FAILED_ALL_ROTATIONS"
+OUTCOMES = (CONVERGED, FAILED_ALL_ROTATIONS)  # the states a rotation retry ends in
 STATS_FILE = "rotation_stats.json"
 
 
@@ -36,7 +39,7 @@ class RotatedEvolution:
     evolution: Evolution
     angle: int  # the angle whose outcome was kept
     attempts: int  # angles tried
-    failed_all_rotations: bool  # no angle converged
+    outcome: str  # CONVERGED (some angle converged) | FAILED_ALL_ROTATIONS (none did)
 
     @property
     def state(self) -> str:
@@ -49,6 +52,12 @@ class RotatedEvolution:
     @property
     def attractor(self) -> np.ndarray:
         return self.evolution.attractor
+
+
+def outcome_of(state: str) -> str:
+    """The retry's outcome for the CA state it kept: only a failure is kept after every
+    angle failed (what an outcome recorded before this state existed is read as)."""
+    return CONVERGED if state == CONVERGED else FAILED_ALL_ROTATIONS
 
 
 def rotate(frames: Any, angle: int) -> Any:
@@ -151,7 +160,7 @@ def evolve_with_rotation(
             if stats is not None:
                 stats.record(angle, ok)
             if ok:
-                out[i] = RotatedEvolution(ev, angle, attempt, False)
+                out[i] = RotatedEvolution(ev, angle, attempt, CONVERGED)
                 continue
             if best[i] is None or _rank(ev) < _rank(best[i][0]):
                 best[i] = (ev, angle, attempt)
@@ -159,10 +168,19 @@ def evolve_with_rotation(
         pending = still
     for i in pending:
         ev, angle, _ = best[i]  # type: ignore[misc]
-        out[i] = RotatedEvolution(ev, angle, len(angles), True)
+        out[i] = RotatedEvolution(ev, angle, len(angles), FAILED_ALL_ROTATIONS)
     if stats is not None:
         stats.save()
     return [r for r in out if r is not None]
 
 
-__all__ = ["ANGLES", "STATS_FILE", "RotatedEvolution", "RotationStats", "evolve_with_rotation", "rotate"]
+__all__ = [
+    "ANGLES",
+    "FAILED_ALL_ROTATIONS",
+    "OUTCOMES",
+    "STATS_FILE",
+    "RotatedEvolution",
+    "RotationStats",
+    "evolve_with_rotation",
+    "rotate",
+]

@@ -6,7 +6,8 @@
   needing rephrasing.
 
 The outcome is the one after rotation retry (0/90/180/270 degrees, first CONVERGED wins,
-otherwise the best failure), as a store would see it. Batches of texts evolve together.
+otherwise the best failure and the retry's state FAILED_ALL_ROTATIONS), as a store would
+see it. Batches of texts evolve together.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class CASignal:
     needs_rephrasing: bool
     rotation: int = 0  # angle whose outcome this is
     attempts: int = 1
+    outcome: str = CONVERGED  # the rotation retry's: CONVERGED | FAILED_ALL_ROTATIONS
 
 
 def ca_uncertainty_adjustment(state: str) -> float:
@@ -82,6 +84,7 @@ def text_signals(
                 needs_rephrasing=r.state == CHAOTIC,
                 rotation=r.angle,
                 attempts=r.attempts,
+                outcome=r.outcome,
             )
         )
     return out

@@ -40,7 +40,7 @@ import numpy as np
 
 from .bricks import Brick
 from .kernel import Evolution, evolve_batch
-from .rotation import STATS_FILE, RotationStats, evolve_with_rotation
+from .rotation import STATS_FILE, RotationStats, evolve_with_rotation, outcome_of
 from .seed import FRAME_SHAPE, N_CELLS, embedding_frame, hash_frame, text_key
 from .temperature import TIERS, parse_time, temperature, tier, utcnow
 from .xp import backend_name, get_xp
@@ -237,6 +237,11 @@ class MemoryEntry:
     last_access: str
     hits: int = 0
     row: int = 0
+    outcome: str = ""  # the rotation retry's: CONVERGED | FAILED_ALL_ROTATIONS
+
+    def __post_init__(self) -> None:
+        if not self.outcome:  # an index written before the outcome was kept
+            self.outcome = outcome_of(self.state)
 
     def temperature(self, now: datetime) -> float:
         return temperature(self.hits, parse_time(self.last_access), now)
@@ -499,6 +504,7 @@ class WheelerMemory:
             angle=res.angle,
             attempts=res.attempts,
             encoding=encoding,
+            outcome=res.outcome,
             created=now,
             last_access=now,
         )
@@ -509,7 +515,7 @@ class WheelerMemory:
                 "text": text,
                 "rotation_used": res.angle,
                 "attempts": res.attempts,
-                "failed_all_rotations": res.failed_all_rotations,
+                "rotation_outcome": res.outcome,
                 "encoding": encoding,
             }
             Brick.from_evolution(res.evolution, meta).save(c.brick_dir / f"{mid}.npz")

@@ -68,10 +68,22 @@ def store(text: str = typer.Argument(..., help="The text to remember.")) -> None
             entry = mem.store_entry(text)
     except OSError as exc:
         _fail("memory", f"cannot write {mem.root}: {exc.strerror or exc}")
-    _out.print(
-        f"stored {entry.id} in {entry.chunk}: {entry.state} after {entry.ticks} ticks at {entry.angle} degrees",
-        markup=False,
-    )
+    _out.print(f"stored {entry.id} in {entry.chunk}: {_outcome_line(entry)}", markup=False)
+
+
+def _outcome_line(e) -> str:
+    """The rotation retry's outcome in words: CONVERGED at an angle, or FAILED_ALL_ROTATIONS
+    and the best failure kept (its CA state, ticks and angle)."""
+    if e.outcome == "CONVERGED":
+        return f"CONVERGED after {e.ticks} ticks at {e.angle} degrees"
+    return f"{e.outcome} (kept: {e.state} after {e.ticks} ticks at {e.angle} degrees, {e.attempts} angles tried)"
+
+
+def _cycle_line(view) -> str:
+    if view.cycle_period is None:
+        return "no cycle"
+    began = "?" if view.divergence_tick is None else str(view.divergence_tick)
+    return f"a cycle of {view.cycle_period} ticks began at tick {began}"
 
 
 @memory_app.command("recall")
@@ -159,13 +171,11 @@ def scrub(
     if not os.access(parent, os.W_OK):
         _fail("--out", f"folder {parent} is not writable")
 
-    from wander.ca.bricks import Brick
+    from wander.ca.brick_view import text_brick, view_of
     from wander.ca.image import brick_gif, brick_strip
-    from wander.ca.rotation import evolve_with_rotation
-    from wander.ca.seed import hash_frame
 
-    res = evolve_with_rotation(hash_frame(text), keep_history=True)[0]
-    brick = Brick.from_evolution(res.evolution, {"text": text, "rotation_used": res.angle})
+    brick = text_brick(text)
+    view = view_of(brick)
     if out.suffix.lower() == ".gif":
         data = brick_gif(brick, max_frames=frames or 120)
         kind = "animated GIF"
@@ -176,10 +186,27 @@ def scrub(
         out.write_bytes(data)
     except OSError as exc:
         _fail("--out", f"cannot write {out}: {exc.strerror or exc}")
-    _out.print(
-        f"wrote {kind} {out}: {res.state} after {res.ticks} ticks at {res.angle} degrees",
-        markup=False,
-    )
+    _out.print(f"wrote {kind} {out}: {_outcome_line(view)}; {_cycle_line(view)}", markup=False)
+
+
+@memory_app.command("brick")
+def brick(memory_id: str = typer.Argument(..., help="The memory's id (as `store` and `recall` print it).")) -> None:
+    """A stored memory's brick: its outcome, ticks, rotation and, if it cycles, where the cycle began."""
+    _check_text(memory_id, "id")
+    from wander.ca.brick_view import view_of
+
+    mem = _memory()
+    entry = mem.get(memory_id)
+    if entry is None:
+        _fail("id", f"no memory {memory_id!r}")
+    try:
+        view = view_of(mem.brick(memory_id))
+    except FileNotFoundError:
+        _fail("id", f"memory {memory_id!r} has no brick (stored without one)")
+    _out.print(f"{entry.id} in {entry.chunk}: {entry.text}", markup=False)
+    _out.print(f"outcome: {_outcome_line(view)}", markup=False)
+    _out.print(f"frames: {view.frame_count} ({view.height}x{view.width}); {_cycle_line(view)}", markup=False)
+    _out.print(f"view it: /memory/{entry.id} in `wander serve`'s app", markup=False)
 
 
 @memory_app.command("info")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
 import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
+from wander.ca import rotation
+from wander.ca.kernel import OSCILLATING, Evolution
 from wander.ca.xp import active_backend
 from wander.cli.memory import memory_app
 
@@ -61,6 +64,40 @@ def test_scrub_gif_and_strip(run, tmp_path):
     assert r.exit_code == 0, r.output
     im = Image.open(png)
     assert im.format == "PNG" and im.width >= 5 * im.height  # five ticks side by side
+    assert "CONVERGED after" in r.output and "no cycle" in r.output
+
+
+def oscillating(frames, keep_history=False, **kw):
+    """Every angle cycles (period 2 from the seed on): the retry fails at all four."""
+    out = []
+    for f in np.asarray(frames):
+        history = np.stack([f, -f] * 30)
+        out.append(Evolution(history[-1], OSCILLATING, 59, history=history, period=2, oscillating_cells=4096))
+    return out
+
+
+def test_failed_all_rotations_is_shown_by_store_brick_and_scrub(run, tmp_path, monkeypatch):
+    monkeypatch.setattr(rotation, "evolve_batch", oscillating)
+    r = run("store", "a thought that will not settle")
+    assert r.exit_code == 0, r.output
+    assert "FAILED_ALL_ROTATIONS (kept: OSCILLATING after 59 ticks at 0 degrees, 4 angles tried)" in r.output
+    memory_id = r.output.split()[1]
+    r = run("brick", memory_id)
+    assert r.exit_code == 0, r.output
+    assert "outcome: FAILED_ALL_ROTATIONS" in r.output and "a cycle of 2 ticks began at tick 0" in r.output
+    assert f"/memory/{memory_id}" in r.output and "frames: 60 (64x64)" in r.output
+    r = run("scrub", "a thought that will not settle", "--out", str(tmp_path / "s.png"))
+    assert r.exit_code == 0 and "FAILED_ALL_ROTATIONS" in r.output and "a cycle of 2 ticks" in r.output
+    r = run("brick", "0" * 16)
+    assert r.exit_code == 2 and _error_line(r).startswith("error: id:")
+
+
+def test_brick_of_a_memory_that_settled(run):
+    r = run("store", "fix the python debug error")
+    memory_id = r.output.split()[1]
+    r = run("brick", memory_id)
+    assert r.exit_code == 0, r.output
+    assert "outcome: CONVERGED after" in r.output and "no cycle" in r.output
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,10 @@ from datetime import datetime, timedelta, timezone
 import numpy as np
 import pytest
 
-from wander.ca.kernel import CONVERGED
+import json
+
+from wander.ca import rotation
+from wander.ca.kernel import CHAOTIC, CONVERGED, OSCILLATING, Evolution
 from wander.ca.store import (
     GENERAL,
     MemoryInputError,
@@ -74,6 +77,39 @@ def test_store_routes_and_persists(mem, tmp_path):
         assert np.array_equal(again.attractor(e.id), mem.attractor(e.id))
         assert np.array_equal(mem.brick(e.id).attractor, mem.attractor(e.id))
     assert (tmp_path / "memory" / "chunks" / "code" / "index.json").exists()
+    assert all(e.outcome == CONVERGED for e in again.entries())
+    assert mem.brick(mem.memory_id(TEXTS[0])).metadata["rotation_outcome"] == CONVERGED
+
+
+def test_a_text_no_angle_settles_is_stored_as_failed_all_rotations(tmp_path, monkeypatch):
+    def oscillating(frames, keep_history=False, **kw):
+        out = []
+        for f in frames:
+            history = np.stack([f, -f] * 30)  # every cell's role flips each tick: a 2-cycle
+            out.append(Evolution(history[-1], OSCILLATING, 59, history=history, period=2, oscillating_cells=4096))
+        return out
+
+    monkeypatch.setattr(rotation, "evolve_batch", oscillating)
+    m = WheelerMemory(tmp_path / "m")
+    e = m.store_entry("a thought that will not settle")
+    assert (e.state, e.outcome, e.attempts) == (OSCILLATING, "FAILED_ALL_ROTATIONS", 4)
+    assert WheelerMemory(tmp_path / "m").get(e.id).outcome == "FAILED_ALL_ROTATIONS"  # persisted
+    brick = m.brick(e.id)
+    assert brick.metadata["rotation_outcome"] == "FAILED_ALL_ROTATIONS"
+    assert brick.cycle_period == 2 and brick.find_divergence_point() == 0
+
+
+def test_an_index_written_before_outcomes_reads_them_from_the_state(tmp_path):
+    m = WheelerMemory(tmp_path / "m")
+    e = m.store_entry("an older memory")
+    index = tmp_path / "m" / "chunks" / e.chunk / "index.json"
+    data = json.loads(index.read_text())
+    for entry in data["entries"]:
+        del entry["outcome"]
+    data["entries"].append({**data["entries"][0], "id": "x" * 16, "state": CHAOTIC})
+    index.write_text(json.dumps(data))
+    back = {x.id: x.outcome for x in WheelerMemory(tmp_path / "m").entries()}
+    assert back == {e.id: CONVERGED, "x" * 16: "FAILED_ALL_ROTATIONS"}
 
 
 def test_recall_puts_the_identical_text_first(mem, clock):

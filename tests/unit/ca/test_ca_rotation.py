@@ -9,7 +9,14 @@ import pytest
 
 from wander.ca import rotation
 from wander.ca.kernel import CHAOTIC, CONVERGED, OSCILLATING, Evolution
-from wander.ca.rotation import ANGLES, RotationStats, evolve_with_rotation, rotate
+from wander.ca.rotation import (
+    ANGLES,
+    FAILED_ALL_ROTATIONS,
+    RotationStats,
+    evolve_with_rotation,
+    outcome_of,
+    rotate,
+)
 from wander.ca.seed import hash_frame, hash_frames
 
 
@@ -55,7 +62,7 @@ def test_first_converged_angle_wins_and_stats_persist(tmp_path, monkeypatch):
     stats = RotationStats(tmp_path / "rotation_stats.json")
     res = evolve_with_rotation(seeds[0], stats=stats)[0]
     assert res.state == CONVERGED and res.angle == 180 and res.attempts == 3
-    assert not res.failed_all_rotations
+    assert res.outcome == CONVERGED
     assert [a for a, _ in fake.calls] == [0, 90, 180]  # 270 never tried
     assert np.array_equal(res.attractor, np.rot90(seeds[0], 2))  # evolved rotated
     saved = json.loads((tmp_path / "rotation_stats.json").read_text())["angles"]
@@ -71,7 +78,7 @@ def test_all_failed_keeps_the_best_outcome(monkeypatch):
     script = {0: [(CHAOTIC, 0), (OSCILLATING, 90), (OSCILLATING, 40), (CHAOTIC, 0)]}
     monkeypatch.setattr(rotation, "evolve_batch", Scripted(seeds, script))
     res = evolve_with_rotation(seeds)[0]
-    assert res.failed_all_rotations and res.attempts == 4
+    assert res.outcome == FAILED_ALL_ROTATIONS == "FAILED_ALL_ROTATIONS" and res.attempts == 4
     assert res.state == OSCILLATING and res.angle == 180  # fewest periodic cells
 
 
@@ -90,4 +97,10 @@ def test_real_texts_converge_at_zero_degrees(tmp_path):
     stats = RotationStats(tmp_path / "s.json")
     res = evolve_with_rotation(hash_frames(["one idea", "another idea"]), stats=stats)
     assert all(r.state == CONVERGED and r.angle == 0 and r.attempts == 1 for r in res)
+    assert [r.outcome for r in res] == [CONVERGED, CONVERGED]
     assert stats.successes[0] == 2
+
+
+def test_outcome_of_a_kept_state():
+    assert outcome_of(CONVERGED) == CONVERGED
+    assert outcome_of(OSCILLATING) == outcome_of(CHAOTIC) == FAILED_ALL_ROTATIONS

@@ -26,7 +26,7 @@ def test_adjustments():
 def test_text_signal_of_a_typical_text(xp):
     s = text_signal("a bridge between music and mathematics", xp=xp)
     assert s.state == CONVERGED and s.adjustment == pytest.approx(-0.1)
-    assert not s.needs_rephrasing and s.ticks > 0 and s.rotation == 0
+    assert not s.needs_rephrasing and s.ticks > 0 and s.rotation == 0 and s.outcome == CONVERGED
 
 
 def test_batch_matches_singles():
@@ -41,7 +41,7 @@ def test_chaotic_text_needs_rephrasing(monkeypatch):
     monkeypatch.setattr(rotation, "evolve_batch", chaotic)
     s = text_signal("an incoherent text")
     assert s.state == CHAOTIC and s.needs_rephrasing and s.adjustment == pytest.approx(0.2)
-    assert s.attempts == 4
+    assert s.attempts == 4 and s.outcome == "FAILED_ALL_ROTATIONS"
 
 
 def test_attractor_png_for_text():
