@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from shared_schemas.action import ACTION_MODELS
 from shared_schemas.archive import ARCHIVE_MODELS
+from shared_schemas.brick import BRICK_MODELS
 from shared_schemas.archive import ArchiveList as ArchiveList
 from shared_schemas.archive import ArchiveOut as ArchiveOut
 from shared_schemas.archive import ProjectionOut as ProjectionOut
@@ -475,4 +476,5 @@ EXPORTED: tuple[type[BaseModel], ...] = (
     CrossDomainBread,
     SandwichMetrics,
     *ARCHIVE_MODELS,
+    *BRICK_MODELS,
 )

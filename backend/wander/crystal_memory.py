@@ -80,6 +80,11 @@ class CrystalMemory:
         with self._lock:
             return self.memory.store_entry(text, chunk=CHUNK, embedding=vector).id
 
+    def brick(self, memory_id: str) -> Any:
+        """The memory's brick (wander.ca.bricks.Brick); KeyError naming the id when none."""
+        with self._lock:
+            return self.memory.brick(memory_id)
+
     def recall(self, query: str, top_k: int = 5, alpha: float = 0.3, min_similarity: float = 0.1) -> list[Recalled]:
         """The top_k memories by Pearson r; with alpha > 0 each is reconstructed (blend
         (1 - alpha) stored + alpha query, re-evolved) and scored against the query, which

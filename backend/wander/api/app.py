@@ -18,6 +18,7 @@ from litestar.openapi import OpenAPIConfig
 
 from wander.api import auth, problems, static
 from wander.api.controllers.archive import ArchiveController
+from wander.api.controllers.bricks import BrickController
 from wander.api.controllers.control import ControlController
 from wander.api.controllers.crystals import CrystalController
 from wander.api.controllers.interventions import InterventionController
@@ -120,6 +121,7 @@ def create_app(
             ArchiveController,
             MemoryController,
             CrystalController,
+            BrickController,
             InterventionController,
             WorkbenchController,
             ProposalController,

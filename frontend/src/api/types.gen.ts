@@ -133,6 +133,51 @@ export interface ArchiveOut {
    */
   written?: boolean | null;
 }
+export interface BrickOut {
+  /**
+   * Where the brick comes from: a stored memory, a crystal's insight (the evolution its attractor picture shows) or a text evolved on request.
+   */
+  source: "memory" | "crystal" | "text";
+  /**
+   * The memory id, the crystal id, or the text's key (its SHA-256, 16 hex digits).
+   */
+  id: string;
+  text: string;
+  /**
+   * The CA state of the evolution kept (seed 002).
+   */
+  state: "CONVERGED" | "OSCILLATING" | "CHAOTIC";
+  /**
+   * The rotation retry's outcome: CONVERGED at some angle, or FAILED_ALL_ROTATIONS (the best failure is kept, and `state` says how it failed).
+   */
+  outcome: "CONVERGED" | "FAILED_ALL_ROTATIONS";
+  /**
+   * Ticks run: the frames are ticks + 1, seed first.
+   */
+  ticks: number;
+  /**
+   * The rotation (degrees) whose evolution was kept.
+   */
+  angle: number;
+  /**
+   * Angles tried.
+   */
+  attempts: number;
+  /**
+   * An OSCILLATING brick's cycle period in ticks.
+   */
+  cycle_period: number | null;
+  /**
+   * The tick at which an oscillating brick's cycle began (Brick.find_divergence_point); null when it does not cycle.
+   */
+  divergence_tick: number | null;
+  height: number;
+  width: number;
+  /**
+   * Every frame, seed first, row-major, one byte a cell (base64): byte b is the value b / 127.5 - 1 in [-1, 1].
+   */
+  frames: string;
+}
 export interface BudgetLowEvent {
   session_id: string;
   seq: number;
