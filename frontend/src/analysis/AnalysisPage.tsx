@@ -3,19 +3,36 @@
 // drawn with recharts from GET /api/v1/sandwich/metrics.
 import { useCallback, useEffect, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { sandwichApi } from "../api/sandwich";
+import { sandwichApi, type SandwichRowLite } from "../api/sandwich";
+import { Brand } from "../panels/Brand";
 import type { ForageLogEntry, ForageRunOut, SandwichMetrics } from "../api/types.gen";
 import { Link } from "../router";
 
 const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toFixed(3));
 
-function Chart({ title, testId, children }: { title: string; testId: string; children: React.ReactElement }) {
+/** What each 8.1 metric measures (004), shown beside it. */
+export const METRIC_HELP: Record<string, string> = {
+  sandwich_rate: "Share of foraging attempts that made a sandwich.",
+  mean_validity: "Mean validity V of the sandwiches (0.25 bread compatibility + 0.35 containment + 0.20 non-triviality + 0.20 novelty).",
+  ingredient_diversity: "Distinct ingredients per sandwich: low means the same breads and fillings come back.",
+  structural_coverage: "Share of the ten structural types the corpus has at least one sandwich of.",
+  cross_domain_rate: "Share of sandwiches whose two breads come from different domains.",
+  novelty_stability: "Mean novelty of the later half of the sandwiches over that of the earlier half (1: novelty does not decay).",
+};
+
+function Chart({ title, testId, empty, children }: { title: string; testId: string; empty: boolean; children: React.ReactElement }) {
   return (
     <section className="card analysis-chart" data-testid={testId}>
       <h2>{title}</h2>
-      <ResponsiveContainer width="100%" height={220}>
-        {children}
-      </ResponsiveContainer>
+      {empty ? (
+        <p className="muted chart-empty" data-testid="chart-empty">
+          Nothing yet: forage to make sandwiches (each wander's crystals join the corpus too).
+        </p>
+      ) : (
+        <ResponsiveContainer width="100%" height={240}>
+          {children}
+        </ResponsiveContainer>
+      )}
     </section>
   );
 }
@@ -24,7 +41,7 @@ export function AnalysisPage() {
   const [data, setData] = useState<SandwichMetrics | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [lastRun, setLastRun] = useState<{ run: ForageRunOut; log: ForageLogEntry[] } | null>(null);
+  const [lastRun, setLastRun] = useState<{ run: ForageRunOut; log: ForageLogEntry[]; made: Record<string, SandwichRowLite> } | null>(null);
 
   const load = useCallback(() => {
     sandwichApi.metrics().then(setData, (e: Error) => setError(e.message));
@@ -37,7 +54,8 @@ export function AnalysisPage() {
     try {
       const run = await sandwichApi.forage({ patience: 2, max_attempts: 8 });
       // the log is newest first; a person reads a run from its first attempt
-      setLastRun({ run, log: (await sandwichApi.log(run.run_id)).reverse() });
+      const [log, rows] = await Promise.all([sandwichApi.log(run.run_id), sandwichApi.sandwiches().catch(() => [] as SandwichRowLite[])]);
+      setLastRun({ run, log: log.reverse(), made: Object.fromEntries(rows.map((r) => [r.id, r])) });
       load();
     } catch (e) {
       setError((e as Error).message);
@@ -47,15 +65,26 @@ export function AnalysisPage() {
   };
 
   return (
-    <div className="page analysis-page" style={{ overflow: "auto", padding: 16, gap: 12 }}>
-      <header style={{ display: "flex", gap: 12, alignItems: "center" }}>
-        <h1 style={{ margin: 0 }}>Sandwich corpus</h1>
-        <Link to="/">wanders</Link>
+    <div className="page analysis-page">
+      <header className="topbar">
+        <Brand />
+        <div className="session-title">
+          <h1>Sandwich corpus</h1>
+        </div>
+        <nav className="topnav" aria-label="pages">
+          <Link to="/">← Wanders</Link>
+        </nav>
         <button className="primary" onClick={forage} disabled={busy} data-testid="forage">
           {busy ? "foraging…" : "Forage (patience 2)"}
         </button>
         {error && <span role="alert">{error}</span>}
       </header>
+      <div className="analysis-body">
+      <p className="muted analysis-intro" data-testid="analysis-intro">
+        The corpus holds sandwiches (SANDWICH, 004): an insight (the filling) bounded by two related concepts (the breads),
+        scored by validity V and typed by ten structural types. The forager makes them from the knowledge base and your
+        sources; every wander&apos;s crystals join them. The metrics below are the evaluation of 004 §8.1, each against its target.
+      </p>
       {!data ? (
         <p>loading…</p>
       ) : (
@@ -64,7 +93,7 @@ export function AnalysisPage() {
             <h2>Metrics (SANDWICH 8.1)</h2>
             <table data-testid="metrics">
               <thead>
-                <tr><th>metric</th><th>value</th><th>target</th><th>met</th></tr>
+                <tr><th>metric</th><th>value</th><th>target</th><th>met</th><th>what it measures</th></tr>
               </thead>
               <tbody>
                 {Object.entries(data.metrics).map(([name, m]) => (
@@ -73,6 +102,7 @@ export function AnalysisPage() {
                     <td>{fmt(m?.value)}</td>
                     <td>{m?.target}</td>
                     <td>{m?.met == null ? "–" : m.met ? "yes" : "no"}</td>
+                    <td className="muted small">{METRIC_HELP[name] ?? ""}</td>
                   </tr>
                 ))}
               </tbody>
@@ -81,27 +111,28 @@ export function AnalysisPage() {
               {data.counts.attempts} attempts, {data.counts.made} made, {data.counts.sandwiches} sandwiches in the corpus
             </p>
           </section>
-          {lastRun ? <RunLog run={lastRun.run} log={lastRun.log} /> : null}
+          {lastRun ? <RunLog run={lastRun.run} log={lastRun.log} made={lastRun.made} /> : null}
           <div style={{ display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(420px, 1fr))", gap: 12 }}>
-            <Chart title="Structural types" testId="chart-types">
-              <BarChart data={data.type_distribution}>
+            <Chart title="Structural types" testId="chart-types" empty={data.type_distribution.length === 0}>
+              <BarChart data={data.type_distribution} margin={{ bottom: 40 }}>
                 <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="structural_type" />
+                {/* every label, slanted (recharts drops every other one that does not fit) */}
+                <XAxis dataKey="structural_type" interval={0} angle={-30} textAnchor="end" height={50} tick={{ fontSize: 11 }} />
                 <YAxis allowDecimals={false} />
                 <Tooltip />
                 <Bar dataKey="sandwich_count" name="sandwiches" fill="#0891b2" isAnimationActive={false} />
               </BarChart>
             </Chart>
-            <Chart title="Most used ingredients" testId="chart-ingredients">
+            <Chart title="Most used ingredients" testId="chart-ingredients" empty={data.ingredient_frequency.length === 0}>
               <BarChart data={data.ingredient_frequency.slice(0, 12)} layout="vertical">
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis type="number" allowDecimals={false} />
-                <YAxis type="category" dataKey="text" width={120} />
+                <YAxis type="category" dataKey="text" width={140} interval={0} tick={{ fontSize: 11 }} />
                 <Tooltip />
                 <Bar dataKey="usage_count" name="uses" fill="#a78bfa" isAnimationActive={false} />
               </BarChart>
             </Chart>
-            <Chart title="Validity and novelty over time" testId="chart-validity">
+            <Chart title="Validity and novelty over time" testId="chart-validity" empty={data.validity_over_time.length === 0}>
               <LineChart data={data.validity_over_time.map((p) => ({ ...p, day: p.day.slice(0, 10) }))}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="day" />
@@ -112,10 +143,10 @@ export function AnalysisPage() {
                 <Line dataKey="avg_novelty" name="mean novelty" stroke="#f59e0b" isAnimationActive={false} />
               </LineChart>
             </Chart>
-            <Chart title="Foraging efficiency per run" testId="chart-efficiency">
+            <Chart title="Foraging efficiency per run" testId="chart-efficiency" empty={data.foraging_efficiency.length === 0}>
               <BarChart data={[...data.foraging_efficiency].reverse().map((r, i) => ({ ...r, run: `#${i + 1}` }))}>
                 <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="run" />
+                <XAxis dataKey="run" interval={0} />
                 <YAxis allowDecimals={false} />
                 <Tooltip />
                 <Legend />
@@ -126,12 +157,13 @@ export function AnalysisPage() {
           </div>
         </>
       )}
+      </div>
     </div>
   );
 }
 
 /** The foraging log of the run just made (004's table): every attempt, its prompt and outcome. */
-function RunLog({ run, log }: { run: ForageRunOut; log: ForageLogEntry[] }) {
+function RunLog({ run, log, made }: { run: ForageRunOut; log: ForageLogEntry[]; made: Record<string, SandwichRowLite> }) {
   return (
     <section className="card" data-testid="forage-run">
       <h2>Last forage run</h2>
@@ -140,7 +172,7 @@ function RunLog({ run, log }: { run: ForageRunOut; log: ForageLogEntry[] }) {
       </p>
       <table>
         <thead>
-          <tr><th>#</th><th>curiosity prompt</th><th>source</th><th>outcome</th><th>why</th></tr>
+          <tr><th>#</th><th>curiosity prompt</th><th>source</th><th>outcome</th><th>sandwich made</th><th>why</th></tr>
         </thead>
         <tbody>
           {log.map((e, i) => (
@@ -149,11 +181,25 @@ function RunLog({ run, log }: { run: ForageRunOut; log: ForageLogEntry[] }) {
               <td>{e.curiosity_prompt}</td>
               <td>{e.source_title ?? e.source_ref ?? e.source_kind ?? "–"}</td>
               <td>{e.outcome.replace(/_/g, " ")}</td>
+              <td data-testid="forage-sandwich">{e.sandwich_id ? <MadeSandwich row={made[e.sandwich_id]} /> : "–"}</td>
               <td className="muted small">{e.outcome_rationale}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </section>
+  );
+}
+
+/** A sandwich the forager made: its breads and filling, type and V. */
+function MadeSandwich({ row }: { row: SandwichRowLite | undefined }) {
+  if (!row) return <span className="muted">made (not listed)</span>;
+  return (
+    <span title={row.name}>
+      {row.bread_top} | <b>{row.filling}</b> | {row.bread_bottom}{" "}
+      <span className="muted small">
+        {row.structural_type}, V {row.validity_score.toFixed(2)}
+      </span>
+    </span>
   );
 }
