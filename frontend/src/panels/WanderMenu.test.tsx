@@ -63,4 +63,11 @@ describe("WanderMenu", () => {
     await waitFor(() => expect(window.location.pathname).toBe("/"));
     expect(calls.filter((c) => c.method === "DELETE").map((c) => c.url)).toEqual([`/api/v1/wander/sessions/${SID}`]);
   });
+
+  it("offers a JSON snapshot of the wander as it stands (also while it walks)", () => {
+    mockFetch();
+    render(<WanderMenu sessionId={SID} name="information asymmetry" />);
+    fireEvent.click(screen.getByRole("button", { name: "Wander actions" }));
+    expect(screen.getByTestId("export-snapshot").getAttribute("href")).toBe(`/api/v1/wander/sessions/${SID}/archive.json?final=false`);
+  });
 });

@@ -1,5 +1,6 @@
 // Rename or delete the open wander, from its own page (the "⋯" beside its title).
 import { useEffect, useRef, useState } from "react";
+import { archiveApi } from "../api/archive";
 import { api, ApiError } from "../api/client";
 import { navigate } from "../router";
 import { useWander } from "../store";
@@ -73,6 +74,10 @@ export function WanderMenu({ sessionId, name }: { sessionId: string; name: strin
               <button type="button" onClick={() => show("rename")}>
                 Rename…
               </button>
+              {/* the archive's JSON as the wander stands now (final=false: also while it walks) */}
+              <a className="menu-link" href={`${archiveApi.exportUrl(sessionId, "archive.json")}?final=false`} download data-testid="export-snapshot">
+                Export a snapshot (JSON)
+              </a>
               <button type="button" className="danger-text" onClick={() => show("delete")}>
                 Delete…
               </button>
