@@ -2,6 +2,7 @@ import { matchRoute, usePath, Link } from "./router";
 import { SessionsPage } from "./pages/SessionsPage";
 import { SessionPage } from "./pages/SessionPage";
 import { ArchivePage } from "./pages/ArchivePage";
+import { BrickPage } from "./pages/BrickPage";
 import { TokenPrompt } from "./panels/TokenPrompt";
 import { lazy, Suspense } from "react";
 
@@ -30,6 +31,8 @@ function Routes() {
       );
     case "archive":
       return <ArchivePage key={route.id} sessionId={route.id} />;
+    case "brick":
+      return <BrickPage source={route.source} />;
     case "session":
       return <SessionPage key={route.id} sessionId={route.id} />;
     default:

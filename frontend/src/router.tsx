@@ -1,6 +1,7 @@
-// A tiny client-side router: `/` and `/sessions/:id`. Deep links work because the
+// A tiny client-side router: `/`, `/sessions/:id`, `/memory/...` (the brick viewer). Deep links work because the
 // backend serves index.html for unknown paths.
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
+import type { BrickSource } from "./memory/brick";
 
 const listeners = new Set<() => void>();
 function subscribe(fn: () => void) {
@@ -22,7 +23,13 @@ export function usePath(): string {
   return useSyncExternalStore(subscribe, () => window.location.pathname, () => "/");
 }
 
-export type Route = { name: "sessions" } | { name: "analysis" } | { name: "session"; id: string } | { name: "archive"; id: string } | { name: "not-found"; path: string };
+export type Route =
+  | { name: "sessions" }
+  | { name: "analysis" }
+  | { name: "session"; id: string }
+  | { name: "archive"; id: string }
+  | { name: "brick"; source: BrickSource }
+  | { name: "not-found"; path: string };
 
 export function matchRoute(path: string): Route {
   const p = path.replace(/\/+$/, "") || "/";
@@ -30,6 +37,11 @@ export function matchRoute(path: string): Route {
   if (p === "/analysis") return { name: "analysis" };
   const a = /^\/sessions\/([^/]+)\/archive$/.exec(p);
   if (a) return { name: "archive", id: decodeURIComponent(a[1]) };
+  const b = /^\/memory\/(?:(crystal|text)\/)?([^/]+)$/.exec(p);
+  if (b) {
+    const v = decodeURIComponent(b[2]);
+    return { name: "brick", source: b[1] === "crystal" ? { kind: "crystal", id: v } : b[1] === "text" ? { kind: "text", text: v } : { kind: "memory", id: v } };
+  }
   const m = /^\/sessions\/([^/]+)$/.exec(p);
   if (m) return { name: "session", id: decodeURIComponent(m[1]) };
   return { name: "not-found", path };

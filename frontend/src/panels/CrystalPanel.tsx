@@ -3,7 +3,9 @@
 import { useEffect, useState } from "react";
 import { commands, reads } from "../api/commands";
 import type { CrystalOut } from "../api/types.gen";
+import { brickPagePath } from "../memory/brick";
 import { attractorUrl } from "../mindmap/flow";
+import { Link } from "../router";
 import { useWander } from "../store";
 import { crystalState } from "./crystalState";
 
@@ -60,7 +62,9 @@ export function CrystalPanel({ sessionId }: { sessionId: string }) {
         </button>
       </div>
       <div className="crystal-head">
-        <img className="crystal-big" src={attractorUrl(crystalId)} alt="Wheeler attractor of the insight" />
+        <Link to={brickPagePath({ kind: "crystal", id: crystalId })} className="crystal-brick-link" title="Watch it form: the brick viewer" data-testid="crystal-brick-link">
+          <img className="crystal-big" src={attractorUrl(crystalId)} alt="Wheeler attractor of the insight" />
+        </Link>
         <p className="insight" data-testid="crystal-insight">{d?.insight ?? fromEvents?.insight}</p>
       </div>
       <section>
