@@ -40,18 +40,27 @@ class OfflineDweller:
 
     async def dwell(self, request: DwellRequest) -> Residue:
         return self.reflect(
-            request.current, request.encountered, request.session.attractor_embedding, request.recent_themes
+            request.current,
+            request.encountered,
+            request.session.attractor_embedding,
+            request.recent_themes,
+            request.resonance_proximity,
         )
 
     def reflect(
-        self, a: Locus, b: Locus, attractor: np.ndarray | None = None, recent_themes: Sequence[str] = ()
+        self,
+        a: Locus,
+        b: Locus,
+        attractor: np.ndarray | None = None,
+        recent_themes: Sequence[str] = (),
+        resonance_proximity: float = 0.0,
     ) -> Residue:
         kb = self.kb
         degenerate = self.degenerate()
         va, vb = normalize(a.embedding), normalize(b.embedding)
         # similarity is linear in the vector: the loci's own rows (b's is the next step's anyway)
         s_a, s_b = kb.unit_similarities(a.embedding), kb.unit_similarities(b.embedding)
-        f = pair_facts(kb, a, b, s_a, s_b, degenerate, attractor, recent_themes)
+        f = pair_facts(kb, a, b, s_a, s_b, degenerate, attractor, recent_themes, resonance_proximity)
         dist = 1.0 - f.sim
 
         # Themes: the shared broader concept, then corpus terms nearest the pair; never a

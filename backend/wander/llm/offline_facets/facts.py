@@ -23,6 +23,7 @@ CLOSE, FAR = 0.45, 0.6  # cosine distance: close below, far above
 LEAN_OWN = 0.45  # ... that are at least this near the side itself
 MIDS = 12
 ABSTRACT, CONCRETE = 0.7, 0.2  # abstraction_level: abstract from, concrete up to
+RESONANT = 0.6  # b this near an active resonance lies near a theme the walk keeps returning to
 TOWARD = 0.04  # a step this much nearer (or farther from) the attractor moves toward it (away)
 
 
@@ -62,6 +63,12 @@ class PairFacts:
     middle_names: Side | None = None  # the side the middle concept's definition names
     realms: tuple[str, str] = ("", "")  # 'physical entity' | 'abstract entity' | ... of a and b
     middle_recurs: bool = False  # the middle concept is among the walk's recent themes
+    kinds: tuple[str, str] | None = None  # a's and b's immediate kinds, when both are concepts
+    kinds_sim: float | None = None  # their similarity (set against the pair's own)
+    lean_ties: tuple[str | None, str | None] = (None, None)  # how each lean belongs to its side
+    leans_sim: float | None = None
+    middle_attractor: float | None = None  # the middle concept's similarity to the attractor minus the nearer side's
+    resonant: bool = False  # b lies near one of the walk's active resonances
     filling_recurs: bool = False
     common_domains: list[str] = field(default_factory=list)
     only_a: list[str] = field(default_factory=list)
@@ -177,7 +184,12 @@ def _doing(kb: Knowledge, s: Side) -> tuple[str, str] | None:
     r = rel(s.index)
     if not r.verbs or r.verb_role not in ("agent", "instrument", "act"):
         return None
-    return r.verb_role, r.verbs[0].lemma
+    own = s.lemma.lower()
+    for v in r.verbs:  # 'milk' is what one uses to 'milk' says nothing: a verb of its own word is left out
+        word = v.lemma.lower()
+        if word != own and not own.startswith(word) and not word.startswith(own.split()[0]):
+            return r.verb_role, v.lemma
+    return None
 
 
 def _related(kb: Knowledge, i: int, sides: tuple[Side, Side]) -> tuple[str, str, str] | None:
@@ -189,6 +201,24 @@ def _related(kb: Knowledge, i: int, sides: tuple[Side, Side]) -> tuple[str, str,
         kinds = [k for k in between(i, side.index) if k != "antonyms"]
         if kinds:
             return (lemma(kb.concept(i)), kinds[0], side.lemma)
+    return None
+
+
+def _tie(kb: Knowledge, lean: int | None, side: Side) -> str | None:
+    """How a side's lean belongs to it: 'kind' (a kind of it), 'broader' (what it is a kind
+    of), or a corpus relation kind from the side to the lean ('parts', 'members'...)."""
+    if lean is None:
+        return None
+    c = kb.concept(lean)
+    if side.lemma in c.path:
+        return "kind"
+    if lemma(c) in side.concept.path:
+        return "broader"
+    between = getattr(kb, "relations_between", None)
+    if between is not None:
+        kinds = [k for k in between(side.index, lean) if k != "antonyms"]
+        if kinds:
+            return kinds[0]
     return None
 
 
@@ -217,6 +247,7 @@ def pair_facts(
     degenerate: frozenset[str],
     attractor: np.ndarray | None,
     recent_themes: Sequence[str] = (),
+    resonance_proximity: float = 0.0,
 ) -> PairFacts:
     """The facts of the pair; s_a and s_b are the corpus's similarity rows to a and b."""
     side_a, side_b = anchor(kb, a), anchor(kb, b)
@@ -269,6 +300,14 @@ def pair_facts(
     m_gloss = kb.concept(f.middle).gloss
     f.middle_names = next((x for x in (side_a, side_b) if names(m_gloss, x.lemma)), None)
     f.realms = (_realm(side_a.concept), _realm(side_b.concept))
+    f.resonant = resonance_proximity >= RESONANT
+    ka, kb_ = (kb.find_label(x.concept.path[0]) if x.concept.path else None for x in (side_a, side_b))
+    if ka is not None and kb_ is not None and ka != kb_:
+        f.kinds = (side_a.concept.path[0], side_b.concept.path[0])
+        f.kinds_sim = float(normalize(kb.vector(ka)) @ normalize(kb.vector(kb_)))
+    if f.lean_a is not None and f.lean_b is not None:
+        f.leans_sim = float(normalize(kb.vector(f.lean_a)) @ normalize(kb.vector(f.lean_b)))
+    f.lean_ties = (_tie(kb, f.lean_a, side_a), _tie(kb, f.lean_b, side_b))
     recent = {t.lower() for t in recent_themes}
     f.middle_recurs = lemma(kb.concept(f.middle)).lower() in recent
     f.filling_recurs = lemma(kb.concept(f.filling)).lower() in recent
@@ -277,4 +316,5 @@ def pair_facts(
         ta, tb = float(va @ t), float(vb @ t)
         f.attractor_shift = tb - ta
         f.filling_attractor = float(normalize(kb.vector(f.filling)) @ t) - max(ta, tb)
+        f.middle_attractor = float(normalize(kb.vector(f.middle)) @ t) - max(ta, tb)
     return f

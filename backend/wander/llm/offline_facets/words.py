@@ -21,12 +21,20 @@ def num(n: int) -> str:
     return NUMBERS[n] if 0 <= n < len(NUMBERS) else str(n)
 
 
+REALMS = {"physical entity": "physical things", "abstract entity": "abstractions"}
+
+
+def realm(top: str) -> str:
+    """The top of a lineage in words: 'physical things', 'abstractions'."""
+    return REALMS.get(top, f"the {top}s")
+
+
 def times(n: int) -> str:
     return {1: "once", 2: "twice"}.get(n, f"{num(n)} times")
 
 
 def domains(names: list[str], most: int = 2) -> str:
-    out = [d.replace("_", " ") for d in names][:most] or ["no named domain"]
+    out = [{"Tops": "top-level concepts"}.get(d, d.replace("_", " ")) for d in names][:most] or ["no named domain"]
     return out[0] if len(out) == 1 else ", ".join(out[:-1]) + " and " + out[-1]
 
 
@@ -58,7 +66,7 @@ SHARED_WORDS = {  # a relation kind -> how "both <kind> Y" reads
     "attributes": "both are measured as {y}",
 }
 ROLE_WORDS = {  # verb role -> what the concept is to the verb
-    "agent": "{x} is the one that does the {v}",
+    "agent": "{x} is the agent of {v}",
     "instrument": "{x} is what one uses to {v}",
     "act": "{x} is the act of {v}",
 }

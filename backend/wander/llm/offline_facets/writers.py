@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from wander.engine.ports import Knowledge, KnowledgeConcept
 from wander.llm.offline_facets.facts import ABSTRACT, CONCRETE, TOWARD, PairFacts, Side, lemma
-from wander.llm.offline_facets.words import domains, gloss, num, q, relation, role, shared, times
+from wander.llm.offline_facets.words import domains, gloss, num, q, realm, relation, role, shared, times
 
 BALANCED = 0.06  # a concept this much nearer one side than the other still stands between them
 
@@ -55,7 +55,7 @@ def _kinship(f: PairFacts, read_as: bool = False) -> str:
     if not pa or not pb:
         return f"{A} and {B} share no broader concept in the corpus"
     if f.realms[0] != f.realms[1]:
-        return f"{A} is a kind of {q(pa[0])} among the {q(f.realms[0])}, {B} a kind of {q(pb[0])} among the {q(f.realms[1])}"
+        return f"{A} is a kind of {q(pa[0])} among {realm(f.realms[0])}, {B} a kind of {q(pb[0])} among {realm(f.realms[1])}"
     if f.kinship == "broad":
         return f"{A}, a kind of {q(pa[0])}, and {B}, a kind of {q(pb[0])}, meet only in the broad class {q(f.shared or '')}"
     return f"{A}, a kind of {q(pa[0])}, and {B}, a kind of {q(pb[0])}, share no broader concept"
@@ -109,19 +109,46 @@ def connection(kb: Knowledge, f: PairFacts) -> str:
     else:
         first = _sentence(_kinship(f, read_as=True), link)
     again = "the walk keeps coming back to it" if f.middle_recurs else ""
+    if f.middle_attractor is not None and f.middle_attractor > 0.02:
+        again += (" and" if again else "it lies") + " nearer the attractor than either"
     return first + " " + _sentence(_middle(kb, f), again)
+
+
+TIES = {  # how a lean belongs to its side -> the words after the lean's name
+    "kind": ", a kind of it",
+    "broader": ", the kind it is",
+    "parts": ", one of its parts",
+    "part_of": ", which it is part of",
+    "members": ", one of its members",
+    "member_of": ", which it belongs to",
+    "substances": ", its substance",
+    "derivations": ", of its own root",
+    "topics": ", its topic",
+    "topic_members": ", a matter of its topic",
+}
+
+
+def _lean_name(kb: Knowledge, i: int | None, tie: str | None) -> str | None:
+    if i is None:
+        return None
+    return q(lemma(kb.concept(i))) + (TIES.get(tie, ", tied to it in the corpus") if tie else "")
 
 
 def _leans(kb: Knowledge, f: PairFacts) -> str:
     A, B = q(f.a.name), q(f.b.name)
-    la = q(lemma(kb.concept(f.lean_a))) if f.lean_a is not None else None
-    lb = q(lemma(kb.concept(f.lean_b))) if f.lean_b is not None else None
+    la = _lean_name(kb, f.lean_a, f.lean_ties[0])
+    lb = _lean_name(kb, f.lean_b, f.lean_ties[1])
     if la and lb:
+        apart = ""
+        if f.leans_sim is not None and f.leans_sim < 0.15:
+            apart = " (the two leans have nothing in common)"
+        elif f.leans_sim is not None and f.leans_sim >= 0.45:
+            apart = " (the two leans are near each other)"
         if f.band == "far":
-            return f"{A} pulls toward {la} and {B} toward {lb}, wide apart"
+            return f"{A} pulls toward {la}, while {B} pulls toward {lb}, wide apart{apart}"
         if f.band == "close":
-            return f"only a little separates them: {A} pulls toward {la}, {B} toward {lb}"
-        return f"{A} pulls toward {la}, {B} toward {lb}"
+            return f"only a little separates them: {A} pulls toward {la}, while {B} pulls toward {lb}{apart}"
+        return f"{A} pulls toward {la}, while {B} pulls toward {lb}{apart}"
     if la or lb:
         return f"{A if la else B} keeps {la or lb} to itself"
     return ""
@@ -139,7 +166,7 @@ def tension(kb: Knowledge, f: PairFacts) -> str:
     elif f.only_a and f.only_b and not f.common_domains:
         contrast = f"one is a matter of {domains(f.only_a)}, the other of {domains(f.only_b)}"
         if f.realms[0] != f.realms[1] and all(f.realms):
-            contrast += f", and the one is among the {q(f.realms[0])} where the other is among the {q(f.realms[1])}"
+            contrast += f", the one among {realm(f.realms[0])}, the other among {realm(f.realms[1])}"
     elif f.only_b:
         contrast = f"both touch {domains(f.common_domains)}, but {B} also reaches into {domains(f.only_b)}"
     elif f.only_a:
@@ -180,9 +207,9 @@ def bridge(kb: Knowledge, f: PairFacts) -> str:
     elif f.gloss_link:
         x, y = f.gloss_link
         link = f"the definition of {q(x.name)} names {q(y.lemma)} outright"
-    realm = ""
+    crossing = ""
     if f.realms[0] != f.realms[1] and all(f.realms):
-        realm = f"the step crosses from the {q(f.realms[0])} to the {q(f.realms[1])}"
+        crossing = f"the step crosses from {realm(f.realms[0])} to {realm(f.realms[1])}"
     if f.only_b:
         t = _translator(kb, f, dom_a, set(f.only_b))
         src = domains(sorted(dom_a)) if dom_a else "no named domain"
@@ -202,7 +229,10 @@ def bridge(kb: Knowledge, f: PairFacts) -> str:
                     else f"from {domains(list(c.domains))}"
                 )
                 link = f"{q(c.label)}, {side}, stands nearest the crossing"
-        return _sentence(head, realm, link)
+        goal = ""
+        if f.attractor_shift is not None and abs(f.attractor_shift) > TOWARD:
+            goal = "a crossing " + ("toward" if f.attractor_shift > 0 else "away from") + " the attractor"
+        return _sentence(head, crossing, link, goal)
     outside = next((i for i, _ in f.mids if not set(kb.concept(i).domains) & (dom_a | dom_b)), None)
     where = domains(f.common_domains)
     if f.only_a:
@@ -214,7 +244,7 @@ def bridge(kb: Knowledge, f: PairFacts) -> str:
         tail = f"the nearest view from outside is {q(o.label)}, from {domains(list(o.domains))}"
     else:
         tail = f"so does everything around their midpoint, led by {q(kb.concept(f.middle).label)}"
-    return _sentence(head, tail, realm, link)
+    return _sentence(head, tail, crossing, link)
 
 
 def surprise(kb: Knowledge, f: PairFacts) -> str:
@@ -259,12 +289,18 @@ def surprise(kb: Knowledge, f: PairFacts) -> str:
             text = f"{A} and {B} are a middle distance apart without a common lineage, {m} lying {_toward(f, f.middle_sims)}"
         else:
             text = f"{A} and {B} are strangers by kind and far apart in meaning, with {m} {_toward(f, f.middle_sims)}"
-    if not evidence:
-        evidence = (
-            f"{m} is nearer to each than they are to one another"
-            if f.mediated
-            else f"even {m} is farther from each than they are from one another"
-        )
+    if not evidence and f.kinds is not None and f.kinds_sim is not None:
+        ka, kb_ = q(f.kinds[0]), q(f.kinds[1])
+        if f.sim > f.kinds_sim + 0.05:
+            evidence = f"they are nearer to each other than their kinds, {ka} and {kb_}, are"
+        elif f.sim < f.kinds_sim - 0.05:
+            evidence = f"they are farther apart than their kinds, {ka} and {kb_}, are"
+        else:
+            evidence = f"they stand about as near as their kinds, {ka} and {kb_}, do"
+    elif not evidence and not f.mediated:
+        evidence = f"even {m} is farther from each than they are from one another"
+    if f.resonant:
+        evidence += ("; " if evidence else "") + f"{B} lies near a theme the walk keeps returning to"
     opposite = "yet the corpus counts them as opposites" if f.opposite else ""
     back = f"the walk has met {B} {times(f.revisits)} before" if f.revisits > 0 else ""
     return _sentence(text, evidence, opposite, back)
@@ -299,6 +335,6 @@ def possibility(kb: Knowledge, f: PairFacts) -> str:
         goal = "it lies nearer the attractor than either"
     elif f.filling_recurs:
         goal = "the walk has named it among its themes already"
-    elif min(f.filling_sims) > f.sim:
-        goal = "it is nearer to each than they are to one another"
+    elif min(f.filling_sims) <= f.sim:
+        goal = "yet it is no nearer to either than they are to one another"
     return _sentence(head + ": a candidate filling", kind, goal)
