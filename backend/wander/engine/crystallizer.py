@@ -90,8 +90,8 @@ class Crystallizer:
         # Pairs no crystal has joined yet come first (the same two breads with another
         # filling mostly says the same thing again); among those, pairs a filling can stand
         # between (related, yet apart enough that something sits between them: BREAD_APART)
-        # come first; then the rest, each by its midpoint's nearness to the stimulus. Breads of
-        # one kind that relate on their own (crystal_structure.sound) go before the others.
+        # come first, and among them breads of one kind that relate on their own
+        # (crystal_structure.sound); then the rest, each by its midpoint's nearness to the stimulus.
         joined = {breads for breads, _ in said}
         kb = walk.knowledge
 
@@ -103,8 +103,8 @@ class Crystallizer:
             itertools.combinations(pool[:BREAD_CHOICE], 2),
             key=lambda p: (
                 frozenset((p[0].id, p[1].id)) in joined,
-                unsound(p),
                 not BREAD_APART[0] <= float(normalize(p[0].embedding) @ normalize(p[1].embedding)) <= BREAD_APART[1],
+                unsound(p),
                 -float(midpoint(p[0].embedding, p[1].embedding) @ vector),
             ),
         )
