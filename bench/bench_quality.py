@@ -48,6 +48,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_cache import load_index
+from text_quality import rejected_as_trivial, template_share_by_kind
 from wander.domain.themes import degenerate_labels
 from wander.engine.service import NewWander
 from wander.wiring import offline_engine
@@ -283,10 +284,9 @@ async def engine_walk(
     walk_fig = walk_figures30(kb, embedder, seed, attractor, chosen)
     own = [c for c in store.crystals_by_id.values() if c.session_id == session.id]
     first = {c.rumination[0].get("lens") for c in own if c.rumination}
-    trivial = sum(
-        any(k in f for f in c.validity.get("hard_failures", []) for k in ("broader concept", "hypernym", "restates"))
-        for c in own
-    )
+    trivial = rejected_as_trivial(c.validity for c in own)
+    kinds = ("connection", "tension", "bridge", "surprise", "possibility")  # facets' order above
+    template = template_share_by_kind({k: facets[i::5] for i, k in enumerate(kinds)}, kb.domains())[0]
     return WalkStats(
         f"{seed} -> {attractor} #{random_seed}",
         divergence(m),
@@ -303,6 +303,7 @@ async def engine_walk(
         step_ms=times,
         first_lenses=len(first),
         trivial_rejections=trivial,
+        template_share=template,
         **walk_fig,
     )
 
