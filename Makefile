@@ -34,7 +34,7 @@ frontend: frontend/dist/index.html
 
 # Serve the API and the VISLZR mind map on the embedded defaults.
 run: setup frontend
-	@echo "Wander: open http://127.0.0.1:$(PORT)/ once it says it is listening (the first start on a machine embeds the corpus)"
+	@echo "Wander: open http://127.0.0.1:$(PORT)/ once it says it is answering requests (a first start loads the corpus, a few seconds)"
 	$(WANDER) serve --host 127.0.0.1 --port $(PORT)
 
 # A 50-step wander in the terminal, no browser needed.

@@ -1,5 +1,5 @@
 // Starts the real `wander serve` on a free port with a persistent WANDER_HOME (the concept
-// corpus is embedded once, on the first start) and waits for /api/v1/health.
+// corpus is loaded into its database once, on the first start) and waits for /api/v1/health.
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -63,7 +63,7 @@ export default async function globalSetup(): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   const logPath = join(home, "e2e-server.log");
   const log = createWriteStream(logPath, { flags: "a" });
-  console.log(`[e2e] starting wander serve on ${url} (WANDER_HOME=${home}; log ${logPath}); a first start loads the corpus, embedding it if this machine has no vectors of it yet`);
+  console.log(`[e2e] starting wander serve on ${url} (WANDER_HOME=${home}; log ${logPath}); a first start loads the corpus with its shipped vectors`);
   const child = spawn(wander, ["serve", "--host", "127.0.0.1", "--port", String(port)], {
     cwd: ROOT,
     env: { ...process.env, WANDER_HOME: home },

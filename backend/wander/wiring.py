@@ -29,6 +29,7 @@ from wander.store.database import database_url, make_engine, wait_ready
 from wander.store.kb_repository import KbRepository, KbRow
 from wander.store.repository import PostgresStore
 from wander.store.tables import DEFAULT_PROJECT_ID
+from wander.warmup import phase
 
 log = logging.getLogger(__name__)
 CORPUS_SOURCE = "wordnet"
@@ -102,9 +103,9 @@ async def ensure_corpus(
     def embed_many(some: list[str]) -> Any:
         return _embed_rows(embedder, some, progress, "Embedding the concept corpus")
 
-    log.info("loading the concept corpus (%d concepts) into the database", len(texts))
-    vectors = corpus_matrix(texts, embedder.name, embedder.embed, vector_cache, embed_many=embed_many)
-    await kb.replace_source(CORPUS_SOURCE, fingerprint, embedder.name, rows, vectors)
+    with phase(f"loading the concept corpus ({len(texts)} concepts) into the database, once"):
+        vectors = corpus_matrix(texts, embedder.name, embedder.embed, vector_cache, embed_many=embed_many)
+        await kb.replace_source(CORPUS_SOURCE, fingerprint, embedder.name, rows, vectors)
     return True
 
 
@@ -235,7 +236,8 @@ async def open_app(
     `dweller`: a Dweller, or a builder called with (offline dweller, embedder) such as
     llm.factory.dweller_builder(name); the offline dweller when None."""
     settings = settings or load_settings()
-    db = await open_database(settings)
+    with phase("opening the database (the embedded Postgres: created on a first start)"):
+        db = await open_database(settings)
     scale = None
     loaded_here = False
     try:
@@ -243,7 +245,9 @@ async def open_app(
         embedder = embedder or default_embedder(settings)
         await ensure_corpus(kb, embedder, progress or NoProgress(), settings.vector_cache_dir)
         loaded_here = knowledge is None
-        knowledge = knowledge or await load_knowledge(kb, settings.cache_dir)
+        if knowledge is None:
+            with phase("loading the knowledge index"):
+                knowledge = await load_knowledge(kb, settings.cache_dir)
         store = PostgresStore(db)
         if nats is not None or settings.nats.url:
             from wander.scale import open_scale

@@ -39,6 +39,7 @@ from wander.archive.service import Archivist
 from wander.api.ws import session_socket
 from wander.config import Settings, load_settings, parse_rate
 from wander.engine.runner import Runner
+from wander.warmup import START, Warmup, phase
 from wander.wiring import App, dweller_builder_for, make_runner, open_app
 
 
@@ -81,15 +82,19 @@ def create_app(
         async def start(a: App) -> Runner:
             # Load the embedding model before the first request (it now runs in a thread, and a
             # first load can take longer than a client waits).
-            await a.engine.warm_up()
+            with phase("loading the embedding model"):
+                await a.engine.warm_up()
+            warmup = Warmup()  # the CA kernel and the domain neighbourhoods, in the background
+            warmup.start(a.knowledge, a.settings.cache_dir)
             runner = make_runner(a)  # in-process tasks, or the NATS run queue for workers
             archivist = Archivist.open(a.db, a.bus, embedder=a.embedder, refit_every=a.settings.archive.refit_every)
             archivist.attach(warm_up=api.umap_warm_up)
             archivist.spawn("catch-up", archivist.catch_up)  # finished while no archivist listened
-            app.state.services = Services(app=a, runner=runner, archivist=archivist)
+            app.state.services = Services(app=a, runner=runner, archivist=archivist, warmup=warmup)
             app.state.api_settings = api
             if api.resume_interrupted:
                 await runner.resume_interrupted()
+            START.info("answering requests")
             return runner
 
         async def stop(runner: Runner) -> None:

@@ -17,6 +17,7 @@ class Services:
     app: App
     runner: Runner
     archivist: Any = None  # wander.archive.service.Archivist
+    warmup: Any = None  # wander.warmup.Warmup: what a first start still prepares
 
 
 def provide_services(state: State) -> Services:

@@ -614,10 +614,14 @@ _fused_lock = threading.Lock()
 _fused_state: list[ModuleType | None] = []  # [] until probed, then [module or None]
 
 
-def _fused_module() -> ModuleType | None:
-    """wander.ca.fused, imported and warmed up once per process; None without numba."""
+def _fused_module(wait: bool = True) -> ModuleType | None:
+    """wander.ca.fused, imported and warmed up once per process; None without numba. WAIT
+    False: None while another thread is still loading it (a first start compiles it for
+    10-20 s; the NumPy passes give the same results meanwhile)."""
     if not _fused_state:
-        with _fused_lock:
+        if not _fused_lock.acquire(blocking=wait):
+            return None
+        try:
             if not _fused_state:
                 try:
                     from . import fused as module
@@ -629,6 +633,8 @@ def _fused_module() -> ModuleType | None:
                 else:
                     module.warm_up()  # loads the cached machine code (compiles it once)
                     _fused_state.append(module)
+        finally:
+            _fused_lock.release()
     return _fused_state[0]
 
 
@@ -647,7 +653,7 @@ def _fused_for(arr: Any, xp: ModuleType, fused: bool | None) -> ModuleType | Non
     """
     if fused is False or backend_name(xp) != "numpy":
         return None
-    module = _fused_module()
+    module = _fused_module(wait=bool(fused))
     if module is None:
         if fused:
             raise RuntimeError("fused: numba is not importable here")

@@ -3,13 +3,32 @@
 
 from __future__ import annotations
 
+import logging
 import signal
 import sys
+import time
 from typing import Optional
 
 import typer
 
 from wander.cli.common import RichProgress, err, fail, quiet_libraries, run_async
+
+
+def show_start_phases() -> None:
+    """Print what a start is doing and how long each part took (wander.warmup.START), at any
+    WANDER_LOG_LEVEL: a first start on a new machine does work worth a word."""
+    started = time.monotonic()
+
+    class Elapsed(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return f"[{time.monotonic() - started:5.1f} s] {record.getMessage()}"
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(Elapsed())
+    start = logging.getLogger("wander.start")
+    start.addHandler(handler)
+    start.setLevel(logging.INFO)
+    start.propagate = False
 
 
 def serve(
@@ -18,6 +37,7 @@ def serve(
 ) -> None:
     """Serve the API, the live WebSocket and the VISLZR mind map."""
     quiet_libraries()
+    show_start_phases()
     import uvicorn
 
     from wander.api.app import ApiSettings, create_app

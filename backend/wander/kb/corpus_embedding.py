@@ -16,6 +16,7 @@ from wander.kb import shipped_vectors
 from wander.kb.vector_cache import corpus_vectors
 
 log = logging.getLogger(__name__)
+START = logging.getLogger("wander.start")  # a start's phases (wander.warmup), shown by `wander serve`
 
 Embed = Callable[[list[str]], np.ndarray]
 
@@ -42,14 +43,14 @@ def corpus_matrix(
         if not shipped.agrees(texts, matrix, found, embed):
             matrix = found = None
         elif found.all():
-            log.info("corpus vectors: the %d shipped with Wander (sample agrees with %s)", len(texts), model)
+            log.debug("corpus vectors: the %d shipped with Wander (sample agrees with %s)", len(texts), model)
             return matrix
 
     def fill() -> np.ndarray:
         if matrix is None or found is None:
             return embed_many(texts)
         missing = np.flatnonzero(~found)
-        log.info("corpus vectors: %d shipped, %d embedded now", len(texts) - missing.size, missing.size)
+        START.info("corpus vectors: %d shipped, %d embedded now", len(texts) - missing.size, missing.size)
         matrix[missing] = embed_many([texts[i] for i in missing])
         return matrix
 

@@ -9,6 +9,7 @@ serves the search endpoints.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -80,6 +81,7 @@ class KnowledgeIndex:
         self._members: dict[int, np.ndarray] = {}  # concept indices per primary domain
         self._content_key: str | None = None
         self._reach_domains: np.ndarray | None = None
+        self._reach_lock = threading.Lock()
         self._graph = relations
         self._relations: dict[int, ConceptRelations] = {}
         self._linked: dict[int, list[tuple[str, int]]] = {}
@@ -188,24 +190,34 @@ class KnowledgeIndex:
 
     # ---- per-domain neighbourhoods (bridging) --------------------------------------------
 
+    def prepare_domain_reach(self) -> None:
+        """Compute the per-domain neighbourhoods now (a server's warm-up), not in a first step."""
+        self._domain_reach()
+
     def _domain_reach(self) -> tuple[np.ndarray, np.ndarray]:
         """For every concept, its best similarity to any concept of each primary domain: one
-        neighbourhood per domain, computed once (chunked matrix products, ~2 s for 14k)."""
+        neighbourhood per domain, computed once (chunked matrix products, ~2 s for 14k; a
+        second thread asking meanwhile waits for it)."""
         if self._reach is None:
-            order = np.argsort(self._primary, kind="stable")
-            doms = self._primary[order]
-            starts = np.flatnonzero(np.r_[True, doms[1:] != doms[:-1]])
-            sorted_matrix = self._matrix[order]
-            position = np.empty_like(order)
-            position[order] = np.arange(len(order))
-            reach = np.empty((len(self._concepts), len(starts)), dtype=np.float32)
-            for s in range(0, len(self._concepts), 1024):
-                sims = self._matrix[s : s + 1024] @ sorted_matrix.T
-                rows = np.arange(s, min(s + 1024, len(self._concepts)))
-                sims[rows - s, position[rows]] = -1.0  # a concept is not its own neighbour
-                reach[s : s + 1024] = np.maximum.reduceat(sims, starts, axis=1)
-            self._reach, self._reach_domains = reach, doms[starts]
+            with self._reach_lock:
+                if self._reach is None:
+                    self._compute_domain_reach()
         return self._reach, self._reach_domains  # type: ignore[return-value]
+
+    def _compute_domain_reach(self) -> None:
+        order = np.argsort(self._primary, kind="stable")
+        doms = self._primary[order]
+        starts = np.flatnonzero(np.r_[True, doms[1:] != doms[:-1]])
+        sorted_matrix = self._matrix[order]
+        position = np.empty_like(order)
+        position[order] = np.arange(len(order))
+        reach = np.empty((len(self._concepts), len(starts)), dtype=np.float32)
+        for s in range(0, len(self._concepts), 1024):
+            sims = self._matrix[s : s + 1024] @ sorted_matrix.T
+            rows = np.arange(s, min(s + 1024, len(self._concepts)))
+            sims[rows - s, position[rows]] = -1.0  # a concept is not its own neighbour
+            reach[s : s + 1024] = np.maximum.reduceat(sims, starts, axis=1)
+        self._reach_domains, self._reach = doms[starts], reach
 
     def content_key(self) -> str:
         """A digest of what the derived tables depend on: the vectors and primary domains."""

@@ -3,6 +3,7 @@ import type { ConnState } from "../api/ws";
 import { useWander } from "../store";
 import { stopHint } from "./Controls";
 import { sampleRate, type RateSample } from "./eventRate";
+import { useServerPreparing } from "./serverPreparing";
 
 const CONN_TEXT: Record<ConnState, string> = {
   idle: "idle",
@@ -30,6 +31,7 @@ export function StatusBar() {
   const conn = useWander((s) => s.conn);
   const running = useWander((s) => s.session?.running ?? false);
   const rate = useEventRate();
+  const preparing = useServerPreparing();
   const hint = stopHint(g.status, g.stoppedReason, g.stepCount, g.maxSteps);
   return (
     <footer className="statusbar" data-testid="statusbar">
@@ -51,6 +53,11 @@ export function StatusBar() {
       <span className="muted">
         {g.order.length} loci · seq {g.lastSeq}
       </span>
+      {preparing ? (
+        <span className="notice" data-testid="server-preparing" title="once, after a first start on this machine">
+          server preparing: {preparing}
+        </span>
+      ) : null}
       {g.tripped ? (
         <span className="notice" title={g.tripped.detail}>
           ⚡ {g.tripped.reason}: {g.tripped.detail}

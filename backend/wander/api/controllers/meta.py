@@ -9,7 +9,14 @@ from wander.api.deps import Services
 
 @get("/api/v1/health", tags=["meta"])
 async def health(svc: Services) -> dict[str, object]:
-    return {"status": "ok", "concepts": len(svc.app.knowledge), "embedder": svc.app.embedder.name}
+    # preparing: what the server still does once at start (wander.warmup), or null
+    preparing = svc.warmup.current if svc.warmup is not None else None
+    return {
+        "status": "ok",
+        "concepts": len(svc.app.knowledge),
+        "embedder": svc.app.embedder.name,
+        "preparing": preparing,
+    }
 
 
 @get("/api/v1/wander/domains", tags=["meta"])
