@@ -165,11 +165,12 @@ def baseline(
     excluded: set[int],
 ) -> WalkStats:
     """greedy: the nearest unvisited concept; band: uniform over unvisited concepts in the band
-    within the wander's scope (drift from the seed at most DRIFT, as the engine's default
-    session has); band_unscoped: the same over the whole corpus. Where none is in the band,
+    within the wander's scope (drift at most DRIFT from the seed or from the attractor, as the
+    engine's default session has: engine/scope.py); band_unscoped: the same over the whole corpus. Where none is in the band,
     the nearest unvisited concept in scope; once the scope is used up (a small scope holds
     fewer concepts than the walk has steps), visited ones come back, as the engine's loci do."""
-    scope = kb.similarities(seed_v) >= 1.0 - DRIFT if kind == "band" else np.ones(len(kb), dtype=bool)
+    near = np.maximum(kb.similarities(seed_v), kb.similarities(attr_v))
+    scope = near >= 1.0 - DRIFT if kind == "band" else np.ones(len(kb), dtype=bool)
     visited = np.zeros(len(kb), dtype=bool)
     cur = seed_v
     path, doms, in_band = [anchor_v], [], 0

@@ -33,7 +33,7 @@ def quiet_libraries() -> None:
 
 
 def fail(message: str) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)  # one line, however long
     raise typer.Exit(2)
 
 
