@@ -52,6 +52,10 @@ class SessionCreate(Strict):
     random_seed: int = Field(default=0, ge=0, lt=2**32)
     max_drift_distance: float = Field(default=0.8, gt=0, le=2)
     human_checkpoint_frequency: int = Field(default=50, ge=0)
+    require_crystal_approval: bool = Field(
+        default=False,
+        description="Hold every crystal for a person's verdict: none is accepted by the gate alone.",
+    )
 
 
 class SessionPatch(Strict):
@@ -166,6 +170,7 @@ class SessionOut(BaseModel):
     cloud_calls: int
     temperature: float
     human_checkpoint_frequency: int
+    require_crystal_approval: bool = False
     random_seed: int
     step_count: int
     current_locus_id: str | None

@@ -26,6 +26,7 @@ def session_out(s: Session, running: bool) -> SessionOut:
         cloud_calls=s.cloud_calls,
         temperature=s.temperature,
         human_checkpoint_frequency=s.human_checkpoint_frequency,
+        require_crystal_approval=s.require_crystal_approval,
         random_seed=s.random_seed,
         step_count=s.step_count,
         current_locus_id=s.current_locus_id,

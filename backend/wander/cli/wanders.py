@@ -102,6 +102,9 @@ def run(
     steps: Optional[int] = typer.Option(None, help="Steps to take (1..10000; default 50, or the preset's)."),
     preset: Optional[str] = typer.Option(None, help="A ready-made wander: meta-wander (001's first use case)."),
     checkpoint_every: int = typer.Option(0, help="Pause for a human checkpoint every N steps (0: never)."),
+    require_approval: bool = typer.Option(
+        False, "--require-approval", help="Hold every crystal for a person's verdict (none stands on the gate alone)."
+    ),
     temperature: float = typer.Option(0.7, help="Softmax temperature (> 0; higher wanders more)."),
     random_seed: int = typer.Option(0, "--seed", help="Random seed: same seed, same path."),
     domains: Optional[list[str]] = typer.Option(None, "--domains", help="Allowed domain (repeatable)."),
@@ -148,6 +151,7 @@ def run(
                     temperature=temperature,
                     random_seed=random_seed,
                     human_checkpoint_frequency=checkpoint_every,
+                    require_crystal_approval=require_approval,
                     other_seeds=others,
                 )
             )

@@ -52,6 +52,7 @@ class Session:
     cloud_calls: int = 0
     temperature: float = 0.7
     human_checkpoint_frequency: int = 50
+    require_crystal_approval: bool = False  # every crystal held for a person's verdict
     random_seed: int = 0
     step_count: int = 0
     current_locus_id: str | None = None

@@ -20,6 +20,7 @@ from wander.domain.geometry import midpoint, normalize
 from wander.domain.models import Crystal, CrystalStatus, EventDraft, Locus, Resonance, new_id
 from shared_schemas.events import CrystalFormedPayload, CrystalSummary, CrystalValidatedPayload
 from wander.engine import crystal_structure
+from wander.engine.approval import hold_for_approval
 from wander.engine import events as ev
 from wander.engine.crystal_text import SENTENCE_END, plain_insight
 from wander.engine.ports import Clock, Embedder, Knowledge, RuminationModel, Store
@@ -180,6 +181,7 @@ class Crystallizer:
                     CrystalValidatedPayload(session_id=session.id, crystal_id=crystal.id, V=round(float(val.v), 4))
                 )
             )
+        events, verdict = hold_for_approval(session, crystal, events, verdict)
         return CrystallizeOutcome(crystal, events, rum, verdict)
 
     async def _novelty(

@@ -89,6 +89,7 @@ class NewWander:
     max_drift_distance: float = 0.8
     cloud_budget_cents: int = 500
     human_checkpoint_frequency: int = 50
+    require_crystal_approval: bool = False  # hold every crystal for a person's verdict
     other_seeds: list[str] | None = None  # planted as further SEED loci (presets)
     parent_session_id: str | None = None
     parent_locus_id: str | None = None
@@ -205,6 +206,7 @@ class WanderEngine:
             max_drift_distance=req.max_drift_distance,
             cloud_budget_cents=req.cloud_budget_cents,
             human_checkpoint_frequency=req.human_checkpoint_frequency,
+            require_crystal_approval=bool(req.require_crystal_approval),
             other_seeds=[clean_text("other_seeds", x) for x in req.other_seeds or []],
             parent_session_id=req.parent_session_id,
             parent_locus_id=req.parent_locus_id,
@@ -256,6 +258,7 @@ class WanderEngine:
             cloud_budget_cents=req.cloud_budget_cents,
             temperature=req.temperature,
             human_checkpoint_frequency=req.human_checkpoint_frequency,
+            require_crystal_approval=req.require_crystal_approval,
             random_seed=req.random_seed,
             parent_session_id=req.parent_session_id,
             parent_locus_id=req.parent_locus_id,
@@ -637,6 +640,7 @@ class Interventions:
                 max_drift_distance=parent.max_drift_distance,
                 cloud_budget_cents=share,
                 human_checkpoint_frequency=parent.human_checkpoint_frequency,
+                require_crystal_approval=parent.require_crystal_approval,
                 parent_session_id=parent.id,
                 parent_locus_id=locus.id,
                 fence=list(parent.fence),

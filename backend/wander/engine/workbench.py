@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from shared_schemas.events import CrystalReviewedPayload
+from shared_schemas.events import CrystalReviewedPayload, CrystalValidatedPayload
 from wander.domain.errors import Conflict, InvalidInput, NotFound
 from wander.domain.geometry import cosine_distance, midpoint
 from wander.domain.models import Crystal, CrystalStatus, FenceAnchor, Locus
@@ -57,6 +57,10 @@ class Workbench:
                 session_id=c.session_id, crystal_id=c.id, status=str(status), note=note, verdict=verdict
             )  # type: ignore[arg-type]  # checked above
             drafts.append(ev.draft(payload))
+            if accepted and c.validity.get("gate_verdict") == "accepted":
+                # held only because the wander requires approval: now it stands, validated
+                v = round(float(c.validity.get("V", c.confidence)), 4)
+                drafts.append(ev.draft(CrystalValidatedPayload(session_id=c.session_id, crystal_id=c.id, V=v)))
         events = await self.engine.store.record_crystal_review(c.id, c.session_id, str(status), accepted, notes, drafts)
         await self.engine.bus.publish(events)
         c.status, c.human_approved, c.validation_notes = str(status), accepted, notes

@@ -12,6 +12,7 @@ from typing import Any
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     Column,
     DateTime,
@@ -19,6 +20,7 @@ from sqlalchemy import (
     Index,
     Text,
     UniqueConstraint,
+    false,
     func,
     text,
 )
@@ -74,6 +76,10 @@ class WanderSession(SQLModel, table=True):
     cloud_calls: int = 0
     temperature: float = 0.7
     human_checkpoint_frequency: int = 50
+    # Layer 4 made required: every crystal is held for a person's verdict.
+    require_crystal_approval: bool = Field(
+        default=False, sa_column=Column(Boolean, nullable=False, server_default=false())
+    )
     # Beyond 000: replayable randomness, progress, the outbox counter and lineage.
     random_seed: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
     step_count: int = 0

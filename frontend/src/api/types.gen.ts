@@ -1103,6 +1103,10 @@ export interface SessionCreate {
   random_seed?: number;
   max_drift_distance?: number;
   human_checkpoint_frequency?: number;
+  /**
+   * Hold every crystal for a person's verdict: none is accepted by the gate alone.
+   */
+  require_crystal_approval?: boolean;
 }
 export interface SessionList {
   items: SessionOut[];
@@ -1127,6 +1131,7 @@ export interface SessionOut {
   cloud_calls: number;
   temperature: number;
   human_checkpoint_frequency: number;
+  require_crystal_approval?: boolean;
   random_seed: number;
   step_count: number;
   current_locus_id: string | null;

@@ -17,6 +17,7 @@ const FIELDS: FieldName[] = [
   "random_seed",
   "max_drift_distance",
   "human_checkpoint_frequency",
+  "require_crystal_approval",
 ];
 
 /** "body.temperature", "allowed_domains.0", "$.max_steps" -> the SessionCreate property. */
@@ -75,6 +76,7 @@ export function CreateForm({ onCreated = startAndOpen }: Props) {
   const [randomSeed, setRandomSeed] = useState("0");
   const [budget, setBudget] = useState("500");
   const [drift, setDrift] = useState("0.8");
+  const [approval, setApproval] = useState(false);
   // the checkpoint follows the steps (defaultCheckpoint) until a person sets it
   const [checkpointSet, setCheckpointSet] = useState<string | null>(null);
   const checkpoint = checkpointSet ?? String(defaultCheckpoint(Number(steps)));
@@ -118,6 +120,7 @@ export function CreateForm({ onCreated = startAndOpen }: Props) {
     if (b !== undefined) body.cloud_budget_cents = b;
     if (dr !== undefined) body.max_drift_distance = dr;
     if (cp !== undefined) body.human_checkpoint_frequency = cp;
+    if (approval) body.require_crystal_approval = true;
     setBusy(true);
     try {
       const created = await api.createSession(body);
@@ -200,6 +203,12 @@ export function CreateForm({ onCreated = startAndOpen }: Props) {
           checkpointHint(Number(steps), Number(checkpoint), checkpointSet !== null),
         )}
       </div>
+      {row(
+        "require_crystal_approval",
+        "Approve every crystal",
+        <input id="require_crystal_approval" name="require_crystal_approval" type="checkbox" checked={approval} onChange={(e) => setApproval(e.target.checked)} />,
+        approval ? "Every crystal waits on the map for your accept or reject, even one the gate accepted." : "Crystals the gate accepts (V ≥ 0.7) stand without you; marginal ones wait for your review.",
+      )}
       {formError ? (
         <div className="form-error" role="alert" data-testid="form-error">
           {formError}

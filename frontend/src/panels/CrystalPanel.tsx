@@ -43,7 +43,8 @@ export function CrystalPanel({ sessionId }: { sessionId: string }) {
   const v = (d?.validity ?? {}) as Record<string, unknown>;
   const num = (k: string) => (typeof v[k] === "number" ? (v[k] as number) : null);
   const verdict = (v.verdict as string | undefined) ?? fromEvents?.verdict ?? null;
-  const state = crystalState({ verdict, status: d?.status ?? fromEvents?.status, human_approved: d?.human_approved, review: reviewed });
+  const gate_verdict = typeof v.gate_verdict === "string" ? v.gate_verdict : null;
+  const state = crystalState({ verdict, status: d?.status ?? fromEvents?.status, human_approved: d?.human_approved, review: reviewed, gate_verdict });
   const canReview = verdict === "review" && d !== null && !d.human_approved && d.status === "active" && !reviewed;
   const concept = (id: string | null | undefined) => (id && loci[id] ? loci[id].concept : "?");
   const review = async (which: "accept" | "reject") => {

@@ -9,6 +9,8 @@ export interface CrystalFacts {
   human_approved?: boolean | null;
   /** A person's verdict seen on the event stream (before the REST view has it). */
   review?: "accept" | "reject" | null;
+  /** "accepted" when the gate accepted it but the wander holds every crystal for a person. */
+  gate_verdict?: string | null;
 }
 
 export type CrystalTone = "ok" | "wait" | "off";
@@ -18,6 +20,7 @@ export function crystalState(c: CrystalFacts): { text: string; tone: CrystalTone
   if (c.verdict === "review") {
     if (c.human_approved || c.review === "accept") return { text: `accepted by a person${later}`, tone: "ok" };
     if (c.status === "invalidated" || c.review === "reject") return { text: "rejected by a person", tone: "off" };
+    if (c.gate_verdict === "accepted") return { text: "held for your approval (the gate accepted it)", tone: "wait" };
     return { text: "awaiting your review", tone: "wait" };
   }
   if (c.verdict === "accepted") return { text: `accepted by the gate${later}`, tone: "ok" };
