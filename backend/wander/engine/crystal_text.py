@@ -149,7 +149,11 @@ def plain_insight(
     else:
         p1 = kb.concept(a1).path[0] if kb.concept(a1).path else "its own kind"
         p2 = kb.concept(a2).path[0] if kb.concept(a2).path else "its own kind"
-        out.append(f"'{name}' joins a kind of '{p1}' to a kind of '{p2}'.")
+        out.append(
+            f"'{name}' joins a kind of '{p1}' to a kind of '{p2}'."
+            if p1 != p2
+            else f"'{name}' stands among the kinds of '{p1}' that both are."
+        )
     found = _finding(rum)
     if found:
         out.append(found[0].upper() + found[1:])

@@ -1,0 +1,78 @@
+"""The offline crystal's words: the breads' own relation comes first, before the filling, and
+the text draws on what the rumination found (its best evidence from the walk's memory, and
+the lenses that came back empty), never on a figure."""
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from wander.engine.crystal_text import bread_sentence, plain_insight
+
+
+def unit(*xs):
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+ROWS = [  # label, vector, path, gloss
+    ("violin", unit(1, 0, 0, 0), ("bowed instrument", "instrument"), "a bowed stringed instrument"),
+    ("drum", unit(0.5, 0.86, 0, 0), ("percussion instrument", "instrument"), "a percussion instrument"),
+    ("orchestra", unit(0.75, 0.6, 0.2, 0), ("musical organization", "group"), "a musical organization"),
+    ("bow", unit(0.9, -0.3, 0.3, 0), ("implement",), "a stick strung with horsehair"),
+    ("drumstick", unit(0.1, 0.9, -0.3, 0.2), ("stick",), "a stick used for playing a drum"),
+]
+
+
+class Corpus:
+    def concept(self, i):
+        label, _, path, gloss = ROWS[i]
+        return SimpleNamespace(label=label, path=path, gloss=gloss)
+
+    def vector(self, i):
+        return ROWS[i][1]
+
+    def nearest(self, v, k, exclude=()):
+        sims = np.stack([r[1] for r in ROWS]) @ (v / np.linalg.norm(v))
+        order = [int(i) for i in np.argsort(-sims, kind="stable") if int(i) not in exclude]
+        return [(i, float(sims[i])) for i in order[:k]]
+
+
+def bread(i):
+    return SimpleNamespace(concept=ROWS[i][0], embedding=ROWS[i][1])
+
+
+RUM = SimpleNamespace(
+    steps=[
+        {"lens": "constraints", "evidence_ids": ["budget"]},
+        {"lens": "connection", "evidence_ids": ["r1#connection"]},
+        {"lens": "resonances", "evidence_ids": ["res1"]},
+        {"lens": "compost", "evidence_ids": []},
+        {"lens": "crystals", "evidence_ids": ["c9"], "rejected": "cites ids the queries did not return"},
+    ],
+    evidence={
+        "budget": {"summary": "cloud budget 0/100 cents, drift at most 0.8", "sim": 0.0},
+        "r1#connection": {"summary": "'violin' and 'drum' meet in the orchestra pit", "sim": 0.9},
+        "res1": {"summary": "percussion, strings, ensemble", "sim": 0.6},
+        "c9": {"summary": "an invented crystal", "sim": 0.99},
+    },
+)
+
+
+def test_the_bread_relation_comes_before_the_filling_and_the_findings_follow():
+    text = plain_insight(Corpus(), bread(0), bread(1), 0, 1, 2, None, frozenset(), "kin:instrument", RUM)
+    assert text.startswith("'violin' and 'drum' are both kinds of 'instrument', and between them stands 'orchestra'")
+    assert text.index("'instrument'") < text.index("'orchestra'")
+    # the walk's own memory (a resonance) before a facet; never the budget line's figures, nor
+    # a rejected step's evidence; the empty lens is named
+    assert 'found in its resonances: "percussion, strings, ensemble"' in text
+    assert "0.8" not in text and "invented" not in text
+    assert "it found no compost near it" in text
+
+
+def test_each_bread_relation_reads_in_words():
+    a, b = bread(0), bread(1)
+    assert bread_sentence(a, b, "relation:parts") == "'violin' has 'drum' as a part"
+    assert bread_sentence(a, b, "relation_back:parts") == "'drum' has 'violin' as a part"
+    assert bread_sentence(a, b, "opposites") == "'violin' and 'drum' are opposites in the corpus"
+    assert "without sharing a kind" in bread_sentence(a, b, "similar")
+    assert "no tie of their own" in bread_sentence(a, b, None)
