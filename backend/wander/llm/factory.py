@@ -16,6 +16,7 @@ from wander.config import DWELLERS, EMBEDDERS, load_settings
 from wander.domain.errors import InvalidInput
 from wander.engine.ports import ConceptProposer, Dweller, Embedder, RuminationModel
 from wander.llm.base import RetryPolicy, Sleep
+from wander.llm.grounding import Grounding
 from wander.llm.pricing import PriceTable
 from wander.llm.proposer import ChainProposer, ModelProposer
 from wander.llm.router import ModelMember, RouterDweller
@@ -151,17 +152,33 @@ def build_dweller(
     if chosen == "offline":
         return offline
     s = model_settings(env)
+    # model residues are checked against the corpus the offline dweller writes from
+    kb = getattr(offline, "kb", None)
+    grounding = Grounding(kb, embedder) if kb is not None else None
     if chosen == "ollama":
         return RouterDweller(
-            offline=offline, local=_ollama_dweller(s, embedder, sleep), mode="local", cooldown=s.cooldown
+            offline=offline,
+            local=_ollama_dweller(s, embedder, sleep),
+            mode="local",
+            cooldown=s.cooldown,
+            grounding=grounding,
         )
     if chosen == "anthropic":
         return RouterDweller(
-            offline=offline, cloud=_anthropic_dweller(s, embedder, sleep), mode="cloud", cooldown=s.cooldown
+            offline=offline,
+            cloud=_anthropic_dweller(s, embedder, sleep),
+            mode="cloud",
+            cooldown=s.cooldown,
+            grounding=grounding,
         )
     cloud = _anthropic_dweller(s, embedder, sleep) if s.anthropic_key else None
     return RouterDweller(
-        offline=offline, local=_ollama_dweller(s, embedder, sleep), cloud=cloud, mode="rule", cooldown=s.cooldown
+        offline=offline,
+        local=_ollama_dweller(s, embedder, sleep),
+        cloud=cloud,
+        mode="rule",
+        cooldown=s.cooldown,
+        grounding=grounding,
     )
 
 

@@ -26,6 +26,7 @@ from typing import Protocol
 from wander.domain.models import Residue
 from wander.engine.ports import Dweller, DwellRequest
 from wander.llm.base import BudgetRefused, ModelUnavailable
+from wander.llm.grounding import Grounding
 from wander.llm.output import failed_residue
 
 log = logging.getLogger(__name__)
@@ -89,10 +90,12 @@ class RouterDweller:
         cooldown: int = 10,
         max_failed_outputs: int = 5,
         max_cooldown: int = 200,
+        grounding: Grounding | None = None,
     ):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}")
         self.offline = offline
+        self.grounding = grounding  # the hallucination check of model residues (llm/grounding.py)
         self.local = local
         self.cloud = cloud
         self.mode = mode
@@ -245,6 +248,8 @@ class RouterDweller:
                 self._down(m, f"{self.max_failed_outputs} unusable answers in a row", self._next_label(chain, i))
         else:
             h.failed_outputs = 0
+            if self.grounding is not None:
+                residue = self.grounding.check(residue, request)
         return residue
 
     def _reason(self, request: DwellRequest, m: ModelMember) -> str:
