@@ -131,7 +131,7 @@ export function ProposalsPanel({ sessionId }: { sessionId: string }) {
   return (
     <section className={open ? "proposals-panel is-open" : "proposals-panel"} aria-label="proposals" data-testid="proposals-panel">
       <button type="button" className="proposals-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {open ? "▾ " : "▸ "}Proposals {proposals.length ? `(${pending} pending of ${proposals.length})` : ""}
+        <span aria-hidden="true">{open ? "▾ " : "▸ "}</span>Proposals {proposals.length ? `(${pending} pending of ${proposals.length})` : ""}
       </button>
       {open ? (
         <div className="proposals-content">

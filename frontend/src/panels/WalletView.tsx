@@ -12,9 +12,7 @@ export function WalletView({ wallet }: { wallet: WalletOut | null }) {
   const ledger = (wallet.ledger as Entry[]).slice(-8).reverse();
   return (
     <section className="wallet" data-testid="wallet" aria-label="Paper wallet">
-      <h3>
-        Paper wallet <span className="muted small">{wallet.wallet}</span>
-      </h3>
+      <h3 title={`wallet: ${wallet.wallet}`}>Paper wallet</h3>
       <p className="wallet-balance">
         balance <b data-testid="wallet-balance">{money(wallet.balance_cents)}</b>
         {wallet.breaker ? <span className="proposal-error"> · breaker: {wallet.breaker}</span> : null}
