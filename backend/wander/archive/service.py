@@ -27,6 +27,7 @@ import numpy as np
 from shared_schemas.events import ProjectionUpdatedPayload, payload_json
 from wander.archive import projection as proj
 from wander.archive.build import ARCHIVED_STATUSES, PROJECTION_SUBJECT, Artefacts, build, document, fingerprint
+from wander.archive.plot import SIZE, SIZES, render_png
 from wander.domain.errors import Conflict, InvalidInput, NotFound
 from wander.domain.models import SessionStatus
 
@@ -103,6 +104,18 @@ class Archivist:
         if not _is_uuid(session_id) or await self.repo.archive(session_id) is None:
             await self.archive(session_id)
         return await self.repo.archive_blob(session_id, kind)
+
+    async def png(self, session_id: str, size: int = SIZE) -> bytes:
+        """The plot at one of 000's sizes: the stored one (1024), or drawn now from the
+        archived wander's rows and stored projection (512, or an archive stored at an older size)."""
+        if size not in SIZES:
+            raise InvalidInput("size", f"must be one of {', '.join(str(s) for s in SIZES)} (got {size})")
+        stored = bytes(await self.artefact(session_id, "png"))
+        if int.from_bytes(stored[16:20], "big") == size:  # the PNG header's width
+            return stored
+        rows = await self.rows(session_id)
+        points, _ = await self._points(session_id, rows)
+        return await asyncio.to_thread(render_png, rows, points, size)
 
     async def export(self, session_id: str, final: bool = True, running: bool = False) -> dict[str, Any]:
         """The JSON archive document. final: refused (409) while the wander may still change;

@@ -5,11 +5,14 @@ rules are the archivist's (wander.archive.service); this translates."""
 from __future__ import annotations
 
 import json
+import zlib
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Annotated, Any
 
-from litestar import Controller, Response, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.params import Parameter
+from litestar.response import Stream
 
 from shared_schemas.models import ArchiveList, ArchiveOut, ProjectionOut
 from wander.api.deps import Services
@@ -35,6 +38,34 @@ def archive_out(a: Any, written: bool | None = None) -> ArchiveOut:
     )
 
 
+CHUNK = 1 << 16
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an Accept-Encoding header takes gzip (and does not refuse it with q=0)."""
+    for part in accept_encoding.lower().split(","):
+        name, _, params = part.partition(";")
+        if name.strip() in ("gzip", "*"):
+            q = params.strip()
+            if not q.startswith("q="):
+                return True
+            try:
+                return float(q[2:]) > 0
+            except ValueError:
+                return False
+    return False
+
+
+def gzip_chunks(body: bytes) -> Iterator[bytes]:
+    """The body as a gzip stream, a chunk at a time."""
+    z = zlib.compressobj(6, zlib.DEFLATED, 31)  # wbits 31: the gzip wrapper
+    for i in range(0, len(body), CHUNK):
+        out = z.compress(body[i : i + CHUNK])
+        if out:
+            yield out
+    yield z.flush()
+
+
 class ArchiveController(Controller):
     path = "/api/v1/wander"
     tags = ["archives"]
@@ -49,13 +80,18 @@ class ArchiveController(Controller):
         return archive_out(row, written)
 
     @get("/sessions/{session_id:str}/archive.json")
-    async def archive_json(self, session_id: str, svc: Services, final: bool = True) -> Response[bytes]:
+    async def archive_json(
+        self, request: Request, session_id: str, svc: Services, final: bool = True
+    ) -> Response[bytes]:
+        """The full JSON archive, streamed; gzip on the wire when the client accepts it (a
+        wander's JSON is mostly vectors and repeated keys: it compresses several times over)."""
         doc = await svc.archivist.export(session_id, final=final, running=svc.runner.is_running(session_id))
         body = json.dumps(doc, separators=(",", ":")).encode()
-        return Response(
-            body,
-            media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="wander-{session_id}.json"'},
+        headers = {"Content-Disposition": f'attachment; filename="wander-{session_id}.json"', "Vary": "Accept-Encoding"}
+        if not accepts_gzip(request.headers.get("accept-encoding", "")):
+            return Response(body, media_type="application/json", headers=headers)
+        return Stream(  # type: ignore[return-value]  # a Response too: the same document, gzipped
+            gzip_chunks(body), media_type="application/json", headers={**headers, "Content-Encoding": "gzip"}
         )
 
     @get("/sessions/{session_id:str}/archive.md")
@@ -68,12 +104,21 @@ class ArchiveController(Controller):
         )
 
     @get("/sessions/{session_id:str}/umap.png", media_type="image/png")
-    async def umap_png(self, session_id: str, svc: Services) -> Response[bytes]:
-        png = await svc.archivist.artefact(session_id, "png")
+    async def umap_png(
+        self,
+        session_id: str,
+        svc: Services,
+        size: Annotated[
+            int, Parameter(description="1024 (review, vision models) or 512 (a compact summary), as 000 asks")
+        ] = 1024,
+    ) -> Response[bytes]:
+        png = await svc.archivist.png(session_id, size)
         return Response(
-            bytes(png),
+            png,
             media_type="image/png",
-            headers={"Content-Disposition": f'inline; filename="wander-{session_id}-umap.png"'},
+            headers={
+                "Content-Disposition": f'inline; filename="wander-{session_id}-umap{"" if size == 1024 else "-512"}.png"'
+            },
         )
 
     @get("/sessions/{session_id:str}/projection")
