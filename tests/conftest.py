@@ -21,6 +21,16 @@ TEST_HOME = Path(tempfile.gettempdir()) / f"wander-test-{hashlib.sha1(str(REPO).
 os.environ.setdefault("WANDER_CACHE_DIR", str(TEST_HOME / "cache"))
 
 
+def pytest_configure(config) -> None:
+    """With xdist, before its workers start: load the CA kernel's compiled code once (a fresh
+    clone compiles it, 10-20 s), so the workers and the `wander` processes the tests start
+    read it instead of each compiling it at the same time."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        from wander.ca.kernel import fused_available
+
+        fused_available()
+
+
 def _template_name() -> str:
     """Keyed by the corpus only: each test database is migrated to head when it opens, so a
     new migration does not cost a new corpus embedding."""

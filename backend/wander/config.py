@@ -417,8 +417,9 @@ class CoreSettings(Section):
     vector_cache: str | None = _var(
         "WANDER_VECTOR_CACHE",
         None,
-        "where the embedded corpus's vectors are kept once per machine, shared by every `WANDER_HOME` "
-        "(a new one reads them instead of embedding 14,000 concepts again); `off`: embed for each database",
+        "where corpus vectors the shipped file lacks (another embedder, changed texts) are kept once per "
+        "machine, shared by every `WANDER_HOME` (a new one reads them instead of embedding again); `off`: "
+        "embed for each database",
         shown="the user cache dir (`~/.cache/wander/vectors`)",
     )
 
