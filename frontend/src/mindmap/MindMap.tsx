@@ -33,6 +33,7 @@ import { FarCanvas, flowPart, LABEL_ZOOM, type FarPicture } from "./FarCanvas";
 import { pickLocus } from "./pickLocus";
 import { FOLLOW_ZOOM, keepsView } from "./followSlack";
 import { BigMiniMap } from "./BigMiniMap";
+import { Overview } from "./Overview";
 import { locusRadius } from "./palette";
 import { ViewHold } from "./viewHold";
 
@@ -539,6 +540,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
             moves with the view), which doubled the frame time of the canvas's pan */}
         {big ? null : <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />}
         {farPic ? <FarCanvas pic={farPic} /> : null}
+        <Overview graph={graph} positions={positions} />
         {big ? (
           <BigMiniMap graph={graph} positions={positions} currentId={graph.currentLocusId} />
         ) : (

@@ -17,7 +17,7 @@ function mount() {
   );
 }
 
-describe("the legend", () => {
+describe("the legend", { timeout: 20_000 }, () => {
   beforeEach(() => {
     localStorage.clear();
     useWander.setState(useWander.getInitialState());

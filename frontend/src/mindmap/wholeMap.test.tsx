@@ -58,7 +58,8 @@ function mount() {
   );
 }
 
-describe("Whole map and the semantic fit", () => {
+// (a whole map in jsdom: over vitest's 5 s default on a loaded machine)
+describe("Whole map and the semantic fit", { timeout: 20_000 }, () => {
   beforeEach(() => {
     moves.length = 0;
     localStorage.clear();

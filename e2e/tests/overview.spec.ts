@@ -1,0 +1,31 @@
+// A large map at far zoom is readable: its regions (loci of one domain lying together) are
+// outlined and labelled with their domain and count; closer in, the loci themselves.
+import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers";
+
+const STEPS = 400;
+
+test("a 400-step map at whole-map zoom shows labelled regions, and loci closer in", async ({ page }) => {
+  test.setTimeout(300_000);
+  const s = await createViaApi(page, { seed_concept: "weather", max_steps: STEPS, random_seed: 11, human_checkpoint_frequency: 0 });
+  const r = await page.request.post(`${API}/sessions/${s.id}/wander`, { data: { n_steps: STEPS } });
+  expect(r.status()).toBe(202);
+  await expect.poll(async () => (await sessionViaApi(page, s.id)).running, { timeout: 240_000, intervals: [2000] }).toBe(false);
+  await page.goto(`/sessions/${s.id}`);
+  await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
+  await page.getByRole("button", { name: "Whole map" }).click();
+  const regions = page.getByTestId("overview-region");
+  await expect(regions.first()).toBeVisible({ timeout: 15_000 });
+  const labels = await regions.allTextContents();
+  expect(labels.length).toBeGreaterThanOrEqual(2);
+  for (const l of labels) expect(l).toMatch(/^\S.* \d+$/); // "domain count"
+  // the counts are of loci of the map: together at most all of them
+  const total = labels.reduce((n, l) => n + Number(l.split(" ").at(-1)), 0);
+  const loci = await page.evaluate(() => window.__wanderGraphSize?.() ?? 0);
+  expect(total).toBeLessThanOrEqual(loci);
+  await expect(page.getByTestId("overview-key").first()).toBeVisible(); // the seed, hubs, crystals named
+  await shot(page, "d31-overview-far");
+  // closer in, the overview gives way to the loci and their labels
+  for (let i = 0; i < 6; i++) await page.getByRole("button", { name: "Zoom in" }).click();
+  await expect(regions).toHaveCount(0, { timeout: 10_000 });
+  await shot(page, "d31-overview-near");
+});

@@ -1,0 +1,63 @@
+// A large map at far zoom: its regions (loci of one domain lying together) drawn as tinted
+// outlines with their domain and count, and the loci that matter labelled (overview.ts). In
+// map coordinates inside the viewport: a pan moves it with the map and renders nothing; a
+// zoom keeps its text at one size on screen.
+import { memo, useMemo } from "react";
+import { useStore, ViewportPortal } from "@xyflow/react";
+import type { GraphState } from "../store";
+import type { Point } from "./layout/force";
+import { LABEL_ZOOM } from "./FarCanvas";
+import { keyLoci, OVERVIEW_FROM, regionsOf } from "./overview";
+import { domainColour, locusRadius } from "./palette";
+
+function OverviewView({ graph, positions }: { graph: GraphState; positions: Map<string, Point> }) {
+  const zoom = useStore((s) => s.transform[2]);
+  const far = zoom < LABEL_ZOOM && graph.order.length >= OVERVIEW_FROM;
+  // (the flow layout's map grows in place: its size says when it changed)
+  const size = positions.size;
+  const regions = useMemo(() => (far ? regionsOf(graph, positions) : []), [far, graph.order.length, graph.sessionId, positions, size]); // eslint-disable-line react-hooks/exhaustive-deps
+  const keys = useMemo(() => (far ? keyLoci(graph, positions) : []), [far, graph.order.length, graph.crystalOrder, graph.hints, positions, size]); // eslint-disable-line react-hooks/exhaustive-deps
+  if (!far || regions.length + keys.length === 0) return null;
+  const k = 1 / zoom;
+  return (
+    <ViewportPortal>
+      <svg className="overview-shapes" width={1} height={1} aria-hidden>
+        {regions.map((r) => (
+          <polygon
+            key={r.id}
+            points={r.hull.map((p) => `${p.x},${p.y}`).join(" ")}
+            fill={domainColour(r.domain)}
+            fillOpacity={0.1}
+            stroke={domainColour(r.domain)}
+            strokeOpacity={0.55}
+            strokeWidth={1.5 * k}
+            strokeLinejoin="round"
+          />
+        ))}
+      </svg>
+      {regions.map((r) => (
+        <div
+          key={r.id}
+          className="overview-region"
+          data-testid="overview-region"
+          style={{ left: r.centre.x, top: r.centre.y, transform: `translate(-50%, -50%) scale(${k})`, color: domainColour(r.domain) }}
+          title={`${r.count} loci of ${r.domain} lie here`}
+        >
+          {r.domain} <b>{r.count}</b>
+        </div>
+      ))}
+      {keys.map((l) => (
+        <div
+          key={l.id}
+          className={`overview-key is-${l.why}`}
+          data-testid="overview-key"
+          style={{ left: l.at.x, top: l.at.y + locusRadius(graph.loci[l.id]?.visit_count ?? 1), transform: `translate(-50%, 4px) scale(${k})`, transformOrigin: "top center" }}
+        >
+          {l.why === "crystal" ? "◆ " : l.why === "hint" ? "✦ " : ""}
+          {l.concept}
+        </div>
+      ))}
+    </ViewportPortal>
+  );
+}
+export const Overview = memo(OverviewView);

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { convexHull, keyLoci, regionsOf } from "./overview";
+import { emptyGraph, type GraphState, type MapLocus } from "../store";
+import { locus } from "../test/fixtures";
+import type { Point } from "./layout/force";
+
+/** A graph of loci in clumps: `clumps` of [domain, centre, n]. */
+function clumped(clumps: [string, Point, number][]): { g: GraphState; positions: Map<string, Point> } {
+  const g = emptyGraph("s");
+  const positions = new Map<string, Point>();
+  let i = 0;
+  for (const [domain, c, n] of clumps)
+    for (let k = 0; k < n; k++, i++) {
+      const id = `L${i}`;
+      g.order.push(id);
+      g.loci[id] = { ...locus(id, `${domain} ${k}`, { domains: [domain], visit_count: k === 0 ? 5 : 1 }), kind: "locus", parentId: null, firstStep: i } as MapLocus;
+      positions.set(id, { x: c.x + (k % 5) * 60, y: c.y + Math.floor(k / 5) * 60 });
+    }
+  return { g, positions };
+}
+
+describe("the far-zoom overview", () => {
+  it("groups loci of one domain that lie together into a labelled region with its count", () => {
+    const { g, positions } = clumped([
+      ["animal", { x: 0, y: 0 }, 30],
+      ["artifact", { x: 5000, y: 0 }, 20],
+      ["animal", { x: 0, y: 6000 }, 12], // the same domain far away: a region of its own
+      ["plant", { x: 9000, y: 9000 }, 2], // too small to be a region
+    ]);
+    const rs = regionsOf(g, positions, 420, 5);
+    expect(rs.map((r) => [r.domain, r.count])).toEqual([
+      ["animal", 30],
+      ["artifact", 20],
+      ["animal", 12],
+    ]);
+    const a = rs[0];
+    // its outline holds its loci
+    const xs = a.hull.map((p) => p.x);
+    expect(Math.min(...xs)).toBeLessThan(0);
+    expect(Math.max(...xs)).toBeGreaterThan(240);
+    expect(a.centre.x).toBeGreaterThan(0);
+    expect(a.centre.x).toBeLessThan(240);
+  });
+
+  it("picks the seed, the most visited and the crystals' breads as the loci to label", () => {
+    const { g, positions } = clumped([["animal", { x: 0, y: 0 }, 12]]);
+    g.crystals.C = { id: "C", insight: "i", confidence: 1, structural_type: null, status: "active", bread: ["L3", "L7"], domains: [], V: 0.7, verdict: "accepted",
+      kind: "crystal", seq: 1, validated: true, review: null } as GraphState["crystals"][string];
+    g.crystalOrder.push("C");
+    g.loci.L5 = { ...g.loci.L5, visit_count: 9 };
+    const keys = keyLoci(g, positions);
+    expect(keys.map((k) => [k.id, k.why])).toEqual([
+      ["L0", "seed"],
+      ["L3", "crystal"],
+      ["L7", "crystal"],
+      ["L5", "hub"],
+    ]);
+  });
+
+  it("hulls a square's points to its four corners", () => {
+    const h = convexHull([{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 1, y: 1 }, { x: 0, y: 1 }, { x: 0.5, y: 0.5 }]);
+    expect(h).toHaveLength(4);
+  });
+});

@@ -1,0 +1,130 @@
+// The overview of a large map at far zoom: its loci grouped into regions (loci of one domain
+// that lie together), each with its domain and how many loci it holds, and the loci that matter
+// picked out (the seed, the most visited, crystals' breads, hints). Pure: the map draws them.
+import type { GraphState } from "../store";
+import type { Point } from "./layout/force";
+
+/** The overview shows from this many loci (below it the map is read locus by locus). */
+export const OVERVIEW_FROM = 150;
+
+export interface Region {
+  id: string;
+  domain: string;
+  count: number;
+  /** Where its label goes: the mean of its loci. */
+  centre: Point;
+  /** Its outline: the convex hull of its loci, grown by `pad` (map px). */
+  hull: Point[];
+}
+
+export interface KeyLocus {
+  id: string;
+  concept: string;
+  at: Point;
+  why: "seed" | "hub" | "crystal" | "hint";
+}
+
+/** Convex hull (monotone chain), counter-clockwise; fewer than 3 points come back as they are. */
+export function convexHull(points: Point[]): Point[] {
+  const ps = [...points].sort((a, b) => a.x - b.x || a.y - b.y);
+  if (ps.length < 3) return ps;
+  const cross = (o: Point, a: Point, b: Point) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const lower: Point[] = [];
+  for (const p of ps) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper: Point[] = [];
+  for (let i = ps.length - 1; i >= 0; i--) {
+    const p = ps[i];
+    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  return lower.slice(0, -1).concat(upper.slice(0, -1));
+}
+
+/** `hull` pushed out by `pad` from its centre (a region's outline around its discs). */
+function grow(hull: Point[], centre: Point, pad: number): Point[] {
+  if (hull.length === 0) return hull;
+  if (hull.length < 3) {
+    // a line or a point: a diamond around it
+    const xs = hull.map((p) => p.x);
+    const ys = hull.map((p) => p.y);
+    const [x0, x1, y0, y1] = [Math.min(...xs) - pad, Math.max(...xs) + pad, Math.min(...ys) - pad, Math.max(...ys) + pad];
+    return [{ x: (x0 + x1) / 2, y: y0 }, { x: x1, y: (y0 + y1) / 2 }, { x: (x0 + x1) / 2, y: y1 }, { x: x0, y: (y0 + y1) / 2 }];
+  }
+  return hull.map((p) => {
+    const dx = p.x - centre.x;
+    const dy = p.y - centre.y;
+    const d = Math.hypot(dx, dy) || 1;
+    return { x: p.x + (dx / d) * pad, y: p.y + (dy / d) * pad };
+  });
+}
+
+/**
+ * The regions of the map: loci of one domain (their first) whose grid cells of `cell` map px
+ * touch (8 neighbours) make one region; regions of fewer than `min` loci are left out (the
+ * default: 2% of the loci, at least 5). Largest first.
+ */
+export function regionsOf(g: GraphState, positions: Map<string, Point>, cell = 420, min?: number): Region[] {
+  const least = min ?? Math.max(5, Math.round(g.order.length * 0.02));
+  // domain -> cell key -> loci ids
+  const cells = new Map<string, Map<string, string[]>>();
+  for (const id of g.order) {
+    const p = positions.get(id);
+    if (!p) continue;
+    const domain = g.loci[id].domains[0] ?? "other";
+    let byCell = cells.get(domain);
+    if (!byCell) cells.set(domain, (byCell = new Map()));
+    const key = `${Math.floor(p.x / cell)},${Math.floor(p.y / cell)}`;
+    const list = byCell.get(key);
+    if (list) list.push(id);
+    else byCell.set(key, [id]);
+  }
+  const out: Region[] = [];
+  for (const [domain, byCell] of cells) {
+    const seen = new Set<string>();
+    for (const start of byCell.keys()) {
+      if (seen.has(start)) continue;
+      // the cells of this domain that touch, by flood fill
+      const ids: string[] = [];
+      const queue = [start];
+      seen.add(start);
+      while (queue.length) {
+        const key = queue.pop()!;
+        ids.push(...byCell.get(key)!);
+        const [cx, cy] = key.split(",").map(Number);
+        for (let dx = -1; dx <= 1; dx++)
+          for (let dy = -1; dy <= 1; dy++) {
+            const k = `${cx + dx},${cy + dy}`;
+            if (!seen.has(k) && byCell.has(k)) {
+              seen.add(k);
+              queue.push(k);
+            }
+          }
+      }
+      if (ids.length < least) continue;
+      const pts = ids.map((id) => positions.get(id)!);
+      const centre = { x: pts.reduce((s, p) => s + p.x, 0) / pts.length, y: pts.reduce((s, p) => s + p.y, 0) / pts.length };
+      out.push({ id: `${domain}:${start}`, domain, count: ids.length, centre, hull: grow(convexHull(pts), centre, 40) });
+    }
+  }
+  return out.sort((a, b) => b.count - a.count);
+}
+
+/** The loci worth a label at far zoom: the seed, the `hubs` most visited, the breads of the
+ * crystals and the hints a person planted (the current and selected loci have their own). */
+export function keyLoci(g: GraphState, positions: Map<string, Point>, hubs = 8): KeyLocus[] {
+  const out = new Map<string, KeyLocus>();
+  const add = (id: string | undefined | null, why: KeyLocus["why"]) => {
+    const p = id ? positions.get(id) : undefined;
+    if (!id || !p || out.has(id) || !g.loci[id]) return;
+    out.set(id, { id, concept: g.loci[id].concept, at: p, why });
+  };
+  add(g.order[0], "seed");
+  for (const id of g.crystalOrder) for (const b of g.crystals[id].bread) add(b, "crystal");
+  for (const id of Object.keys(g.hints)) add(id, "hint");
+  const visited = g.order.filter((id) => g.loci[id].visit_count > 1).sort((a, b) => g.loci[b].visit_count - g.loci[a].visit_count);
+  for (const id of visited.slice(0, hubs)) add(id, "hub");
+  return [...out.values()];
+}
