@@ -247,6 +247,9 @@ class CASignal(Protocol):
     @property
     def needs_rephrasing(self) -> bool: ...
 
+    @property
+    def outcome(self) -> str: ...  # the rotation retry's: CONVERGED | FAILED_ALL_ROTATIONS
+
 
 class CAKernel(Protocol):
     """The Wheeler cellular automaton as an epistemic signal on a locus's text."""

@@ -311,7 +311,12 @@ async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True)
     if ctx.ca is not None:
         # CONVERGED lowers uncertainty, OSCILLATING raises it, CHAOTIC flags the text (DESIGN 1).
         signal = ctx.ca.signal(target.concept, target.embedding)
-        ca_state = {"state": signal.state, "adjustment": signal.adjustment, "needs_rephrasing": signal.needs_rephrasing}
+        ca_state = {
+            "state": signal.state,
+            "outcome": signal.outcome,
+            "adjustment": signal.adjustment,
+            "needs_rephrasing": signal.needs_rephrasing,
+        }
         target.uncertainty = float(np.clip(target.uncertainty + signal.adjustment, 0.0, 1.0))
     target.adjacent_to = [
         *target.adjacent_to,
