@@ -122,7 +122,7 @@ def test_build_is_deterministic_and_renders_every_artefact():
     assert a.png == b.png and a.markdown == b.markdown and a.fingerprint == b.fingerprint
     assert (a.step_count, a.loci_count, a.crystal_count, a.fit_id) == (5, 6, 1, "pca-1")
     img = Image.open(io.BytesIO(a.png))
-    assert img.format == "PNG" and img.size == (768, 768)
+    assert img.format == "PNG" and img.size == (1024, 1024)  # 000: the archive image for review and vision models
     assert len(img.convert("RGB").getcolors(maxcolors=1 << 20)) > 5  # something was drawn
     md = a.markdown
     assert md.startswith("# asymmetry walk")
