@@ -7,7 +7,7 @@ import { useStore, ViewportPortal } from "@xyflow/react";
 import type { GraphState } from "../store";
 import type { Point } from "./layout/force";
 import { LABEL_ZOOM } from "./FarCanvas";
-import { keyLoci, OVERVIEW_FROM, regionsOf } from "./overview";
+import { keyLoci, OVERVIEW_FROM, placeLabels, regionsOf } from "./overview";
 import { domainColour, locusRadius } from "./palette";
 
 function OverviewView({ graph, positions }: { graph: GraphState; positions: Map<string, Point> }) {
@@ -17,6 +17,8 @@ function OverviewView({ graph, positions }: { graph: GraphState; positions: Map<
   const size = positions.size;
   const regions = useMemo(() => (far ? regionsOf(graph, positions) : []), [far, graph.order.length, graph.sessionId, positions, size]); // eslint-disable-line react-hooks/exhaustive-deps
   const keys = useMemo(() => (far ? keyLoci(graph, positions) : []), [far, graph.order.length, graph.crystalOrder, graph.hints, positions, size]); // eslint-disable-line react-hooks/exhaustive-deps
+  // (labels that would cover each other: the smaller region's moves, or goes)
+  const labelAt = useMemo(() => placeLabels(regions, zoom), [regions, zoom]);
   if (!far || regions.length + keys.length === 0) return null;
   const k = 1 / zoom;
   return (
@@ -35,17 +37,20 @@ function OverviewView({ graph, positions }: { graph: GraphState; positions: Map<
           />
         ))}
       </svg>
-      {regions.map((r) => (
-        <div
-          key={r.id}
-          className="overview-region"
-          data-testid="overview-region"
-          style={{ left: r.centre.x, top: r.centre.y, transform: `translate(-50%, -50%) scale(${k})`, color: domainColour(r.domain) }}
-          title={`${r.count} loci of ${r.domain} lie here`}
-        >
-          {r.domain} <b>{r.count}</b>
-        </div>
-      ))}
+      {regions.map((r, i) => {
+        const at = labelAt[i];
+        return at ? (
+          <div
+            key={r.id}
+            className="overview-region"
+            data-testid="overview-region"
+            style={{ left: at.x, top: at.y, transform: `translate(-50%, -50%) scale(${k})`, color: domainColour(r.domain) }}
+            title={`${r.count} loci of ${r.domain} lie here`}
+          >
+            {r.domain} <b>{r.count}</b>
+          </div>
+        ) : null;
+      })}
       {keys.map((l) => (
         <div
           key={l.id}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { convexHull, keyLoci, regionsOf } from "./overview";
+import { convexHull, keyLoci, placeLabels, regionsOf, type Region } from "./overview";
 import { emptyGraph, type GraphState, type MapLocus } from "../store";
 import { locus } from "../test/fixtures";
 import type { Point } from "./layout/force";
@@ -60,5 +60,14 @@ describe("the far-zoom overview", () => {
   it("hulls a square's points to its four corners", () => {
     const h = convexHull([{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 1, y: 1 }, { x: 0, y: 1 }, { x: 0.5, y: 0.5 }]);
     expect(h).toHaveLength(4);
+  });
+
+  it("moves a smaller region's label off a larger one's it would cover", () => {
+    const r = (domain: string, count: number, x: number, y: number): Region => ({ id: domain, domain, count, centre: { x, y }, hull: [] });
+    const [a, b, c] = placeLabels([r("phenomenon", 42, 0, 0), r("attribute", 30, 20, 10), r("time", 12, 5000, 0)], 0.2);
+    expect(a).toEqual({ x: 0, y: 0 });
+    expect(b).not.toBeNull();
+    expect(Math.abs(b!.y - 10)).toBeGreaterThanOrEqual(26 / 0.2); // a row down (or up), on screen
+    expect(c).toEqual({ x: 5000, y: 0 }); // far away: where it is
   });
 });

@@ -113,8 +113,9 @@ export function regionsOf(g: GraphState, positions: Map<string, Point>, cell = 4
 }
 
 /** The loci worth a label at far zoom: the seed, the `hubs` most visited, the breads of the
- * crystals and the hints a person planted (the current and selected loci have their own). */
-export function keyLoci(g: GraphState, positions: Map<string, Point>, hubs = 8): KeyLocus[] {
+ * `crystals` latest crystals and the hints a person planted (the current and selected loci
+ * have their own). A few: a label for every crystal's breads made a hairball of its own. */
+export function keyLoci(g: GraphState, positions: Map<string, Point>, hubs = 6, crystals = 4): KeyLocus[] {
   const out = new Map<string, KeyLocus>();
   const add = (id: string | undefined | null, why: KeyLocus["why"]) => {
     const p = id ? positions.get(id) : undefined;
@@ -122,9 +123,29 @@ export function keyLoci(g: GraphState, positions: Map<string, Point>, hubs = 8):
     out.set(id, { id, concept: g.loci[id].concept, at: p, why });
   };
   add(g.order[0], "seed");
-  for (const id of g.crystalOrder) for (const b of g.crystals[id].bread) add(b, "crystal");
+  for (const id of g.crystalOrder.slice(-crystals)) for (const b of g.crystals[id].bread) add(b, "crystal");
   for (const id of Object.keys(g.hints)) add(id, "hint");
   const visited = g.order.filter((id) => g.loci[id].visit_count > 1).sort((a, b) => g.loci[b].visit_count - g.loci[a].visit_count);
   for (const id of visited.slice(0, hubs)) add(id, "hub");
   return [...out.values()];
+}
+
+/** Where each region's label goes at `zoom` (map px): at its centre, or moved down past the
+ * labels of larger regions it would cover there (about `charPx` a character and `rowPx` a
+ * row on screen); null when no place near its centre is free (the label is left out). */
+export function placeLabels(regions: Region[], zoom: number, charPx = 9, rowPx = 26): (Point | null)[] {
+  const placed: { x0: number; y0: number; x1: number; y1: number }[] = [];
+  return regions.map((r) => {
+    const w = ((`${r.domain} ${r.count}`.length * charPx + 24) / zoom) / 2;
+    const h = rowPx / zoom / 2;
+    for (const dy of [0, 1, -1, 2, -2, 3]) {
+      const c = { x: r.centre.x, y: r.centre.y + dy * 2 * h };
+      const box = { x0: c.x - w, y0: c.y - h, x1: c.x + w, y1: c.y + h };
+      if (placed.every((b) => box.x1 <= b.x0 || box.x0 >= b.x1 || box.y1 <= b.y0 || box.y0 >= b.y1)) {
+        placed.push(box);
+        return c;
+      }
+    }
+    return null;
+  });
 }
