@@ -85,7 +85,9 @@ async def test_directed_files_topic_duplicates_and_source_errors(app, tmp_path):
     assert topic.attempts == 1 and (await app.sandwiches.log(topic.run_id))[0].source_kind == "topic"
     for target, words in (
         (str(tmp_path / "nope"), "does not exist"),
-        (f"http://127.0.0.1:{free_port()}/page", "cannot reach"),
+        (f"http://127.0.0.1:{free_port()}/page", "refused: 127.0.0.1, a loopback address"),
+        ("https://nowhere.invalid/page", "cannot resolve nowhere.invalid"),
+        ("nosuchsource:query", "no source named 'nosuchsource'"),
     ):
         failed = await forager.run(patience=2, source=target)
         entry = (await app.sandwiches.log(failed.run_id))[0]

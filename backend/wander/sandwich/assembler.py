@@ -1,5 +1,6 @@
-"""ASSEMBLER (004, 3.2.3): the best (bread, filling, bread) of the identified triples by V,
-named, typed by the 10-type taxonomy, with its containment argument in figures."""
+"""ASSEMBLER (004, 3.2.3): the best candidate of the identifier by V, named from its heuristic
+and breads (naming.py), typed by the 10-type taxonomy (the heuristic's type a little favoured),
+with its containment argument in figures and the heuristic's evidence."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import numpy as np
 
 from wander.domain import sandwich as sw
 from wander.domain.geometry import normalize
-from wander.sandwich import validator
-from wander.sandwich.model import Ingredient, Sandwich
+from wander.sandwich import naming, validator
+from wander.sandwich.heuristics import TYPE_HINT
+from wander.sandwich.identifier import Candidate
+from wander.sandwich.model import Sandwich
 
-TOP_CONFIGURATIONS = 1
-CLASSIC = {  # a classic sandwich per structural type, for the name (004: "occasionally punny")
+HINT_BONUS = 0.05  # the heuristic's structural type, favoured over the embedding's nearest by this much
+CLASSIC = {  # a classic sandwich per structural type (crystals' names; 004: "occasionally punny")
     "Bound": "Squeeze",
     "Dialectic": "Club",
     "Epistemic": "Reuben",
@@ -32,36 +35,46 @@ class Assembler:
         self.prototypes = prototypes
         self.are_opposites = are_opposites
 
-    def best(
-        self, triples: list[tuple[Ingredient, Ingredient, Ingredient]], existing: np.ndarray
-    ) -> tuple[tuple[Ingredient, Ingredient, Ingredient], sw.Validity]:
-        # Only the few most natural configurations (the identifier's order: the filling most
-        # clearly between its breads) are judged. Taking the best V over every triple a text
-        # offers would pass nearly anything: the validator must be able to say no.
-        scored = [(validator.score(b1, f, b2, existing), (b1, f, b2)) for b1, f, b2 in triples[:TOP_CONFIGURATIONS]]
-        v, triple = max(scored, key=lambda x: x[0].v)
-        return triple, v
+    def best(self, candidates: list[Candidate], existing: np.ndarray) -> tuple[Candidate, sw.Validity]:
+        """The identifier's first candidate (what the text says outright before what the corpus
+        says, then the filling most clearly between), scored. Only the most natural
+        configuration is judged: taking the best V over every triple a text offers would pass
+        nearly anything, and the validator must be able to say no."""
+        c = candidates[0]
+        return c, validator.score(c.bread_top, c.filling, c.bread_bottom, existing)
 
-    def assemble(self, b1: Ingredient, f: Ingredient, b2: Ingredient, v: sw.Validity, where: str) -> Sandwich:
+    def structural_type(self, c: Candidate, embedding: np.ndarray) -> str:
+        if self.are_opposites(c.bread_top.index, c.bread_bottom.index):
+            return "Dialectic"
+        v = normalize(embedding)
+        hint = TYPE_HINT.get(c.heuristic)
+        sims = {n: float(normalize(p) @ v) + (HINT_BONUS if n == hint else 0.0) for n, p in self.prototypes.items()}
+        return max(sims, key=lambda k: sims[k]) if sims else (hint or "Perspectival")
+
+    def assemble(self, c: Candidate, v: sw.Validity, where: str) -> Sandwich:
+        b1, f, b2 = c.bread_top, c.filling, c.bread_bottom
         embedding = normalize(normalize(b1.vector) + normalize(f.vector) + normalize(b2.vector))
-        stype, _ = sw.structural_type(embedding, self.prototypes, self.are_opposites(b1.index, b2.index))
+        stype = self.structural_type(c, embedding)
         s1f, sf2 = v.filling_similarities
-        name = f"The {f.label.title()} {CLASSIC.get(stype, 'Sandwich')}"
-        description = f"{f.label} between {b1.label} and {b2.label}: a {stype} sandwich ({sw.TAXONOMY.get(stype, '')})."
+        d1, d2 = (b1.domains[:1] or ("",))[0], (b2.domains[:1] or ("",))[0]
+        description = (
+            f"{f.label} between {b1.label} and {b2.label}, found as a {c.heuristic} ({c.evidence}): "
+            f"a {stype} sandwich ({sw.TAXONOMY.get(stype, '')})."
+        )
         rationale = (
-            f"Containment: {f.label} is closer to {b1.label} (cos {s1f:.2f}) and to {b2.label} "
-            f"(cos {sf2:.2f}) than the breads are to each other (cos {v.bread_similarity:.2f}); "
-            f"found in {where}."
+            f"Heuristic: {c.heuristic}, from {c.evidence}. Containment: {f.label} is closer to {b1.label} "
+            f"(cos {s1f:.2f}) and to {b2.label} (cos {sf2:.2f}) than the breads are to each other "
+            f"(cos {v.bread_similarity:.2f}); found in {where}."
         )
         domains = tuple(dict.fromkeys([*b1.domains[:1], *f.domains[:1], *b2.domains[:1]]))
         return Sandwich(
-            name=name[:255],
+            name=naming.name(c.heuristic, b1.label, f.label, b2.label, (d1, d2)),
             description=description,
             bread_top=b1,
             filling=f,
             bread_bottom=b2,
             structural_type=stype,
-            validity={**v.as_dict(), "domains": list(domains)},
+            validity={**v.as_dict(), "domains": list(domains), "heuristic": c.heuristic},
             embedding=embedding,
             assembly_rationale=rationale,
         )

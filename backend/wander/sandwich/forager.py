@@ -93,7 +93,7 @@ class Forager:
         self.store = store
         self.bus = bus
         self.reader = reader
-        self.identifier = Identifier(knowledge)
+        self.identifier = Identifier(knowledge, embed=embedder.embed)
         self.assembler = assembler
         self.rng = np.random.default_rng(seed)
         self._notes = [i for i in range(len(knowledge)) if knowledge.concept(i).source.startswith("import:")]
@@ -178,18 +178,23 @@ class Forager:
                     content,
                 ), vector
         found = await asyncio.to_thread(self.identifier.identify, content.text, vector)
-        if not found.triples:
+        if not found.candidates:
             return Attempt(prompt, NO_FILLING if found.pairs else NO_BREAD, found.reason, content), vector
         existing = await self.store.filling_vectors()
-        (b1, f, b2), v = await asyncio.to_thread(self.assembler.best, found.triples, existing)
+        c, v = await asyncio.to_thread(self.assembler.best, found.candidates, existing)
         outcome, why = validator.verdict(v)
+        where = f"{content.kind} '{content.title}'"
+        named = (
+            f"best of {len(found.candidates)} ({c.heuristic}, {c.evidence}): "
+            f"{c.bread_top.label} / {c.filling.label} / {c.bread_bottom.label}: {why}"
+        )
         if outcome != MADE:
-            return Attempt(
-                prompt, outcome, f"best of {len(found.triples)}: {b1.label} / {f.label} / {b2.label}: {why}", content
-            ), vector
-        s = self.assembler.assemble(b1, f, b2, v, f"{content.kind} '{content.title}'")
-        s.commentary = f"{REUBEN[MADE]} {s.name}: {b1.label}, then {f.label}, then {b2.label}."
-        return Attempt(prompt, MADE, why, content, sandwich=s), vector
+            return Attempt(prompt, outcome, named, content), vector
+        s = self.assembler.assemble(c, v, where)
+        s.commentary = (
+            f"{REUBEN[MADE]} {s.name}: {c.bread_top.label}, then {c.filling.label}, then {c.bread_bottom.label}."
+        )
+        return Attempt(prompt, MADE, f"{why} ({c.heuristic}, {c.evidence})", content, sandwich=s), vector
 
     async def _record(self, run_id: str, attempt: Attempt, vector: np.ndarray | None, summary: RunSummary) -> None:
         payload: dict[str, Any] = {
@@ -216,6 +221,7 @@ class Forager:
                         "filling": s.filling.label,
                         "bread_bottom": s.bread_bottom.label,
                         "structural_type": s.structural_type,
+                        "heuristic": s.validity.get("heuristic"),
                         "V": s.validity["V"],
                     },
                 }

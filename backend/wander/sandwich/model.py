@@ -85,6 +85,7 @@ class Attempt:
     content: Content | None = None
     sandwich: Sandwich | None = None
     sandwich_id: str | None = None
+    review: Sandwich | None = None  # a marginal sandwich (REVIEW <= V < ACCEPT) kept for a person to judge
 
 
 def content_hash(text: str) -> str:
