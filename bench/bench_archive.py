@@ -83,7 +83,10 @@ async def report(archivist: Archivist, session_id: str, n: int) -> None:
     print(f"archive_json_encode_and_gzip_{n}_steps: {export_ms:.0f} ms")
     print(f"compressed_text_{n}_steps: {count_tokens(text)} tokens (MiniLM tokenizer; 000: 500-2000)")
     for size in (1024, 512):
-        print(f"plot_png_{size}_{n}_steps: {len(render_png(rows, points, size)) / 1e3:.0f} kB")
+        png = render_png(rows, points, size)
+        print(f"plot_png_{size}_{n}_steps: {len(png) / 1e3:.0f} kB")
+        if keep:
+            (Path(keep) / f"umap-{n}-steps-{size}.png").write_bytes(png)
     print(f"crystals_{n}_steps: {len(rows['crystals'])}; loci: {len(rows['loci'])}")
 
 

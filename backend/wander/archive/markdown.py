@@ -14,11 +14,12 @@ from typing import Any
 
 FACETS = ("connection", "tension", "bridge", "surprise", "possibility")
 BEST_RESIDUES = 3
-PATH_SHOWN = 60  # the first PATH_SHOWN - PATH_END concepts, then the last PATH_END
-PATH_END = 10
+PATH_SHOWN = 40  # the first PATH_SHOWN - PATH_END concepts, then the last PATH_END
+PATH_END = 8
 RESONANCES_SHOWN = 8
-CRYSTALS_SHOWN = 5
-FACET_CHARS = 220  # a facet or an insight longer than this is clipped (with an ellipsis)
+CRYSTALS_SHOWN = 4
+FACET_CHARS = 170  # a facet longer than this is clipped at a word (with an ellipsis)
+INSIGHT_CHARS = 300  # a crystal's insight, likewise
 
 
 # CommonMark's backslash escapes for what can open markup or HTML in a line of text.
@@ -118,7 +119,7 @@ def render_markdown(rows: dict[str, Any]) -> str:
             "",
             f"### {c.get('structural_type') or 'crystal'}: V = {v.get('V', 0):.3f} ({crystal_state(c)})",
             f"- bread: {name(c.get('bread_a_locus_id'))}",
-            f"- filling: {md(v.get('filling', '?'))}: {clip(c['insight'], 2 * FACET_CHARS)}",
+            f"- filling: {md(v.get('filling', '?'))}: {clip(c['insight'], INSIGHT_CHARS)}",
             f"- bread: {name(c.get('bread_b_locus_id'))}",
             f"- confidence {c['confidence']:.2f}, actionability {c['actionability']:.2f}, "
             f"domains {', '.join(md(d) for d in c['domains'])}",
