@@ -8,6 +8,8 @@ import { API, createViaApi, expect, shot, test } from "./helpers";
 const canvasPixels = (page: Page) => page.getByTestId("brick-frame").evaluate((c) => (c as HTMLCanvasElement).toDataURL());
 const tickText = async (page: Page) => (await page.getByTestId("brick-tick").textContent())?.trim() ?? "";
 
+type Crystal = { id: string; insight: string };
+
 async function scrubAndPlay(page: Page, lastTick: number): Promise<void> {
   const frame = page.getByTestId("brick-frame");
   await expect(page.getByTestId("brick-tick")).toHaveText(`tick ${lastTick} / ${lastTick}`); // opens on the attractor
@@ -52,7 +54,7 @@ test("a text's brick: scrub the ticks with the slider, play and pause", async ({
 
 test("a crystal's brick, the evolution behind its attractor picture", async ({ page }) => {
   // a crystal: any the server holds, else one crystallized from a short wander
-  let crystal = ((await (await page.request.get(`${API}/crystals`)).json()) as { id: string; insight: string }[])[0];
+  let crystal: Crystal | undefined = ((await (await page.request.get(`${API}/crystals`)).json()) as Crystal[])[0];
   if (!crystal) {
     const s = await createViaApi(page, { seed_concept: "information asymmetry", max_steps: 40, random_seed: Date.now() % 100000 });
     for (let i = 0; i < 20 && !crystal; i++) {
@@ -62,7 +64,7 @@ test("a crystal's brick, the evolution behind its attractor picture", async ({ p
       crystal = (await r.json()).crystal ?? undefined;
     }
   }
-  expect(crystal, "a crystal to view").toBeTruthy();
+  if (!crystal) throw new Error("no crystal formed to view");
   const brick = await (await page.request.get(`${API}/crystals/${crystal.id}/brick`)).json();
   await page.goto(`/memory/crystal/${crystal.id}`);
   await expect(page.getByTestId("brick-text")).toHaveText(crystal.insight);
