@@ -100,7 +100,8 @@ def triviality(kb: Knowledge, filling: int, a1: int, a2: int) -> str | None:
 def bread_relation(kb: Knowledge, a1: int, a2: int, similarity: float) -> str | None:
     """How the breads relate without the filling, or None (the bread test fails):
     'relation:<kind>' (a corpus relation from the first to the second, or 'relation_back'
-    from the second to the first), 'opposites', 'kin:<shared broader concept>', 'gloss'
+    from the second to the first), 'opposites', 'kin:<shared broader concept>',
+    'kind_of:first' (the first is a kind of the second) or 'kind_of:second', 'gloss'
     (one's definition names the other) or 'similar' (near in meaning on their own)."""
     l1, l2 = _lemma(kb, a1), _lemma(kb, a2)
     if hasattr(kb, "relations_between"):
@@ -114,11 +115,11 @@ def bread_relation(kb: Knowledge, a1: int, a2: int, similarity: float) -> str | 
         return "opposites"
     up1, up2 = _ancestors(kb, a1, KIN_LEVELS), _ancestors(kb, a2, KIN_LEVELS)
     degenerate = degenerate_themes(kb)
+    if l2 in up1 or l1 in up2:  # one is a kind of the other
+        return "kind_of:first" if l2 in up1 else "kind_of:second"
     kin = [x for x in up1 if x in up2 and x.lower() not in degenerate]
     if kin:
         return "kin:" + min(kin, key=lambda x: up1[x] + up2[x])
-    if l2 in up1 or l1 in up2:
-        return "kin:" + (l2 if l2 in up1 else l1)
     if names(kb.concept(a1).gloss, l2) or names(kb.concept(a2).gloss, l1):
         return "gloss"
     if similarity >= BREAD_ALONE:

@@ -75,6 +75,8 @@ def bread_sentence(b1: Locus, b2: Locus, relation: str | None) -> str:
         return f"{y} " + RELATION_WORDS.get(detail, "is linked to {y}").format(y=x)
     if kind == "opposites":
         return f"{x} and {y} are opposites in the corpus"
+    if kind == "kind_of":
+        return f"{x} is a kind of {y}" if detail == "first" else f"{y} is a kind of {x}"
     if kind == "kin":
         return f"{x} and {y} are both kinds of '{detail}'"
     if kind == "gloss":

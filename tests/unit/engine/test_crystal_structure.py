@@ -65,6 +65,8 @@ def test_homology_and_the_bread_test():
     assert cs.homologous(KB, TROUT, SHELLFISH)  # both food
     assert not cs.homologous(KB, SONNET, HARBOUR)
     assert cs.bread_relation(KB, TROUT, SHELLFISH, 0.2) == "kin:food"
+    assert cs.bread_relation(KB, TROUT, FISH, 0.2) == "kind_of:first"  # trout is a kind of fish
+    assert cs.bread_relation(KB, FISH, TROUT, 0.2) == "kind_of:second"
     assert cs.bread_relation(KB, SONNET, HARBOUR, 0.2) is None  # nothing ties them: the bread test fails
     assert cs.bread_relation(KB, SONNET, HARBOUR, 0.5) == "similar"  # a similarity that holds on its own
     KB.opp[SONNET] = [HARBOUR]

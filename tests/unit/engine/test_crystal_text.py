@@ -73,6 +73,7 @@ def test_each_bread_relation_reads_in_words():
     a, b = bread(0), bread(1)
     assert bread_sentence(a, b, "relation:parts") == "'violin' has 'drum' as a part"
     assert bread_sentence(a, b, "relation_back:parts") == "'drum' has 'violin' as a part"
+    assert bread_sentence(a, b, "kind_of:second") == "'drum' is a kind of 'violin'"
     assert bread_sentence(a, b, "opposites") == "'violin' and 'drum' are opposites in the corpus"
     assert "without sharing a kind" in bread_sentence(a, b, "similar")
     assert "no tie of their own" in bread_sentence(a, b, None)

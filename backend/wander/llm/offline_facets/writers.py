@@ -110,7 +110,7 @@ def connection(kb: Knowledge, f: PairFacts) -> str:
         first = _sentence(_kinship(f, read_as=True), link)
     again = "the walk keeps coming back to it" if f.middle_recurs else ""
     if f.middle_attractor is not None and f.middle_attractor > 0.02:
-        again += (" and" if again else "it lies") + " nearer the attractor than either"
+        again += (", and it lies" if again else "it lies") + " nearer the attractor than either"
     return first + " " + _sentence(_middle(kb, f), again)
 
 
