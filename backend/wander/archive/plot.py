@@ -24,16 +24,16 @@ STAR = (253, 224, 71)
 HALO = (244, 114, 182)
 TEXT = (226, 232, 240)
 OTHER = (148, 163, 184)  # domains beyond the palette, and loci without one
-PALETTE = [
+PALETTE = [  # ten hues told apart on the dark ground, none near the star, halo or grey
     (125, 211, 252),
-    (134, 239, 172),
+    (74, 222, 128),
     (251, 146, 60),
-    (196, 181, 253),
+    (167, 139, 250),
     (248, 113, 113),
     (45, 212, 191),
-    (250, 204, 21),
-    (163, 230, 53),
-    (147, 197, 253),
+    (180, 130, 90),
+    (190, 242, 100),
+    (59, 130, 246),
     (217, 70, 239),
 ]
 HUBS = 3  # the most visited loci that get a label
