@@ -374,6 +374,13 @@ class ForageLogEntry(BaseModel):
     sandwich_id: str | None
 
 
+class ReviewDecision(Strict):
+    """POST /api/v1/sandwich/reviews/{id}/accept|reject: a person's verdict on a marginal sandwich."""
+
+    reviewer: str = Field(min_length=1, max_length=200, description="Who decides.")
+    note: str = Field(default="", max_length=2000, description="Why (optional).")
+
+
 class CorpusQuestion(Strict):
     """POST /api/v1/sandwich/ask: a question about the existing sandwiches (reflective mode)."""
 

@@ -18,7 +18,9 @@ from rich.table import Table
 from wander.domain.errors import InvalidInput, WanderError
 
 corpus_app = typer.Typer(help="The sandwich corpus: analysis and metrics (reflective mode).", no_args_is_help=True)
-sandwich_app = typer.Typer(help="What a sandwich is (pedagogical mode).", no_args_is_help=True)
+sandwich_app = typer.Typer(
+    help="What a sandwich is (pedagogical mode), and the review queue of marginal sandwiches.", no_args_is_help=True
+)
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
@@ -206,3 +208,59 @@ def explain() -> None:
                 f"\n    e.g. {ex['name']}: {ex['bread_top']} / {ex['filling']} / {ex['bread_bottom']} (V {ex['v']:.2f})"
             )
         out.print(line)
+
+
+@sandwich_app.command("reviews")
+def reviews(
+    status: str = typer.Option("pending", help="pending, accepted, rejected or all."),
+    limit: int = typer.Option(50, help="At most this many."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """The review queue: marginal sandwiches (0.5 <= V < 0.7) waiting for a person's verdict."""
+
+    async def main():
+        async with _open() as app:
+            return await app.sandwiches.reviews(None if status == "all" else status, limit)
+
+    rows = _run(main)
+    if as_json:
+        print(_json(rows))
+        return
+    if not rows:
+        out.print(f"No {status} review." if status != "all" else "The review queue is empty.")
+    for r in rows:
+        out.print(
+            f"[bold]{r.id}[/bold]  {r.name}  ({r.structural_type}, V {r.validity_score:.2f}, {r.heuristic}, {r.status})\n"
+            f"  {r.bread_top} / {r.filling} / {r.bread_bottom}\n  {r.assembly_rationale}",
+            soft_wrap=True,
+        )
+
+
+def _decide(review_id: str, accept: bool, reviewer: str, note: str) -> None:
+    async def main():
+        async with _open() as app:
+            return await app.sandwiches.decide_review(review_id, accept, reviewer, note)
+
+    row = _run(main)
+    verdict = "accepted: it joins the corpus" if accept else "rejected"
+    out.print(f"{row.name}: {verdict}" + (f" (sandwich {row.sandwich_id})" if row.sandwich_id else ""))
+
+
+@sandwich_app.command("accept")
+def accept(
+    review_id: str = typer.Argument(..., help="The review's id (wander sandwich reviews)."),
+    reviewer: str = typer.Option(..., help="Who decides."),
+    note: str = typer.Option("", help="Why."),
+) -> None:
+    """Accept a marginal sandwich: it is stored in the corpus."""
+    _decide(review_id, True, reviewer, note)
+
+
+@sandwich_app.command("reject")
+def reject(
+    review_id: str = typer.Argument(..., help="The review's id (wander sandwich reviews)."),
+    reviewer: str = typer.Option(..., help="Who decides."),
+    note: str = typer.Option("", help="Why."),
+) -> None:
+    """Reject a marginal sandwich (it stays in the queue's history)."""
+    _decide(review_id, False, reviewer, note)

@@ -28,6 +28,7 @@ import numpy as np
 from wander.domain.errors import InvalidInput
 from wander.domain.geometry import normalize
 from wander.engine.ports import Embedder, EventBus, Knowledge
+from wander.domain import sandwich as sw
 from wander.sandwich import validator
 from wander.sandwich.assembler import Assembler
 from wander.sandwich.identifier import Identifier
@@ -38,6 +39,7 @@ from wander.sandwich.model import (
     MADE_SUBJECT,
     NO_BREAD,
     NO_FILLING,
+    REJECTED,
     REST,
     REUBEN,
     SOURCE_ERROR,
@@ -189,7 +191,11 @@ class Forager:
             f"{c.bread_top.label} / {c.filling.label} / {c.bread_bottom.label}: {why}"
         )
         if outcome != MADE:
-            return Attempt(prompt, outcome, named, content), vector
+            marginal = outcome == REJECTED and v.v >= sw.REVIEW
+            review = await asyncio.to_thread(self.assembler.assemble, c, v, where) if marginal else None
+            if review is not None:
+                named += "; kept in the review queue"
+            return Attempt(prompt, outcome, named, content, review=review), vector
         s = self.assembler.assemble(c, v, where)
         s.commentary = (
             f"{REUBEN[MADE]} {s.name}: {c.bread_top.label}, then {c.filling.label}, then {c.bread_bottom.label}."
@@ -204,6 +210,7 @@ class Forager:
             "curiosity_prompt": attempt.curiosity_prompt,
             "rationale": attempt.rationale,
             "reuben": REUBEN[attempt.outcome],
+            "review": attempt.review is not None,
             "source": {"kind": attempt.content.kind, "ref": attempt.content.ref, "title": attempt.content.title}
             if attempt.content
             else None,

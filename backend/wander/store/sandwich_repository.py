@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from wander.domain.models import Event
 from wander.sandwich.model import FINISHED, STARTED, Attempt, Sandwich, content_hash
 from wander.store.sandwich_read_models import SandwichReadModels
+from wander.store.sandwich_reviews import SandwichReviews
 from wander.store.sandwich_tables import (
     EVENTS,
     INGREDIENTS,
@@ -36,7 +37,7 @@ def _vecs(rows: list[Any]) -> np.ndarray:
     return np.stack([np.asarray(r, dtype=np.float32) for r in rows])
 
 
-class SandwichRepository(SandwichReadModels):
+class SandwichRepository(SandwichReviews, SandwichReadModels):
     def __init__(self, engine: AsyncEngine):
         self.engine = engine
 
@@ -130,7 +131,8 @@ class SandwichRepository(SandwichReadModels):
         self, run_id: str, attempt: Attempt, content_vector: np.ndarray | None, drafts: list[dict[str, Any]]
     ) -> tuple[str | None, list[Event]]:
         """The log row, its source, the sandwich with its ingredients and relations when one was
-        made, the run's counters and the events: one transaction."""
+        made (or the marginal one in the review queue), the run's counters and the events: one
+        transaction."""
         async with self.engine.begin() as conn:
             source_id = None
             c = attempt.content
@@ -154,6 +156,8 @@ class SandwichRepository(SandwichReadModels):
             sandwich_id = None
             if attempt.sandwich is not None:
                 sandwich_id = await self._store_sandwich(conn, attempt.sandwich, source_id, None)
+            if attempt.review is not None:
+                await self._queue_review(conn, run_id, source_id, attempt.review)
             await conn.execute(
                 insert(LOG).values(
                     run_id=uuid.UUID(run_id),

@@ -176,4 +176,42 @@ EVENTS = Table(
     Column("published_at", DateTime(timezone=True)),
 )
 
-ALL = (SOURCES, SANDWICHES, INGREDIENTS, SANDWICH_INGREDIENTS, RELATIONS, RUNS, LOG, EVENTS)
+ALL = (SOURCES, SANDWICHES, INGREDIENTS, SANDWICH_INGREDIENTS, RELATIONS, RUNS, LOG, EVENTS)  # migration 0008
+
+# The review queue (004 3.2.4: 0.5 <= V < 0.7 is a marginal sandwich, flagged for review;
+# migration 0012): a marginal sandwich kept whole (its ingredients' texts, domains and
+# vectors), out of the corpus and its metrics, until a person accepts it (it is then stored
+# as a sandwich of the corpus, sandwich_id) or rejects it. A decision is made once.
+REVIEW_STATUSES = ("pending", "accepted", "rejected")
+
+REVIEWS = Table(
+    "sandwich_reviews",
+    meta,
+    Column("id", UUID(as_uuid=True), primary_key=True, server_default=func.gen_random_uuid()),
+    Column("created_at", DateTime(timezone=True), nullable=False, server_default=func.now()),
+    Column("run_id", UUID(as_uuid=True), ForeignKey("foraging_runs.id", ondelete="SET NULL")),
+    Column("source_id", UUID(as_uuid=True), ForeignKey("sandwich_sources.id", ondelete="SET NULL")),
+    Column("name", String(255), nullable=False),
+    Column("description", Text, nullable=False),
+    Column("heuristic", String(50), nullable=False),
+    Column("structural_type", String(100), nullable=False),
+    Column("validity_score", Float, nullable=False),
+    Column("validity", JSONB, nullable=False),  # V, its parts, reasons, domains, heuristic
+    Column("bread_top", Text, nullable=False),
+    Column("filling", Text, nullable=False),
+    Column("bread_bottom", Text, nullable=False),
+    Column("ingredient_domains", JSONB, nullable=False),  # {"bread_top": [...], "filling": [...], ...}
+    Column("bread_top_embedding", Vector(DIM), nullable=False),
+    Column("filling_embedding", Vector(DIM), nullable=False),
+    Column("bread_bottom_embedding", Vector(DIM), nullable=False),
+    Column("sandwich_embedding", Vector(DIM), nullable=False),
+    Column("assembly_rationale", Text, nullable=False, server_default=""),
+    Column("status", String(20), nullable=False, server_default="pending"),
+    Column("decided_at", DateTime(timezone=True)),
+    Column("reviewer", Text),
+    Column("note", Text),
+    Column("sandwich_id", UUID(as_uuid=True), ForeignKey("sandwiches.id", ondelete="SET NULL")),
+    CheckConstraint("status IN ('pending', 'accepted', 'rejected')", name="sandwich_review_status"),
+    CheckConstraint("validity_score >= 0 AND validity_score <= 1", name="sandwich_review_validity_range"),
+    Index("ix_sandwich_reviews_status", "status", "created_at"),
+)

@@ -23,7 +23,14 @@ from typing import Annotated, Any
 from litestar import Controller, Request, get, post
 from litestar.params import Parameter
 
-from shared_schemas.models import CorpusQuestion, ForageLogEntry, ForageRequest, ForageRunOut, SandwichMetrics
+from shared_schemas.models import (
+    CorpusQuestion,
+    ForageLogEntry,
+    ForageRequest,
+    ForageRunOut,
+    ReviewDecision,
+    SandwichMetrics,
+)
 from wander.api.deps import Services
 from wander.domain.errors import InvalidInput, NotFound
 from wander.domain.validation import parse_uuid
@@ -119,6 +126,31 @@ class SandwichController(Controller):
 
         await sync_crystals(svc.app.sandwiches, svc.app.embedder)
         return [asdict(s) for s in await svc.app.sandwiches.sandwiches(limit, origin)]
+
+    @get("/reviews")
+    async def reviews(
+        self,
+        svc: Services,
+        status: str = "pending",
+        limit: Annotated[int, Parameter(ge=1, le=500)] = 50,
+    ) -> list[dict[str, Any]]:
+        """The review queue: marginal sandwiches (0.5 <= V < 0.7) waiting for a person
+        (`status`: pending, accepted, rejected or all), oldest first."""
+        rows = await svc.app.sandwiches.reviews(None if status == "all" else status, limit)
+        return [asdict(r) for r in rows]
+
+    @get("/reviews/{review_id:str}")
+    async def review(self, review_id: str, svc: Services) -> dict[str, Any]:
+        return asdict(await svc.app.sandwiches.review(review_id))
+
+    @post("/reviews/{review_id:str}/accept", status_code=200)
+    async def accept(self, review_id: str, data: ReviewDecision, svc: Services) -> dict[str, Any]:
+        """The marginal sandwich joins the corpus (sandwich_id); 409 once decided."""
+        return asdict(await svc.app.sandwiches.decide_review(review_id, True, data.reviewer, data.note))
+
+    @post("/reviews/{review_id:str}/reject", status_code=200)
+    async def reject(self, review_id: str, data: ReviewDecision, svc: Services) -> dict[str, Any]:
+        return asdict(await svc.app.sandwiches.decide_review(review_id, False, data.reviewer, data.note))
 
     @get("/log")
     async def log(
