@@ -10,7 +10,9 @@ import { describe, ensureBrowser } from "./scripts/browser.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(here, "..");
-export const STATE_FILE = join(here, ".server.json");
+// One per test run (global setup and teardown run in the runner's process): two runs in one
+// checkout at once each stop their own server, never the other's.
+export const STATE_FILE = join(here, `.server.${process.pid}.json`);
 
 /** The data folder `wander serve` runs on for the suite (its embedded Postgres, its
  * embedded corpus); a spec that starts a second server uses the same one, or that server
