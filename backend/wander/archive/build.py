@@ -49,7 +49,26 @@ def fingerprint(rows: dict[str, Any]) -> str:
 
 def document(rows: dict[str, Any], final: bool) -> dict[str, Any]:
     """The full JSON export (what `wander import` reads back)."""
-    return {"format": FORMAT, "version": VERSION, "final": final, "fingerprint": fingerprint(rows), **rows}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "final": final,
+        "fingerprint": fingerprint(rows),
+        **compact_vectors(rows),
+    }
+
+
+def compact_vectors(x: Any) -> Any:
+    """The rows with every vector (a list of 16 floats or more: embeddings, stored as
+    float32) written to 9 significant digits: all a float32 holds, so the vectors read
+    back bit for bit, in about half the characters of a double's 17."""
+    if isinstance(x, dict):
+        return {k: compact_vectors(v) for k, v in x.items()}
+    if isinstance(x, list):
+        if len(x) >= 16 and all(type(e) is float for e in x):
+            return [float(f"{e:.9g}") for e in x]
+        return [compact_vectors(e) for e in x]
+    return x
 
 
 def session_embedding(rows: dict[str, Any]) -> np.ndarray:

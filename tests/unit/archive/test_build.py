@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 from PIL import Image
@@ -145,3 +146,14 @@ def test_document_carries_format_and_final_flag():
     doc = document(rows(), final=True)
     assert doc["format"] == "wander-archive" and doc["version"] == 1 and doc["final"] is True
     assert doc["session"]["id"] == "s1" and len(doc["traces"]) == 5
+
+
+def test_the_json_export_writes_vectors_to_float32_precision_losslessly():
+    r = rows()
+    v = np.random.default_rng(3).standard_normal(384).astype(np.float32)
+    r["loci"][0]["embedding"] = [float(x) for x in v]  # as stored: float32, read back as doubles
+    doc = document(r, final=True)
+    exported = doc["loci"][0]["embedding"]
+    assert np.array_equal(np.asarray(exported, dtype=np.float32), v)  # bit for bit
+    assert len(json.dumps(exported)) < 0.7 * len(json.dumps(r["loci"][0]["embedding"]))
+    assert doc["fingerprint"] == fingerprint(r) and doc["loci"][0]["concept"] == r["loci"][0]["concept"]
