@@ -16,6 +16,12 @@ in-process, and real Chromium (Playwright, bench/mindmap_probe.mjs) opens its ma
 Targets (issue 10): pan p95 <= 33 ms/frame, catch-up <= 3 s, event to DOM p95 <= 100 ms.
 Run: .venv/bin/python bench/bench_mindmap.py [N]  (WANDER_HOME: a home with the corpus
 embedded, e.g. the e2e home; frontend/dist must be built; MINDMAP_LIVE: live steps, 100).
+
+--during-run (N defaults to 1,000): a run streams at full speed while the whole map is
+dragged: a step every MINDMAP_STREAM_MS (20 ms: the engine's step on this machine), each
+published on its own as the runner does, for as long as the pan lasts.
+- mindmap_pan_during_run_ms_per_frame_p50/p95: frame intervals of that pan (target p95
+  <= 50 ms), with the steps per second that streamed meanwhile and the loci at the end.
 """
 
 from __future__ import annotations
@@ -40,7 +46,12 @@ from wander.engine.service import NewWander
 from wander.wiring import open_app
 
 ROOT = Path(__file__).resolve().parents[1]
-N = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
+DURING_RUN = "--during-run" in sys.argv
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+N = int(ARGS[0]) if ARGS else 1000 if DURING_RUN else 5000
+# --during-run: one step every this many ms while the pan lasts (the engine's step here)
+STREAM_MS = float(os.environ.get("MINDMAP_STREAM_MS", "20"))
+STREAM_MAX = 3000  # steps prepared for the stream (a pan of three drags takes some seconds)
 # live steps published: 100, so that the p95 is a percentile (of 20 it was the 19th value)
 LIVE = int(os.environ.get("MINDMAP_LIVE", "100"))
 DOMAINS = [
@@ -108,7 +119,8 @@ async def main() -> None:
         sid = session.id
         rng = np.random.default_rng(0)
         walk: list[Locus] = [(await app.store.loci(sid))[0]]
-        for i in range(1, N + 1 + LIVE):
+        extra = STREAM_MAX if DURING_RUN else LIVE
+        for i in range(1, N + 1 + extra):
             walk.append(fake_locus(sid, i, rng))
         prev = walk[0]
         chain: list[tuple[Locus, Locus]] = []
@@ -143,13 +155,21 @@ async def main() -> None:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=str(ROOT),
+            env={**os.environ, "MINDMAP_MODE": "during_run"} if DURING_RUN else None,
         )
         assert probe.stdout is not None and probe.stdin is not None
         while True:
             line = (await probe.stdout.readline()).decode()
             if not line:
                 break
-            if line.startswith("READY-LIVE"):
+            if line.startswith("READY-STREAM"):
+                stream = asyncio.create_task(stream_steps(app, sid, chain))
+            elif line.startswith("STOP-STREAM"):
+                stream.cancel()
+                await asyncio.gather(stream, return_exceptions=True)
+                probe.stdin.write(b"stopped\n")
+                await probe.stdin.drain()
+            elif line.startswith("READY-LIVE"):
                 # live steps, one at a time, published as the runner would
                 for k in range(N, N + LIVE):
                     events = await app.store.add_locus(sid, chain[k][1], [step_draft(sid, k + 1, *chain[k])])
@@ -159,13 +179,39 @@ async def main() -> None:
                 await probe.stdin.drain()
             elif line.startswith("{"):
                 for name, value in json.loads(line).items():
-                    units = {"_samples": "events", "_zoom": "x", "_in_dom": "nodes", "_redraws": "draws"}
+                    units = {
+                        "_frame_samples": "frames",
+                        "_samples": "events",
+                        "_zoom": "x",
+                        "_in_dom": "nodes",
+                        "_redraws": "draws",
+                        "_steps_per_s": "steps/s",
+                        "_loci": "loci",
+                    }
                     unit = next((u for end, u in units.items() if name.endswith(end)), "ms")
                     print(f"{name}: {value:.{3 if unit == 'x' else 1}f} {unit}", flush=True)
         await probe.wait()
         server.should_exit = True
         await task
         await app.store.delete_session(sid)
+
+
+async def stream_steps(app, sid: str, chain: list[tuple[Locus, Locus]]) -> None:
+    """Steps N+1... on the clock, one every STREAM_MS, until cancelled: the steps due are
+    written in one go (a write here costs more than the engine's step) and published as the
+    runner publishes them, each step's event on its own."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    k = N
+    while k < N + STREAM_MAX:
+        due = min(N + STREAM_MAX, N + 1 + int((loop.time() - start) * 1000 / STREAM_MS))
+        if due > k:
+            drafts = [step_draft(sid, j + 1, *chain[j]) for j in range(k, due)]
+            events = await app.store.add_locus(sid, chain[due - 1][1], drafts)
+            for e in events:
+                await app.bus.publish([e])
+            k = due
+        await asyncio.sleep(STREAM_MS / 1000)
 
 
 if __name__ == "__main__":

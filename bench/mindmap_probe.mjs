@@ -104,6 +104,10 @@ const shotTo = process.env.MINDMAP_SHOT;
 const shot = (tag) => (shotTo ? page.screenshot({ path: tag ? shotTo.replace(/\.png$/, `.${tag}.png`) : shotTo }) : null);
 await shot("");
 
+// MINDMAP_MODE=during_run (bench_mindmap.py --during-run): the pan while a run streams at
+// full speed, over the whole map; then the figures, and nothing else.
+const DURING_RUN = process.env.MINDMAP_MODE === "during_run";
+
 // pan: drag the pane while counting frame intervals; first over the whole map, then close in
 const box = await page.getByTestId("mindmap").boundingBox();
 const cx = box.x + box.width / 2;
@@ -168,6 +172,34 @@ const zoom = () =>
   page.evaluate(() => Number(/scale\(([^)]+)\)/.exec(document.querySelector(".react-flow__viewport").style.transform)?.[1]));
 await page.getByRole("button", { name: "Whole map" }).click();
 await page.waitForTimeout(800);
+if (DURING_RUN) {
+  // the Python side streams steps until it reads "stop"; the pan starts once they flow
+  const rl = createInterface({ input: process.stdin });
+  const lines = rl[Symbol.asyncIterator]();
+  console.log("READY-STREAM");
+  const before = await page.evaluate(() => window.__wanderGraphSize?.() ?? 0);
+  await page.waitForFunction((n) => (window.__wanderGraphSize?.() ?? 0) > n + 20, before, { timeout: 60_000, polling: 20 });
+  const t = Date.now();
+  const at = await page.evaluate(() => window.__wanderGraphSize?.() ?? 0);
+  // three passes of the same drag, so that the p95 is of some hundreds of frames
+  const streamed = [];
+  for (let k = 0; k < 3; k++) streamed.push(...(await panFrames(`pan-during-run-${k}`)));
+  const after = await page.evaluate(() => window.__wanderGraphSize?.() ?? 0);
+  const secs = (Date.now() - t) / 1000;
+  console.log("STOP-STREAM");
+  await lines.next(); // "stopped"
+  await shot("during-run");
+  out.mindmap_pan_during_run_ms_per_frame_p50 = pct(streamed, 50);
+  out.mindmap_pan_during_run_ms_per_frame_p95 = pct(streamed, 95);
+  out.mindmap_pan_during_run_frame_samples = streamed.length;
+  out.mindmap_pan_during_run_steps_per_s = (after - at) / secs;
+  out.mindmap_pan_during_run_loci = after;
+  delete out.mindmap_catchup_last_frame_ms;
+  console.log(JSON.stringify(out));
+  rl.close();
+  await browser.close();
+  process.exit(0);
+}
 await shot("far");
 const frames = await panFrames("pan");
 out.mindmap_pan_ms_per_frame_p50 = pct(frames, 50);

@@ -4,6 +4,7 @@ import { whenSignedIn } from "./auth";
 import { api, ApiError, sessionSocketUrl } from "./client";
 import type { EventOut } from "./types.gen";
 import { WanderSocket } from "./ws";
+import { handOnMap } from "../handOnMap";
 import { useWander } from "../store";
 
 declare global {
@@ -22,6 +23,10 @@ declare global {
 /** Events of the backlog that make a batch of their own as soon as they have come (a frame of
  * the batched backlog holds up to about a thousand). */
 const REPLAY_FRAME = 200;
+/** While a person's hand is on the map (a pan), live events are applied at most this often
+ * (ms), and at once when it lifts: a render of the map for every step of a run at full speed
+ * held the pan's frames up. */
+const HELD_FLUSH_MS = 1000;
 
 /** Opens session `id`: GET the session, then follow its events from the last seq seen. */
 export function useSessionFeed(id: string): { error: string | null; notFound: boolean } {
@@ -40,6 +45,9 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
     let soon: ReturnType<typeof setTimeout> | null = null;
     let frame: number | null = null;
     let replayFlushes = 0;
+    /** When the last batch was applied (performance.now()): steps that come faster than
+     * frames are applied once a frame. */
+    let lastFlush = -Infinity;
     /** The events buffered are a backlog being caught up on (not counted as live). */
     let replaying = true;
     // Events arriving together (a replay, a burst of one step) are applied in one batch.
@@ -50,16 +58,24 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
       soon = null;
       if (frame !== null) cancelAnimationFrame(frame);
       frame = null;
-      if (buffer.length) store().ingest(buffer.splice(0), replaying);
+      if (buffer.length) {
+        lastFlush = performance.now();
+        store().ingest(buffer.splice(0), replaying);
+      }
     };
     const onEvent = (ev: EventOut) => {
       buffer.push(ev);
+      if (sock?.state === "live" && handOnMap.held()) {
+        if (!timer) timer = setTimeout(flush, HELD_FLUSH_MS);
+        return;
+      }
       if (sock?.state === "live") {
         // A step's completion is the last of its events (its candidates and visit come just
         // before it): the step is applied at once, in one batch with them. Waiting for the
         // next frame added half a frame on average, and far more while the compositor was
         // busy (a frame's raster on a slow machine held animation frames back up to 100 ms).
-        if (ev.subject === "wander.step.completed") {
+        // Steps faster than frames (a run at full speed): one batch a frame, not a render each.
+        if (ev.subject === "wander.step.completed" && performance.now() - lastFlush >= 16) {
           flush();
           return;
         }
@@ -109,6 +125,11 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
       sock.start();
     };
 
+    // the hand lifts: what was gathered meanwhile, at once
+    const unLift = handOnMap.whenLifted(() => {
+      if (sock?.state === "live" && buffer.length) flush();
+    });
+
     // The socket opens at once, beside the REST view (the store merges the two in either
     // order): the backlog does not wait for a round trip first.
     open();
@@ -130,6 +151,7 @@ export function useSessionFeed(id: string): { error: string | null; notFound: bo
 
     return () => {
       cancelled = true;
+      unLift();
       flush();
       sock?.close();
       if (window.__wanderWs === sock) delete window.__wanderWs;

@@ -36,6 +36,7 @@ import { BigMiniMap } from "./BigMiniMap";
 import { Overview } from "./Overview";
 import { locusRadius } from "./palette";
 import { ViewHold } from "./viewHold";
+import { handOnMap } from "../handOnMap";
 
 /** Past this many nodes, the loci are drawn on a canvas (see FarCanvas). */
 const CANVAS_ABOVE = 300;
@@ -265,14 +266,21 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
     const down = (e: PointerEvent) => {
       if (!(e.target instanceof Element) || !e.target.closest(".react-flow")) return;
       hold.press(e.pointerId);
+      handOnMap.press(e.pointerId); // (the live feed gathers a run's steps meanwhile)
       if (performance.now() < glideEnd.current) {
         glideEnd.current = 0;
         void rf.setViewport(rf.getViewport()); // (a move of no duration interrupts the glide)
         if (followOn.current) hold.run(() => moveView(150));
       }
     };
-    const up = (e: PointerEvent) => hold.release(e.pointerId);
-    const blur = () => hold.releaseAll();
+    const up = (e: PointerEvent) => {
+      hold.release(e.pointerId);
+      handOnMap.release(e.pointerId);
+    };
+    const blur = () => {
+      hold.releaseAll();
+      handOnMap.releaseAll();
+    };
     el.addEventListener("pointerdown", down, true);
     window.addEventListener("pointerup", up, true);
     window.addEventListener("pointercancel", up, true);
@@ -283,6 +291,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       window.removeEventListener("pointercancel", up, true);
       window.removeEventListener("blur", blur);
       hold.cancel();
+      handOnMap.releaseAll();
     };
   }, [hold, rf, moveView]);
   useEffect(() => {
