@@ -213,6 +213,13 @@ class ForageSettings(Section):
     wander_pages: int = _var(
         "WANDER_FORAGE_PAGES", 8, "wandering mode: pages one foraged source may lead to, in all", ge=1, le=200
     )
+    voice: bool = _var(
+        "WANDER_REUBEN",
+        True,
+        "Reuben's voice in the foraging log, the sandwiches' commentary and the farewell: lines chosen by what "
+        "happened, never repeated within a run (`0`: plain statements)",
+        shown="`1`",
+    )
 
     @field_validator("sources", "allow_networks", "feeds", mode="before")
     @classmethod

@@ -63,6 +63,7 @@ def make_forager(
         online=settings.sources,
         wander_depth=settings.wander_depth,
         wander_pages=settings.wander_pages,
+        voice=settings.voice,
     )
 
 

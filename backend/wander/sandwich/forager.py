@@ -41,13 +41,13 @@ from wander.sandwich.model import (
     NO_FILLING,
     REJECTED,
     REST,
-    REUBEN,
     SOURCE_ERROR,
     Attempt,
     Content,
     content_hash,
 )
 from wander.sandwich.ports import SandwichStore, SourceError, SourceReader
+from wander.sandwich.reuben import Reuben
 
 log = logging.getLogger(__name__)
 NOVELTY_COS = 0.93  # this close to recently foraged content: already seen
@@ -84,10 +84,14 @@ class Forager:
         online: Sequence[str] = (),
         wander_depth: int = 0,
         wander_pages: int = 8,
+        voice: bool = True,
     ):
         """online: the sources the autonomous forager may ask besides the corpus (names the
         reader knows); wander_depth/wander_pages: the wandering budget of one source."""
         self.online = tuple(n for n in online if n != "corpus")
+        self.voice = voice
+        self._voice_seed = None if seed is None else seed + 7  # its own generator: the walk's draws stay as they were
+        self.reuben = Reuben(np.random.default_rng(self._voice_seed), enabled=voice)
         self.wander_depth = wander_depth
         self.wander_pages = wander_pages
         self.knowledge = knowledge
@@ -197,10 +201,31 @@ class Forager:
                 named += "; kept in the review queue"
             return Attempt(prompt, outcome, named, content, review=review), vector
         s = self.assembler.assemble(c, v, where)
-        s.commentary = (
-            f"{REUBEN[MADE]} {s.name}: {c.bread_top.label}, then {c.filling.label}, then {c.bread_bottom.label}."
+        s.commentary = self.reuben.say(
+            f"made:{c.heuristic}", name=s.name, b1=c.bread_top.label, f=c.filling.label, b2=c.bread_bottom.label
         )
         return Attempt(prompt, MADE, f"{why} ({c.heuristic}, {c.evidence})", content, sandwich=s), vector
+
+    def voice_of(self, attempt: Attempt) -> str:
+        """Reuben's line on an attempt, by what happened (plain when the voice is off)."""
+        made = attempt.sandwich or attempt.review
+        facts: dict[str, object] = {}
+        if made is not None:
+            facts = {
+                "name": made.name,
+                "b1": made.bread_top.label,
+                "f": made.filling.label,
+                "b2": made.bread_bottom.label,
+            }
+        if attempt.content is not None:
+            facts |= {"title": attempt.content.title, "source": attempt.content.ref.split("#")[0]}
+        if attempt.sandwich is not None:
+            return attempt.sandwich.commentary or self.reuben.say(MADE, **facts)
+        if attempt.review is not None:
+            return self.reuben.say("marginal", **facts)
+        if attempt.curiosity_prompt.startswith("Wandering") and attempt.outcome != SOURCE_ERROR:
+            return self.reuben.say("wander", **facts) + " " + self.reuben.say(attempt.outcome, **facts)
+        return self.reuben.say(attempt.outcome, **facts)
 
     async def _record(self, run_id: str, attempt: Attempt, vector: np.ndarray | None, summary: RunSummary) -> None:
         payload: dict[str, Any] = {
@@ -209,7 +234,7 @@ class Forager:
             "outcome": attempt.outcome,
             "curiosity_prompt": attempt.curiosity_prompt,
             "rationale": attempt.rationale,
-            "reuben": REUBEN[attempt.outcome],
+            "reuben": self.voice_of(attempt),
             "review": attempt.review is not None,
             "source": {"kind": attempt.content.kind, "ref": attempt.content.ref, "title": attempt.content.title}
             if attempt.content
@@ -280,12 +305,13 @@ class Forager:
                 frontier.extend((c, 0, None) for c in await self.read(source))
             except SourceError as exc:
                 error = str(exc)
+        self.reuben = Reuben(np.random.default_rng(self._voice_seed), enabled=self.voice)  # a session's voice
         run_id, events = await self.store.start_run(mode, target, patience)
         await self._publish(events)
         summary = RunSummary(run_id, mode)
         if error is not None:
             await self._record(run_id, Attempt(f"Make me a sandwich from {target}", SOURCE_ERROR, error), None, summary)
-            summary.status, summary.farewell = "failed", REUBEN[SOURCE_ERROR]
+            summary.status, summary.farewell = "failed", self.reuben.say(SOURCE_ERROR, source=target)
         left = patience
         followed: set[str] = set()
 
@@ -338,7 +364,9 @@ class Forager:
                     continue
                 frontier.extend((c, depth + 1, why) for c in reached[:CHUNKS_PER_PAGE])
         if summary.status != "failed" and mode == "directed" and summary.made == 0:
-            summary.farewell = "Would you like me to forage elsewhere? The internet is vast."
+            summary.farewell = self.reuben.say("rest:empty")
+        if summary.farewell == REST:
+            summary.farewell = self.reuben.say("rest")
         events = await self.store.finish_run(
             run_id,
             summary.status,

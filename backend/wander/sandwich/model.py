@@ -18,15 +18,6 @@ DUPLICATE = "already_seen"
 SOURCE_ERROR = "source_error"
 OUTCOMES = (MADE, NO_BREAD, NO_FILLING, TRIVIAL, REJECTED, DUPLICATE, SOURCE_ERROR)
 
-REUBEN = {  # 004 6.3: Reuben's voice for each outcome
-    NO_BREAD: "All filling, no structure. A soup. I make sandwiches, not soups.",
-    NO_FILLING: "Bread touching bread. Sad. Empty. I seek substance.",
-    TRIVIAL: "The filling *is* the bread. This is not a sandwich. This is self-reference.",
-    REJECTED: "I could force this. But a forced sandwich nourishes no one. I let it go.",
-    DUPLICATE: "I have been here before. The sandwich was made. I seek new ingredients.",
-    SOURCE_ERROR: "The kitchen is closed. I wait. The bread does not spoil.",
-    MADE: "A sandwich. Bread, filling, bread. It holds.",
-}
 STARTED, ATTEMPTED, MADE_SUBJECT, FINISHED = (
     "sandwich.forage.started",
     "sandwich.forage.attempt",
