@@ -5,6 +5,7 @@ before it ran)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import asdict
 from typing import Any
@@ -72,7 +73,8 @@ async def sync_crystals(repo: SandwichRepository, embedder: Any) -> int:
     rows = await repo.unstored_crystals()
     if not rows:
         return 0
-    fillings = embedder.embed([str((r.validity or {}).get("filling") or r.insight[:80]) for r in rows])
+    texts = [str((r.validity or {}).get("filling") or r.insight[:80]) for r in rows]
+    fillings = await asyncio.to_thread(embedder.embed, texts)  # off the event loop
     stored = 0
     for row, vector in zip(rows, fillings):
         if await repo.store_crystal(row.id, crystal_sandwich(row, vector)):
@@ -120,7 +122,8 @@ async def ask_corpus(app: Any, question: str) -> dict[str, Any]:
     query = route(question)
     if query == "similar":
         await sync_crystals(app.sandwiches, app.embedder)
-        answer: Any = await app.sandwiches.similar(app.embedder.embed([question])[0], 5)
+        vector = (await asyncio.to_thread(app.embedder.embed, [question]))[0]
+        answer: Any = await app.sandwiches.similar(vector, 5)
     else:
         report = await corpus_report(app)
         answer = report[query]

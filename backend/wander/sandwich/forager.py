@@ -340,7 +340,7 @@ class Forager:
                 frontier.extend((c, 0, prompt) for c in contents[:CHUNKS_PER_PAGE])
                 continue
             else:
-                (prompt, content), depth = self.curiosity(), 0
+                (prompt, content), depth = await asyncio.to_thread(self.curiosity), 0
             attempt, vector = await self.attempt(prompt, content)
             await self._record(run_id, attempt, vector, summary)
             left = patience if attempt.outcome == MADE else left - 1
