@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import email.utils
 import json
+import ssl
 import threading
 import time
 import urllib.robotparser
@@ -111,7 +112,9 @@ class Fetcher:
         limiter: HostLimiter | None = None,
         max_retry_after_s: float = 30.0,
         retries: int = 2,
+        verify: ssl.SSLContext | bool = True,
     ):
+        """verify: the TLS trust (True: the system's certificate authorities)."""
         self.policy = policy
         self.timeout_s = timeout_s
         self.max_bytes = max_bytes
@@ -126,6 +129,7 @@ class Fetcher:
             follow_redirects=False,
             timeout=httpx.Timeout(timeout_s),
             headers={"User-Agent": user_agent},
+            verify=verify,
         )
 
     def close(self) -> None:
