@@ -7,7 +7,7 @@ import { useStore, ViewportPortal } from "@xyflow/react";
 import type { GraphState } from "../store";
 import type { Point } from "./layout/force";
 import { LABEL_ZOOM } from "./FarCanvas";
-import { keyLoci, OVERVIEW_FROM, placeLabels, regionsOf } from "./overview";
+import { keyLoci, MIXED, OVERVIEW_FROM, placeLabels, regionsOf } from "./overview";
 import { domainColour, locusRadius } from "./palette";
 
 function OverviewView({ graph, positions }: { graph: GraphState; positions: Map<string, Point> }) {
@@ -28,9 +28,9 @@ function OverviewView({ graph, positions }: { graph: GraphState; positions: Map<
           <polygon
             key={r.id}
             points={r.hull.map((p) => `${p.x},${p.y}`).join(" ")}
-            fill={domainColour(r.domain)}
+            fill={domainColour(r.domain.split(MIXED)[0])}
             fillOpacity={0.1}
-            stroke={domainColour(r.domain)}
+            stroke={domainColour(r.domain.split(MIXED)[0])}
             strokeOpacity={0.55}
             strokeWidth={1.5 * k}
             strokeLinejoin="round"
@@ -44,8 +44,8 @@ function OverviewView({ graph, positions }: { graph: GraphState; positions: Map<
             key={r.id}
             className="overview-region"
             data-testid="overview-region"
-            style={{ left: at.x, top: at.y, transform: `translate(-50%, -50%) scale(${k})`, color: domainColour(r.domain) }}
-            title={`${r.count} loci of ${r.domain} lie here`}
+            style={{ left: at.x, top: at.y, transform: `translate(-50%, -50%) scale(${k})`, color: domainColour(r.domain.split(MIXED)[0]) }}
+            title={r.domain.includes(MIXED) ? `${r.count} loci lie here, most of them of ${r.domain.split(MIXED).join(" and ")}` : `${r.count} loci lie here, most of them of ${r.domain}`}
           >
             {r.domain} <b>{r.count}</b>
           </div>

@@ -20,12 +20,12 @@ function clumped(clumps: [string, Point, number][]): { g: GraphState; positions:
 }
 
 describe("the far-zoom overview", () => {
-  it("groups loci of one domain that lie together into a labelled region with its count", () => {
+  it("cuts the map into regions named by the domain most of their loci are of, with their count", () => {
     const { g, positions } = clumped([
       ["animal", { x: 0, y: 0 }, 30],
       ["artifact", { x: 5000, y: 0 }, 20],
       ["animal", { x: 0, y: 6000 }, 12], // the same domain far away: a region of its own
-      ["plant", { x: 9000, y: 9000 }, 2], // too small to be a region
+      ["plant", { x: 9000, y: 9000 }, 2], // too few to be a region
     ]);
     const rs = regionsOf(g, positions, 420, 5);
     expect(rs.map((r) => [r.domain, r.count])).toEqual([
@@ -40,6 +40,25 @@ describe("the far-zoom overview", () => {
     expect(Math.max(...xs)).toBeGreaterThan(240);
     expect(a.centre.x).toBeGreaterThan(0);
     expect(a.centre.x).toBeLessThan(240);
+  });
+
+  it("does not make a region as large as the map for each domain when domains are mixed everywhere", () => {
+    // four domains in turn along a 10 x 10 grid of loci 500 px apart
+    const g = emptyGraph("s");
+    const positions = new Map<string, Point>();
+    const domains = ["act", "group", "state", "artifact"];
+    for (let i = 0; i < 100; i++) {
+      const id = `L${i}`;
+      g.order.push(id);
+      g.loci[id] = { ...locus(id, `c ${i}`, { domains: [domains[i % 4]] }), kind: "locus", parentId: null, firstStep: i } as MapLocus;
+      positions.set(id, { x: (i % 10) * 500, y: Math.floor(i / 10) * 500 });
+    }
+    const rs = regionsOf(g, positions, 420, 3);
+    // every locus in one region at most: the regions share none; each says its two commonest
+    // domains, and mixed squares are not merged into one region as large as the map
+    expect(rs.reduce((n, r) => n + r.count, 0)).toBeLessThanOrEqual(100);
+    expect(rs.length).toBeGreaterThan(1);
+    for (const r of rs) expect(r.domain).toMatch(/^\w+ \/ \w+$/);
   });
 
   it("picks the seed, the most visited and the crystals' breads as the loci to label", () => {

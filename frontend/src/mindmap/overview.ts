@@ -7,9 +7,16 @@ import type { Point } from "./layout/force";
 /** The overview shows from this many loci (below it the map is read locus by locus). */
 export const OVERVIEW_FROM = 150;
 
+/** A square is named by a domain when at least this share of its loci are of it. */
+const MAIN_SHARE = 0.4;
+/** Between the two commonest domains of a square none has MAIN_SHARE of. */
+export const MIXED = " / ";
+
 export interface Region {
   id: string;
+  /** The domain most of its loci are of, or "a / b", its two commonest, when none has 40%. */
   domain: string;
+  /** Its loci (of every domain). */
   count: number;
   /** Where its label goes: the mean of its loci. */
   centre: Point;
@@ -62,52 +69,70 @@ function grow(hull: Point[], centre: Point, pad: number): Point[] {
 }
 
 /**
- * The regions of the map: loci of one domain (their first) whose grid cells of `cell` map px
- * touch (8 neighbours) make one region; regions of fewer than `min` loci are left out (the
- * default: 2% of the loci, at least 5). Largest first.
+ * The regions of the map: its area cut into squares (about five across its longer side, at
+ * least `cell` map px), each square's loci counted by domain (their first); touching squares
+ * whose loci are mostly of one domain make one region, named by that domain. Squares of fewer
+ * than `min` loci are left out (the default: 2% of the loci, at least 5). Largest first. The
+ * regions do not overlap (a domain's loci spread over the whole map no longer made one region
+ * as large as the map for every domain).
  */
 export function regionsOf(g: GraphState, positions: Map<string, Point>, cell = 420, min?: number): Region[] {
   const least = min ?? Math.max(5, Math.round(g.order.length * 0.02));
-  // domain -> cell key -> loci ids
-  const cells = new Map<string, Map<string, string[]>>();
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
   for (const id of g.order) {
     const p = positions.get(id);
     if (!p) continue;
-    const domain = g.loci[id].domains[0] ?? "other";
-    let byCell = cells.get(domain);
-    if (!byCell) cells.set(domain, (byCell = new Map()));
-    const key = `${Math.floor(p.x / cell)},${Math.floor(p.y / cell)}`;
-    const list = byCell.get(key);
-    if (list) list.push(id);
-    else byCell.set(key, [id]);
+    x0 = Math.min(x0, p.x);
+    y0 = Math.min(y0, p.y);
+    x1 = Math.max(x1, p.x);
+    y1 = Math.max(y1, p.y);
   }
+  if (x0 === Infinity) return [];
+  const size = Math.max(cell, Math.max(x1 - x0, y1 - y0) / 5);
+  // square key -> its loci, and their count by domain
+  const squares = new Map<string, { ids: string[]; byDomain: Map<string, number> }>();
+  for (const id of g.order) {
+    const p = positions.get(id);
+    if (!p) continue;
+    const key = `${Math.floor((p.x - x0) / size)},${Math.floor((p.y - y0) / size)}`;
+    let sq = squares.get(key);
+    if (!sq) squares.set(key, (sq = { ids: [], byDomain: new Map() }));
+    sq.ids.push(id);
+    const d = g.loci[id].domains[0] ?? "other";
+    sq.byDomain.set(d, (sq.byDomain.get(d) ?? 0) + 1);
+  }
+  // the square's name: the domain of at least MAIN_SHARE of its loci, else its two commonest
+  // ("a / b": a square of its own, not merged)
+  const mainOf = (sq: { ids: string[]; byDomain: Map<string, number> }) => {
+    const ranked = [...sq.byDomain].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    return ranked[0][1] >= MAIN_SHARE * sq.ids.length || ranked.length < 2 ? ranked[0][0] : `${ranked[0][0]}${MIXED}${ranked[1][0]}`;
+  };
+  const main = new Map([...squares].filter(([, sq]) => sq.ids.length >= least).map(([k, sq]) => [k, mainOf(sq)]));
   const out: Region[] = [];
-  for (const [domain, byCell] of cells) {
-    const seen = new Set<string>();
-    for (const start of byCell.keys()) {
-      if (seen.has(start)) continue;
-      // the cells of this domain that touch, by flood fill
-      const ids: string[] = [];
-      const queue = [start];
-      seen.add(start);
-      while (queue.length) {
-        const key = queue.pop()!;
-        ids.push(...byCell.get(key)!);
-        const [cx, cy] = key.split(",").map(Number);
-        for (let dx = -1; dx <= 1; dx++)
-          for (let dy = -1; dy <= 1; dy++) {
-            const k = `${cx + dx},${cy + dy}`;
-            if (!seen.has(k) && byCell.has(k)) {
-              seen.add(k);
-              queue.push(k);
-            }
-          }
+  const seen = new Set<string>();
+  for (const [start, domain] of main) {
+    if (seen.has(start)) continue;
+    const ids: string[] = [];
+    const queue = [start];
+    seen.add(start);
+    while (queue.length) {
+      const key = queue.pop()!;
+      ids.push(...squares.get(key)!.ids);
+      const [cx, cy] = key.split(",").map(Number);
+      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+        const k = `${cx + dx},${cy + dy}`;
+        if (!seen.has(k) && main.get(k) === domain && !domain.includes(MIXED)) {
+          seen.add(k);
+          queue.push(k);
+        }
       }
-      if (ids.length < least) continue;
-      const pts = ids.map((id) => positions.get(id)!);
-      const centre = { x: pts.reduce((s, p) => s + p.x, 0) / pts.length, y: pts.reduce((s, p) => s + p.y, 0) / pts.length };
-      out.push({ id: `${domain}:${start}`, domain, count: ids.length, centre, hull: grow(convexHull(pts), centre, 40) });
     }
+    const pts = ids.map((id) => positions.get(id)!);
+    const centre = { x: pts.reduce((s, p) => s + p.x, 0) / pts.length, y: pts.reduce((s, p) => s + p.y, 0) / pts.length };
+    out.push({ id: `${domain}:${start}`, domain, count: ids.length, centre, hull: grow(convexHull(pts), centre, 24) });
   }
   return out.sort((a, b) => b.count - a.count);
 }
