@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write the corpus's vectors beside it (backend/wander/kb/data/concepts.vectors.npz), the
 second step of `make kb`: every concept's embed text through the shipped MiniLM model,
-kept as float16 (wander.kb.shipped_vectors). Rows whose text the file already has are
+kept as float16 (wander.kb.shipped_vectors), and the corpus's domain neighbourhoods over
+them (wander.kb.reach_cache). Rows whose text the file already has are
 kept; only new or changed texts are embedded (a corpus rebuilt with other fields but the
 same texts is left as it is). Prints the file's size and how close float16 stays to the
 model's float32 vectors.
@@ -21,7 +22,9 @@ import numpy as np
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from wander.embed.minilm import MiniLMEmbedder
-from wander.kb import corpus, shipped_vectors
+from wander.engine.ports import KnowledgeConcept
+from wander.kb import corpus, reach_cache, shipped_vectors
+from wander.kb.index import KnowledgeIndex
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     old = None if args.all else shipped_vectors.load(embedder.name)
     if old is not None and old.fingerprint == shipped_vectors.texts_fingerprint(texts):
         print(f"{path.name}: up to date ({len(texts)} texts, {embedder.name})")
+        write_domain_reach(embedder.name)
         return 0
     matrix = np.zeros((len(texts), embedder.dim), dtype=np.float32)
     found = np.zeros(len(texts), dtype=bool)
@@ -54,7 +58,43 @@ def main(argv: list[str] | None = None) -> int:
         f"{path.name}: {len(texts)} rows, {path.stat().st_size / 1e6:.1f} MB, "
         f"{time.perf_counter() - started:.0f} s; float16 vs float32 cosine min {cosines.min():.6f}"
     )
+    write_domain_reach(embedder.name)
     return 0
+
+
+def write_domain_reach(model: str) -> None:
+    """The corpus's per-domain neighbourhoods over the shipped vectors (what a server computes
+    at its first start: wander.kb.reach_cache), kept beside them; an older table is removed."""
+    concepts = corpus.load_corpus()
+    shipped = shipped_vectors.load(model)
+    assert shipped is not None
+    matrix, found = shipped.lookup([c.embed_text for c in concepts])
+    assert found.all()
+    index = KnowledgeIndex(
+        [
+            KnowledgeConcept(
+                c.key,
+                c.label,
+                c.gloss,
+                tuple(c.domains),
+                tuple(c.path),
+                tuple(c.opposites),
+                "wordnet",
+                tuple(c.broader),
+            )
+            for c in concepts
+        ],
+        matrix,
+    )
+    wanted = reach_cache.path_for(reach_cache.SHIPPED, index)
+    if wanted.is_file():
+        print(f"{wanted.name}: up to date")
+        return
+    for old in reach_cache.SHIPPED.glob("domain-reach-*.npz"):
+        old.unlink()
+    index.prepare_domain_reach()
+    reach_cache.keep(index, reach_cache.SHIPPED)
+    print(f"{wanted.name}: {wanted.stat().st_size / 1e6:.1f} MB")
 
 
 if __name__ == "__main__":

@@ -120,15 +120,14 @@ async def import_notes(kb: KbRepository, embedder: Embedder, path: Path, progres
 
 
 async def load_knowledge(kb: KbRepository, cache_dir: Path | None = None) -> KnowledgeIndex:
-    """The knowledge index over every concept; with CACHE_DIR, the derived tables an earlier
-    process kept for the same content (kb.reach_cache)."""
+    """The knowledge index over every concept, with the derived tables an earlier process kept
+    in CACHE_DIR for the same content, or those shipped with the corpus (kb.reach_cache)."""
     rows, matrix = await kb.load_all()
     concepts = [
         KnowledgeConcept(r.key, r.label, r.gloss, r.domains, r.path, r.opposites, r.source, r.broader) for r in rows
     ]
     index = KnowledgeIndex(concepts, matrix)
-    if cache_dir is not None:
-        reach_cache.restore(index, cache_dir)
+    reach_cache.restore(index, cache_dir)  # or the shipped corpus's, when that is the content
     return index
 
 

@@ -22,3 +22,31 @@ def test_shipped_vectors_cover_the_corpus_and_agree_with_the_model(embedder):
     cosines = (fresh * matrix[rows]).sum(axis=1)
     assert cosines.min() >= 0.999, f"lowest cosine {cosines.min():.5f} (row {rows[cosines.argmin()]})"
     assert np.allclose(np.linalg.norm(matrix, axis=1), 1.0, atol=1e-5)
+
+
+def test_the_shipped_domain_neighbourhoods_fit_the_shipped_corpus_and_vectors(embedder):
+    """A new machine's knowledge index (the shipped corpus with its shipped vectors, as
+    ensure_corpus loads them) finds its domain neighbourhoods shipped, equal to computed ones."""
+    from wander.engine.ports import KnowledgeConcept
+    from wander.kb import reach_cache
+    from wander.kb.index import KnowledgeIndex
+
+    concepts = corpus.load_corpus()
+    shipped = shipped_vectors.load(embedder.name)
+    assert shipped is not None
+    matrix, _ = shipped.lookup([c.embed_text for c in concepts])
+
+    def index() -> KnowledgeIndex:
+        kcs = [
+            KnowledgeConcept(c.key, c.label, c.gloss, tuple(c.domains), (), (), "wordnet", tuple(c.broader))
+            for c in concepts
+        ]
+        return KnowledgeIndex(kcs, matrix)
+
+    restored = index()
+    assert reach_cache.restore(restored, None), (
+        "no shipped domain-reach table for this corpus: run scripts/build_vectors.py"
+    )
+    computed = index()
+    computed.prepare_domain_reach()
+    np.testing.assert_array_equal(restored.domain_reach_table()[0], computed.domain_reach_table()[0])
