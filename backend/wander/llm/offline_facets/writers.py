@@ -139,16 +139,11 @@ def _leans(kb: Knowledge, f: PairFacts) -> str:
     la = _lean_name(kb, f.lean_a, f.lean_ties[0])
     lb = _lean_name(kb, f.lean_b, f.lean_ties[1])
     if la and lb:
-        apart = ""
-        if f.leans_sim is not None and f.leans_sim < 0.15:
-            apart = " (the two leans have nothing in common)"
-        elif f.leans_sim is not None and f.leans_sim >= 0.45:
-            apart = " (the two leans are near each other)"
         if f.band == "far":
-            return f"{A} pulls toward {la}, while {B} pulls toward {lb}, wide apart{apart}"
+            return f"{A} pulls toward {la}, while {B} pulls toward {lb}, wide apart"
         if f.band == "close":
-            return f"only a little separates them: {A} pulls toward {la}, while {B} pulls toward {lb}{apart}"
-        return f"{A} pulls toward {la}, while {B} pulls toward {lb}{apart}"
+            return f"only a little separates them: {A} pulls toward {la}, while {B} pulls toward {lb}"
+        return f"{A} pulls toward {la}, while {B} pulls toward {lb}"
     if la or lb:
         return f"{A if la else B} keeps {la or lb} to itself"
     return ""
@@ -301,9 +296,14 @@ def surprise(kb: Knowledge, f: PairFacts) -> str:
         evidence = f"even {m} is farther from each than they are from one another"
     if f.resonant:
         evidence += ("; " if evidence else "") + f"{B} lies near a theme the walk keeps returning to"
+    leans = ""
+    if f.leans_sim is not None and f.leans_sim < 0.15:
+        leans = "what each leans toward has nothing in common with the other's"
+    elif f.leans_sim is not None and f.leans_sim >= 0.45:
+        leans = "what each leans toward lies close to the other's"
     opposite = "yet the corpus counts them as opposites" if f.opposite else ""
     back = f"the walk has met {B} {times(f.revisits)} before" if f.revisits > 0 else ""
-    return _sentence(text, evidence, opposite, back)
+    return _sentence(text, evidence, leans, opposite, back)
 
 
 def possibility(kb: Knowledge, f: PairFacts) -> str:
