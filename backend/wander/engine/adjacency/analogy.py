@@ -27,36 +27,38 @@ def analogy(walk: Walk, limit: int = 8) -> list[Candidate]:
     chosen: dict[int, str] = {}
     # 3CosAdd lands on B itself more often than not: leave out everything already walked.
     pairs = [(a, b) for a, b in walk.relations[-RECENT_RELATIONS:] if walk.current.id not in (a.id, b.id)]
-    if pairs:
-        # Each relation's 3CosAdd target c + b^ - a^ scored against the corpus: similarity is
-        # linear in the vector, so from the rows of c, a and b (the corpus keeps the rows of
-        # the walk's recent loci) rather than another pass over the corpus.
-        s_c = kb.similarities(c_vec)
-        rows = []
+    s_c = kb.similarities(c_vec)
+    # only what a step may reach (in the band, in scope, in the field): the corpus's best few
+    # are mostly out of scope otherwise, and the analogy never competes; a few hundred at
+    # most, so each relation is scored over them alone
+    allowed = np.flatnonzero(open_in_band(walk, 1.0 - s_c, BAND_LOW, BAND_HIGH)) if pairs else np.zeros(0, np.int64)
+    if len(allowed):
+        c_unit = normalize(c_vec)
+        vectors = kb.vectors(allowed)
+        steps = normalize(normalize(vectors) - c_unit)  # D - C for every allowed D
+        base = s_c[allowed]
         for a, b in pairs:
-            raw = c_vec + normalize(b.embedding) - normalize(a.embedding)
+            # the relation's 3CosAdd target c + b^ - a^ scored from the rows the corpus keeps
+            # for the walk's recent loci (similarity is linear in the vector)
+            b_u, a_u = normalize(b.embedding), normalize(a.embedding)
+            raw = c_vec + b_u - a_u
             norm = float(np.sqrt(raw @ raw))
-            row = s_c + kb.unit_similarities(b.embedding) - kb.unit_similarities(a.embedding)
-            rows.append(row / norm if norm > 0 else np.zeros_like(row))
-        # one row per relation: each row's best PER_RELATION are found in contiguous memory
-        sims = np.stack(rows).astype(np.float32, copy=False)
-        # only what a step may reach (in the band, in scope, in the field): the corpus's best
-        # few are mostly out of scope otherwise, and the analogy never competes
-        sims[:, ~open_in_band(walk, 1.0 - kb.similarities(c_vec), BAND_LOW, BAND_HIGH)] = -np.inf
-        top = np.argpartition(sims, -PER_RELATION, axis=1)[:, -PER_RELATION:]
-    c_unit = normalize(c_vec)
-    for col, (a, b) in enumerate(pairs):
-        ranked = top[col][np.argsort(-sims[col, top[col]], kind="stable")]
-        # offset_alignment for all of them at once
-        aligns = normalize(normalize(kb.vectors(ranked)) - c_unit) @ normalize(
-            normalize(b.embedding) - normalize(a.embedding)
-        )
-        for i, align in zip(ranked.tolist(), aligns.tolist()):
-            if align >= MIN_OFFSET_ALIGNMENT and i not in chosen and np.isfinite(sims[col, i]):
-                chosen[i] = (
-                    f"'{a.concept}' is to '{b.concept}' as '{walk.current.concept}' is to "
-                    f"'{kb.concept(i).label}' (offset alignment {align:.2f})"
-                )
+            if norm <= 0:
+                continue
+            score = (
+                base
+                + kb.similarities(b.embedding)[allowed] / max(float(np.sqrt(b.embedding @ b.embedding)), 1e-9)
+                - kb.similarities(a.embedding)[allowed] / max(float(np.sqrt(a.embedding @ a.embedding)), 1e-9)
+            ) / norm
+            top = np.argsort(-score, kind="stable")[:PER_RELATION]
+            aligns = steps[top] @ normalize(b_u - a_u)  # offset_alignment for all of them at once
+            for j, align in zip(top.tolist(), aligns.tolist()):
+                i = int(allowed[j])
+                if align >= MIN_OFFSET_ALIGNMENT and i not in chosen:
+                    chosen[i] = (
+                        f"'{a.concept}' is to '{b.concept}' as '{walk.current.concept}' is to "
+                        f"'{kb.concept(i).label}' (offset alignment {align:.2f})"
+                    )
     own = kb.index_of(walk.current.kb_key) if walk.current.kb_key else None
     if own is not None:
         for j in kb.broader(own):

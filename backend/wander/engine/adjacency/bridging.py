@@ -32,10 +32,9 @@ def bridging(walk: Walk, limit: int = 8) -> list[Candidate]:
         # are named (naming a bridge's neighbours costs a pass over a domain each).
         idx = idx[np.argsort(-reach[idx], kind="stable")][:POOL]
         out = kb_candidates(walk, idx, NAME, [""] * len(idx), limit)
-        for c in out:
-            i = kb.index_of(c.kb_key or "")
-            spans = kb.domain_neighbours(int(i), REACH)[:3] if i is not None else []
-            text = ", ".join(f"{d} via '{kb.concept(j).label}' ({s:.2f})" for d, j, s in spans)
+        kept = [kb.index_of(c.kb_key or "") for c in out]
+        for c, i, spans in zip(out, kept, _spans(kb, [i for i in kept if i is not None])):
+            text = ", ".join(f"{d} ({s:.2f})" for d, s in spans)
             c.reason = f"reaches {int(reach[i]) if i is not None else 0} other domains: {text}"
     if walk.span is not None:
         between = in_scope(walk, np.flatnonzero(band & (walk.span >= SPAN)))
@@ -49,4 +48,27 @@ def bridging(walk: Walk, limit: int = 8) -> list[Candidate]:
         s, a = walk.session.seed_concept, walk.session.attractor
         reasons = [f"between '{s}' and '{a}': among the {100 * (1 - walk.span[i]):.0f}% nearest both" for i in between]
         out += kb_candidates(walk, between, NAME, reasons)
+    return out
+
+
+def _spans(kb, idx: list[int], k: int = 3) -> list[list[tuple[str, float]]]:
+    """For each concept, up to k other primary domains it reaches (REACH), with how near their
+    nearest member is: read from the knowledge base's per-domain neighbourhoods (a row a
+    concept), not found by a pass over a domain per concept (~30 ms each)."""
+    table = kb.domain_reach_table() if hasattr(kb, "domain_reach_table") else None
+    if table is None:
+        return [[(d, s) for d, _, s in kb.domain_neighbours(i, REACH)[:k]] for i in idx]
+    reach, doms = table
+    prim = kb.primary_domain_ids()
+    names = {kb.domain_id(d): d for d in kb.domains()}
+    out = []
+    for i in idx:
+        row = reach[i]
+        order = np.argsort(-row, kind="stable")
+        found = [
+            (names.get(int(doms[c]), "?"), float(row[c]))
+            for c in order
+            if row[c] >= REACH and int(doms[c]) != int(prim[i])
+        ][:k]
+        out.append(found)
     return out

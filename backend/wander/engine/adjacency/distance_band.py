@@ -25,11 +25,12 @@ TOWARD, SAMPLED = "toward the attractor", "sampled from the band"  # how their r
 
 def distance_band(walk: Walk, limit: int = BEST_K) -> list[Candidate]:
     for low, high in BANDS:
-        found = (
-            _knowledge_candidates(walk, low, high, limit)
-            + _loci_candidates(walk, low, high)
-            + _compost_candidates(walk, low, high)
-        )
+        fresh = _knowledge_candidates(walk, low, high, limit)
+        # Earlier loci: a few while new concepts wait in the band; every one in the band once
+        # the walk has seen what its scope holds around here (two of them alone go back and
+        # forth until the loop breaker trips).
+        k = LOCI_K if len(fresh) >= limit else None
+        found = fresh + _loci_candidates(walk, low, high, k) + _compost_candidates(walk, low, high, k)
         if found:
             return found
     return []
@@ -109,7 +110,7 @@ class _Lazy:
         return self.reasons.text(int(self.idx[j]))
 
 
-def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
+def _loci_candidates(walk: Walk, low: float, high: float, k: int | None = LOCI_K) -> list[Candidate]:
     current = walk.current
     seen = walk.loci_matrix
     if len(seen) < 2:
@@ -151,7 +152,7 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
     # scope runs out of new concepts, and then the way back is most of the walk).
     novelty = scoring.novelty(np.ones(len(rows)), seen[rows] @ walk.loci_mean)
     comp = scoring.composite(interest, novelty, bridge, uncert)
-    best = set(np.argsort(-comp, kind="stable")[:LOCI_K].tolist())  # a few, like every strategy's
+    best = set(np.argsort(-comp, kind="stable")[:k].tolist())  # a few, like every strategy's
     return [
         Candidate(
             concept=lo.concept,
@@ -171,7 +172,7 @@ def _loci_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
     ]
 
 
-def _compost_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
+def _compost_candidates(walk: Walk, low: float, high: float, k: int | None = LOCI_K) -> list[Candidate]:
     """Decayed warm memory is gone from the working set but still reachable by distance."""
     compost = walk.compost
     if not compost:
@@ -206,4 +207,4 @@ def _compost_candidates(walk: Walk, low: float, high: float) -> list[Candidate]:
                 why="novelty",
             )
         )
-    return sorted(out, key=lambda c: -c.scores.composite if c.scores else 0.0)[:LOCI_K]
+    return sorted(out, key=lambda c: -c.scores.composite if c.scores else 0.0)[:k]
