@@ -13,6 +13,7 @@ import type { Point } from "./layout/force";
 import { nextCullWindow, type CullWindow } from "./cull";
 import { domainColour, locusRadius } from "./palette";
 import { bridgeRails, rimToRim, wavePieces } from "./edges/geometry";
+import { MIXED, type Region } from "./overview";
 
 /** Below this zoom only the current, selected and highlighted loci keep their labels. */
 export const LABEL_ZOOM = 0.45;
@@ -25,6 +26,8 @@ export interface FarPicture {
   positions: Map<string, Point>;
   /** Drawn by React Flow: left off the canvas (their edges too). */
   onTop: Set<string>;
+  /** The far-zoom overview's regions: outlined under the loci (their labels are DOM). */
+  regions?: Region[];
 }
 
 export interface Bounds {
@@ -89,6 +92,26 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
   ctx.clearRect(b.x, b.y, b.w, b.h);
   const reach = 60; // map px a disc or its label may reach out of the box from outside
   const near = (p: Point) => p.x > b.x - reach && p.x < b.x + b.w + reach && p.y > b.y - reach && p.y < b.y + b.h + reach;
+  // far out, the overview's regions: tinted outlines under everything
+  if (!labels && pic.regions?.length) {
+    for (const r of pic.regions) {
+      if (r.hull.length < 3) continue;
+      ctx.beginPath();
+      ctx.moveTo(r.hull[0].x, r.hull[0].y);
+      for (const p of r.hull.slice(1)) ctx.lineTo(p.x, p.y);
+      ctx.closePath();
+      const colour = domainColour(r.domain.split(MIXED)[0]);
+      ctx.globalAlpha = 0.1;
+      ctx.fillStyle = colour;
+      ctx.fill();
+      ctx.globalAlpha = 0.55;
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = 1.5 / scale;
+      ctx.lineJoin = "round";
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+    }
+  }
   // edges of the walk: one path, a hairline at any zoom (at least one canvas px); closer in
   // (with labels), a bridge is PathEdge's double line (far out its rails would merge)
   ctx.beginPath();

@@ -34,6 +34,9 @@ import { pickLocus } from "./pickLocus";
 import { FOLLOW_ZOOM, keepsView } from "./followSlack";
 import { BigMiniMap } from "./BigMiniMap";
 import { Overview } from "./Overview";
+import { OVERVIEW_FROM, regionsOf, type Region } from "./overview";
+
+const NO_REGIONS: Region[] = [];
 import { locusRadius } from "./palette";
 import { ViewHold } from "./viewHold";
 import { handOnMap } from "../handOnMap";
@@ -157,13 +160,20 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   // it has: the replay comes in batches, and a redraw for each (30-70 ms with labels) held up
   // the next batch (catch-up of 5,000 loci 3.3 s against 2 s).
   const backlog = useWander((s) => s.conn === "connecting");
+  // The far-zoom overview's regions (see overview.ts): on the canvas of a large map (an image:
+  // a pan costs nothing more), else drawn by Overview; their labels by Overview either way.
+  const overviewOn = labelsOff && graph.order.length >= OVERVIEW_FROM;
+  const regions = useMemo(
+    () => (overviewOn ? regionsOf(graph, positions) : NO_REGIONS),
+    [overviewOn, graph.order.length, graph.sessionId, positions, positions.size], // eslint-disable-line react-hooks/exhaustive-deps
+  );
   const [picHold] = useState(() => ({ pic: null as FarPicture | null }));
   const farPic: FarPicture | null = useMemo(() => {
     if (!big) return (picHold.pic = null);
     const held = picHold.pic;
     if (backlog && held && held.graph.sessionId === graph.sessionId) return held;
-    return (picHold.pic = { graph, positions, onTop });
-  }, [big, backlog, graph, positions, onTop, picHold]);
+    return (picHold.pic = { graph, positions, onTop, regions });
+  }, [big, backlog, graph, positions, onTop, picHold, regions]);
   // A large map that comes at once (the backlog of a long walk) is first shown where the
   // follow puts the view.
   const [placedFor, setPlacedFor] = useState<string | null | undefined>(undefined);
@@ -549,7 +559,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
             moves with the view), which doubled the frame time of the canvas's pan */}
         {big ? null : <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />}
         {farPic ? <FarCanvas pic={farPic} /> : null}
-        <Overview graph={graph} positions={positions} />
+        <Overview graph={graph} positions={positions} regions={regions} shapes={!big} />
         {big ? (
           <BigMiniMap graph={graph} positions={positions} currentId={graph.currentLocusId} />
         ) : (

@@ -7,15 +7,16 @@ import { useStore, ViewportPortal } from "@xyflow/react";
 import type { GraphState } from "../store";
 import type { Point } from "./layout/force";
 import { LABEL_ZOOM } from "./FarCanvas";
-import { keyLoci, MIXED, OVERVIEW_FROM, placeLabels, regionsOf } from "./overview";
+import { keyLoci, MIXED, OVERVIEW_FROM, placeLabels, type Region } from "./overview";
 import { domainColour, locusRadius } from "./palette";
 
-function OverviewView({ graph, positions }: { graph: GraphState; positions: Map<string, Point> }) {
+/** `regions`: the map's (MindMap works them out: a large map's canvas draws their outlines,
+ * then `shapes` is false and only their labels are drawn here). */
+function OverviewView({ graph, positions, regions, shapes }: { graph: GraphState; positions: Map<string, Point>; regions: Region[]; shapes: boolean }) {
   const zoom = useStore((s) => s.transform[2]);
   const far = zoom < LABEL_ZOOM && graph.order.length >= OVERVIEW_FROM;
   // (the flow layout's map grows in place: its size says when it changed)
   const size = positions.size;
-  const regions = useMemo(() => (far ? regionsOf(graph, positions) : []), [far, graph.order.length, graph.sessionId, positions, size]); // eslint-disable-line react-hooks/exhaustive-deps
   const keys = useMemo(() => (far ? keyLoci(graph, positions) : []), [far, graph.order.length, graph.crystalOrder, graph.hints, positions, size]); // eslint-disable-line react-hooks/exhaustive-deps
   // (labels that would cover each other: the smaller region's moves, or goes)
   const labelAt = useMemo(() => placeLabels(regions, zoom), [regions, zoom]);
@@ -23,6 +24,7 @@ function OverviewView({ graph, positions }: { graph: GraphState; positions: Map<
   const k = 1 / zoom;
   return (
     <ViewportPortal>
+      {shapes ? (
       <svg className="overview-shapes" width={1} height={1} aria-hidden>
         {regions.map((r) => (
           <polygon
@@ -37,6 +39,7 @@ function OverviewView({ graph, positions }: { graph: GraphState; positions: Map<
           />
         ))}
       </svg>
+      ) : null}
       {regions.map((r, i) => {
         const at = labelAt[i];
         return at ? (
