@@ -21,5 +21,8 @@ export default defineConfig({
     globals: true,
     setupFiles: ["./src/test/setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
+    // Beside pytest and the browser tests on two cores a map test that mounts React Flow can
+    // take several seconds of CPU it does not get: a generous bound, not a timing assertion.
+    testTimeout: 30_000,
   },
 });
