@@ -60,6 +60,9 @@ async def test_facets_hold_together_and_vary(knowledge, embedder, seed, attracto
                 i = kb.find_label(lean)
                 assert float(normalize(kb.vector(i)) @ normalize(locus.embedding)) >= LEAN_OWN - 1e-6, lean
         ia, ib = kb.index_of(d["anchors"]["a"]), kb.index_of(d["anchors"]["b"])
+        if "is the abstraction" in res.tension:  # only an abstract entity beside a physical one
+            tops = {[p for p in kb.concept(i).path if p != "entity"][-1] for i in (ia, ib)}
+            assert tops == {"abstract entity", "physical entity"}, res.tension
         for x, kind, y in d["relations"]:
             pair = (ia, ib) if x == kb.concept(ia).label.split(" (")[0] else (ib, ia)
             assert kind in kb.relations_between(*pair), (x, kind, y)

@@ -22,7 +22,6 @@ from wander.engine.ports import Knowledge, KnowledgeConcept
 CLOSE, FAR = 0.45, 0.6  # cosine distance: close below, far above
 LEAN_OWN = 0.45  # ... that are at least this near the side itself
 MIDS = 12
-ABSTRACT, CONCRETE = 0.7, 0.2  # abstraction_level: abstract from, concrete up to
 RESONANT = 0.6  # b this near an active resonance lies near a theme the walk keeps returning to
 TOWARD = 0.04  # a step this much nearer (or farther from) the attractor moves toward it (away)
 

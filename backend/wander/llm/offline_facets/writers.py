@@ -9,7 +9,7 @@ of one side only says which ("back toward", "ahead toward")."""
 from __future__ import annotations
 
 from wander.engine.ports import Knowledge, KnowledgeConcept
-from wander.llm.offline_facets.facts import ABSTRACT, CONCRETE, TOWARD, PairFacts, Side, lemma
+from wander.llm.offline_facets.facts import TOWARD, PairFacts, Side, lemma
 from wander.llm.offline_facets.words import domains, gloss, num, q, realm, relation, role, shared, times
 
 BALANCED = 0.06  # a concept this much nearer one side than the other still stands between them
@@ -168,10 +168,13 @@ def tension(kb: Knowledge, f: PairFacts) -> str:
         contrast = f"{B} keeps to {domains(f.common_domains)}, leaving behind the {domains(f.only_a)} of {A}"
     else:
         contrast = f"their quarrel stays inside {domains(f.common_domains)}"
-    levels = (f.a.concept.abstraction_level, f.b.concept.abstraction_level)
     depth = ""
-    if max(levels) >= ABSTRACT and min(levels) <= CONCRETE:
-        depth = f"{A if levels[0] > levels[1] else B} is the abstraction, {B if levels[0] > levels[1] else A} the concrete thing"
+    # one is the abstraction only where the corpus says so: an abstract entity against a
+    # physical one (a deeper or shallower path alone says nothing: 'shellfish' is no
+    # abstraction beside 'bottom fish')
+    if set(f.realms) == {"abstract entity", "physical entity"}:
+        abstract_first = f.realms[0] == "abstract entity"
+        depth = f"{A if abstract_first else B} is the abstraction, {B if abstract_first else A} the concrete thing"
     pull = ""
     if f.attractor_shift is not None and f.attractor_shift > TOWARD:
         pull = f"going on to {B} brings the walk nearer the attractor"
