@@ -28,8 +28,10 @@ from wander.engine.rumination import RuminationResult, ruminate
 from wander.engine.walk import Walk
 
 MAX_BREAD_POOL = 12
-BREAD_CHOICE = 6  # the breads are a pair among the loci this near the stimulus
+BREAD_CHOICE = 10  # the breads are a pair among the loci this near the stimulus
 BREAD_APART = (0.35, 0.55)  # bread similarity that leaves room for a filling
+CANDIDATE_PAIRS = 45  # bread pairs (in order) whose sandwiches are weighed against each other
+FILLINGS_WEIGHED = 3  # ... each with this many of its best fillings
 FILLING_CHOICES = 16  # concepts nearest the breads' midpoint that a filling is chosen among
 _STEMMER = snowballstemmer.stemmer("english")
 
@@ -109,13 +111,22 @@ class Crystallizer:
                 -float(midpoint(p[0].embedding, p[1].embedding) @ vector),
             ),
         )
+        used = frozenset(f for _, f in said)
+        candidates = []
         for b1, b2 in pairs:
             a1, a2 = _anchor(kb, b1), _anchor(kb, b2)
-            f_i = _filling(kb, walk, b1, b2, a1, a2, frozenset(f for _, f in said))
-            if (frozenset((b1.id, b2.id)), kb.concept(f_i).label) not in said:
-                break
-        else:
+            for f_i in fillings(kb, walk, b1, b2, a1, a2, used)[:FILLINGS_WEIGHED]:
+                if (frozenset((b1.id, b2.id)), kb.concept(f_i).label) not in said:
+                    candidates.append((b1, b2, a1, a2, f_i))
+        if not candidates:
             return CrystallizeOutcome(None, [], rum, "every sandwich near the stimulus is formed already")
+        # Of the sandwiches the order above allows, the one the gate can stand behind: the
+        # first pairs' candidates, the sound ones (no rule of the gate broken) by the V their
+        # concepts promise (the insight's own words are judged after, by the same gate).
+        # Taking the first candidate alone formed sandwiches that repeated what the
+        # accepted ones are about (low novelty) or barely mediated (low containment).
+        subs = [v for v in [await self._substance(walk, c) for c in accepted] if v is not None]
+        b1, b2, a1, a2, f_i = _best(kb, candidates[: CANDIDATE_PAIRS * FILLINGS_WEIGHED], _rows(subs, len(vector)))
         filling = kb.concept(f_i)
         # Rejected ones too: the same sandwich (breads and filling) is not formed twice.
         self._said[session.id].add((frozenset((b1.id, b2.id)), filling.label))
@@ -273,8 +284,15 @@ def crystal_summary(c: Crystal) -> CrystalSummary:
 def _filling(
     kb: Knowledge, walk: Walk, b1: Locus, b2: Locus, a1: int, a2: int, used: frozenset[str | None] = frozenset()
 ) -> int:
-    """The corpus concept nearest both breads (the highest of its lower similarity to the
-    two): the concept nearest their midpoint alone is often much nearer one bread than the
+    """The best filling of `fillings`."""
+    return fillings(kb, walk, b1, b2, a1, a2, used)[0]
+
+
+def fillings(
+    kb: Knowledge, walk: Walk, b1: Locus, b2: Locus, a1: int, a2: int, used: frozenset[str | None] = frozenset()
+) -> list[int]:
+    """Filling candidates, best first: the corpus concept nearest both breads (the highest
+    of its lower similarity to the two) first: the concept nearest their midpoint alone is often much nearer one bread than the
     other, which makes it a restatement of that bread, not what stands between them. Taken
     among the FILLING_CHOICES concepts nearest the midpoint that are not another sense of a
     bread's word nor a bread's broader concept; where there is a choice, one this wander's
@@ -297,7 +315,25 @@ def _filling(
     choice = [i for i in unused if not walk.visited_mask[i]] or unused or apt or fresh or [near[0][0]]
     v1, v2 = normalize(b1.embedding), normalize(b2.embedding)
     both = kb.vectors(np.asarray(choice, dtype=np.int64)) @ np.stack([v1, v2]).T
-    return choice[int(np.argmax(both.min(axis=1)))]  # the first (nearest the midpoint) of equals
+    order = np.argsort(-both.min(axis=1), kind="stable")  # the first (nearest the midpoint) of equals
+    return [choice[int(k)] for k in order]
+
+
+def _best(kb: Knowledge, candidates: list[tuple[Locus, Locus, int, int, int]], accepted: np.ndarray):
+    """The candidate sandwich (breads, their anchors, filling) with no hard failure and the
+    highest promised V; the first candidate where none is sound."""
+
+    def promise(c: tuple[Locus, Locus, int, int, int]) -> tuple[bool, float]:
+        b1, b2, a1, a2, f_i = c
+        lineage = in_lineage(kb, f_i, a1) or in_lineage(kb, f_i, a2)
+        shape = crystal_structure.structure(kb, f_i, a1, a2, b1.embedding, b2.embedding)
+        val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, accepted, lineage, shape)
+        mine = substance(b1.embedding, kb.vector(f_i), b2.embedding)
+        val = dataclasses.replace(val, novelty=sandwich.novelty(mine, accepted))
+        return (not val.hard_failures(), val.v)
+
+    scored = [(promise(c), -n) for n, c in enumerate(candidates)]
+    return candidates[-max(scored)[1]]
 
 
 def word_stems(text: str) -> set[str]:
