@@ -20,7 +20,14 @@ from text_quality import template_share_by_kind  # noqa: E402
 
 FACETS = ("connection", "tension", "bridge", "surprise", "possibility")
 KIN = ("a_in_b", "b_in_a", "siblings", "shared")
-STRANGERS = ("strangers by kind", "without a common lineage", "no lineage in common", "share no broader concept")
+STRANGERS = (
+    "strangers by kind",
+    "without a common lineage",
+    "no lineage in common",
+    "share no broader concept",
+    "share no lineage",
+    "kin, and only",
+)
 
 
 async def walk(knowledge, embedder, seed, attractor, random_seed, steps):

@@ -56,6 +56,8 @@ def _kinship(f: PairFacts, read_as: bool = False) -> str:
         return f"{A} and {B} share no broader concept in the corpus"
     if f.realms[0] != f.realms[1]:
         return f"{A} is a kind of {q(pa[0])} among {realm(f.realms[0])}, {B} a kind of {q(pb[0])} among {realm(f.realms[1])}"
+    if f.kinship == "broad" and f.depths and min(f.depths) >= 5:
+        return f"{A}, a kind of {q(pa[0])}, and {B}, a kind of {q(pb[0])}, climb {num(d[0])} and {num(d[1])} levels before their lineages meet, at the broad class {q(f.shared or '')}"
     if f.kinship == "broad":
         return f"{A}, a kind of {q(pa[0])}, and {B}, a kind of {q(pb[0])}, meet only in the broad class {q(f.shared or '')}"
     return f"{A}, a kind of {q(pa[0])}, and {B}, a kind of {q(pb[0])}, share no broader concept"
@@ -215,18 +217,22 @@ def bridge(kb: Knowledge, f: PairFacts) -> str:
             c = kb.concept(t)
             head = f"going from {src} into {domains(f.only_b)}, {q(c.label)} ({gloss(c)}) belongs to both sides"
         else:
-            head = f"going from {src} into {domains(f.only_b)}, no concept near them belongs to both"
-            if not link:
-                c = kb.concept(f.middle)
-                own = set(c.domains)
-                side = (
-                    "from the side the walk comes from"
-                    if own & dom_a
-                    else "from the side the walk goes to"
-                    if own & dom_b
-                    else f"from {domains(list(c.domains))}"
+            c = kb.concept(f.middle)
+            own = set(c.domains)
+            if link:
+                head = f"going from {src} into {domains(f.only_b)}, no concept near them belongs to both"
+            elif own & dom_a:
+                head = f"no concept near them belongs to both {src} and {domains(f.only_b)}"
+                link = f"the nearest foothold, {q(c.label)}, {_toward(f, f.middle_sims)}, stays on the side the walk leaves"
+            elif own & dom_b:
+                head = f"the walk lands in {domains(f.only_b)} with nothing from {src} to carry across"
+                link = (
+                    f"{q(c.label)}, already on the far side, stands nearest the crossing, {_toward(f, f.middle_sims)}"
                 )
-                link = f"{q(c.label)}, {side}, stands nearest the crossing"
+            else:
+                head = f"{src} and {domains(f.only_b)} have no concept in common near this step"
+                field = f"from a third field, {domains(list(c.domains))}, " if c.domains else ""
+                link = f"the gap is spanned {field}by {q(c.label)}, {_toward(f, f.middle_sims)}"
         goal = ""
         if f.attractor_shift is not None and abs(f.attractor_shift) > TOWARD:
             goal = "a crossing " + ("toward" if f.attractor_shift > 0 else "away from") + " the attractor"
@@ -283,18 +289,16 @@ def surprise(kb: Knowledge, f: PairFacts) -> str:
             evidence = ""
         if f.band == "close":
             text = f"{A} and {B} are close in meaning with no lineage in common: related by use, not by kind"
+        elif f.band == "middle" and f.mediated:
+            text = f"{A} and {B} share no lineage, yet {m}, {_toward(f, f.middle_sims)}, stands nearer to each than they are to one another"
         elif f.band == "middle":
             text = f"{A} and {B} are a middle distance apart without a common lineage, {m} lying {_toward(f, f.middle_sims)}"
+        elif f.mediated:
+            text = f"nothing in the corpus makes {A} and {B} kin, and only {m}, {_toward(f, f.middle_sims)} and nearer to each than they are to one another, spans the gap"
         else:
             text = f"{A} and {B} are strangers by kind and far apart in meaning, with {m} {_toward(f, f.middle_sims)}"
     if not evidence and f.kinds is not None and f.kinds_sim is not None:
-        ka, kb_ = q(f.kinds[0]), q(f.kinds[1])
-        if f.sim > f.kinds_sim + 0.05:
-            evidence = f"they are nearer to each other than their kinds, {ka} and {kb_}, are"
-        elif f.sim < f.kinds_sim - 0.05:
-            evidence = f"they are farther apart than their kinds, {ka} and {kb_}, are"
-        else:
-            evidence = f"they stand about as near as their kinds, {ka} and {kb_}, do"
+        evidence = _against_kinds(f.sim, f.kinds, f.kinds_sim)
     elif not evidence and not f.mediated:
         evidence = f"even {m} is farther from each than they are from one another"
     if f.resonant:
@@ -307,6 +311,23 @@ def surprise(kb: Knowledge, f: PairFacts) -> str:
     opposite = "yet the corpus counts them as opposites" if f.opposite else ""
     back = f"the walk has met {B} {times(f.revisits)} before" if f.revisits > 0 else ""
     return _sentence(text, evidence, leans, opposite, back)
+
+
+def _against_kinds(sim: float, kinds: tuple[str, str], kinds_sim: float) -> str:
+    """The pair's nearness set against their kinds' own, graded by the margin."""
+    ka, kb_ = q(kinds[0]), q(kinds[1])
+    gap = sim - kinds_sim
+    if gap > 0.25:
+        return f"their kinds, {ka} and {kb_}, barely touch, so the nearness belongs to the pair alone"
+    if gap > 0.12:
+        return f"they stand much nearer than {ka} and {kb_} in general do"
+    if gap > 0.05:
+        return f"they are nearer to each other than their kinds, {ka} and {kb_}, are"
+    if gap < -0.12:
+        return f"{ka} and {kb_} in general lie closer than these two members of them"
+    if gap < -0.05:
+        return f"they are farther apart than their kinds, {ka} and {kb_}, are"
+    return f"they stand about as near as their kinds, {ka} and {kb_}, do"
 
 
 def possibility(kb: Knowledge, f: PairFacts) -> str:
