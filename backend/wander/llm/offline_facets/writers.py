@@ -330,6 +330,9 @@ def _against_kinds(sim: float, kinds: tuple[str, str], kinds_sim: float) -> str:
     return f"they stand about as near as their kinds, {ka} and {kb_}, do"
 
 
+STRONG_FILLING = 0.1  # a filling this much nearer each side than the sides are to each other
+
+
 def possibility(kb: Knowledge, f: PairFacts) -> str:
     A, B = q(f.a.name), q(f.b.name)
     c = kb.concept(f.filling)
@@ -361,4 +364,10 @@ def possibility(kb: Knowledge, f: PairFacts) -> str:
         goal = "the walk has named it among its themes already"
     elif min(f.filling_sims) <= f.sim:
         goal = "yet it is no nearer to either than they are to one another"
-    return _sentence(head + ": a candidate filling", kind, goal)
+    strong = min(f.filling_sims) - f.sim > STRONG_FILLING
+    what = (
+        ": a strong candidate filling, clearly nearer to each than they are to one another"
+        if strong
+        else ": a candidate filling"
+    )
+    return _sentence(head + what, kind, goal)
