@@ -51,6 +51,7 @@ from corpus_cache import load_index
 from text_quality import rejected_as_trivial, template_share_by_kind
 from wander.domain.themes import degenerate_labels
 from wander.engine.service import NewWander
+from wander.engine.step import CRYSTALLIZE_EVERY
 from wander.wiring import offline_engine
 
 PAIRS = [  # (seed, attractor): varied fields
@@ -505,7 +506,9 @@ async def main() -> None:
         print(line)
 
     held("confirmed_ge_3", lambda r: r.confirmed >= 3 * scale)
-    held("crystals_2_to_10", lambda r: 2 * scale <= len(r.crystals) <= 10 * scale)
+    # at most one crystal in each stretch of CRYSTALLIZE_EVERY steps: 10 in 300, 4 in 100
+    most = max(10 * scale, -(-steps // CRYSTALLIZE_EVERY))
+    held("crystals_2_to_10", lambda r: 2 * scale <= len(r.crystals) <= most)
     held(
         "accepted_share_30_80",
         lambda r: (
