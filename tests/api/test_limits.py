@@ -46,6 +46,12 @@ def assert_problem(r: httpx.Response, status: int, field: str | None = None) -> 
     return body
 
 
+def words(n: int) -> str:
+    """A text of exactly n characters made of a corpus word, so the seed is grounded and only
+    the limits under test decide (a run of one letter matches no concept: 422)."""
+    return ("tide pool " * (n // 10 + 1))[:n]
+
+
 # ---- the body size limit ------------------------------------------------------------------
 
 
@@ -53,9 +59,9 @@ async def test_a_body_over_the_limit_is_413(served):
     # Both bodies are within every field's own limit (seed 2000 characters, name 255), so
     # only the body limit tells them apart: without it the larger is created as well.
     async with served(ApiSettings(resume_interrupted=False, max_body_bytes=2048)) as c:
-        small = await c.post(API, json={"seed_concept": "s" * 1500})
+        small = await c.post(API, json={"seed_concept": words(1500)})
         assert small.status_code == 201, small.text
-        big = {"seed_concept": "s" * 1900, "name": "n" * 200}
+        big = {"seed_concept": words(1900), "name": "n" * 200}
         assert len(json.dumps(big)) > 2048
         body = assert_problem(await c.post(API, json=big), 413)
         assert body["title"] == "Payload Too Large" and "WANDER_API_MAX_BODY_BYTES" in body["detail"]
@@ -134,7 +140,7 @@ async def test_every_text_and_list_field_is_bounded(client):
     # At the limits, the same fields are accepted (domains must be known ones: repeat one).
     ok = await client.post(
         API,
-        json={"seed_concept": "x" * 2000, "name": "n" * 255, "attractor": "a" * 2000, "allowed_domains": ["act"] * 64},
+        json={"seed_concept": words(2000), "name": "n" * 255, "attractor": words(2000), "allowed_domains": ["act"] * 64},
     )
     assert ok.status_code == 201, ok.text
 

@@ -22,7 +22,7 @@ memory_app = typer.Typer(
     add_completion=False,
 )
 
-_out = Console(highlight=False)
+_out = Console(highlight=False, soft_wrap=True)  # one line per memory, whatever the terminal width
 _err = Console(stderr=True, highlight=False)
 
 
