@@ -140,7 +140,12 @@ async def test_every_text_and_list_field_is_bounded(client):
     # At the limits, the same fields are accepted (domains must be known ones: repeat one).
     ok = await client.post(
         API,
-        json={"seed_concept": words(2000), "name": "n" * 255, "attractor": words(2000), "allowed_domains": ["act"] * 64},
+        json={
+            "seed_concept": words(2000),
+            "name": "n" * 255,
+            "attractor": words(2000),
+            "allowed_domains": ["act"] * 64,
+        },
     )
     assert ok.status_code == 201, ok.text
 
