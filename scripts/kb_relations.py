@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wander.kb.corpus import RELATION_KINDS
+
 # wninput(5) pointer symbol of a noun synset -> the relation kind it adds to the concept.
 NOUN_POINTERS: dict[str, str] = {
     "!": "antonyms",
@@ -43,25 +45,8 @@ NOUN_POINTERS: dict[str, str] = {
     ";r": "regions",
     "-r": "region_members",
 }
-# Order of the fields in a concept line (after key, lemmas, broader).
-KINDS: tuple[str, ...] = (
-    "antonyms",
-    "parts",
-    "part_of",
-    "members",
-    "member_of",
-    "substances",
-    "substance_of",
-    "attributes",
-    "derivations",
-    "verbs",
-    "topics",
-    "topic_members",
-    "usages",
-    "usage_members",
-    "regions",
-    "region_members",
-)
+# Order of the fields in a concept line (after key, lemmas, broader): the corpus's own.
+KINDS = RELATION_KINDS
 
 # lexnames(5) for verbs.
 VERB_LEXFILES = {

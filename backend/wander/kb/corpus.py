@@ -17,6 +17,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+# The relation lists a concept's line in RELATIONS_FILE may hold (README.md says what each
+# means), in the order they are written: the port's ConceptRelations fields.
+from wander.engine.ports import RELATION_KINDS
+
 __all__ = [
     "DATA_FILE",
     "LEXFILE_DOMAINS",
@@ -34,26 +38,6 @@ __all__ = [
 DATA_FILE: Path = Path(__file__).resolve().parent / "data" / "concepts.jsonl.gz"
 RELATIONS_FILE: Path = DATA_FILE.parent / "relations.jsonl.gz"
 
-# The relation lists a concept's line in RELATIONS_FILE may hold (README.md says what each
-# means), in the order they are written.
-RELATION_KINDS: tuple[str, ...] = (
-    "antonyms",
-    "parts",
-    "part_of",
-    "members",
-    "member_of",
-    "substances",
-    "substance_of",
-    "attributes",
-    "derivations",
-    "verbs",
-    "topics",
-    "topic_members",
-    "usages",
-    "usage_members",
-    "regions",
-    "region_members",
-)
 
 # WordNet's 26 noun lexicographer files without the "noun." prefix: the first entry of
 # every concept's ``domains``.

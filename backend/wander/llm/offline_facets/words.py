@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from wander.engine.crystal_text import RELATION_WORDS  # corpus relation kind -> "X <kind> Y"
 from wander.engine.ports import KnowledgeConcept
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
@@ -38,23 +39,6 @@ def domains(names: list[str], most: int = 2) -> str:
     return out[0] if len(out) == 1 else ", ".join(out[:-1]) + " and " + out[-1]
 
 
-RELATION_WORDS = {  # corpus relation kind -> how a sentence says "X <kind> Y"
-    "parts": "has {y} as a part",
-    "part_of": "is a part of {y}",
-    "members": "has {y} among its members",
-    "member_of": "is a member of {y}",
-    "substances": "is made in part of {y}",
-    "substance_of": "goes into {y}",
-    "attributes": "is measured as {y}",
-    "derivations": "shares its root with {y}",
-    "verbs": "is tied to the verb {y}",
-    "topics": "belongs to the topic of {y}",
-    "topic_members": "is the topic {y} belongs to",
-    "usages": "is a usage of {y}",
-    "usage_members": "has {y} as one of its usages",
-    "regions": "belongs to the region {y}",
-    "region_members": "is the region {y} belongs to",
-}
 SHARED_WORDS = {  # a relation kind -> how "both <kind> Y" reads
     "topics": "both belong to the topic of {y}",
     "usages": "both are usages of {y}",
