@@ -38,6 +38,9 @@ async def test_the_plot_at_both_sizes(client):
 
 async def test_archive_json_is_gzipped_on_the_wire(client, server):
     s = await finished(client, seed_concept="tide pool", max_steps=6)
+    # the background archive of a completed wander writes to its session: let it finish, so
+    # the two reads below see the same document
+    await archived(client, s["id"])
     url = f"http://{server}{API}/{s['id']}/archive.json"
     async with httpx.AsyncClient(timeout=30) as raw:
         async with raw.stream("GET", url, headers={"Accept-Encoding": "gzip"}) as r:
