@@ -23,7 +23,7 @@ test("review, approve and execute a proposal from the panel", async ({ page }) =
   let s: { id: string } | undefined;
   let out: { crystal: { id: string; validity: { verdict: string } } } | undefined;
   const tried: string[] = [];
-  for (let attempt = 0; attempt < 8 && !out; attempt++) {
+  for (let attempt = 0; attempt < 16 && !out; attempt++) {
     const candidate = await createViaApi(page, {
       seed_concept: "information asymmetry",
       attractor: "economic opportunity in financial intelligence",

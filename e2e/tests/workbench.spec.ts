@@ -459,11 +459,18 @@ test("bridges: a step that crossed domains is drawn as a double line", async ({ 
 });
 
 test("reject a crystal kept for review: the verdict is recorded through the API", async ({ page }) => {
-  const s = await createViaApi(page, { seed_concept: "forged letters", max_steps: 60, random_seed: 22, human_checkpoint_frequency: 0 });
+  // every crystal waits for a person's verdict here, so any the gate does not reject is kept for review
+  const s = await createViaApi(page, {
+    seed_concept: "forged letters",
+    max_steps: 80,
+    random_seed: 22,
+    human_checkpoint_frequency: 0,
+    require_crystal_approval: true,
+  });
   await runSteps(page, s.id, 6);
   await openMap(page, s.id);
   let review: Crystal | null = null;
-  for (let i = 0; i < 20 && !review; i++) {
+  for (let i = 0; i < 40 && !review; i++) {
     const r = await page.request.post(`${API}/sessions/${s.id}/crystallize`);
     expect(r.status()).toBe(200);
     const c = (await r.json()).crystal as Crystal | null;
