@@ -61,3 +61,25 @@ class FenceAnchorOut(BaseModel):
 
     concept: str
     action: Literal["include", "exclude"]
+
+
+class BridgeLink(BaseModel):
+    """A locus bridges to another across domains (000 wander_loci.bridges_to)."""
+
+    locus_id: str
+    concept: str
+    bridge_type: str = Field(
+        description="bridge concept, seed-attractor span, domain crossing (the step that reached it) "
+        "or near across domains (an earlier locus off the path)"
+    )
+    strength: float
+    domains: list[str] = Field(default_factory=list, description="the other locus's domains, then this one's")
+    via: str | None = Field(default=None, description="what crosses, as the dweller said it")
+
+
+class ContradictionLink(BaseModel):
+    """A locus contradicts another (000 wander_loci.contradicts): the tension, in words."""
+
+    locus_id: str
+    concept: str
+    tension_description: str

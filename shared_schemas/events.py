@@ -15,7 +15,15 @@ from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
 
-from shared_schemas.common import CandidateOut, FenceAnchorOut, LocusOut, ResidueOut, SessionStatusName
+from shared_schemas.common import (
+    BridgeLink,
+    CandidateOut,
+    ContradictionLink,
+    FenceAnchorOut,
+    LocusOut,
+    ResidueOut,
+    SessionStatusName,
+)
 
 
 class Subject(StrEnum):
@@ -149,6 +157,9 @@ class StepCompletedPayload(EventPayload):
     resonances_detected: int
     strategy: str = ""
     why: str = ""  # why the step was chosen: toward the attractor, bridge, analogy, tension, novelty, a person's hint
+    # what the step taught of the reached locus's connections (engine.connections): new entries
+    bridges: list[BridgeLink] = []
+    contradictions: list[ContradictionLink] = []
 
 
 class AdjacenciesFoundPayload(EventPayload):

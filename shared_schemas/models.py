@@ -19,6 +19,8 @@ from shared_schemas.archive import ArchiveOut as ArchiveOut
 from shared_schemas.archive import ProjectionOut as ProjectionOut
 
 # Re-exported: the shapes and the event contract live in common.py and events.py.
+from shared_schemas.common import BridgeLink as BridgeLink
+from shared_schemas.common import ContradictionLink as ContradictionLink
 from shared_schemas.common import CandidateOut as CandidateOut
 from shared_schemas.common import FenceAnchorOut as FenceAnchorOut
 from shared_schemas.common import LocusOut as LocusOut
@@ -197,6 +199,8 @@ class LocusDetail(LocusOut):
     first_encountered: datetime | None
     last_visited: datetime | None
     adjacent_to: list[dict[str, Any]]
+    bridges_to: list[BridgeLink] = []
+    contradicts: list[ContradictionLink] = []
     connections: list[Connection]
     arrived_by: ResidueOut | None = Field(description="The residue of the encounter that first reached it.")
     arrived_why: str | None = Field(

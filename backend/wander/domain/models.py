@@ -86,6 +86,8 @@ class Locus:
     first_encountered: datetime | None = None
     last_visited: datetime | None = None
     adjacent_to: list[dict[str, Any]] = field(default_factory=list)
+    bridges_to: list[dict[str, Any]] = field(default_factory=list)  # engine.connections
+    contradicts: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass

@@ -41,7 +41,7 @@ from shared_schemas.events import (
     StepStartedPayload,
 )
 from wander.domain.themes import keep_themes
-from wander.engine import breakers, resonance, tiers
+from wander.engine import breakers, connections, resonance, tiers
 from wander.engine import events as ev
 from wander.engine import fence as fences
 from wander.engine.adjacency.analogy import analogy
@@ -345,6 +345,7 @@ async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True)
     residue.themes = keep_themes(residue.themes, degenerate_themes(walk.knowledge))
     target.interestingness = residue.interestingness
     target.actionability = residue.actionability
+    learned = connections.learn(walk, current, target, chosen, residue)
     residue_id = new_id()
 
     res = resonance.check_resonances(walk, residue, residue_id, target, now)
@@ -454,6 +455,8 @@ async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True)
                 resonances_detected=res.detected,
                 strategy=chosen.strategy,
                 why=chosen.why,
+                bridges=learned.bridges,
+                contradictions=learned.contradictions,
             )
         ),
     ]

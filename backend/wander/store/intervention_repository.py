@@ -11,7 +11,7 @@ from sqlalchemy import func, select, update
 from wander.domain.errors import Conflict
 from wander.domain.models import FINISHED, Event, EventDraft
 from wander.engine.ports import FenceChange
-from wander.store.mappers import as_uuid, fence_from_json, fence_to_json
+from wander.store.mappers import as_uuid, fence_embeddings, fence_from_json, fence_to_json
 from wander.store.tables import WanderCrystal, WanderSession
 
 S = WanderSession.__table__
@@ -34,7 +34,11 @@ class InterventionWrites:
                 raise Conflict(f"session {session_id} is {row.status}; its fence can no longer change")
             current = (await conn.execute(select(S.c.fence).where(S.c.id == uuid.UUID(session_id)))).scalar_one()
             anchors, events = change(fence_from_json(current))
-            await conn.execute(update(S).where(S.c.id == uuid.UUID(session_id)).values(fence=fence_to_json(anchors)))
+            await conn.execute(
+                update(S)
+                .where(S.c.id == uuid.UUID(session_id))
+                .values(fence=fence_to_json(anchors), fence_embeddings=fence_embeddings(anchors))
+            )
             return await self._append_events(conn, session_id, row.event_seq + 1, events, None)
 
     async def record_crystal_review(

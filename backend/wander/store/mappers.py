@@ -6,6 +6,9 @@ import uuid
 from typing import Any
 
 import numpy as np
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import Text, cast, literal
+from sqlalchemy.dialects.postgresql import ARRAY
 
 from wander.domain.validation import parse_uuid  # noqa: F401  (the store modules import it from here)
 from wander.domain.models import (
@@ -32,6 +35,16 @@ def fence_to_json(anchors: list[FenceAnchor]) -> list[dict]:
         {"concept": a.concept, "action": a.action, "embedding": [round(float(x), 6) for x in a.embedding]}
         for a in anchors
     ]
+
+
+def fence_embeddings(anchors: list[FenceAnchor]) -> Any:
+    """The fence's anchors for wander_sessions.fence_embeddings (000: the convex hull's
+    anchors), in the fence's order; NULL without a fence. Sent as text[] cast to vector[]
+    on the server (the driver has no codec for vector[])."""
+    if not anchors:
+        return None
+    texts = ["[" + ",".join(f"{float(x):.7g}" for x in a.embedding) + "]" for a in anchors]
+    return cast(literal(texts, ARRAY(Text)), ARRAY(Vector(len(anchors[0].embedding))))
 
 
 def resonance_from_row(r: Any) -> Resonance:
@@ -197,6 +210,8 @@ def locus_from_row(r: Any) -> Locus:
         first_encountered=r.first_encountered,
         last_visited=r.last_visited,
         adjacent_to=list(r.adjacent_to or []),
+        bridges_to=list(r.bridges_to or []),
+        contradicts=list(r.contradicts or []),
     )
 
 
@@ -227,6 +242,7 @@ def session_values(s: Session) -> dict[str, Any]:
         parent_session_id=as_uuid(s.parent_session_id),
         run_until_step=s.run_until_step,
         fence=fence_to_json(s.fence),
+        fence_embeddings=fence_embeddings(s.fence),
         pending_injection=s.pending_injection,
         parent_locus_id=as_uuid(s.parent_locus_id),
         last_step_at=s.last_step_at,
@@ -252,6 +268,8 @@ def locus_values(lo: Locus) -> dict[str, Any]:
         first_encountered=lo.first_encountered,
         last_visited=lo.last_visited,
         adjacent_to=lo.adjacent_to,
+        bridges_to=lo.bridges_to,
+        contradicts=lo.contradicts,
     )
 
 

@@ -16,6 +16,7 @@ from wander.store.event_log import append_events, events_params, lock_session, n
 from wander.store.faults import writing
 from wander.store.mappers import (
     as_uuid,
+    fence_embeddings,
     fence_from_json,
     fence_to_json,
     locus_values,
@@ -174,6 +175,7 @@ class SessionsRepository:
         if "pending_injection" in values:
             raise ValueError("pending_injection is set by set_injection (with its event)")
         if "fence" in values:
+            values["fence_embeddings"] = fence_embeddings(values["fence"])
             values["fence"] = fence_to_json(values["fence"])
         await self._update(session_id, **values)
 

@@ -40,7 +40,7 @@ RESIDUE_COLUMNS = (
 LOCUS_COLUMNS = (  # mappers.locus_values
     *("id", "session_id", "concept", "embedding", "source_type", "domains", "abstraction_level"),
     *("novelty_score", "interestingness", "actionability", "uncertainty", "visit_count", "kb_key"),
-    *("first_encountered", "last_visited", "adjacent_to"),
+    *("first_encountered", "last_visited", "adjacent_to", "bridges_to", "contradicts"),
 )
 
 # No row: the wander was paused or stopped meanwhile, or this step is taken already. Its

@@ -175,6 +175,8 @@ class StepsRepository:
                         actionability=v.actionability,
                         uncertainty=v.uncertainty,
                         adjacent_to=v.adjacent_to,
+                        bridges_to=v.bridges_to,
+                        contradicts=v.contradicts,
                     ),
                 )
             await self._commit_memory(conn, commit)

@@ -178,6 +178,26 @@ export interface BrickOut {
    */
   frames: string;
 }
+/**
+ * A locus bridges to another across domains (000 wander_loci.bridges_to).
+ */
+export interface BridgeLink {
+  locus_id: string;
+  concept: string;
+  /**
+   * bridge concept, seed-attractor span, domain crossing (the step that reached it) or near across domains (an earlier locus off the path)
+   */
+  bridge_type: string;
+  strength: number;
+  /**
+   * the other locus's domains, then this one's
+   */
+  domains?: string[];
+  /**
+   * what crosses, as the dweller said it
+   */
+  via?: string | null;
+}
 export interface BudgetLowEvent {
   session_id: string;
   seq: number;
@@ -246,6 +266,14 @@ export interface Connection {
   concept: string;
   direction: "from" | "to";
   step_number: number;
+}
+/**
+ * A locus contradicts another (000 wander_loci.contradicts): the tension, in words.
+ */
+export interface ContradictionLink {
+  locus_id: string;
+  concept: string;
+  tension_description: string;
 }
 /**
  * POST /api/v1/sandwich/ask: a question about the existing sandwiches (reflective mode).
@@ -464,6 +492,8 @@ export interface StepCompletedPayload {
   resonances_detected: number;
   strategy?: string;
   why?: string;
+  bridges?: BridgeLink[];
+  contradictions?: ContradictionLink[];
 }
 export interface ResidueOut {
   connection: string;
@@ -891,6 +921,8 @@ export interface LocusDetail {
   adjacent_to: {
     [k: string]: unknown | undefined;
   }[];
+  bridges_to?: BridgeLink[];
+  contradicts?: ContradictionLink[];
   connections: Connection[];
   /**
    * The residue of the encounter that first reached it.

@@ -50,6 +50,8 @@ class MemoryController(Controller):
             first_encountered=lo.first_encountered,
             last_visited=lo.last_visited,
             adjacent_to=lo.adjacent_to,
+            bridges_to=lo.bridges_to,
+            contradicts=lo.contradicts,
             connections=connections,
             arrived_by=step_residue_out(arrival) if arrival else None,
             arrived_why=_why(arrival.selection_scores) if arrival else None,
