@@ -27,6 +27,7 @@ from wander.api.controllers.proposals import ProposalController
 from wander.api.controllers.meta import domains, health
 from wander.api.controllers.recall import recall
 from wander.api.controllers.sandwich import SandwichController
+from wander.api.controllers.sandwich_charts import SandwichChartsController
 from wander.api.controllers.sessions import SessionController
 from wander.api.controllers.workbench import WorkbenchController
 from wander.api.deps import Services, provide_services
@@ -131,6 +132,7 @@ def create_app(
             WorkbenchController,
             ProposalController,
             SandwichController,
+            SandwichChartsController,
             health,
             domains,
             recall,

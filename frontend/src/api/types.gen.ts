@@ -402,6 +402,42 @@ export interface DecisionRequest {
   image_sha256: string;
   note?: string | null;
 }
+export interface DomainStructureHeatmap {
+  /**
+   * the domains with most sandwiches, most first
+   */
+  domains: string[];
+  /**
+   * the structural types, the taxonomy's order
+   */
+  types: string[];
+  /**
+   * the non-zero cells
+   */
+  cells: HeatCell[];
+}
+export interface HeatCell {
+  domain: string;
+  structural_type: string;
+  count: number;
+}
+/**
+ * A foraging run on the timeline: its attempts, what came of them, and its success rate.
+ */
+export interface EfficiencyPoint {
+  run_id: string;
+  started_at: string;
+  mode: string;
+  attempts: number;
+  made: number;
+  /**
+   * made / attempts (None: no attempt logged)
+   */
+  rate: number | null;
+  outcomes: {
+    [k: string]: number | undefined;
+  };
+}
 export interface EventFrame {
   type: "event";
   event: EventOut;
@@ -894,6 +930,17 @@ export interface HeartbeatFrame {
   ts: string;
   last_seq: number;
 }
+/**
+ * A node of a tree (treemap, sunburst): its name, its value (a leaf's own; an inner node's
+ * is the sum of its children's), its children, and for a leaf sandwich its id and V.
+ */
+export interface HierarchyNode {
+  name: string;
+  value: number;
+  children?: HierarchyNode[];
+  id?: string | null;
+  validity?: number | null;
+}
 export interface IngredientCount {
   text: string;
   ingredient_type: "bread" | "filling";
@@ -943,6 +990,28 @@ export interface MetricValue {
    */
   target: string;
   met: boolean | null;
+}
+/**
+ * A relation between two sandwiches (sandwich_relations), both among the graph's nodes.
+ */
+export interface NetworkEdge {
+  source: string;
+  target: string;
+  relation_type: string;
+  similarity: number;
+}
+/**
+ * A sandwich in the network graph.
+ */
+export interface NetworkNode {
+  id: string;
+  name: string;
+  structural_type: string;
+  validity: number;
+  origin: string;
+  bread_top: string;
+  filling: string;
+  bread_bottom: string;
 }
 /**
  * RFC 9457 problem details; `field` names the offending input when there is one.
@@ -1058,6 +1127,11 @@ export interface ResonanceOut {
   last_reinforced_at: string | null;
   created_at: string | null;
 }
+export interface ReviewCounts {
+  pending: number;
+  accepted: number;
+  rejected: number;
+}
 export interface RunEfficiency {
   run_id: string;
   mode: string;
@@ -1065,6 +1139,56 @@ export interface RunEfficiency {
   foraging_attempts: number;
   sandwiches_made: number;
   success_rate: number;
+}
+export interface SandwichCharts {
+  network: SandwichNetwork;
+  ingredients: HierarchyNode;
+  types: HierarchyNode;
+  /**
+   * whether the sunburst's first ring is the taxonomy's parent types
+   */
+  type_parents: boolean;
+  validity: ValidityHistogram;
+  heatmap: DomainStructureHeatmap;
+  /**
+   * foraging runs, oldest first
+   */
+  efficiency: EfficiencyPoint[];
+}
+export interface SandwichNetwork {
+  nodes: NetworkNode[];
+  edges: NetworkEdge[];
+  /**
+   * the relation types among the edges, sorted
+   */
+  relation_types: string[];
+  /**
+   * sandwiches in the corpus (the graph shows the newest `nodes`)
+   */
+  total_sandwiches: number;
+}
+/**
+ * Validity scores binned (bin i holds bin_edges[i] <= V < bin_edges[i] + bin_width, the
+ * last bin includes 1.0), one row of counts per period (oldest first).
+ */
+export interface ValidityHistogram {
+  bin_edges: number[];
+  bin_width: number;
+  /**
+   * 'day', or 'hour' when every score falls on one day
+   */
+  period: string;
+  periods: string[];
+  /**
+   * counts[period][bin]
+   */
+  counts: number[][];
+  accept: number;
+  review: number;
+  /**
+   * how many scores are counted (corpus sandwiches and queued marginal ones)
+   */
+  scores: number;
 }
 export interface SandwichMetrics {
   metrics: {
@@ -1094,6 +1218,35 @@ export interface ValidityPoint {
   sandwiches: number;
   avg_validity: number;
   avg_novelty: number;
+}
+/**
+ * A marginal sandwich (0.5 <= V < 0.7) in the review queue, and its decision once made.
+ */
+export interface SandwichReviewOut {
+  id: string;
+  created_at: string;
+  run_id: string | null;
+  source_id: string | null;
+  name: string;
+  description: string;
+  heuristic: string;
+  structural_type: string;
+  validity_score: number;
+  validity: {
+    [k: string]: unknown | undefined;
+  };
+  bread_top: string;
+  filling: string;
+  bread_bottom: string;
+  ingredient_domains: {
+    [k: string]: string[] | undefined;
+  };
+  assembly_rationale: string;
+  status: string;
+  decided_at: string | null;
+  reviewer: string | null;
+  note: string | null;
+  sandwich_id: string | null;
 }
 export interface SearchHit {
   type: "locus" | "crystal" | "resonance";
