@@ -55,7 +55,7 @@ from shared_schemas.events import (
 from wander.engine import events as ev
 from wander.engine import tiers
 from wander.engine.crystallizer import Crystallizer
-from wander.engine.grounding import check_grounded
+from wander.engine.grounding import check_grounded, nonsense_texts, vocabulary, words
 from wander.engine.ports import (
     CAKernel,
     Clock,
@@ -141,6 +141,7 @@ class WanderEngine:
         self.store = store
         self.knowledge = knowledge
         self.embedder = embedder
+        self._nonsense_vectors: np.ndarray | None = None
         self.dweller = dweller
         self.bus = bus
         self.clock = clock
@@ -171,6 +172,13 @@ class WanderEngine:
     async def embed(self, texts: list[str]) -> np.ndarray:
         """The embedder is synchronous (MiniLM runs torch): off the event loop, in a thread."""
         return await asyncio.to_thread(self.embedder.embed, texts)
+
+    async def _nonsense(self) -> np.ndarray:
+        """The made-up texts' embeddings a seed without a corpus word is weighed against
+        (engine/grounding.py), embedded once."""
+        if self._nonsense_vectors is None:
+            self._nonsense_vectors = np.asarray(await self.embed(nonsense_texts(self.knowledge)), dtype=np.float32)
+        return self._nonsense_vectors
 
     async def warm_up(self) -> None:
         """Load the embedding model now rather than in the first request that needs it."""
@@ -240,8 +248,11 @@ class WanderEngine:
         others = list(req.other_seeds or [])
         vectors = await self.embed(texts + others)
         # a seed or attractor that matches nothing in the corpus would be walked from noise
+        nonsense = None
+        if len(self.knowledge) and any(not words(t) & vocabulary(self.knowledge) for t in texts):
+            nonsense = await self._nonsense()
         for field, text, v in zip(("seed_concept", "attractor"), texts, vectors):
-            check_grounded(field, text, v, self.knowledge)
+            check_grounded(field, text, v, self.knowledge, nonsense)
         now = self.clock.now()
         session = Session(
             id=new_id(),

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from wander.domain.errors import InvalidInput
-from wander.engine.grounding import FLOOR, check_grounded
+from wander.engine.grounding import FLOOR, check_grounded, nonsense_texts, vocabulary, words
 from wander.engine.ports import KnowledgeConcept
 from wander.kb.index import KnowledgeIndex
 
@@ -46,3 +46,22 @@ def test_a_word_of_the_corpus_or_a_near_meaning_is_enough(kb):
     near = unit(1.0, 0.0, 0.0, 0.9)  # about 0.74 to 'tide'
     assert float(near @ kb.vector(0)) >= FLOOR
     check_grounded("seed_concept", "flotsam", near, kb)
+
+
+def test_with_made_up_references_the_nearer_of_concept_and_nonsense_decides(kb):
+    nonsense = np.stack([unit(0.0, 0.0, -0.5, 1.0)] * 6)  # made-up strings live near axis 4
+    gibberish = unit(0.2, 0.1, 0.05, 1.0)  # nearer the made-up strings than any concept
+    with pytest.raises(InvalidInput) as e:
+        check_grounded("seed_concept", "florgle wimbo", gibberish, kb, nonsense)
+    assert "made-up words" in e.value.reason and e.value.suggestions[0] == "tide"
+    # below the floor but nearer a concept than the made-up strings: a meaning
+    meaningful = unit(1.0, -1.0, -1.0, -2.0)
+    assert float(meaningful @ kb.vector(0)) < FLOOR
+    check_grounded("seed_concept", "Zeitgeist", meaningful, kb, nonsense)
+    check_grounded("seed_concept", "florgle tide", gibberish, kb, nonsense)  # a corpus word
+
+
+def test_the_made_up_texts_are_fixed_and_not_corpus_words(kb):
+    texts = nonsense_texts(kb, 40)
+    assert texts == nonsense_texts(kb, 40) and len(set(texts)) == 40
+    assert not any(words(t) & vocabulary(kb) for t in texts)
