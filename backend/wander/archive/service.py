@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -241,7 +242,9 @@ class Archivist:
         if warm_up and proj.make_projector(self.projector).name == "umap":
             from wander.archive.umap_projector import warm_up as warm
 
-            self.spawn("umap-warm-up", lambda: asyncio.to_thread(warm))
+            # A daemon thread, not the loop's executor: a stop (Ctrl+C) never waits out a
+            # compile nobody needs any more (asyncio's shutdown joins its executor's threads).
+            threading.Thread(target=warm, name="umap-warm-up", daemon=True).start()
 
     async def _on_event(self, event: Any) -> None:
         sid, subject = event.session_id, event.subject
