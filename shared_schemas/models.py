@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from shared_schemas.action import ACTION_MODELS
 from shared_schemas.archive import ARCHIVE_MODELS
 from shared_schemas.brick import BRICK_MODELS
+from shared_schemas.map_view import MAP_MODELS
 from shared_schemas.sandwich_charts import CHART_MODELS
 from shared_schemas.archive import ArchiveList as ArchiveList
 from shared_schemas.archive import ArchiveOut as ArchiveOut
@@ -495,4 +496,5 @@ EXPORTED: tuple[type[BaseModel], ...] = (
     *ARCHIVE_MODELS,
     *BRICK_MODELS,
     *CHART_MODELS,
+    *MAP_MODELS,
 )

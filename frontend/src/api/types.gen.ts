@@ -133,6 +133,28 @@ export interface ArchiveOut {
    */
   written?: boolean | null;
 }
+export interface AttractorLocusOut {
+  locus_id: string;
+  /**
+   * Cosine similarity of the locus's embedding to the attractor's.
+   */
+  similarity: number;
+}
+/**
+ * The loci nearest a wander's attractor, nearest first: the map marks the attractor
+ * toward them (it is a direction in meaning, not a place on the map).
+ */
+export interface AttractorOut {
+  /**
+   * The wander's attractor; null when it has none (then no loci).
+   */
+  attractor: string | null;
+  nearest: AttractorLocusOut[];
+  /**
+   * The seed locus's similarity to the attractor: what the walk started from.
+   */
+  seed_similarity?: number | null;
+}
 export interface BrickOut {
   /**
    * Where the brick comes from: a stored memory, a crystal's insight (the evolution its attractor picture shows) or a text evolved on request.
