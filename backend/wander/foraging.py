@@ -114,12 +114,24 @@ async def ask_corpus(app: Any, question: str) -> dict[str, Any]:
     """Reflective mode (`wander corpus ask`, POST /api/v1/sandwich/ask): the question routed to
     one of 004's analysis queries (or a vector search over the sandwiches when none fits),
     and that query's rows as the answer."""
-    from wander.sandwich.analysis import route
+    from wander.sandwich.analysis import route_with_args
+    from wander.store.sandwich_corpus_queries import RESEARCH
 
     question = (question or "").strip()
     if not question:
         raise InvalidInput("question", "must not be empty")
-    query = route(question)
+    query, args = route_with_args(question)
+    repo = app.sandwiches
+    if query in RESEARCH or query in ("structural_types", "related", "by_bread"):
+        await sync_crystals(repo, app.embedder)
+        if query in RESEARCH:
+            return {"question": question, **await repo.research(query)}
+        if query == "structural_types":
+            return {"question": question, "query": query, "answer": await repo.structural_types()}
+        if query == "related":
+            rows = await repo.related(args["sandwich_id"], args.get("relation_type"))
+            return {"question": question, "query": query, "args": args, "answer": rows}
+        return {"question": question, "query": query, "args": args, "answer": await repo.by_bread(args["concept"])}
     if query == "similar":
         await sync_crystals(app.sandwiches, app.embedder)
         vector = (await asyncio.to_thread(app.embedder.embed, [question]))[0]

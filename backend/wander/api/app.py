@@ -27,6 +27,8 @@ from wander.api.controllers.proposals import ProposalController
 from wander.api.controllers.meta import domains, health
 from wander.api.controllers.recall import recall
 from wander.api.controllers.sandwich import SandwichController
+from wander.api.controllers.sandwich_corpus import SandwichCorpusController
+from wander.api.controllers.sandwich_evaluation import SandwichEvaluationController
 from wander.api.controllers.sandwich_charts import SandwichChartsController
 from wander.api.controllers.sessions import SessionController
 from wander.api.controllers.workbench import WorkbenchController
@@ -132,6 +134,8 @@ def create_app(
             WorkbenchController,
             ProposalController,
             SandwichController,
+            SandwichCorpusController,
+            SandwichEvaluationController,
             SandwichChartsController,
             health,
             domains,

@@ -3,6 +3,7 @@ the reflective mode's routing of a question to the analysis queries of 004 (5.3,
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from wander.domain.sandwich import TAXONOMY
@@ -52,6 +53,22 @@ def metrics(inputs: MetricInputs) -> dict[str, Any]:
     return {"metrics": out, "counts": counts}
 
 
+UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+BREAD_RE = re.compile(r"\b(?:using|uses?|with)\s+(?:the\s+|a\s+)?bread(?: concept)?\s+['\"“]?([^'\"”?]+?)['\"”]?\s*\??$", re.IGNORECASE)
+
+# 7.2's research queries (wander.store.sandwich_corpus_queries.RESEARCH) and the taxonomy,
+# before the general routes: each needs every word of one of its groups.
+RESEARCH_ROUTES = (
+    ((("predict",),), "validity_prediction"),
+    ((("distance",), ("far apart",)), "bread_distance"),
+    ((("underrepresented",), ("rare",), ("least",), ("missing",)), "underrepresented_types"),
+    ((("filling", "only"), ("filling", "specific")), "filling_specificity"),
+    ((("source", "domain"), ("domain", "validity")), "validity_by_source_domain"),
+    ((("type", "domain"), ("structure", "domain")), "types_across_domains"),
+    ((("bread", "cross-domain"), ("bread", "cross domain")), "cross_domain_breads"),
+    ((("taxonomy",), ("parent",), ("canonical",)), "structural_types"),
+)
+
 QUESTION_ROUTES = (  # (keywords, analysis query)
     (("type", "structure", "structural", "taxonomy", "kind"), "type_distribution"),
     (("cross-domain", "cross domain", "domains"), "cross_domain_breads"),
@@ -62,9 +79,31 @@ QUESTION_ROUTES = (  # (keywords, analysis query)
 )
 
 
+def route_with_args(question: str) -> tuple[str, dict[str, str]]:
+    """(query, its arguments): a sandwich's id in the question asks for its relations
+    ('related', with relation_type 'similar' when the question says similar); "using the
+    bread X" for the sandwiches using that bread concept ('by_bread'); else route()."""
+    q = question.lower()
+    found = UUID_RE.search(question)
+    if found:
+        args = {"sandwich_id": found.group(0)}
+        for kind in ("similar", "same_bread", "same_filling", "inverse", "generalization", "domain_transfer"):
+            if kind in q or kind.replace("_", " ") in q:
+                args["relation_type"] = kind
+                break
+        return "related", args
+    bread = BREAD_RE.search(question.strip())
+    if bread:
+        return "by_bread", {"concept": bread.group(1).strip()}
+    return route(question), {}
+
+
 def route(question: str) -> str:
     """The analysis query a question asks for; 'similar' (vector search) when none fits."""
     q = question.lower()
+    for groups, name in RESEARCH_ROUTES:
+        if any(all(w in q for w in group) for group in groups):
+            return name
     for words, query in QUESTION_ROUTES:
         if any(w in q for w in words):
             return query

@@ -31,6 +31,7 @@ from wander.engine.ports import Embedder, EventBus, Knowledge
 from wander.domain import sandwich as sw
 from wander.sandwich import validator
 from wander.sandwich.assembler import Assembler
+from wander.sandwich.relations import lineage
 from wander.sandwich.identifier import Identifier
 from wander.sandwich.model import (
     ATTEMPTED,
@@ -201,6 +202,9 @@ class Forager:
                 named += "; kept in the review queue"
             return Attempt(prompt, outcome, named, content, review=review), vector
         s = self.assembler.assemble(c, v, where)
+        s.lineage = await asyncio.to_thread(
+            lineage, self.knowledge, {"bread_top": s.bread_top, "filling": s.filling, "bread_bottom": s.bread_bottom}
+        )
         s.commentary = self.reuben.say(
             f"made:{c.heuristic}", name=s.name, b1=c.bread_top.label, f=c.filling.label, b2=c.bread_bottom.label
         )

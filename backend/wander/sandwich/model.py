@@ -64,6 +64,7 @@ class Sandwich:
     assembly_rationale: str = ""
     commentary: str = ""
     origin: str = "forager"  # forager | crystal
+    lineage: dict[str, list[str]] = field(default_factory=dict)  # role -> broader concepts (relations.lineage)
 
 
 @dataclass

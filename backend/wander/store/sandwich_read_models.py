@@ -55,7 +55,8 @@ class SandwichReadModels:
         return await self._fetch(dict, sql, **params)
 
     async def sandwiches(self, limit: int = 50, origin: str | None = None) -> list[SandwichRow]:
-        cols = [c for c in SANDWICHES.c if c.name not in ("filling_embedding", "sandwich_embedding")]
+        hidden = ("filling_embedding", "sandwich_embedding", "bread_top_embedding", "bread_bottom_embedding", "lineage")
+        cols = [c for c in SANDWICHES.c if c.name not in hidden]
         q = select(*cols).order_by(SANDWICHES.c.created_at.desc()).limit(limit)
         if origin is not None:
             q = q.where(SANDWICHES.c.origin == origin)

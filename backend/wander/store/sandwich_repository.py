@@ -6,15 +6,18 @@ the analysis queries of 004 (5.3, 7, 8.1) are sandwich_read_models.py."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import asdict
 from typing import Any
 
 import numpy as np
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from wander.domain.models import Event
 from wander.sandwich.model import FINISHED, STARTED, Attempt, Sandwich, content_hash
+from wander.sandwich.relations import SandwichFacts, relate
+from wander.store.sandwich_evaluation import SandwichEvaluation
 from wander.store.sandwich_read_models import SandwichReadModels
 from wander.store.sandwich_reviews import SandwichReviews
 from wander.store.sandwich_tables import (
@@ -28,7 +31,38 @@ from wander.store.sandwich_tables import (
     SOURCES,
 )
 
-SIMILAR_COS = 0.8  # sandwiches this close (sandwich embeddings) are related as 'similar'
+RELATE_NEAREST, RELATE_SHARING, RELATE_SAME_TYPE = 20, 50, 100  # the candidates a new sandwich is related to
+
+
+def _facts_of(sid: Any, s: Sandwich) -> SandwichFacts:
+    return SandwichFacts(
+        id=str(sid),
+        labels={"bread_top": s.bread_top.label, "filling": s.filling.label, "bread_bottom": s.bread_bottom.label},
+        vectors={"bread_top": s.bread_top.vector, "filling": s.filling.vector, "bread_bottom": s.bread_bottom.vector},
+        embedding=s.embedding,
+        structural_type=s.structural_type,
+        domains=tuple(s.validity.get("domains") or ()),
+        lineage={k: tuple(v) for k, v in (s.lineage or {}).items()},
+    )
+
+
+def _facts_of_row(r: Any) -> SandwichFacts:
+    def vec(x: Any) -> np.ndarray | None:
+        return None if x is None else np.asarray(x, dtype=np.float32)
+
+    return SandwichFacts(
+        id=str(r.id),
+        labels={"bread_top": r.bread_top, "filling": r.filling, "bread_bottom": r.bread_bottom},
+        vectors={
+            "bread_top": vec(r.bread_top_embedding),
+            "filling": vec(r.filling_embedding),
+            "bread_bottom": vec(r.bread_bottom_embedding),
+        },
+        embedding=np.asarray(r.sandwich_embedding, dtype=np.float32),
+        structural_type=r.structural_type,
+        domains=tuple(r.domains or ()),
+        lineage={k: tuple(v) for k, v in (r.lineage or {}).items()},
+    )
 
 
 def _vecs(rows: list[Any]) -> np.ndarray:
@@ -37,7 +71,7 @@ def _vecs(rows: list[Any]) -> np.ndarray:
     return np.stack([np.asarray(r, dtype=np.float32) for r in rows])
 
 
-class SandwichRepository(SandwichReviews, SandwichReadModels):
+class SandwichRepository(SandwichReviews, SandwichEvaluation, SandwichReadModels):
     def __init__(self, engine: AsyncEngine):
         self.engine = engine
 
@@ -199,6 +233,9 @@ class SandwichRepository(SandwichReviews, SandwichReadModels):
                     filling=s.filling.label,
                     filling_embedding=s.filling.vector,
                     sandwich_embedding=s.embedding,
+                    bread_top_embedding=s.bread_top.vector,
+                    bread_bottom_embedding=s.bread_bottom.vector,
+                    lineage={k: list(v) for k, v in (s.lineage or {}).items()},
                     source_id=source_id,
                     structural_type=s.structural_type,
                     domains=list(v.get("domains") or []),
@@ -217,10 +254,18 @@ class SandwichRepository(SandwichReviews, SandwichReadModels):
             ("bread_bottom", s.bread_bottom, "bread"),
         ):
             stmt = pg_insert(INGREDIENTS).values(
-                text=ing.label, ingredient_type=kind, domains=list(ing.domains), first_seen_sandwich=sid
+                text=ing.label,
+                ingredient_type=kind,
+                domains=list(ing.domains),
+                embedding=ing.vector,
+                first_seen_sandwich=sid,
             )
             stmt = stmt.on_conflict_do_update(
-                constraint="uq_ingredient_text_type", set_={"usage_count": INGREDIENTS.c.usage_count + 1}
+                constraint="uq_ingredient_text_type",
+                set_={
+                    "usage_count": INGREDIENTS.c.usage_count + 1,
+                    "embedding": func.coalesce(INGREDIENTS.c.embedding, stmt.excluded.embedding),
+                },
             )
             iid = (await conn.execute(stmt.returning(INGREDIENTS.c.id))).scalar_one()
             await conn.execute(
@@ -229,68 +274,63 @@ class SandwichRepository(SandwichReviews, SandwichReadModels):
                 .on_conflict_do_nothing()
             )
         await self._relate(conn, sid, s)
+        await self._canonical(conn, sid, s)
         return sid
 
+    async def _canonical(self, conn: AsyncConnection, sid: Any, s: Sandwich) -> None:
+        """The type's canonical example in the corpus: its sandwich of the highest V."""
+        await conn.execute(
+            text("""
+                UPDATE structural_types st SET canonical_example_id = :sid
+                WHERE st.name = :name AND (st.canonical_example_id IS NULL OR
+                  (SELECT validity_score FROM sandwiches WHERE id = st.canonical_example_id) < :v)"""),
+            {"sid": sid, "name": s.structural_type, "v": float(np.clip(s.validity["V"], 0, 1))},
+        )
+
     async def _relate(self, conn: AsyncConnection, sid: Any, s: Sandwich) -> None:
-        """Relations to the sandwiches already stored: similar (cosine of the sandwich embeddings
-        >= SIMILAR_COS), same_bread, same_filling."""
+        """Every relation of wander.sandwich.relations to the stored sandwiches that may hold
+        one: the nearest by sandwich embedding, those sharing an ingredient's label, and the
+        latest of the same structural type (a domain transfer's candidates)."""
         dist = SANDWICHES.c.sandwich_embedding.cosine_distance(s.embedding)
-        near = (
-            await conn.execute(
-                select(SANDWICHES.c.id, (1 - dist).label("sim"))
-                .where(SANDWICHES.c.id != sid)
-                .where(dist <= 1 - SIMILAR_COS)
-                .order_by(dist)
-                .limit(10)
+        labels = [s.bread_top.label, s.bread_bottom.label, s.filling.label]
+        cols = (
+            SANDWICHES.c.id,
+            SANDWICHES.c.bread_top,
+            SANDWICHES.c.filling,
+            SANDWICHES.c.bread_bottom,
+            SANDWICHES.c.bread_top_embedding,
+            SANDWICHES.c.filling_embedding,
+            SANDWICHES.c.bread_bottom_embedding,
+            SANDWICHES.c.sandwich_embedding,
+            SANDWICHES.c.structural_type,
+            SANDWICHES.c.domains,
+            SANDWICHES.c.lineage,
+        )
+        others = SANDWICHES.c.id != sid
+        near = select(*cols).where(others).order_by(dist).limit(RELATE_NEAREST)
+        sharing = (
+            select(*cols)
+            .where(others)
+            .where(
+                SANDWICHES.c.bread_top.in_(labels)
+                | SANDWICHES.c.bread_bottom.in_(labels)
+                | SANDWICHES.c.filling.in_(labels)
             )
-        ).all()
-        rows = [
-            {
-                "sandwich_a": sid,
-                "sandwich_b": r.id,
-                "relation_type": "similar",
-                "similarity_score": float(r.sim),
-                "rationale": f"sandwich embeddings at cosine {float(r.sim):.2f}",
-            }
-            for r in near
-        ]
-        breads = [s.bread_top.label, s.bread_bottom.label]
-        shared = (
-            await conn.execute(
-                select(SANDWICHES.c.id, SANDWICHES.c.bread_top, SANDWICHES.c.bread_bottom, SANDWICHES.c.filling)
-                .where(SANDWICHES.c.id != sid)
-                .where(
-                    SANDWICHES.c.bread_top.in_(breads)
-                    | SANDWICHES.c.bread_bottom.in_(breads)
-                    | (SANDWICHES.c.filling == s.filling.label)
-                )
-                .limit(50)
-            )
-        ).all()
-        for r in shared:
-            common = sorted({r.bread_top, r.bread_bottom} & set(breads))
-            if common:
-                rows.append(
-                    {
-                        "sandwich_a": sid,
-                        "sandwich_b": r.id,
-                        "relation_type": "same_bread",
-                        "similarity_score": 1.0,
-                        "rationale": f"both use {', '.join(common)} as bread",
-                    }
-                )
-            if r.filling == s.filling.label:
-                rows.append(
-                    {
-                        "sandwich_a": sid,
-                        "sandwich_b": r.id,
-                        "relation_type": "same_filling",
-                        "similarity_score": 1.0,
-                        "rationale": f"both are filled with {r.filling}",
-                    }
-                )
-        if rows:
-            await conn.execute(pg_insert(RELATIONS).values(rows).on_conflict_do_nothing())
+            .limit(RELATE_SHARING)
+        )
+        same_type = (
+            select(*cols)
+            .where(others, SANDWICHES.c.structural_type == s.structural_type)
+            .order_by(SANDWICHES.c.created_at.desc())
+            .limit(RELATE_SAME_TYPE)
+        )
+        found: dict[Any, Any] = {}
+        for q in (near, sharing, same_type):
+            for r in (await conn.execute(q)).all():
+                found.setdefault(r.id, r)
+        relations = relate(_facts_of(sid, s), [_facts_of_row(r) for r in found.values()])
+        if relations:
+            await conn.execute(pg_insert(RELATIONS).values([asdict(r) for r in relations]).on_conflict_do_nothing())
 
     async def store_crystal(self, crystal_id: str, s: Sandwich) -> str | None:
         """A wander's crystal as a sandwich (origin 'crystal'); None when it is already stored."""

@@ -76,6 +76,9 @@ SANDWICHES = Table(
     Column("filling", Text, nullable=False),
     Column("filling_embedding", Vector(DIM), nullable=False),
     Column("sandwich_embedding", Vector(DIM), nullable=False),
+    Column("bread_top_embedding", Vector(DIM)),  # migration 0013: null on sandwiches stored before it
+    Column("bread_bottom_embedding", Vector(DIM)),
+    Column("lineage", JSONB, nullable=False, server_default="{}"),  # role -> the ingredient's broader concepts
     Column("source_id", UUID(as_uuid=True), ForeignKey("sandwich_sources.id", ondelete="SET NULL")),
     Column("structural_type", String(100), nullable=False),
     Column("domains", ARRAY(Text), nullable=False, server_default="{}"),
@@ -97,6 +100,7 @@ INGREDIENTS = Table(
     Column("text", Text, nullable=False),
     Column("ingredient_type", String(20), nullable=False),
     Column("domains", ARRAY(Text), nullable=False, server_default="{}"),
+    Column("embedding", Vector(DIM)),  # migration 0013
     Column("first_seen_sandwich", UUID(as_uuid=True), ForeignKey("sandwiches.id", ondelete="SET NULL")),
     _ts("first_seen_at"),
     Column("usage_count", Integer, nullable=False, server_default="1"),
@@ -125,7 +129,7 @@ RELATIONS = Table(
     _pk(),
     Column("sandwich_a", UUID(as_uuid=True), ForeignKey("sandwiches.id", ondelete="CASCADE"), nullable=False),
     Column("sandwich_b", UUID(as_uuid=True), ForeignKey("sandwiches.id", ondelete="CASCADE"), nullable=False),
-    Column("relation_type", String(50), nullable=False),  # similar | same_bread | same_filling | same_type
+    Column("relation_type", String(50), nullable=False),  # wander.sandwich.relations.KINDS
     Column("similarity_score", Float, nullable=False),
     Column("rationale", Text, nullable=False, server_default=""),
     _ts("created_at"),
