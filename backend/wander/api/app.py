@@ -25,6 +25,7 @@ from wander.api.controllers.interventions import InterventionController
 from wander.api.controllers.memory import MemoryController
 from wander.api.controllers.proposals import ProposalController
 from wander.api.controllers.meta import domains, health
+from wander.api.controllers.map_view import MapViewController
 from wander.api.controllers.recall import recall
 from wander.api.controllers.sandwich import SandwichController
 from wander.api.controllers.sandwich_corpus import SandwichCorpusController
@@ -126,6 +127,7 @@ def create_app(
         route_handlers=[
             SessionController,
             ControlController,
+            MapViewController,
             ArchiveController,
             MemoryController,
             CrystalController,
