@@ -264,3 +264,85 @@ def reject(
 ) -> None:
     """Reject a marginal sandwich (it stays in the queue's history)."""
     _decide(review_id, False, reviewer, note)
+
+
+@corpus_app.command("calibrate")
+def calibrate(as_json: bool = typer.Option(False, "--json")) -> None:
+    """8.2's calibration: V's threshold and weights fitted to people's judgments (the evaluation
+    page), with agreement before and after; and 8.3's failure table."""
+
+    async def main():
+        from wander.sandwich.calibration import calibrate as fit
+
+        async with _open() as app:
+            return fit(await app.sandwiches.judged()), await app.sandwiches.failures()
+
+    report, failures = _run(main)
+    if as_json:
+        print(_json({"calibration": report, "failures": failures}))
+        return
+    out.print(f"[bold]Calibration (004 8.2)[/bold]: {report['summary']}", soft_wrap=True)
+    t = Table(title="V against people's judgments")
+    for col in ("", "weights", "threshold", "agreement", "kappa"):
+        t.add_column(col)
+    for key, label in (("before", "before"), ("threshold_only", "threshold refitted"), ("after", "weights refitted")):
+        row = report.get(key)
+        if row and "agreement" in row:
+            weights = " ".join(f"{k} {v:.2f}" for k, v in row["weights"].items())
+            kappa = "-" if row["kappa"] is None else f"{row['kappa']:.2f}"
+            t.add_row(label, weights, f"{row['threshold']:.3f}", f"{row['agreement']:.0%}", kappa)
+    out.print(t)
+    f = Table(title="Failures (004 8.3)")
+    for col in ("failure", "count", "data captured", "purpose"):
+        f.add_column(col)
+    for row in failures:
+        f.add_row(row["label"], str(row["count"]), row["captured"], row["purpose"])
+    out.print(f)
+
+
+@corpus_app.command("types")
+def types(as_json: bool = typer.Option(False, "--json")) -> None:
+    """The structural taxonomy (004 4.2) with parents, canonical examples and validity stats."""
+
+    async def main():
+        async with _open() as app:
+            return await app.sandwiches.structural_types()
+
+    rows = _run(main)
+    if as_json:
+        print(_json(rows))
+        return
+    for r in rows:
+        parent = f" (a kind of {r['parent']})" if r["parent"] else ""
+        best = f"; best here: {r['canonical_example_name']}" if r["canonical_example_name"] else ""
+        out.print(
+            f"[bold]{r['name']}[/bold]{parent}: {r['bread_relation']} -> {r['filling_role']}, "
+            f"e.g. {r['canonical_example']}{best}; {r['sandwich_count']} sandwiches",
+            soft_wrap=True,
+        )
+
+
+@corpus_app.command("related")
+def related(
+    sandwich_id: str = typer.Argument(..., help="A sandwich's id."),
+    kind: str | None = typer.Option(None, "--type", help="similar, same_bread, same_filling, inverse, ..."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """A sandwich's relations (004 5.2), strongest first."""
+
+    async def main():
+        async with _open() as app:
+            return await app.sandwiches.related(sandwich_id, kind)
+
+    rows = _run(main)
+    if as_json:
+        print(_json(rows))
+        return
+    if not rows:
+        out.print("No relation.")
+    for r in rows:
+        out.print(
+            f"{r['relation_type']} ({r['direction']}, {r['similarity_score']:.2f}): {r['name']}: "
+            f"{r['bread_top']} / {r['filling']} / {r['bread_bottom']}; {r['rationale']}",
+            soft_wrap=True,
+        )
