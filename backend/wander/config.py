@@ -271,7 +271,7 @@ class ModelsSettings(Section):
     anthropic_heavy_model: str = _var(
         "WANDER_ANTHROPIC_HEAVY_MODEL",
         defaults.ANTHROPIC_HEAVY_MODEL,
-        "reserved for rumination; not wired yet: with `anthropic` or `auto`, rumination runs offline",
+        "the heavy model: rumination before a crystal with `anthropic` or `auto`, when the session's cloud budget allows",
     )
     anthropic_timeout: float = _var(
         "WANDER_ANTHROPIC_TIMEOUT", defaults.ANTHROPIC_TIMEOUT, "seconds per Anthropic call", ge=0.01
@@ -294,9 +294,8 @@ class ModelsSettings(Section):
     helpers: bool = _var(
         "WANDER_MODEL_HELPERS",
         True,
-        "with `--dweller ollama` only, the model also proposes "
-        "analogies/tensions and ruminates (`0`: off); with `anthropic` or `auto` the proposals "
-        "and rumination stay offline",
+        "the dweller's models also propose analogies/tensions and ruminate, routed like the dweller, "
+        "cloud calls within the session's budget (`0`: off)",
         shown="`1`",
     )
 

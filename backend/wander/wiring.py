@@ -256,9 +256,9 @@ async def open_app(
         offline = OfflineDweller(knowledge)
         proposer = ruminator = None
         if dweller is not None and not hasattr(dweller, "dwell"):
-            from wander.llm.factory import local_helpers
+            from wander.llm.factory import model_helpers
 
-            proposer, ruminator = local_helpers(getattr(dweller, "name", None))
+            proposer, ruminator = model_helpers(getattr(dweller, "name", None))
             dweller = dweller(offline, embedder)  # a builder (llm.factory.dweller_builder)
         engine = WanderEngine(
             # wrap_store: what the engine writes through (a worker's lease-fenced store, wander.worker)

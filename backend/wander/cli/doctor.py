@@ -106,7 +106,7 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
             "model": s.anthropic_heavy_model,
             "where": s.anthropic_url or "api.anthropic.com",
             "ok": heavy_ok,
-            "status": heavy_why + ("" if not heavy_ok else " (reserved: not wired to rumination yet)"),
+            "status": heavy_why + ("" if not heavy_ok else " (rumination before a crystal)"),
         },
     ]
     embedders = [
@@ -155,7 +155,7 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
         ca_active, ca_why = active_backend(ca_requested)
     except CABackendError as exc:
         ca_active, ca_why = "none", str(exc)
-    helpers = _helpers(chosen, env, s, ol_ok, ol_why)
+    proposer, rumination = _helpers(chosen, env, s, (ol_ok, ol_why), (an_ok, an_why), (heavy_ok, heavy_why))
     return {
         "dweller": chosen,
         "router": plan,
@@ -163,26 +163,36 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
         "embedders": embedders,
         "ca_backend": {"requested": ca_requested, "active": ca_active, "why": ca_why},
         "embedder": s.embedder,
-        "proposer": helpers,
-        "rumination": helpers,
+        "proposer": proposer,
+        "rumination": rumination,
     }
 
 
-def _helpers(chosen: str, env: dict[str, str] | None, s: Any, ol_ok: bool, ol_why: str) -> str:
-    """What proposes analogies/tensions and ruminates, as wired by llm.factory.local_helpers:
-    the Ollama model only when every call stays local, else the offline knowledge base."""
+def _helpers(
+    chosen: str, env: dict[str, str] | None, s: Any, ol: tuple[bool, str], an: tuple[bool, str], heavy: tuple[bool, str]
+) -> tuple[str, str]:
+    """(proposer, rumination) as wired by llm.factory.model_helpers: routed like the dweller,
+    cloud calls within the session's budget, the offline knowledge base last."""
     from wander.llm.factory import helpers_wired
 
     offline = "offline (knowledge base + geometry"
-    if helpers_wired(chosen, env):
-        if ol_ok:
-            return f"ollama {s.ollama_model}"
-        return f"ollama {s.ollama_model} ({ol_why}): falls back to {offline})"
-    if chosen == "offline":
-        return offline + ")"
+    if not helpers_wired(chosen, env):
+        return (offline + ")",) * 2 if chosen == "offline" else (offline + ": WANDER_MODEL_HELPERS=0)",) * 2
+
+    def said(name: str, model: str, status: tuple[bool, str]) -> str:
+        return f"{name} {model}" + ("" if status[0] else f" ({status[1]})")
+
+    local = said("ollama", s.ollama_model, ol)
     if chosen == "ollama":
-        return offline + ": WANDER_MODEL_HELPERS=0)"
-    return offline + f": model helpers only with WANDER_DWELLER=ollama, not {chosen}: not yet charged to a budget)"
+        return (local if ol[0] else f"{local}: falls back to {offline})",) * 2
+    cloud = said("anthropic", s.anthropic_model, an) + " within the session's cloud budget"
+    heavy_said = said("anthropic", s.anthropic_heavy_model, heavy) + " (heavy) when the session's cloud budget allows"
+    last = f"then {offline})"
+    if chosen == "anthropic":
+        return f"{cloud}, {last}", f"{heavy_said}, {last}"
+    if not s.anthropic_key:
+        return f"{local}, {last}", f"{local}, {last}"
+    return f"{local}, then {cloud}, {last}", f"{heavy_said}, else {local}, {last}"
 
 
 def doctor(

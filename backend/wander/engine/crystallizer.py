@@ -66,8 +66,16 @@ class Crystallizer:
         return self._prototypes
 
     async def crystallize(
-        self, walk: Walk, trigger: str, locus: Locus, resonance: Resonance | None = None
+        self,
+        walk: Walk,
+        trigger: str,
+        locus: Locus,
+        resonance: Resonance | None = None,
+        *,
+        budget_cents: int | None = None,
     ) -> CrystallizeOutcome:
+        """budget_cents: the cloud budget the rumination may spend (a step's: what its session
+        has left after the step's dwelling); None: no cloud (outside a step nothing charges it)."""
         session = walk.session
         stimulus = ", ".join(resonance.themes[:4]) if resonance else locus.concept
         vector = normalize(resonance.embedding if resonance is not None else locus.embedding)
@@ -76,7 +84,7 @@ class Crystallizer:
         organized = frozenset(
             {c.id for c in crystals} | {str(e.get("id")).split("#")[0] for c in crystals for e in c.supporting_evidence}
         )
-        rum = await ruminate(self.store, session, stimulus, vector, self.ruminator, organized)
+        rum = await ruminate(self.store, session, stimulus, vector, self.ruminator, organized, budget_cents)
         if rum.decision != "crystallize":
             return CrystallizeOutcome(None, [], rum, f"rumination ended without crystallizing ({rum.reason})")
         pool = _bread_pool(walk, vector)
@@ -149,6 +157,7 @@ class Crystallizer:
             val = dataclasses.replace(val, novelty=await self._novelty(walk, b1, f_i, b2, embedding, accepted))
         opposite = are_opposites(kb, b1.kb_key, b2.kb_key)
         stype, _ = sandwich.structural_type(embedding, self.prototypes(), opposite)
+        typed = sandwich.type_confidence(embedding, self.prototypes(), opposite)
         verdict = val.verdict
         now = self.clock.now()
         cited = {i for s in rum.steps if "rejected" not in s for i in s["evidence_ids"]}
@@ -172,7 +181,7 @@ class Crystallizer:
             supporting_evidence=evidence,
             bread_a_locus_id=b1.id,
             bread_b_locus_id=b2.id,
-            validity={**val.as_dict(), "filling": filling.label, "trigger": trigger},
+            validity={**val.as_dict(), "filling": filling.label, "trigger": trigger, **typed},
             structural_type=stype,
             rumination=rum.steps,
             validated_by="sandwich-gate",
@@ -272,7 +281,9 @@ def crystal_summary(c: Crystal) -> CrystalSummary:
         id=c.id,
         insight=c.insight,
         confidence=c.confidence,
-        structural_type=c.structural_type,
+        # the type only where the classifier is confident (see sandwich.type_confidence);
+        # the crystal keeps its nearest type and the figures in its validity
+        structural_type=c.structural_type if c.validity.get("type_confident", True) else None,
         status=c.status,
         bread=[c.bread_a_locus_id, c.bread_b_locus_id],
         domains=c.domains,

@@ -280,13 +280,17 @@ class Dweller(Protocol):
 
 
 class ConceptProposer(Protocol):
-    """A model asked for adjacencies: analogies and tensions (returns concept names)."""
+    """A model asked for adjacencies: analogies and tensions (returns concept names; a
+    model's answer is engine.model_spend.Proposals, saying what it cost). budget_cents:
+    the cloud budget a call may spend (None: no limit given)."""
 
-    async def propose_analogies(self, a: str, b: str, c: str, n: int = 5) -> list[str]:
+    async def propose_analogies(
+        self, a: str, b: str, c: str, n: int = 5, *, budget_cents: int | None = None
+    ) -> list[str]:
         """'a is to b as c is to ?'"""
         ...
 
-    async def propose_tensions(self, concept: str, n: int = 5) -> list[str]:
+    async def propose_tensions(self, concept: str, n: int = 5, *, budget_cents: int | None = None) -> list[str]:
         """What stands in productive tension with the concept?"""
         ...
 
@@ -310,10 +314,16 @@ class RuminationReply:
     cited_ids: list[str]
     signal: str  # CONTINUE | CRYSTALLIZE
     insight: str | None = None  # the proposed crystal text when signal is CRYSTALLIZE
+    spent: list[tuple[str, int, int]] = field(default_factory=list)  # (route, calls, cents) per model asked
 
 
 class RuminationModel(Protocol):
-    async def ruminate(self, seed: str, turn: RuminationTurn) -> RuminationReply: ...
+    """budget_cents: the cloud budget the turn may spend; the engine passes it only when it
+    has one (a rumination outside a step has none: no cloud)."""
+
+    async def ruminate(
+        self, seed: str, turn: RuminationTurn, *, budget_cents: int | None = None
+    ) -> RuminationReply: ...
 
 
 @dataclass

@@ -23,6 +23,7 @@ import numpy as np
 
 from wander.domain.models import Session
 from wander.domain.views import EvidenceItem
+from wander.engine.model_spend import Spend
 from wander.engine.ports import RuminationModel, RuminationReply, RuminationTurn, Store
 
 LENSES = (
@@ -56,6 +57,7 @@ class RuminationResult:
     coverage: float = 0.0
     final_gap: float = 1.0
     insight: str | None = None
+    spend: Spend = field(default_factory=Spend)  # what the model's turns cost (engine.model_spend)
 
 
 def composite_gap(explored: dict[str, list[EvidenceItem]]) -> tuple[float, dict[str, float]]:
@@ -122,7 +124,7 @@ def next_lens(
 class OfflineRuminator:
     """A ruminator without a model: findings read off the evidence, honest about absences."""
 
-    async def ruminate(self, seed: str, turn: RuminationTurn) -> RuminationReply:
+    async def ruminate(self, seed: str, turn: RuminationTurn, *, budget_cents: int | None = None) -> RuminationReply:
         ev = sorted(turn.evidence, key=lambda e: -e.sim)
         if ev:
             top = ev[:2]
@@ -147,9 +149,12 @@ async def ruminate(
     vector: np.ndarray,
     model: RuminationModel,
     organized: frozenset[str] = frozenset(),
+    budget_cents: int | None = None,
 ) -> RuminationResult:
     """`organized`: graph nodes the project's crystals already hold (their ids and the ids of
-    their evidence), which are no orphans for the structural gap."""
+    their evidence), which are no orphans for the structural gap. `budget_cents`: the cloud
+    budget the whole rumination may spend (each turn is given what is left of it); None:
+    the model is not told of one (a rumination outside a step)."""
     explored: dict[str, list[EvidenceItem]] = {}
     result = RuminationResult(decision="abort", reason="")
     seen: set[str] = set()
@@ -178,7 +183,11 @@ async def ruminate(
             findings_so_far=list(result.findings),
             coverage=coverage_now,
         )
-        reply = await model.ruminate(seed, turn)
+        if budget_cents is None:
+            reply = await model.ruminate(seed, turn)
+        else:
+            reply = await model.ruminate(seed, turn, budget_cents=max(0, budget_cents - result.spend.cloud_cents))
+        result.spend.add(reply)
         returned = {e.id for e in evidence}
         record: dict[str, Any] = {
             "step": step,
@@ -190,6 +199,11 @@ async def ruminate(
             "monologue": reply.monologue,
             "signal": reply.signal,
         }
+        model_used = getattr(reply, "model_used", "")
+        if model_used:  # which model ruminated (the heavy cloud model, a local one) and at what cost
+            record["model"] = model_used
+            record["route"] = getattr(reply, "route", "")
+            record["cost_cents"] = getattr(reply, "cost_cents", 0)
         invented = [i for i in reply.cited_ids if i not in returned]
         if invented:
             record["rejected"] = f"cites ids the queries did not return: {invented}"

@@ -41,7 +41,7 @@ from shared_schemas.events import (
     StepStartedPayload,
 )
 from wander.domain.themes import keep_themes
-from wander.engine import breakers, connections, resonance, tiers
+from wander.engine import breakers, connections, model_spend, resonance, tiers
 from wander.engine import events as ev
 from wander.engine import fence as fences
 from wander.engine.adjacency.analogy import analogy
@@ -113,7 +113,9 @@ def may_crystallize(step_number: int, last: int) -> bool:
     return not same_stretch and step_number - last >= CRYSTAL_GAP
 
 
-async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[Candidate]:
+async def gather_candidates(
+    walk: Walk, ctx: StepContext | None = None, spend: model_spend.Spend | None = None
+) -> list[Candidate]:
     """All four strategies' candidates (and a model's, when one is configured), in scope,
     one per concept, ranked by composite score, best first.
 
@@ -130,7 +132,7 @@ async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[
         + distance_band(walk)
     )
     if ctx is not None and ctx.proposer is not None:
-        found += await _model_candidates(walk, ctx)
+        found += await _model_candidates(walk, ctx, spend or model_spend.Spend())
     best: dict[str, Candidate] = {}
     for c in found:
         key = c.locus_id or c.kb_key or c.concept
@@ -145,21 +147,22 @@ async def gather_candidates(walk: Walk, ctx: StepContext | None = None) -> list[
     return sorted(found_all, key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
 
 
-async def _model_candidates(walk: Walk, ctx: StepContext) -> list[Candidate]:
-    """Concepts a model proposes by analogy and tension, embedded and scoped like any other."""
+async def _model_candidates(walk: Walk, ctx: StepContext, spend: model_spend.Spend) -> list[Candidate]:
+    """Concepts a model proposes by analogy and tension, embedded and scoped like any other;
+    what asking cost is added to `spend` (a cloud model is asked within the budget left)."""
     current = walk.current
     names: list[tuple[str, str]] = []
     try:
         if walk.relations:
             a, b = walk.relations[-1]
-            names += [
-                (n, f"model: '{a.concept}' is to '{b.concept}' as '{current.concept}' is to '{n}'")
-                for n in await ctx.proposer.propose_analogies(a.concept, b.concept, current.concept)
-            ]
-        names += [
-            (n, f"model: in productive tension with '{current.concept}'")
-            for n in await ctx.proposer.propose_tensions(current.concept)
-        ]
+            left = model_spend.budget_left(walk.session, spend.cloud_cents)
+            got = await ctx.proposer.propose_analogies(a.concept, b.concept, current.concept, budget_cents=left)
+            spend.add(got)
+            names += [(n, f"model: '{a.concept}' is to '{b.concept}' as '{current.concept}' is to '{n}'") for n in got]
+        left = model_spend.budget_left(walk.session, spend.cloud_cents)
+        got = await ctx.proposer.propose_tensions(current.concept, budget_cents=left)
+        spend.add(got)
+        names += [(n, f"model: in productive tension with '{current.concept}'") for n in got]
     except Exception:  # a model's trouble never stops the wander
         return []
     names = [(n, r) for n, r in names if n.strip() and n not in walk.concepts_seen][:8]
@@ -255,11 +258,12 @@ async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True)
         await ctx.bus.publish(started)
     drafts: list[EventDraft] = []
 
+    spend = model_spend.Spend()  # the model helpers' (proposals, rumination), beside the dwelling's usage
     injected = await _injected(walk, ctx)
     if injected is not None:
         candidates, chosen, chosen_index, probs = [injected], injected, 0, np.ones(1)
     else:
-        candidates = await gather_candidates(walk, ctx)
+        candidates = await gather_candidates(walk, ctx, spend)
         if not candidates:
             raise NoCandidates(f"no concept in scope is reachable from '{current.concept}'")
         scores = np.array([c.scores.composite for c in candidates])
@@ -405,10 +409,6 @@ async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True)
         "cloud_calls": int(residue.route == "cloud"),
         "cloud_spent_cents": residue.cost_cents if residue.route == "cloud" else 0,
     }
-    advanced.local_calls = session.local_calls + usage["local_calls"]
-    advanced.cloud_calls = session.cloud_calls + usage["cloud_calls"]
-    advanced.cloud_spent_cents = session.cloud_spent_cents + usage["cloud_spent_cents"]
-
     crystal = None
     trigger = None
     # A crystal only from a confirmed resonance (just confirmed, or reinforced again once
@@ -425,9 +425,17 @@ async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True)
             trigger = ("locus", None)
     if trigger is not None:
         walk.last_crystallize_step = step_number
-        outcome = await ctx.crystallizer.crystallize(_preview(walk, target, new_loci), trigger[0], target, trigger[1])
+        left = model_spend.budget_left(session, usage["cloud_spent_cents"] + spend.cloud_cents)
+        outcome = await ctx.crystallizer.crystallize(
+            _preview(walk, target, new_loci), trigger[0], target, trigger[1], budget_cents=left
+        )
         crystal = outcome.crystal
         drafts += outcome.events
+        spend.add_all(outcome.rumination.spend)
+    usage = spend.into(usage)
+    advanced.local_calls = session.local_calls + usage["local_calls"]
+    advanced.cloud_calls = session.cloud_calls + usage["cloud_calls"]
+    advanced.cloud_spent_cents = session.cloud_spent_cents + usage["cloud_spent_cents"]
 
     drafts += [
         ev.draft(

@@ -14,13 +14,15 @@ from dataclasses import dataclass
 
 from wander.config import DWELLERS, EMBEDDERS, load_settings
 from wander.domain.errors import InvalidInput
-from wander.engine.ports import ConceptProposer, Dweller, Embedder, RuminationModel
+from wander.engine.ports import ConceptProposer, Dweller, Embedder
+from wander.engine.rumination import OfflineRuminator
 from wander.llm.base import RetryPolicy, Sleep
 from wander.llm.grounding import Grounding
 from wander.llm.pricing import PriceTable
 from wander.llm.proposer import ChainProposer, ModelProposer
 from wander.llm.router import ModelMember, RouterDweller
 from wander.llm.rumination import ModelRumination
+from wander.llm.rumination_router import RoutedRumination
 
 # The provider modules (and their SDKs) are imported where they are first needed.
 
@@ -36,6 +38,7 @@ __all__ = [
     "dweller_builder",
     "helpers_wired",
     "local_helpers",
+    "model_helpers",
     "model_settings",
 ]
 
@@ -198,17 +201,23 @@ def dweller_builder(name: str | None = None, env: Mapping[str, str] | None = Non
 
 
 def helpers_wired(name: str | None, env: Mapping[str, str] | None = None) -> bool:
-    """Whether the dweller's model also proposes analogies/tensions and ruminates: only when
-    every call stays local (ollama) and WANDER_MODEL_HELPERS is not "0". With anthropic or
-    auto they stay offline: cloud calls of these would not yet be charged to a session's budget."""
-    return name == "ollama" and model_settings(env).helpers
+    """Whether the dweller's models also propose analogies/tensions and ruminate: with any
+    model dweller (ollama, anthropic, auto) unless WANDER_MODEL_HELPERS is "0". Their cloud
+    calls are made within the session's budget left and charged to it (engine.model_spend)."""
+    return name in ("ollama", "anthropic", "auto") and model_settings(env).helpers
 
 
-def local_helpers(name: str | None, env: Mapping[str, str] | None = None):
-    """(proposer, rumination model) for the engine when helpers_wired(name), else (None, None)."""
+def model_helpers(name: str | None, env: Mapping[str, str] | None = None):
+    """(proposer, rumination model) for the engine when helpers_wired(name), else (None, None):
+    routed as the dweller is (ollama: the local model; anthropic: the cloud model, the heavy
+    one ruminating; auto: local first for proposals, the heavy cloud model for rumination
+    when the budget allows), each falling back to the offline path."""
     if not helpers_wired(name, env):
         return None, None
-    return build_proposer("ollama", env=env), build_rumination("ollama", env=env)
+    return build_proposer(name, env=env), build_rumination(name, env=env)
+
+
+local_helpers = model_helpers  # the name wiring knew them by
 
 
 def _ollama_chat(s: ModelSettings):
@@ -239,27 +248,31 @@ def build_proposer(
     if chosen == "offline":
         return None
     if chosen == "ollama":
-        return ModelProposer(_ollama_chat(s), retry=s.retry_policy(sleep))
+        return ModelProposer(_ollama_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)
     if chosen == "anthropic":
-        return ModelProposer(_anthropic_chat(s), retry=s.retry_policy(sleep))
-    local = ModelProposer(_ollama_chat(s), retry=s.retry_policy(sleep))
+        return ModelProposer(_anthropic_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)
+    local = ModelProposer(_ollama_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)
     if not s.anthropic_key:
         return local
-    return ChainProposer([local, ModelProposer(_anthropic_chat(s), retry=s.retry_policy(sleep))])
+    return ChainProposer([local, ModelProposer(_anthropic_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)])
 
 
 def build_rumination(
     name: str | None = None, *, env: Mapping[str, str] | None = None, sleep: Sleep | None = None
-) -> RuminationModel | None:
-    """The model that ruminates before a crystal (Anthropic's heavy model when a key is
-    set and the dweller is anthropic or auto; the Ollama model for ollama), or None."""
+) -> RoutedRumination | None:
+    """What ruminates before a crystal, or None (offline): the heavy cloud model
+    (WANDER_ANTHROPIC_HEAVY_MODEL) when the dweller is anthropic or auto with a key and the
+    budget covers the turn, the Ollama model for ollama and auto, the offline ruminator last."""
     chosen = check_dweller(name, env)
     s = model_settings(env)
     if chosen == "offline":
         return None
+    cloud = local = None
     if chosen in ("anthropic", "auto") and s.anthropic_key:
-        return ModelRumination(_anthropic_chat(s), model=s.anthropic_heavy_model, retry=s.retry_policy(sleep))
-    return ModelRumination(_ollama_chat(s), retry=s.retry_policy(sleep))
+        cloud = ModelRumination(_anthropic_chat(s), model=s.anthropic_heavy_model, retry=s.retry_policy(sleep))
+    if chosen in ("ollama", "auto"):
+        local = ModelRumination(_ollama_chat(s), retry=s.retry_policy(sleep))
+    return RoutedRumination(offline=OfflineRuminator(), cloud=cloud, local=local, cooldown=s.cooldown)
 
 
 def build_embedder(

@@ -7,17 +7,21 @@ stripped, duplicates, the asked concepts themselves, sentences and anything PII-
 dropped. A model that cannot be had gives [] (and says so once in the log): the
 strategies then have nothing from the model, and the wander goes on.
 
-Spending is kept in `usage` (calls, tokens, cents; take() reads and resets it) so the
-caller can add it to the session. A `budget_cents` keyword refuses a call whose
-estimate exceeds it. ChainProposer tries several proposers in order (auto: local first)."""
+Each answer is a Proposals list that says what it cost ((route, calls, cents) per model
+asked), which the step charges to the session (engine.model_spend); spending is also kept
+in `usage` (take() reads and resets it). A `budget_cents` keyword refuses a call whose
+estimate exceeds it. ChainProposer tries several proposers in order (auto: local first,
+the cloud model within what the local one left of the budget)."""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from wander.domain.pii import scrub_pii
+from wander.engine.model_spend import Proposals
 from wander.engine.ports import ConceptProposer
 from wander.llm import prompts
 from wander.llm.base import ChatModel, Completion, ModelUnavailable, ModelUsage, RetryPolicy
@@ -65,7 +69,7 @@ def clean_concepts(items: Any, *, exclude: tuple[str, ...] = (), n: int = 5) -> 
 class ModelProposer:
     """The ConceptProposer port on a ChatModel."""
 
-    def __init__(self, chat: ChatModel, *, retry: RetryPolicy | None = None, max_tokens: int = 300):
+    def __init__(self, chat: ChatModel, *, retry: RetryPolicy | None = None, max_tokens: int = 300, cooldown: int = 0):
         self.chat = chat
         self.name = chat.name
         self.route = chat.route
@@ -77,6 +81,8 @@ class ModelProposer:
         self.usage = ModelUsage(chat.route, chat.model)
         self.last_error: str | None = None
         self._warned = False
+        self.cooldown = cooldown  # asks skipped after the model was found unreachable
+        self._down = 0
 
     async def _call(self, messages: list[dict[str, str]]) -> Completion:
         c = await self.retry.call(
@@ -93,25 +99,36 @@ class ModelProposer:
             spent + self.chat.estimate_cents(messages, system=self.system, max_tokens=self.max_tokens) <= budget_cents
         )
 
-    async def ask(self, prompt: str, *, exclude: tuple[str, ...], n: int, budget_cents: int | None = None) -> list[str]:
-        """Concept names for the prompt; [] when the model cannot help. Never raises."""
+    def _answer(self, names: list[str], done: list[Completion]) -> Proposals:
+        return Proposals(names, [(self.route, len(done), sum(c.cost_cents for c in done))] if done else [])
+
+    async def ask(self, prompt: str, *, exclude: tuple[str, ...], n: int, budget_cents: int | None = None) -> Proposals:
+        """Concept names for the prompt ([] when the model cannot help), with what the calls
+        cost. Never raises."""
         messages = [{"role": "user", "content": prompt}]
         self.last_error = None
+        done: list[Completion] = []
+        if self._down > 0:
+            self._down -= 1
+            self.last_error = "unavailable a moment ago"
+            return self._answer([], done)
         if not self._allowed(messages, budget_cents):
             self.last_error = "over budget"
-            return []
+            return self._answer([], done)
         try:
             first = await self._call(messages)
+            done.append(first)
         except ModelUnavailable as exc:
             self.last_error = exc.reason
+            self._down = self.cooldown
             if not self._warned:
                 self._warned = True
                 log.warning("%s proposer unavailable (%s): model-made adjacencies are skipped", self.name, exc.reason)
-            return []
+            return self._answer([], done)
         try:
             names = clean_concepts(extract_json(first.text, list).value, exclude=exclude, n=n)
             if names:
-                return names
+                return self._answer(names, done)
             reason = "the list held no usable concept names (short noun phrases, 1 to 4 words)"
         except OutputError as exc:
             reason = exc.reason
@@ -122,13 +139,14 @@ class ModelProposer:
         ]
         if not self._allowed(retry, budget_cents, first.cost_cents):
             self.last_error = f"{reason}; no budget for a retry"
-            return []
+            return self._answer([], done)
         try:
             second = await self._call(retry)
-            return clean_concepts(extract_json(second.text, list).value, exclude=exclude, n=n)
+            done.append(second)
+            return self._answer(clean_concepts(extract_json(second.text, list).value, exclude=exclude, n=n), done)
         except (ModelUnavailable, OutputError) as exc:
             self.last_error = f"{reason}; after a retry: {exc.reason}"
-            return []
+            return self._answer([], done)
 
     def take_usage(self) -> list[ModelUsage]:
         """What was spent since the last call (calls, tokens, cents), then reset."""
@@ -136,17 +154,19 @@ class ModelProposer:
 
     async def propose_analogies(
         self, a: str, b: str, c: str, n: int = 5, *, budget_cents: int | None = None
-    ) -> list[str]:
+    ) -> Proposals:
         p = prompts.prompt("analogy", a=a, b=b, c=c, n=n)
         return await self.ask(p, exclude=(a, b, c), n=n, budget_cents=budget_cents)
 
-    async def propose_tensions(self, concept: str, n: int = 5, *, budget_cents: int | None = None) -> list[str]:
+    async def propose_tensions(self, concept: str, n: int = 5, *, budget_cents: int | None = None) -> Proposals:
         p = prompts.prompt("tension", concept=concept, n=n)
         return await self.ask(p, exclude=(concept,), n=n, budget_cents=budget_cents)
 
 
 class ChainProposer:
-    """Several proposers, first that answers wins (e.g. local Ollama, then Anthropic)."""
+    """Several proposers, first that answers wins (e.g. local Ollama, then Anthropic); the
+    answer says what every proposer asked cost, and each is given the budget the ones
+    before it left."""
 
     def __init__(self, proposers: list[ConceptProposer]):
         self.proposers = proposers
@@ -155,16 +175,22 @@ class ChainProposer:
     def take_usage(self) -> list[ModelUsage]:
         return [u for p in self.proposers for u in getattr(p, "take_usage", lambda: [])()]
 
-    async def propose_analogies(self, a: str, b: str, c: str, n: int = 5, **kw: Any) -> list[str]:
+    async def _first(
+        self, ask: Callable[[ConceptProposer, int | None], Awaitable[list[str]]], budget_cents: int | None
+    ) -> Proposals:
+        spent: list[tuple[str, int, int]] = []
         for p in self.proposers:
-            out = await p.propose_analogies(a, b, c, n, **kw)
+            left = None if budget_cents is None else max(0, budget_cents - sum(c for r, _, c in spent if r == "cloud"))
+            out = await ask(p, left)
+            spent += getattr(out, "spent", [])
             if out:
-                return out
-        return []
+                return Proposals(out, spent)
+        return Proposals([], spent)
 
-    async def propose_tensions(self, concept: str, n: int = 5, **kw: Any) -> list[str]:
-        for p in self.proposers:
-            out = await p.propose_tensions(concept, n, **kw)
-            if out:
-                return out
-        return []
+    async def propose_analogies(
+        self, a: str, b: str, c: str, n: int = 5, *, budget_cents: int | None = None
+    ) -> Proposals:
+        return await self._first(lambda p, left: p.propose_analogies(a, b, c, n, budget_cents=left), budget_cents)
+
+    async def propose_tensions(self, concept: str, n: int = 5, *, budget_cents: int | None = None) -> Proposals:
+        return await self._first(lambda p, left: p.propose_tensions(concept, n, budget_cents=left), budget_cents)

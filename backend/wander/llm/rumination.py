@@ -263,7 +263,7 @@ class ModelRumination:
             [{"role": "user", "content": p}], system=self.system, max_tokens=self.max_tokens, model=self.model
         )
 
-    def _failed(self, why: str, raw: str | None, tokens: int, cost: int) -> ModelRuminationReply:
+    def _failed(self, why: str, raw: str | None, tokens: int, cost: int, calls: int = 0) -> ModelRuminationReply:
         return ModelRuminationReply(
             finding="",
             monologue=f"[rumination model] {why}",
@@ -276,6 +276,7 @@ class ModelRumination:
             cost_cents=cost,
             failed=True,
             raw_output=clip_raw(raw),
+            spent=[(self.route, calls, cost)] if calls else [],
         )
 
     async def ruminate(
@@ -292,7 +293,7 @@ class ModelRumination:
             c = await self._call(messages)
         except ModelUnavailable as exc:
             return self._failed(f"unavailable: {exc.reason}", None, 0, 0)
-        tokens, cost, text = c.tokens, c.cost_cents, c.text
+        tokens, cost, text, calls = c.tokens, c.cost_cents, c.text, 1
         if not text.strip():  # one retry for an empty answer, budget permitting
             messages += [
                 {"role": "assistant", "content": "(empty)"},
@@ -301,14 +302,15 @@ class ModelRumination:
             if budget_cents is None or cost + estimate <= budget_cents:
                 try:
                     c2 = await self._call(messages)
-                    tokens, cost, text = tokens + c2.tokens, cost + c2.cost_cents, c2.text
+                    tokens, cost, text, calls = tokens + c2.tokens, cost + c2.cost_cents, c2.text, 2
                 except ModelUnavailable as exc:
-                    return self._failed(f"empty answer, and the retry failed: {exc.reason}", "", tokens, cost)
+                    return self._failed(f"empty answer, and the retry failed: {exc.reason}", "", tokens, cost, calls)
             if not text.strip():
-                return self._failed("the model gave an empty answer", text, tokens, cost)
+                return self._failed("the model gave an empty answer", text, tokens, cost, calls)
         evidence_ids = [e.id for e in turn.evidence]
         reply = parse_rumination_reply(text, evidence_ids)
         reply.model_used, reply.route, reply.tokens_used, reply.cost_cents = self.model, self.route, tokens, cost
+        reply.spent = [(self.route, calls, cost)]
         if reply.dropped_citations:
             reply.raw_output = clip_raw(text)
             log.info("rumination step %d: %d unsupported citation(s) dropped", turn.step, reply.dropped_citations)

@@ -16,12 +16,14 @@ from wander.llm.factory import (
     check_dweller,
     dweller_builder,
     helpers_wired,
-    local_helpers,
+    model_helpers,
     model_settings,
 )
 from wander.llm.proposer import ChainProposer, ModelProposer
 from wander.llm.router import RouterDweller
+from wander.engine.rumination import OfflineRuminator
 from wander.llm.rumination import ModelRumination
+from wander.llm.rumination_router import RoutedRumination
 
 from .conftest import StubOffline, UnitEmbedder, make_request
 
@@ -98,8 +100,19 @@ def test_proposer_and_rumination_builders():
     assert isinstance(build_proposer("ollama", env={}), ModelProposer)
     assert isinstance(build_proposer("auto", env={"ANTHROPIC_API_KEY": "k"}), ChainProposer)
     r = build_rumination("auto", env={"ANTHROPIC_API_KEY": "k"})
-    assert isinstance(r, ModelRumination) and r.model == "claude-opus-4-6" and r.route == "cloud"
-    assert build_rumination("auto", env={}).model == "llama3.2:3b"
+    assert isinstance(r, RoutedRumination) and isinstance(r.offline, OfflineRuminator)
+    assert (r.cloud.model, r.cloud.route, r.local.model, r.local.route) == (
+        "claude-opus-4-6",
+        "cloud",
+        "llama3.2:3b",
+        "local",
+    )
+    heavy = build_rumination("anthropic", env={"ANTHROPIC_API_KEY": "k", "WANDER_ANTHROPIC_HEAVY_MODEL": "claude-x"})
+    assert heavy.cloud.model == "claude-x" and heavy.local is None  # the configured heavy model, no local one
+    no_key = build_rumination("auto", env={})
+    assert no_key.cloud is None and no_key.local.model == "llama3.2:3b"
+    local = build_rumination("ollama", env={"ANTHROPIC_API_KEY": "k"})
+    assert local.cloud is None and local.local.route == "local"
 
 
 def test_embedder_builder(ollama_server):
@@ -129,14 +142,21 @@ def test_doctor_with_servers(ollama_server, anthropic_server):
     assert all(d["ok"] for d in report["dwellers"]) and all(e["ok"] for e in report["embedders"])
     assert report["router"].startswith("cloud: anthropic claude-sonnet-4-6 when bridge_score > 0.7")
     assert "local: ollama llama3.2:3b for the other steps" in report["router"]
-    # auto (like anthropic) does not wire the model helpers: rumination and proposals stay offline,
-    # and the heavy model is reachable but reserved, as the README says
-    for r in (report, diagnose(_env(ollama_server, anthropic_server), dweller="anthropic")):
-        assert r["rumination"] == r["proposer"]
-        assert r["rumination"].startswith("offline (knowledge base + geometry: model helpers only with WANDER_DWELLER")
-    assert "claude-opus" not in report["rumination"]
+    # auto routes the model helpers: proposals local first, then the cloud model, rumination on
+    # the heavy model when the budget allows; anthropic: the cloud models alone
+    assert report["proposer"] == (
+        "ollama llama3.2:3b, then anthropic claude-sonnet-4-6 within the session's cloud budget, "
+        "then offline (knowledge base + geometry)"
+    )
+    assert report["rumination"] == (
+        "anthropic claude-opus-4-6 (heavy) when the session's cloud budget allows, else ollama llama3.2:3b, "
+        "then offline (knowledge base + geometry)"
+    )
+    cloud = diagnose(_env(ollama_server, anthropic_server), dweller="anthropic")
+    assert cloud["rumination"].startswith("anthropic claude-opus-4-6 (heavy)") and "ollama" not in cloud["rumination"]
+    assert cloud["proposer"].startswith("anthropic claude-sonnet-4-6 within the session's cloud budget")
     heavy = {d["name"]: d["status"] for d in report["dwellers"]}["anthropic (heavy)"]
-    assert heavy == "ready (reserved: not wired to rumination yet)"
+    assert heavy == "ready (rumination before a crystal)"
     local = diagnose(_env(ollama_server, anthropic_server), dweller="ollama")
     assert local["rumination"] == local["proposer"] == "ollama llama3.2:3b"
     off = diagnose(_env(ollama_server, WANDER_MODEL_HELPERS="0"), dweller="ollama")
@@ -157,17 +177,31 @@ def test_doctor_with_servers(ollama_server, anthropic_server):
     assert "refused the key" in {d["name"]: d["status"] for d in bad_key["dwellers"]}["anthropic"]
 
 
-@pytest.mark.parametrize("dweller", ["offline", "anthropic", "auto", None])
-def test_no_model_helpers_unless_every_call_stays_local(dweller):
-    """What the engine gets as proposer and ruminator (wiring.open_app asks local_helpers):
-    nothing but the offline path for anthropic and auto, even with a key and servers set."""
+@pytest.mark.parametrize("dweller", ["offline", None])
+def test_no_model_helpers_offline(dweller):
+    """What the engine gets as proposer and ruminator (wiring.open_app asks model_helpers):
+    nothing but the offline path for the offline dweller (None: the app's own, unnamed)."""
     env = {"ANTHROPIC_API_KEY": "k", "WANDER_DWELLER": "auto"}
-    assert local_helpers(dweller, env) == (None, None)
+    assert model_helpers(dweller, env) == (None, None)
     assert not helpers_wired(dweller, env)
 
 
+@pytest.mark.parametrize("dweller", ["anthropic", "auto"])
+def test_model_helpers_routed_with_a_cloud_dweller(dweller):
+    env = {"ANTHROPIC_API_KEY": "k"}
+    proposer, ruminator = model_helpers(dweller, env)
+    assert helpers_wired(dweller, env) and isinstance(ruminator, RoutedRumination)
+    assert ruminator.cloud.model == "claude-opus-4-6"
+    if dweller == "auto":
+        assert [p.route for p in proposer.proposers] == ["local", "cloud"]
+    else:
+        assert isinstance(proposer, ModelProposer) and proposer.route == "cloud"
+    assert model_helpers(dweller, {**env, "WANDER_MODEL_HELPERS": "0"}) == (None, None)
+
+
 def test_model_helpers_with_ollama():
-    proposer, ruminator = local_helpers("ollama", {})
-    assert isinstance(proposer, ModelProposer) and isinstance(ruminator, ModelRumination)
-    assert ruminator.route == "local" and ruminator.model == "llama3.2:3b"
-    assert local_helpers("ollama", {"WANDER_MODEL_HELPERS": "0"}) == (None, None)
+    proposer, ruminator = model_helpers("ollama", {})
+    assert isinstance(proposer, ModelProposer) and isinstance(ruminator, RoutedRumination)
+    assert isinstance(ruminator.local, ModelRumination) and ruminator.cloud is None
+    assert ruminator.local.route == "local" and ruminator.local.model == "llama3.2:3b"
+    assert model_helpers("ollama", {"WANDER_MODEL_HELPERS": "0"}) == (None, None)

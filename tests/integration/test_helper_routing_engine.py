@@ -1,0 +1,92 @@
+"""The model helpers in a real wander (engine, offline dweller, in-memory store) against local
+servers speaking the Anthropic and Ollama protocols: the cloud proposals and the heavy
+model's rumination are charged to the session's cloud budget, never past it."""
+
+from __future__ import annotations
+
+import uuid
+
+from tests.unit.llm.servers import AnthropicServer, OllamaServer
+from wander.bus.inprocess import InProcessBus
+from wander.engine.clock import ManualClock
+from wander.engine.inmemory_store import InMemoryStore
+from wander.engine.service import NewWander, WanderEngine
+from wander.llm.factory import model_helpers
+from wander.llm.offline import OfflineDweller
+
+SEED = "information asymmetry"
+
+
+def _engine(knowledge, embedder, env, dweller="anthropic"):
+    proposer, ruminator = model_helpers(dweller, env)
+    store = InMemoryStore()
+    engine = WanderEngine(
+        store=store,  # type: ignore[arg-type]
+        knowledge=knowledge,
+        embedder=embedder,
+        dweller=OfflineDweller(knowledge),
+        bus=InProcessBus(),
+        clock=ManualClock(),
+        project_id=f"helpers-{uuid.uuid4()}",
+        proposer=proposer,
+        ruminator=ruminator,
+    )
+    return engine, store, proposer, ruminator
+
+
+def _env(anthropic, ollama=None) -> dict[str, str]:
+    return {
+        "ANTHROPIC_API_KEY": anthropic.api_key,
+        "WANDER_ANTHROPIC_URL": anthropic.url,
+        "WANDER_OLLAMA_URL": ollama.url if ollama else "http://127.0.0.1:9",
+        "WANDER_MODEL_RETRIES": "0",
+    }
+
+
+async def test_cloud_helpers_charged_and_crystals_ruminated_on_the_heavy_model(knowledge, embedder):
+    with AnthropicServer() as an:
+        engine, store, proposer, ruminator = _engine(knowledge, embedder, _env(an))
+        s = await engine.create(
+            NewWander(
+                seed_concept=SEED, max_steps=70, human_checkpoint_frequency=0, random_seed=2, cloud_budget_cents=2000
+            )
+        )
+        await engine.run(s.id)
+        session = await store.get_session(s.id)
+        calls = an.calls("/v1/messages")
+        heavy = [c for c in calls if c.body["model"] == "claude-opus-4-6"]
+        # every cloud call of the helpers is the session's: its calls and its cents
+        spent = proposer.usage.cost_cents + ruminator.cloud.usage.cost_cents
+        assert session.cloud_calls == len(calls) == proposer.usage.calls + ruminator.cloud.usage.calls
+        assert session.cloud_spent_cents == spent > 0
+        assert session.local_calls == 0 and session.cloud_spent_cents <= session.cloud_budget_cents
+        # the crystals' rumination ran on the heavy model, each turn saying so
+        crystals = [c for c in store.crystals_by_id.values() if c.session_id == s.id]
+        assert crystals and heavy
+        turns = [t for c in crystals for t in c.rumination]
+        assert {(t.get("model"), t.get("route")) for t in turns} == {("claude-opus-4-6", "cloud")}
+        assert sum(t["cost_cents"] for t in turns) <= ruminator.cloud.usage.cost_cents
+        assert len(heavy) >= len(turns)
+
+
+async def test_a_small_budget_is_never_overrun(knowledge, embedder):
+    with AnthropicServer() as an, OllamaServer() as ol:
+        engine, store, proposer, ruminator = _engine(knowledge, embedder, _env(an, ol), dweller="auto")
+        s = await engine.create(
+            NewWander(
+                seed_concept=SEED, max_steps=40, human_checkpoint_frequency=0, random_seed=2, cloud_budget_cents=3
+            )
+        )
+        # the local model answers nothing usable: proposals go to the cloud model while the budget lasts
+        ol.push("/api/chat", *[_nothing() for _ in range(200)])
+        await engine.run(s.id)
+        session = await store.get_session(s.id)
+        assert len(an.calls("/v1/messages")) == session.cloud_calls == 3  # a cent each
+        assert session.cloud_spent_cents == 3 and session.stopped_reason == "budget_exhausted"
+        assert session.local_calls == len(ol.calls("/api/chat")) > 0
+
+
+def _nothing():
+    from tests.unit.llm.servers import Reply
+
+    return Reply(text="nothing comes to mind")
