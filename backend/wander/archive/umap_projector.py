@@ -1,8 +1,10 @@
 """umap-learn behind the projection port.
 
-The first fit in a process JIT-compiles UMAP's numba code (10-15 s); `warm_up` does that
-once in the background, and numba's cache
-keeps what can be cached for the next process (in Wander's cache folder)."""
+The first fit in a process JIT-compiles UMAP's numba code (10-15 s of CPU); `warm_up` does
+that once in the background. umap-learn compiles its functions without numba's on-disk
+cache, so each process paid that again; `_import_umap` turns the cache on for them (in
+Wander's cache folder), and a later process loads the compiled code in a tenth of a second.
+The compiled code is the same either way."""
 
 from __future__ import annotations
 
@@ -29,7 +31,23 @@ def _import_umap():
     warnings.filterwarnings("ignore", message=".*n_jobs.*")
     import umap
 
+    _cache_compiled_code("umap")
     return umap
+
+
+def _cache_compiled_code(package: str) -> None:
+    """numba's on-disk cache for every jitted function of PACKAGE that was compiled without it
+    (numba skips, with a warning, any it cannot cache, and compiles those as before)."""
+    import sys
+
+    from numba.core.caching import NullCache
+    from numba.core.dispatcher import Dispatcher
+
+    for name, module in list(sys.modules.items()):
+        if name == package or name.startswith(package + "."):
+            for value in list(vars(module).values()):
+                if isinstance(value, Dispatcher) and isinstance(getattr(value, "_cache", None), NullCache):
+                    value.enable_caching()
 
 
 class UmapProjector:
