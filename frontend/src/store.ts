@@ -11,6 +11,7 @@
 import { create } from "zustand";
 import type { ConnState } from "./api/ws";
 import type {
+  BridgeLink,
   CandidateOut,
   CrystalSummary,
   EventOut,
@@ -49,6 +50,19 @@ export interface PathEdge {
   step: number;
   /** The step crossed domains (the two loci share none). */
   bridge: boolean;
+}
+
+/** A bridge across domains between two loci off the path (from step.completed's `bridges`):
+ * the locus the step reached bridges to an earlier one of other domains near it. */
+export interface MapBridge {
+  id: string;
+  /** The earlier locus. */
+  source: string;
+  /** The locus the step reached. */
+  target: string;
+  bridgeType: string;
+  strength: number;
+  step: number;
 }
 
 export interface MapCrystal extends CrystalSummary {
@@ -133,6 +147,21 @@ export interface GraphState {
   /** Sub-wanders spawned from this wander's loci, in order of spawning. */
   subwanders: Record<string, MapSubwander>;
   subwanderOrder: string[];
+  /** Bridges between loci off the path, by id (one per pair of loci, the latest learned). */
+  bridges: Record<string, MapBridge>;
+}
+
+/** The step's bridges to loci off the path (the one to the locus it came from is its path edge). */
+function withBridges(g: GraphState, to: string, from: string, step: number, links: BridgeLink[]): GraphState {
+  const off = links.filter((b) => b.locus_id !== from && b.locus_id !== to && g.loci[b.locus_id]);
+  if (!off.length) return g;
+  const bridges = mine(g.bridges, copyRecord);
+  for (const b of off) {
+    const [a, z] = b.locus_id < to ? [b.locus_id, to] : [to, b.locus_id];
+    const id = `br:${a}:${z}`;
+    bridges[id] = { id, source: b.locus_id, target: to, bridgeType: b.bridge_type, strength: b.strength, step };
+  }
+  return { ...g, bridges };
 }
 
 export function emptyGraph(sessionId: string | null = null): GraphState {
@@ -164,6 +193,7 @@ export function emptyGraph(sessionId: string | null = null): GraphState {
     fenceFromEvents: false,
     subwanders: {},
     subwanderOrder: [],
+    bridges: {},
   };
 }
 
@@ -312,6 +342,7 @@ export function reduceEvent(g: GraphState, ev: EventOut): GraphState {
       }
       const hints = Object.entries(next.hints).filter(([id, at]) => id !== c.to_locus.id && c.step_number - at < HINT_DECAY_STEPS);
       if (hints.length !== Object.keys(next.hints).length) next = { ...next, hints: Object.fromEntries(hints) };
+      next = withBridges(next, c.to_locus.id, c.from_locus.id, c.step_number, c.bridges ?? []);
       break;
     }
     case "wander.resonance.detected":

@@ -668,6 +668,13 @@ function Legend() {
             bridge (crossed domains)
           </span>
           <span>
+            <svg width="26" height="10">
+              <line x1="0" y1="2.5" x2="26" y2="2.5" stroke="#d4a24c" strokeWidth="1.3" strokeDasharray="5 4" />
+              <line x1="0" y1="7.5" x2="26" y2="7.5" stroke="#d4a24c" strokeWidth="1.3" strokeDasharray="5 4" />
+            </svg>
+            bridge between loci (near, across domains)
+          </span>
+          <span>
             <svg width="26" height="8">
               <line x1="0" y1="4" x2="26" y2="4" stroke="#7dd3fc" strokeWidth="1.5" strokeDasharray="4 4" />
             </svg>

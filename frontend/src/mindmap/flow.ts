@@ -18,7 +18,7 @@ import {
 } from "../store";
 import type { LayoutLink, LayoutNode, Point } from "./layout/force";
 import { GHOST_RADIUS, locusRadius } from "./palette";
-import type { AdjacencyEdgeData, LinkEdgeData, PathEdgeData, ResonanceEdgeData } from "./edges";
+import type { AdjacencyEdgeData, BridgeEdgeData, LinkEdgeData, PathEdgeData, ResonanceEdgeData } from "./edges";
 import type { CrystalNodeData, GhostNodeData, LocusNodeData, SubwanderNodeData } from "./nodes";
 
 export const CRYSTAL_SIZE = 30;
@@ -459,6 +459,11 @@ export function flowEdges(g: GraphState, adjEdges: AdjEdge[], cache?: FlowCache,
     const data: ResonanceEdgeData = { sr: r(e.source), tr: r(e.target), highlighted: hl.has(e.source) && hl.has(e.target) };
     const key = `${data.sr},${data.tr},${data.highlighted}`;
     out.push(cached(cache, gen, e.id, key, () => ({ id: e.id, type: "resonance", source: e.source, target: e.target, data, zIndex: 0, selectable: false })));
+  }
+  for (const b of Object.values(g.bridges ?? {})) {
+    if (!g.loci[b.source] || !g.loci[b.target]) continue;
+    const data: BridgeEdgeData = { sr: r(b.source), tr: r(b.target), bridgeType: b.bridgeType, strength: b.strength };
+    out.push(cached(cache, gen, b.id, `${data.sr},${data.tr}`, () => ({ id: b.id, type: "bridge", source: b.source, target: b.target, data, zIndex: 0, selectable: false })));
   }
   for (const cid of g.crystalOrder) {
     for (const [i, b] of g.crystals[cid].bread.entries()) {

@@ -34,6 +34,7 @@ describe("the legend", { timeout: 20_000 }, () => {
     const r = mount();
     fireEvent.click(screen.getByRole("button", { name: /legend/ }));
     expect(screen.getByTestId("legend").textContent).toContain("path taken");
+    expect(screen.getByTestId("legend").textContent).toContain("bridge between loci (near, across domains)");
     r.unmount();
     mount();
     expect(screen.getByTestId("legend").classList.contains("is-open")).toBe(true);

@@ -34,7 +34,8 @@ function Score({ label, value, help }: { label: string; value: number; help?: st
   );
 }
 
-/** The clicked locus: its scores and the residue of the encounter that reached it. */
+/** The clicked locus: its scores, the residue of the encounter that reached it, and its
+ * connections (the path, the loci it bridges to across domains, those it contradicts). */
 export function LocusPanel({ sessionId }: { sessionId: string }) {
   const selectedId = useWander((s) => s.selectedId);
   const fromEvents = useWander((s) => (s.selectedId ? s.graph.loci[s.selectedId] : undefined));
@@ -161,6 +162,43 @@ export function LocusPanel({ sessionId }: { sessionId: string }) {
               </li>
             ))}
           </ul>
+        </section>
+      ) : null}
+      {d && (d.bridges_to?.length || d.contradicts?.length) ? (
+        <section data-testid="locus-links">
+          {d.bridges_to?.length ? (
+            <>
+              <h3>Bridges to</h3>
+              <ul className="connections" data-testid="locus-bridges">
+                {d.bridges_to.map((b) => (
+                  <li key={b.locus_id} title={b.via ?? undefined}>
+                    <button type="button" className="linklike" onClick={() => select(b.locus_id)}>
+                      {b.concept}
+                    </button>{" "}
+                    <span className="muted small">
+                      {b.bridge_type}
+                      {b.domains?.length === 2 ? ` (${b.domains[0]} / ${b.domains[1]})` : ""}, strength {b.strength.toFixed(2)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+          {d.contradicts?.length ? (
+            <>
+              <h3>Contradicts</h3>
+              <ul className="connections" data-testid="locus-contradicts">
+                {d.contradicts.map((c) => (
+                  <li key={c.locus_id}>
+                    <button type="button" className="linklike" onClick={() => select(c.locus_id)}>
+                      {c.concept}
+                    </button>
+                    <div className="muted small">{c.tension_description}</div>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
         </section>
       ) : null}
       {error ? <div className="form-error small">Details unavailable: {error}</div> : null}
