@@ -3,6 +3,7 @@ import { SessionsPage } from "./pages/SessionsPage";
 import { SessionPage } from "./pages/SessionPage";
 import { ArchivePage } from "./pages/ArchivePage";
 import { BrickPage } from "./pages/BrickPage";
+import { EvaluationPage } from "./evaluation/EvaluationPage";
 import { TokenPrompt } from "./panels/TokenPrompt";
 import { lazy, Suspense } from "react";
 
@@ -29,6 +30,8 @@ function Routes() {
           <AnalysisPage />
         </Suspense>
       );
+    case "evaluation":
+      return <EvaluationPage />;
     case "archive":
       return <ArchivePage key={route.id} sessionId={route.id} />;
     case "brick":

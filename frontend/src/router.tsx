@@ -26,6 +26,7 @@ export function usePath(): string {
 export type Route =
   | { name: "sessions" }
   | { name: "analysis" }
+  | { name: "evaluation" }
   | { name: "session"; id: string }
   | { name: "archive"; id: string }
   | { name: "brick"; source: BrickSource }
@@ -35,6 +36,7 @@ export function matchRoute(path: string): Route {
   const p = path.replace(/\/+$/, "") || "/";
   if (p === "/" || p === "/sessions") return { name: "sessions" };
   if (p === "/analysis") return { name: "analysis" };
+  if (p === "/evaluation") return { name: "evaluation" };
   const a = /^\/sessions\/([^/]+)\/archive$/.exec(p);
   if (a) return { name: "archive", id: decodeURIComponent(a[1]) };
   const b = /^\/memory\/(?:(crystal|text)\/)?([^/]+)$/.exec(p);

@@ -1,0 +1,62 @@
+// REST client for /api/v1/sandwich/evaluation (004 8.2's human evaluation). The backend sends
+// plain rows here (no contract type in shared_schemas): the fields the page reads are typed below.
+import { call, SANDWICH_API } from "../api/sandwich";
+
+export const EVALUATION_API = `${SANDWICH_API}/evaluation`;
+export type SubjectKind = "sandwich" | "crystal" | "review";
+export const RATINGS = ["quality", "creativity", "clarity", "name_quality"] as const;
+export type Rating = (typeof RATINGS)[number];
+
+/** A subject to judge, blind: no V. */
+export interface EvaluationSubject {
+  subject_kind: SubjectKind;
+  subject_id: string;
+  name: string;
+  description: string;
+  bread_top: string;
+  filling: string;
+  bread_bottom: string;
+  structural_type: string;
+  assembly_rationale: string;
+}
+
+export type Judgment = { subject_kind: SubjectKind; subject_id: string; judge: string; valid: boolean; note?: string } & Record<
+  Rating,
+  number
+>;
+
+export interface Agreement {
+  weights: Record<string, number>;
+  threshold: number;
+  agreement?: number;
+  kappa?: number | null;
+}
+
+export interface CalibrationReport {
+  n: number;
+  valid: number;
+  fitted: boolean;
+  summary: string;
+  before: Agreement;
+  threshold_only?: Agreement;
+  after?: Agreement;
+  held_out_agreement?: number | null;
+  v_quality_spearman?: number | null;
+}
+
+export interface FailureRow {
+  failure: "no_ingredients" | "low_validity" | "human_disagrees" | "duplicate";
+  label: string;
+  captured: string;
+  purpose: string;
+  count: number;
+  examples: Record<string, unknown>[];
+}
+
+export const evaluationApi = {
+  sample: (judge: string, n = 10) =>
+    call<EvaluationSubject[]>("GET", `${EVALUATION_API}/sample?n=${n}&judge=${encodeURIComponent(judge)}`),
+  judge: (j: Judgment) => call<Record<string, unknown>>("POST", `${EVALUATION_API}/judgments`, j),
+  calibration: () => call<CalibrationReport>("GET", `${EVALUATION_API}/calibration`),
+  failures: () => call<FailureRow[]>("GET", `${EVALUATION_API}/failures`),
+};
