@@ -35,6 +35,7 @@ import { FOLLOW_ZOOM, keepsView } from "./followSlack";
 import { BigMiniMap } from "./BigMiniMap";
 import { Overview } from "./Overview";
 import { OVERVIEW_FROM, regionsOf, type Region } from "./overview";
+import { candidatesGraph, previewKey, useNextCandidates } from "./nextCandidates";
 
 const NO_REGIONS: Region[] = [];
 import { locusRadius } from "./palette";
@@ -86,7 +87,14 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   /** Positions of nodes being dragged (React Flow is controlled: we move them). */
   const [dragging, setDragging] = useState<Record<string, Point>>({});
 
-  const adj = useMemo(() => adjacencyView(graph), [graph.adjacency, graph.order, graph.path, graph.loci]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The dashed candidates: on a live wander that can step, the next step's from the current
+  // locus (the engine's preview); else the last step's (an archive, a wander that is over).
+  const conn = useWander((s) => s.conn);
+  const events = useWander((s) => s.log.length);
+  const wantPreview = previewKey(graph, conn, events);
+  const preview = useNextCandidates(wantPreview);
+  const fan = candidatesGraph(graph, wantPreview !== null, preview);
+  const adj = useMemo(() => adjacencyView(fan.graph), [fan.graph.adjacency, graph.order, graph.path, graph.loci]); // eslint-disable-line react-hooks/exhaustive-deps
   const ghostKey = adj.ghosts.map((g) => g.id).join(",");
   const pathKey = graph.path.length;
 
@@ -604,7 +612,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       <NoticeLine />
       {graph.sessionId ? <LocusMenu sessionId={graph.sessionId} /> : null}
       {graph.order.length === 0 ? <div className="map-empty">Waiting for the first events…</div> : null}
-      <Legend />
+      <Legend next={fan.next} />
     </div>
   );
 }
@@ -631,7 +639,7 @@ const LEGEND_KEY = "wander:legend";
 
 /** The key to the map's marks: closed until a person opens it (it stays as they leave it).
  * Open, it lets clicks through to the nodes under it (only its toggle takes them). */
-function Legend() {
+function Legend({ next }: { next: boolean }) {
   const [open, setOpenState] = useState(() => {
     try {
       return localStorage.getItem(LEGEND_KEY) === "open";
@@ -678,7 +686,7 @@ function Legend() {
             <svg width="26" height="8">
               <line x1="0" y1="4" x2="26" y2="4" stroke="#7dd3fc" strokeWidth="1.5" strokeDasharray="4 4" />
             </svg>
-            the last step's other candidates (click: go there next)
+            {next ? "the next step's candidates (click: go here next)" : "the last step's other candidates (click: go there next)"}
           </span>
           <span>
             <svg width="26" height="10">
