@@ -155,7 +155,11 @@ def ask(
     question: str = typer.Argument(..., help="A question about the corpus."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Answer a question about the existing sandwiches through the analysis queries."""
+    """Answer a question about the existing sandwiches through the analysis queries: 004's key
+    queries ("sandwiches similar to <id>", "sandwiches using the bread X", "the taxonomy"), 7.2's
+    research questions (types across domains, cross-domain breads, fillings tied to specific
+    breads, the distance between breads, validity by source domain, underrepresented types,
+    whether ingredient embeddings predict validity), the metrics, or the nearest sandwiches."""
     if not question.strip():
         _fail("question: must not be empty")
 
