@@ -212,3 +212,26 @@ def structural_type(sandwich: np.ndarray, prototypes: dict[str, np.ndarray], opp
         return "Dialectic", sims.get("Dialectic", 0.0)
     name = max(sims, key=lambda k: sims[k])
     return name, sims[name]
+
+
+# The nearest type is named only when it leads the runner-up by this much: the prototypes are
+# one-line descriptions, and most sandwiches sit about as near several of them (the 20
+# crystals of four 150-step offline wanders: similarity 0.13-0.41, a lead of 0.003-0.165,
+# 0.05 or more for 7 of them).
+TYPE_MARGIN = 0.05
+
+
+def type_confidence(
+    sandwich: np.ndarray, prototypes: dict[str, np.ndarray], opposites: bool
+) -> dict[str, float | bool]:
+    """How sure the structural type is: the nearest type's similarity, its lead over the
+    next (`type_margin`), and whether it is named at all (`type_confident`: breads the corpus
+    lists as opposites are Dialectic by that fact; else a lead of TYPE_MARGIN or more)."""
+    v = normalize(sandwich)
+    sims = sorted((float(normalize(p) @ v) for p in prototypes.values()), reverse=True)
+    margin = sims[0] - sims[1] if len(sims) > 1 else 1.0
+    return {
+        "type_similarity": round(sims[0], 4) if sims else 0.0,
+        "type_margin": round(margin, 4),
+        "type_confident": bool(opposites or margin >= TYPE_MARGIN),
+    }
