@@ -8,6 +8,7 @@ import { attractorUrl } from "../mindmap/flow";
 import { Link } from "../router";
 import { useWander } from "../store";
 import { crystalState } from "./crystalState";
+import { crystalTypeChip } from "./crystalType";
 
 const PARTS: [string, string][] = [
   ["bread_compat", "Bread compatibility"],
@@ -46,6 +47,7 @@ export function CrystalPanel({ sessionId }: { sessionId: string }) {
   const gate_verdict = typeof v.gate_verdict === "string" ? v.gate_verdict : null;
   const state = crystalState({ verdict, status: d?.status ?? fromEvents?.status, human_approved: d?.human_approved, review: reviewed, gate_verdict });
   const canReview = verdict === "review" && d !== null && !d.human_approved && d.status === "active" && !reviewed;
+  const typeChip = crystalTypeChip(d?.structural_type, d ? v : null, fromEvents?.structural_type);
   const concept = (id: string | null | undefined) => (id && loci[id] ? loci[id].concept : "?");
   const review = async (which: "accept" | "reject") => {
     setBusy(true);
@@ -80,9 +82,11 @@ export function CrystalPanel({ sessionId }: { sessionId: string }) {
           <span className={`chip crystal-state is-${state.tone}`} data-testid="crystal-status">
             {state.text}
           </span>
-          <span className="chip plain" title="The nearest of the ten structural types (004) by meaning: a hint, not a verdict">
-            nearest type: {d?.structural_type ?? fromEvents?.structural_type ?? "?"}
-          </span>
+          {typeChip ? (
+            <span className={typeChip.named ? "chip plain" : "chip plain muted"} title={typeChip.title} data-testid="crystal-type">
+              {typeChip.text}
+            </span>
+          ) : null}
         </div>
       </section>
       <section data-testid="crystal-validity">
