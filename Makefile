@@ -60,6 +60,14 @@ check-system:
 doctor: setup
 	@echo "doctor: $$($(PY) scripts/doctor.py), Node $$(node --version), $$(node e2e/scripts/browser.mjs)"
 
+# Bytecode for the suite's many Python processes (pytest and its workers, the `wander`
+# commands and servers the tests start, the e2e server). Where PYTHONDONTWRITEBYTECODE is set
+# (this project's CI shells set it), each of them compiled the checkout's modules from
+# source again, and pytest rewrote the asserts of its plugins' whole packages (hypothesis,
+# schemathesis, anyio, ...) again: ~3.4 s of CPU per pytest process and ~0.35 s per `wander`
+# start. Written as Python writes it by default, beside the sources (git ignores __pycache__).
+test test-py test-e2e fuzz: export PYTHONDONTWRITEBYTECODE :=
+
 # The linters, pytest, vitest and the browser tests run side by side: the browser tests
 # spend most of their time waiting on the page, so they fit beside pytest's two workers.
 # Each line of the others is tagged with where it came from.
