@@ -11,20 +11,21 @@ from wander.bus.inprocess import InProcessBus
 from wander.engine.clock import ManualClock
 from wander.engine.inmemory_store import InMemoryStore
 from wander.engine.service import NewWander, WanderEngine
-from wander.llm.factory import model_helpers
+from wander.llm.factory import build_dweller, model_helpers
 from wander.llm.offline import OfflineDweller
 
 SEED = "information asymmetry"
 
 
-def _engine(knowledge, embedder, env, dweller="anthropic"):
+def _engine(knowledge, embedder, env, dweller="anthropic", model_dwells=False):
     proposer, ruminator = model_helpers(dweller, env)
     store = InMemoryStore()
+    offline = OfflineDweller(knowledge)
     engine = WanderEngine(
         store=store,  # type: ignore[arg-type]
         knowledge=knowledge,
         embedder=embedder,
-        dweller=OfflineDweller(knowledge),
+        dweller=build_dweller(dweller, offline=offline, env=env, embedder=embedder) if model_dwells else offline,
         bus=InProcessBus(),
         clock=ManualClock(),
         project_id=f"helpers-{uuid.uuid4()}",
@@ -84,6 +85,27 @@ async def test_a_small_budget_is_never_overrun(knowledge, embedder):
         assert len(an.calls("/v1/messages")) == session.cloud_calls == 3  # a cent each
         assert session.cloud_spent_cents == 3 and session.stopped_reason == "budget_exhausted"
         assert session.local_calls == len(ol.calls("/api/chat")) > 0
+
+
+async def test_the_dwelling_sees_what_the_proposals_spent(knowledge, embedder):
+    """Cloud proposals, then a cloud dwelling in the same step: the dwelling's budget check
+    counts the proposals' cents, so the wander ends with its budget spent, not overrun (at
+    step 4: 8 cents spent, two proposals make 10; a dwelling estimated at 2 cents against the
+    step's start would have made it 11)."""
+    with AnthropicServer() as an:
+        engine, store, proposer, ruminator = _engine(knowledge, embedder, _env(an), model_dwells=True)
+        s = await engine.create(
+            NewWander(
+                seed_concept=SEED, max_steps=40, human_checkpoint_frequency=0, random_seed=2, cloud_budget_cents=10
+            )
+        )
+        await engine.run(s.id)
+        session = await store.get_session(s.id)
+        dwelt = sum(t.cost_cents for t in store.traces[s.id])
+        assert dwelt > 0 and proposer.usage.cost_cents > 0
+        assert session.cloud_spent_cents == dwelt + proposer.usage.cost_cents + ruminator.cloud.usage.cost_cents
+        assert session.cloud_spent_cents == 10 and session.stopped_reason == "budget_exhausted"
+        assert session.cloud_calls == len(an.calls("/v1/messages"))
 
 
 def _nothing():

@@ -10,7 +10,7 @@ offline helper's) cost nothing."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from wander.domain.models import Session
@@ -54,6 +54,14 @@ class Spend:
             "cloud_calls": usage.get("cloud_calls", 0) + self.cloud_calls,
             "cloud_spent_cents": usage.get("cloud_spent_cents", 0) + self.cloud_cents,
         }
+
+
+def charged(session: Session, spend: Spend) -> Session:
+    """The session as the dwelling must see it: with what the step's helpers spent so far
+    counted as spent (a copy when they spent anything), so its budget check covers them."""
+    if not spend.cloud_cents:
+        return session
+    return replace(session, cloud_spent_cents=session.cloud_spent_cents + spend.cloud_cents)
 
 
 def budget_left(session: Session, spent: int = 0) -> int:

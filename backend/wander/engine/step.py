@@ -330,7 +330,7 @@ async def take_step(walk: Walk, ctx: StepContext, guard_resonances: bool = True)
     proximity = resonance.proximity(walk, target.embedding)
     residue = await ctx.dweller.dwell(
         DwellRequest(
-            session=session,
+            session=model_spend.charged(session, spend),  # the budget the proposals left
             current=current,
             encountered=target,
             recent_themes=list(walk.recent_themes),
