@@ -33,7 +33,9 @@ test("a person judges a sampled sandwich blind and the calibration counts it", a
   const before = (await (await page.request.get(`${E}/calibration`)).json()) as Report;
   const failures = (await (await page.request.get(`${E}/failures`)).json()) as { failure: string; count: number }[];
 
-  await page.goto("/evaluation");
+  await page.goto("/");
+  await page.getByTestId("evaluation-link").click();
+  await expect(page).toHaveURL(/\/evaluation$/);
   await expect(page.getByRole("heading", { name: "Human evaluation" })).toBeVisible();
   await expect(page.getByTestId("eval-intro")).toContainText("without their validity V");
   await expect(page.getByTestId("eval-need-name")).toBeVisible();
