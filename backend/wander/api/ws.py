@@ -84,11 +84,15 @@ def event_frame(e: Event) -> str:
 def events_frames(events: list[Event]) -> list[str]:
     """EventsFrames of shared_schemas.events holding `events` in order: BATCH_EVENTS
     events at most each, and a frame ends once it passes BATCH_BYTES."""
+    return frames_of([event_json(e) for e in events])
+
+
+def frames_of(texts: list[str]) -> list[str]:
+    """events_frames over events that are EventOut JSON already."""
     frames: list[str] = []
     part: list[str] = []
     size = 0
-    for e in events:
-        text = event_json(e)
+    for text in texts:
         part.append(text)
         size += len(text)
         if len(part) >= BATCH_EVENTS or size >= BATCH_BYTES:
@@ -226,6 +230,20 @@ async def _send_events(
                 last = e.seq  # a client that goes away mid-way: `last` is what it was sent
         last = events[-1].seq
 
+    async def send_texts(rows: list[tuple[int, str]]) -> None:
+        """The backlog's events, stored JSON as is (see event_texts_after), like send_stored."""
+        nonlocal last
+        if not rows:
+            return
+        if batch:
+            for frame in frames_of([text for _, text in rows]):
+                await socket.send_text(frame)
+        else:
+            for seq, text in rows:
+                await socket.send_text('{"type": "event", "event": ' + text + "}")
+                last = seq
+        last = rows[-1][0]
+
     receiver = ticker = None
     loop = asyncio.get_running_loop()
     sent_at = loop.time()
@@ -234,8 +252,8 @@ async def _send_events(
         while True:  # the whole backlog, page by page (a 5,000-step walk has ~20,000 events)
             # pages double from FIRST_PAGE: the client works on the first frames while the
             # rest is read and sent
-            page = await queries.events_after(session_id, last, limit=size)
-            await send_stored(page)
+            page = await queries.event_texts_after(session_id, last, limit=size)
+            await send_texts(page)
             if len(page) < size:
                 break
             size = min(CATCH_UP_PAGE, size * 2)

@@ -120,6 +120,12 @@ class Queries:
     async def events_after(self, session_id: str, after_seq: int = 0, limit: int = 10_000) -> list[Event]:
         return await self.store.events_after(session_id, after_seq, limit)
 
+    async def event_texts_after(
+        self, session_id: str, after_seq: int = 0, limit: int = 10_000
+    ) -> list[tuple[int, str]]:
+        """The same events as (seq, EventOut JSON): what a WebSocket's catch-up sends."""
+        return await self.store.event_texts_after(session_id, after_seq, limit)
+
     async def delete(self, session_id: str) -> None:
         await self.session(session_id)
         await self.store.delete_session(session_id)
