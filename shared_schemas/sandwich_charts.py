@@ -92,7 +92,7 @@ class SandwichCharts(BaseModel):
     # (no Field descriptions on the trees: a described $ref becomes a copy of the TypeScript type)
     ingredients: HierarchyNode  # ingredient role -> domain -> ingredient, valued by use count
     types: HierarchyNode  # (parent type ->) structural type -> sandwich, one per sandwich
-    type_parents: bool = Field(description="whether the sunburst's first ring is the taxonomy's parent types")
+    type_parents: bool = Field(description="whether a structural type sits inside its parent type (structural_types)")
     validity: ValidityHistogram
     heatmap: DomainStructureHeatmap
     efficiency: list[EfficiencyPoint] = Field(description="foraging runs, oldest first")

@@ -1,6 +1,49 @@
-import { expect, shot, test } from "./helpers";
+import { join } from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, SHOTS, shot, test } from "./helpers";
 
-// The SANDWICH corpus dashboard: metrics table and recharts charts, fed by a forage run.
+// The SANDWICH corpus dashboard: the metrics table, and 004 7.3's six pictures drawn by ECharts
+// (as SVG), fed by forage runs.
+const CHARTS = ["network", "treemap", "sunburst", "validity", "heatmap", "efficiency"] as const;
+
+type Charts = {
+  network: { nodes: unknown[] };
+  ingredients: { children?: { children?: { children?: unknown[] }[] }[] };
+  types: { value: number };
+  validity: { scores: number };
+  heatmap: { cells: unknown[] };
+  efficiency: { run_id: string }[];
+};
+
+/** What each card counts (the marks it draws), from the API's data. */
+function expectedCounts(c: Charts): Record<(typeof CHARTS)[number], number> {
+  const tiles = (c.ingredients.children ?? []).flatMap((r) => (r.children ?? []).flatMap((d) => d.children ?? [])).length;
+  return {
+    network: c.network.nodes.length,
+    treemap: tiles,
+    sunburst: c.types.value,
+    validity: c.validity.scores,
+    heatmap: c.heatmap.cells.length,
+    efficiency: c.efficiency.length,
+  };
+}
+
+/** Each card says what it shows; a card with data holds an SVG chart with marks, one without says it is empty. */
+async function expectCards(page: Page, counts: Record<string, number>) {
+  for (const key of CHARTS) {
+    const card = page.getByTestId(`chart-${key}`);
+    await expect(card).toHaveAttribute("data-count", String(counts[key]));
+    expect((await card.getByTestId("chart-help").textContent())?.length ?? 0, `${key} says what it shows`).toBeGreaterThan(80);
+    if (counts[key] > 0) {
+      await expect(card.getByTestId("chart-empty")).toHaveCount(0);
+      const marks = card.locator("svg path");
+      await expect.poll(() => marks.count(), { message: `${key} draws its marks` }).toBeGreaterThanOrEqual(Math.min(counts[key], 3));
+    } else {
+      await expect(card.getByTestId("chart-empty")).toBeVisible();
+      await expect(card.locator("svg")).toHaveCount(0);
+    }
+  }
+}
 test("the analysis page shows the 8.1 metrics and charts after foraging", async ({ page }) => {
   // Two forage runs: seconds on a quiet machine, far longer beside pytest on two cores (the
   // request's own limit is 30 s unless told).
@@ -13,7 +56,10 @@ test("the analysis page shows the 8.1 metrics and charts after foraging", async 
   const run = await res.json();
   expect(run.attempts).toBeGreaterThanOrEqual(3);
 
-  await page.goto("/analysis");
+  // the pictures are checked against the very data the page drew (a wander of another test
+  // may add its crystals to the corpus meanwhile)
+  const isCharts = (r: { url(): string }) => r.url().includes("/api/v1/sandwich/charts");
+  const [drawn] = await Promise.all([page.waitForResponse(isCharts), page.goto("/analysis")]);
   await expect(page.getByRole("heading", { name: "Sandwich corpus" })).toBeVisible();
   const rows = page.getByTestId("metrics").locator("tbody tr");
   await expect(rows).toHaveCount(6);
@@ -23,15 +69,18 @@ test("the analysis page shows the 8.1 metrics and charts after foraging", async 
   }
   const metrics = await (await page.request.get("/api/v1/sandwich/metrics")).json();
   await expect(page.getByTestId("counts")).toContainText(`${metrics.counts.attempts} attempts`);
-  // recharts draws SVG: one bar per structural type, one per foraging run and series
-  const typeBars = page.getByTestId("chart-types").locator(".recharts-bar-rectangle");
-  await expect(typeBars).toHaveCount(metrics.type_distribution.length);
-  // recharts draws no rectangle for a zero-height bar (a run that made nothing)
-  const bars = (runs: { foraging_attempts: number; sandwiches_made: number }[]) =>
-    runs.reduce((n, r) => n + (r.foraging_attempts > 0 ? 1 : 0) + (r.sandwiches_made > 0 ? 1 : 0), 0);
-  const efficiency = page.getByTestId("chart-efficiency").locator(".recharts-bar-rectangle");
-  await expect(efficiency).toHaveCount(bars(metrics.foraging_efficiency));
-  await expect(page.getByTestId("chart-validity").locator(".recharts-line")).toHaveCount(2);
+  // the six pictures, each as the API's data says (the network, treemap and sunburst hold the
+  // sandwiches and ingredients the runs made; the timeline, each run)
+  const charts = (await drawn.json()) as Charts;
+  expect(charts.efficiency.length).toBeGreaterThanOrEqual(1);
+  await expectCards(page, expectedCounts(charts));
+  // hovering the timeline names what it plots
+  const timeline = page.getByTestId("chart-efficiency").getByTestId("chart-body");
+  await timeline.scrollIntoViewIfNeeded();
+  const box = (await timeline.boundingBox())!;
+  await timeline.hover({ position: { x: box.width * 0.5, y: box.height * 0.5 } });
+  await expect(page.getByTestId("chart-efficiency").locator(".chart-tooltip")).toBeVisible();
+  await expect(page.getByTestId("chart-efficiency").locator(".chart-tooltip")).toContainText("success rate");
 
   // foraging from the page adds a run and the charts follow (the chart lists the newest 50
   // runs, so the new one is told by its id, not by a longer list)
@@ -39,6 +88,7 @@ test("the analysis page shows the 8.1 metrics and charts after foraging", async 
   const metricsNow = async () => (await page.request.get("/api/v1/sandwich/metrics")).json();
   const earlier = new Set((metrics.foraging_efficiency as Run[]).map((r) => r.run_id));
   const fresh = (m: { foraging_efficiency: Run[] }) => m.foraging_efficiency.find((r) => !earlier.has(r.run_id));
+  const redrawn = page.waitForResponse(isCharts, { timeout: 240_000 });
   await page.getByTestId("forage").click();
   // the run is listed once it has logged an attempt; the button is back once it is over
   await expect.poll(async () => fresh(await metricsNow())?.run_id ?? null, { timeout: 180_000 }).not.toBeNull();
@@ -52,6 +102,33 @@ test("the analysis page shows the 8.1 metrics and charts after foraging", async 
   const log = (await (await page.request.get(`/api/v1/sandwich/log?run_id=${newest.run_id}`)).json()) as { outcome: string }[];
   expect(log.length).toBe(newest.foraging_attempts);
   await expect(page.getByTestId("forage-run-summary")).toContainText(`${newest.foraging_attempts} attempts`);
-  await expect(efficiency).toHaveCount(bars(after.foraging_efficiency));
+  // the pictures were read again: the timeline holds the new run
+  const chartsAfter = (await (await redrawn).json()) as Charts;
+  expect(chartsAfter.efficiency.map((r) => r.run_id)).toContain(newest.run_id);
+  await expectCards(page, expectedCounts(chartsAfter));
   await shot(page, "analysis-page");
+  await page.screenshot({ path: join(SHOTS, "analysis-page-full.png"), fullPage: true });
+  for (const key of CHARTS) await page.getByTestId(`chart-${key}`).screenshot({ path: join(SHOTS, `analysis-chart-${key}.png`) });
+});
+
+test("each picture of an empty corpus says why it is empty and what fills it", async ({ page }) => {
+  // the shared server's corpus is not empty once any test foraged: the page is handed an empty one
+  await page.route("**/api/v1/sandwich/charts", (route) =>
+    route.fulfill({
+      json: {
+        network: { nodes: [], edges: [], relation_types: [], total_sandwiches: 0 },
+        ingredients: { name: "ingredients", value: 0, children: [] },
+        types: { name: "structural types", value: 0, children: [] },
+        type_parents: false,
+        validity: { bin_edges: Array.from({ length: 20 }, (_, i) => i / 20), bin_width: 0.05, period: "day", periods: [], counts: [], accept: 0.7, review: 0.5, scores: 0 },
+        heatmap: { domains: [], types: ["Bound"], cells: [] },
+        efficiency: [],
+      },
+    }),
+  );
+  await page.goto("/analysis");
+  await expectCards(page, Object.fromEntries(CHARTS.map((k) => [k, 0])));
+  await expect(page.getByTestId("chart-network").getByTestId("chart-empty")).toContainText("No sandwiches yet");
+  await expect(page.getByTestId("chart-efficiency").getByTestId("chart-empty")).toContainText("No foraging runs yet");
+  await page.screenshot({ path: join(SHOTS, "analysis-empty.png"), fullPage: true });
 });

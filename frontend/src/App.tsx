@@ -4,10 +4,11 @@ import { SessionPage } from "./pages/SessionPage";
 import { ArchivePage } from "./pages/ArchivePage";
 import { BrickPage } from "./pages/BrickPage";
 import { EvaluationPage } from "./evaluation/EvaluationPage";
+import { ReviewQueuePage } from "./reviews/ReviewQueuePage";
 import { TokenPrompt } from "./panels/TokenPrompt";
 import { lazy, Suspense } from "react";
 
-// recharts is big: the analysis page loads on demand.
+// ECharts is big: the analysis page loads on demand.
 const AnalysisPage = lazy(() => import("./analysis/AnalysisPage").then((m) => ({ default: m.AnalysisPage })));
 
 export function App() {
@@ -30,6 +31,8 @@ function Routes() {
           <AnalysisPage />
         </Suspense>
       );
+    case "reviews":
+      return <ReviewQueuePage openId={route.id} />;
     case "evaluation":
       return <EvaluationPage />;
     case "archive":

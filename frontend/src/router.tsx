@@ -27,6 +27,7 @@ export type Route =
   | { name: "sessions" }
   | { name: "analysis" }
   | { name: "evaluation" }
+  | { name: "reviews"; id: string | null }
   | { name: "session"; id: string }
   | { name: "archive"; id: string }
   | { name: "brick"; source: BrickSource }
@@ -37,6 +38,8 @@ export function matchRoute(path: string): Route {
   if (p === "/" || p === "/sessions") return { name: "sessions" };
   if (p === "/analysis") return { name: "analysis" };
   if (p === "/evaluation") return { name: "evaluation" };
+  const r = /^\/reviews(?:\/([^/]+))?$/.exec(p);
+  if (r) return { name: "reviews", id: r[1] ? decodeURIComponent(r[1]) : null };
   const a = /^\/sessions\/([^/]+)\/archive$/.exec(p);
   if (a) return { name: "archive", id: decodeURIComponent(a[1]) };
   const b = /^\/memory\/(?:(crystal|text)\/)?([^/]+)$/.exec(p);

@@ -1,12 +1,12 @@
-// The SANDWICH corpus dashboard (004, 7.3 and 8.1): the six metrics against their targets,
-// structural types, the most used ingredients, validity over time and foraging efficiency,
-// drawn with recharts from GET /api/v1/sandwich/metrics.
+// The SANDWICH corpus dashboard (004, 7.3 and 8.1): the six metrics against their targets
+// (GET /api/v1/sandwich/metrics), the last forage run attempt by attempt, and 7.3's six pictures
+// drawn with ECharts (CorpusCharts, GET /api/v1/sandwich/charts).
 import { useCallback, useEffect, useState } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { sandwichApi, type SandwichRowLite } from "../api/sandwich";
 import { Brand } from "../panels/Brand";
 import type { ForageLogEntry, ForageRunOut, SandwichMetrics } from "../api/types.gen";
 import { Link } from "../router";
+import { CorpusCharts } from "./CorpusCharts";
 
 const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toFixed(3));
 
@@ -20,27 +20,11 @@ export const METRIC_HELP: Record<string, string> = {
   novelty_stability: "Mean novelty of the later half of the sandwiches over that of the earlier half (1: novelty does not decay).",
 };
 
-function Chart({ title, testId, empty, children }: { title: string; testId: string; empty: boolean; children: React.ReactElement }) {
-  return (
-    <section className="card analysis-chart" data-testid={testId}>
-      <h2>{title}</h2>
-      {empty ? (
-        <p className="muted chart-empty" data-testid="chart-empty">
-          Nothing yet: forage to make sandwiches (each wander's crystals join the corpus too).
-        </p>
-      ) : (
-        <ResponsiveContainer width="100%" height={240}>
-          {children}
-        </ResponsiveContainer>
-      )}
-    </section>
-  );
-}
-
 export function AnalysisPage() {
   const [data, setData] = useState<SandwichMetrics | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [version, setVersion] = useState(0);
   const [lastRun, setLastRun] = useState<{ run: ForageRunOut; log: ForageLogEntry[]; made: Record<string, SandwichRowLite> } | null>(null);
 
   const load = useCallback(() => {
@@ -57,6 +41,7 @@ export function AnalysisPage() {
       const [log, rows] = await Promise.all([sandwichApi.log(run.run_id), sandwichApi.sandwiches().catch(() => [] as SandwichRowLite[])]);
       setLastRun({ run, log: log.reverse(), made: Object.fromEntries(rows.map((r) => [r.id, r])) });
       load();
+      setVersion((v) => v + 1);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -73,6 +58,7 @@ export function AnalysisPage() {
         </div>
         <nav className="topnav" aria-label="pages">
           <Link to="/">← Wanders</Link>
+          <Link to="/reviews" data-testid="reviews-link">Review queue</Link>
         </nav>
         <button className="primary" onClick={forage} disabled={busy} data-testid="forage">
           {busy ? "foraging…" : "Forage (patience 2)"}
@@ -112,49 +98,7 @@ export function AnalysisPage() {
             </p>
           </section>
           {lastRun ? <RunLog run={lastRun.run} log={lastRun.log} made={lastRun.made} /> : null}
-          <div style={{ display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(420px, 1fr))", gap: 12 }}>
-            <Chart title="Structural types" testId="chart-types" empty={data.type_distribution.length === 0}>
-              <BarChart data={data.type_distribution} margin={{ bottom: 40 }}>
-                <CartesianGrid strokeDasharray="3 3" />
-                {/* every label, slanted (recharts drops every other one that does not fit) */}
-                <XAxis dataKey="structural_type" interval={0} angle={-30} textAnchor="end" height={50} tick={{ fontSize: 11 }} />
-                <YAxis allowDecimals={false} />
-                <Tooltip />
-                <Bar dataKey="sandwich_count" name="sandwiches" fill="#0891b2" isAnimationActive={false} />
-              </BarChart>
-            </Chart>
-            <Chart title="Most used ingredients" testId="chart-ingredients" empty={data.ingredient_frequency.length === 0}>
-              <BarChart data={data.ingredient_frequency.slice(0, 12)} layout="vertical">
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis type="number" allowDecimals={false} />
-                <YAxis type="category" dataKey="text" width={140} interval={0} tick={{ fontSize: 11 }} />
-                <Tooltip />
-                <Bar dataKey="usage_count" name="uses" fill="#a78bfa" isAnimationActive={false} />
-              </BarChart>
-            </Chart>
-            <Chart title="Validity and novelty over time" testId="chart-validity" empty={data.validity_over_time.length === 0}>
-              <LineChart data={data.validity_over_time.map((p) => ({ ...p, day: p.day.slice(0, 10) }))}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="day" />
-                <YAxis domain={[0, 1]} />
-                <Tooltip />
-                <Legend />
-                <Line dataKey="avg_validity" name="mean V" stroke="#22c55e" isAnimationActive={false} />
-                <Line dataKey="avg_novelty" name="mean novelty" stroke="#f59e0b" isAnimationActive={false} />
-              </LineChart>
-            </Chart>
-            <Chart title="Foraging efficiency per run" testId="chart-efficiency" empty={data.foraging_efficiency.length === 0}>
-              <BarChart data={[...data.foraging_efficiency].reverse().map((r, i) => ({ ...r, run: `#${i + 1}` }))}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="run" interval={0} />
-                <YAxis allowDecimals={false} />
-                <Tooltip />
-                <Legend />
-                <Bar dataKey="foraging_attempts" name="attempts" fill="#64748b" isAnimationActive={false} />
-                <Bar dataKey="sandwiches_made" name="made" fill="#0891b2" isAnimationActive={false} />
-              </BarChart>
-            </Chart>
-          </div>
+          <CorpusCharts version={version} />
         </>
       )}
       </div>

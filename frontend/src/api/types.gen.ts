@@ -1167,7 +1167,7 @@ export interface SandwichCharts {
   ingredients: HierarchyNode;
   types: HierarchyNode;
   /**
-   * whether the sunburst's first ring is the taxonomy's parent types
+   * whether a structural type sits inside its parent type (structural_types)
    */
   type_parents: boolean;
   validity: ValidityHistogram;

@@ -16,6 +16,9 @@ export function SessionsPage() {
           <Link to="/analysis" data-testid="analysis-link">
             Analysis
           </Link>
+          <Link to="/reviews" data-testid="reviews-link">
+            Review queue
+          </Link>
           <Link to="/evaluation" data-testid="evaluation-link">
             Evaluate
           </Link>
