@@ -116,11 +116,18 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
   // (with labels), a bridge is PathEdge's double line (far out its rails would merge)
   ctx.beginPath();
   const heads: [Point, Point, number][] = [];
+  // (an edge wholly beside the box is left out: close in, the box is a small part of a large
+  // map, and a path of all its 20,000 edges cost a live step most of its time)
+  const bx0 = b.x - reach;
+  const by0 = b.y - reach;
+  const bx1 = b.x + b.w + reach;
+  const by1 = b.y + b.h + reach;
   for (const e of g.path) {
     if (onTop.has(e.source) && onTop.has(e.target)) continue;
     const a = positions.get(e.source);
     const c = positions.get(e.target);
     if (!a || !c) continue;
+    if ((a.x < bx0 && c.x < bx0) || (a.x > bx1 && c.x > bx1) || (a.y < by0 && c.y < by0) || (a.y > by1 && c.y > by1)) continue;
     const tr = locusRadius(g.loci[e.target]?.visit_count ?? 1);
     if (labels && e.bridge) {
       for (const r of bridgeRails(rimToRim(a.x, a.y, locusRadius(g.loci[e.source]?.visit_count ?? 1), c.x, c.y, tr + 3))) {

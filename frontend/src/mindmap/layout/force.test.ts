@@ -73,6 +73,28 @@ describe("IncrementalLayout", () => {
     }
   });
 
+  it("past denseFrom placed loci, places a node in its freest direction without settling it, the same live as replayed, whatever candidates came and went", () => {
+    const { nodes, links } = chain(40);
+    const opts = { denseFrom: 20 };
+    const batch = new IncrementalLayout(opts).update(nodes, links);
+    const live = new IncrementalLayout(opts);
+    for (let n = 1; n <= 40; n++) {
+      // each step with its candidates, gone at the next step (they count for nothing)
+      const ghosts: LayoutNode[] = [0, 1, 2].map((i) => ({ id: `g${n}:${i}`, parentId: `n${n - 1}`, r: 7, label: `cand ${n} ${i}`, group: `candidates:${n}` }));
+      live.update([...nodes.slice(0, n), ...ghosts], [...links.slice(0, n - 1), ...ghosts.map((g) => ({ source: g.parentId!, target: g.id }))]);
+    }
+    const last = live.update(nodes, links);
+    for (const n of nodes) {
+      expect(batch.get(n.id)!.x).toBeCloseTo(last.get(n.id)!.x, 6);
+      expect(batch.get(n.id)!.y).toBeCloseTo(last.get(n.id)!.y, 6);
+    }
+    // settled nodes sit where the simulation left them; a dense map's exactly a link from its parent
+    const fromParent = (i: number) => dist(batch.get(`n${i}`)!, batch.get(`n${i - 1}`)!);
+    const linkAway = 18 + 18 + 120;
+    expect(nodes.slice(1, 20).some((_, k) => Math.abs(fromParent(k + 1) - linkAway) > 0.5)).toBe(true);
+    for (let i = 21; i < 40; i++) expect(fromParent(i)).toBeCloseTo(linkAway, 6);
+  });
+
   it("uses both dimensions: a long walk does not come out as a straight line", () => {
     const { nodes, links } = chain(12);
     const pos = new IncrementalLayout().update(nodes, links);

@@ -35,9 +35,14 @@ export interface LayoutOptions {
   ticks: number;
   /** Fixed nodes farther than this from every new node stay out of its simulation. */
   neighbourhood: number;
+  /** From this many placed nodes (loci, crystals: not the small candidates, which come and
+   * go) a new node is placed in its freest direction and stays there: no simulation, no
+   * test against the edges drawn. Past this size the map is read from its overview and
+   * its regions, and a catch-up of 20,000 loci spent most of its time settling each one. */
+  denseFrom: number;
 }
 
-const DEFAULTS: LayoutOptions = { linkDistance: 120, charge: -300, padding: 24, ticks: 50, neighbourhood: 420 };
+const DEFAULTS: LayoutOptions = { linkDistance: 120, charge: -300, padding: 24, ticks: 50, neighbourhood: 420, denseFrom: 5000 };
 const SMALL = 10; // radius below which a node is a ghost-like satellite
 const CELL = 240; // spatial grid cell (px): placement only looks at nodes and edges nearby
 /** A grid cell's key: one number (a string per cell looked up cost more than the lookups). */
@@ -47,6 +52,11 @@ const cellKey = (x: number, y: number) => (x + 0x100000) * 0x200000 + (y + 0x100
 const ANGLES = Array.from({ length: 36 }, (_, k) => (k / 36) * 2 * Math.PI);
 const COS = ANGLES.map((a) => Math.cos(a));
 const SIN = ANGLES.map((a) => Math.sin(a));
+/** At most this many placed nodes, the nearest, weigh in a placement (its freest direction,
+ * the edges it must not cross, the simulation that settles it): in the dense middle of a
+ * long walk (20,000 loci) hundreds lie within reach, and each new node cost them all (a
+ * catch-up of 20,000 loci spent 20 s in the layout). A sparser map places as before. */
+const MAX_NEAR = 48;
 
 export class IncrementalLayout {
   readonly positions = new Map<string, Point>();
@@ -67,6 +77,9 @@ export class IncrementalLayout {
   private linked: LayoutLink[] = [];
   /** The nodes of the last update by id. */
   private readonly byId = new Map<string, LayoutNode>();
+  /** Placed nodes that are not small (see LayoutOptions.denseFrom): the same count in a
+   * replay as in the live walk, whose candidates came and went. */
+  private solid = 0;
 
   private setPos(id: string, p: Point): void {
     this.positions.set(id, p);
@@ -150,6 +163,7 @@ export class IncrementalLayout {
         const order = clash ? [...this.positions.keys()].filter((id) => gone.has(id)) : gone;
         for (const id of order) {
           const label = this.labels.get(id);
+          if ((this.radii.get(id) ?? 0) >= SMALL) this.solid--;
           if (label) freed.set(label, this.positions.get(id)!);
           this.delPos(id);
           this.labels.delete(id);
@@ -164,7 +178,10 @@ export class IncrementalLayout {
       const pinned = this.pins.get(n.id);
       if (pinned) {
         const at = this.positions.get(n.id);
-        if (!at) this.placed.push(n.id);
+        if (!at) {
+          this.placed.push(n.id);
+          if (n.r >= SMALL) this.solid++;
+        }
         else if (at.x !== pinned.x || at.y !== pinned.y) this.outStale = true;
         this.setPos(n.id, { ...pinned });
       }
@@ -240,15 +257,25 @@ export class IncrementalLayout {
     this.cellOf.clear();
     this.labels.clear();
     this.radii.clear();
+    this.solid = 0;
   }
 
   private placeBatch(batch: LayoutNode[], byId: Map<string, LayoutNode>, freed: Map<string, Point>): void {
     const initial = new Map<string, Point>();
+    const dense = this.solid >= this.opts.denseFrom;
     // edges already drawn near this batch (for the no-crossing rule)
     const around = new Set<string>();
-    for (const n of batch) {
+    for (const n of dense ? [] : batch) {
       const at = (n.parentId && this.positions.get(n.parentId)) || null;
-      if (at) for (const id of this.near(at, this.opts.linkDistance * 2.5)) around.add(id);
+      if (!at) continue;
+      const found: { id: string; p: Point; d2: number }[] = [];
+      const reach2 = (this.opts.linkDistance * 2.5) ** 2;
+      for (const id of this.near(at, this.opts.linkDistance * 2.5)) {
+        const q = this.positions.get(id)!;
+        const d2 = (q.x - at.x) ** 2 + (q.y - at.y) ** 2;
+        if (d2 <= 2 * reach2) found.push({ id, p: q, d2 });
+      }
+      for (const f of nearestFirst(found)) around.add(f.id);
     }
     const seenLinks = new Set<LayoutLink>();
     const placedLinks: LayoutLink[] = [];
@@ -267,7 +294,7 @@ export class IncrementalLayout {
       const parent = parentOf(batch[0])!;
       const pr = this.radii.get(batch[0].parentId!) ?? 20;
       const dist = pr + this.opts.linkDistance * 1.15;
-      const centre = this.bestAngle(batch[0].parentId!, parent, dist, this.awayAngle(batch[0], byId), 8, placedLinks);
+      const centre = this.bestAngle(batch[0].parentId!, parent, dist, this.awayAngle(batch[0], byId), 8, placedLinks, dense);
       const k = batch.length;
       const spread = Math.min(Math.PI * 1.4, (k - 1) * 0.5);
       batch.forEach((n, i) => {
@@ -298,18 +325,19 @@ export class IncrementalLayout {
         }
         const pr = (n.parentId && this.radii.get(n.parentId)) || 20;
         const dist = pr + n.r + this.opts.linkDistance;
-        const a = this.bestAngle(n.parentId, parentPos, dist, this.awayAngle(n, byId), n.r, placedLinks);
+        const a = this.bestAngle(n.parentId, parentPos, dist, this.awayAngle(n, byId), n.r, placedLinks, dense);
         initial.set(n.id, { x: parentPos.x + dist * Math.cos(a), y: parentPos.y + dist * Math.sin(a) });
       }
     }
 
     // Settle the batch among its fixed neighbourhood.
     const movers = batch.filter((n) => initial.has(n.id));
-    this.settle(movers, initial);
+    if (!dense) this.settle(movers, initial);
     this.runs += 1;
     for (const n of movers) {
       this.setPos(n.id, initial.get(n.id)!);
       this.placed.push(n.id);
+      if (n.r >= SMALL) this.solid++;
       this.radii.set(n.id, n.r);
       if (n.label) this.labels.set(n.id, n.label);
     }
@@ -341,20 +369,26 @@ export class IncrementalLayout {
       px.push(p.x);
       py.push(p.y);
     }
+    // the fixed nodes within reach of a mover, the MAX_NEAR nearest to one (by distance, then
+    // in the order found: the same for a replay as for the live walk)
+    const found: { id: string; p: Point; d2: number }[] = [];
+    const seen = new Set<string>();
     for (let i = 0; i < nm; i++)
       for (const id of this.near({ x: px[i], y: py[i] }, reach)) {
-        if (index.has(id)) continue;
+        if (index.has(id) || seen.has(id)) continue;
+        seen.add(id);
         const p = this.positions.get(id)!;
-        let close = false;
-        for (let j = 0; j < nm && !close; j++) close = (px[j] - p.x) ** 2 + (py[j] - p.y) ** 2 < reach * reach;
-        if (close) {
-          index.set(id, ids.length);
-          ids.push(id);
-          rs.push(this.radii.get(id) ?? 20);
-          px.push(p.x);
-          py.push(p.y);
-        }
+        let d2 = Infinity;
+        for (let j = 0; j < nm; j++) d2 = Math.min(d2, (px[j] - p.x) ** 2 + (py[j] - p.y) ** 2);
+        if (d2 < reach * reach) found.push({ id, p, d2 });
       }
+    for (const { id, p } of nearestFirst(found)) {
+      index.set(id, ids.length);
+      ids.push(id);
+      rs.push(this.radii.get(id) ?? 20);
+      px.push(p.x);
+      py.push(p.y);
+    }
     const n = ids.length;
     const X = Float64Array.from(px);
     const Y = Float64Array.from(py);
@@ -489,7 +523,7 @@ export class IncrementalLayout {
 
   /** Of 36 directions around `at`, the one whose point `dist` away is clearest of other
    * nodes and whose segment from `at` crosses no drawn edge; ties go toward `prefer`. */
-  private bestAngle(selfId: string | null, at: Point, dist: number, prefer: number, r: number, placedLinks: LayoutLink[]): number {
+  private bestAngle(selfId: string | null, at: Point, dist: number, prefer: number, r: number, placedLinks: LayoutLink[], dense = false): number {
     let best = prefer;
     let bestScore = -Infinity;
     // Only nodes that can come within 260 px (the most clearance counts) of a point on the
@@ -497,15 +531,22 @@ export class IncrementalLayout {
     const ox: number[] = [];
     const oy: number[] = [];
     const orr: number[] = [];
-    const reach = dist + r + 260;
+    // (a dense map looks only at what is near the circle: there every direction is close to
+    // something, and the hundreds of nodes farther out only cost the lookups)
+    const reach = dist + r + (dense ? 80 : 260);
+    const found: { id: string; p: Point; d2: number }[] = [];
     for (const id of this.near(at, reach + 80)) {
       if (id === selfId) continue;
       const q = this.positions.get(id)!;
       const rq = this.radii.get(id) ?? 20;
-      if (Math.hypot(q.x - at.x, q.y - at.y) - rq > reach) continue;
+      const d = Math.hypot(q.x - at.x, q.y - at.y);
+      if (d - rq > reach) continue;
+      found.push({ id, p: q, d2: d * d });
+    }
+    for (const { id, p: q } of nearestFirst(found)) {
       ox.push(q.x);
       oy.push(q.y);
-      orr.push(rq + r);
+      orr.push((this.radii.get(id) ?? 20) + r);
     }
     // the drawn edges as flat arrays, with what of the crossing test does not depend on the
     // direction (segmentsCross, term by term)
@@ -574,6 +615,22 @@ export class IncrementalLayout {
     }
     return best;
   }
+}
+
+/** `found` as it is when it holds MAX_NEAR or fewer; else its MAX_NEAR nearest (least d2,
+ * ties in the order found). */
+function nearestFirst<T extends { d2: number }>(found: T[]): T[] {
+  if (found.length <= MAX_NEAR) return found;
+  // the MAX_NEAR-th least distance (a native numeric sort), then the nodes under it and as
+  // many at it as there is room for, in the order found
+  const d2s = Float64Array.from(found, (f) => f.d2).sort();
+  const bound = d2s[MAX_NEAR - 1];
+  let room = MAX_NEAR;
+  for (const f of found) if (f.d2 < bound) room--;
+  const out: T[] = [];
+  for (const f of found)
+    if (f.d2 < bound || (f.d2 === bound && room-- > 0)) out.push(f);
+  return out;
 }
 
 /** A tiny deterministic nudge for coincident nodes (d3 uses Math.random), from the hash of
