@@ -1,6 +1,8 @@
 """Mind map benchmark (VISLZR at scale). Prints `name: value unit` lines only.
 
-A session of N loci (default 5,000) is written straight into the store as the events a walk
+Each size of map (default 5,000 and 20,000 loci, in one run) is measured in turn and every
+figure is printed for each size, side by side, its name ending in _at_<loci>.
+A session of N loci is written straight into the store as the events a walk
 of N steps emits (step.completed per step, candidates on the last), the API is served
 in-process, and real Chromium (Playwright, bench/mindmap_probe.mjs) opens its map:
 
@@ -13,8 +15,12 @@ in-process, and real Chromium (Playwright, bench/mindmap_probe.mjs) opens its ma
 - event_to_dom_ms_p50/p95: for live steps published afterwards, from the WebSocket frame
   reaching the page to the new locus in the DOM.
 
-Targets (issue 10): pan p95 <= 33 ms/frame, catch-up <= 3 s, event to DOM p95 <= 100 ms.
-Run: .venv/bin/python bench/bench_mindmap.py [N]  (WANDER_HOME: a home with the corpus
+- mindmap_heap_mb: the page's JavaScript heap in use once caught up (after a collection);
+  mindmap_heap_after_live_mb: the same after the live steps.
+
+Targets (issue 10, and for 20,000 loci): pan p95 <= 33 ms/frame, catch-up <= 3 s (4 s at
+20,000), event to DOM p95 <= 100 ms, heap <= 300 MB.
+Run: .venv/bin/python bench/bench_mindmap.py [N ...]  (WANDER_HOME: a home with the corpus
 embedded, e.g. the e2e home; frontend/dist must be built; MINDMAP_LIVE: live steps, 100).
 
 --during-run (N defaults to 1,000): a run streams at full speed while the whole map is
@@ -48,7 +54,9 @@ from wander.wiring import open_app
 ROOT = Path(__file__).resolve().parents[1]
 DURING_RUN = "--during-run" in sys.argv
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
-N = int(ARGS[0]) if ARGS else 1000 if DURING_RUN else 5000
+# the sizes of map measured, in one run, each figure's name ending in _at_<loci> (the scale
+# targets: 5,000 and 20,000 side by side); --during-run measures one size, 1,000 by default
+SIZES = [int(a) for a in ARGS] or ([1000] if DURING_RUN else [5000, 20000])
 # --during-run: one step every this many ms while the pan lasts (the engine's step here)
 STREAM_MS = float(os.environ.get("MINDMAP_STREAM_MS", "20"))
 STREAM_MAX = 3000  # steps prepared for the stream (a pan of three drags takes some seconds)
@@ -111,10 +119,49 @@ def step_draft(sid: str, step: int, a: Locus, b: Locus) -> EventDraft:
     )
 
 
+UNITS = {
+    "_frame_samples": "frames",
+    "_samples": "events",
+    "_zoom": "x",
+    "_in_dom": "nodes",
+    "_redraws": "draws",
+    "_steps_per_s": "steps/s",
+    "_loci": "loci",
+    "_mb": "MB",
+}
+
+
+def figure_line(name: str, value: float) -> str:
+    base = name.split("_at_")[0]  # (a size's suffix: the unit is the figure's)
+    unit = next((u for end, u in UNITS.items() if base.endswith(end)), "ms")
+    return f"{name}: {value:.{3 if unit == 'x' else 1}f} {unit}"
+
+
 async def main() -> None:
+    if DURING_RUN:
+        for name, value in (await measure(SIZES[0])).items():
+            print(figure_line(name, value), flush=True)
+        return
+    # each size in turn, its figures printed together at the end, size beside size; a size
+    # whose probe failed partway still gives the figures it had
+    figures = {n: await measure(n) for n in SIZES}
+    names = list(dict.fromkeys(name for f in figures.values() for name in f))
+    for name in names:
+        for n in SIZES:
+            if name in figures[n]:
+                print(figure_line(f"{name}_at_{n}", figures[n][name]), flush=True)
+
+
+async def measure(N: int) -> dict[str, float]:
+    """The probe's figures over a map of N loci (its own session, deleted afterwards)."""
+    figures: dict[str, float] = {}
     async with open_app(load_settings()) as app:
         session = await app.engine.create(
-            NewWander(seed_concept="information asymmetry", max_steps=10000, human_checkpoint_frequency=0)
+            NewWander(
+                seed_concept="information asymmetry",
+                max_steps=10000,
+                human_checkpoint_frequency=0,
+            )
         )
         sid = session.id
         rng = np.random.default_rng(0)
@@ -163,7 +210,7 @@ async def main() -> None:
             if not line:
                 break
             if line.startswith("READY-STREAM"):
-                stream = asyncio.create_task(stream_steps(app, sid, chain))
+                stream = asyncio.create_task(stream_steps(app, sid, chain, N))
             elif line.startswith("STOP-STREAM"):
                 stream.cancel()
                 await asyncio.gather(stream, return_exceptions=True)
@@ -178,25 +225,15 @@ async def main() -> None:
                 probe.stdin.write(b"done\n")
                 await probe.stdin.drain()
             elif line.startswith("{"):
-                for name, value in json.loads(line).items():
-                    units = {
-                        "_frame_samples": "frames",
-                        "_samples": "events",
-                        "_zoom": "x",
-                        "_in_dom": "nodes",
-                        "_redraws": "draws",
-                        "_steps_per_s": "steps/s",
-                        "_loci": "loci",
-                    }
-                    unit = next((u for end, u in units.items() if name.endswith(end)), "ms")
-                    print(f"{name}: {value:.{3 if unit == 'x' else 1}f} {unit}", flush=True)
+                figures.update(json.loads(line))
         await probe.wait()
         server.should_exit = True
         await task
         await app.store.delete_session(sid)
+    return figures
 
 
-async def stream_steps(app, sid: str, chain: list[tuple[Locus, Locus]]) -> None:
+async def stream_steps(app, sid: str, chain: list[tuple[Locus, Locus]], N: int) -> None:
     """Steps N+1... on the clock, one every STREAM_MS, until cancelled: the steps due are
     written in one go (a write here costs more than the engine's step) and published as the
     runner publishes them, each step's event on its own."""

@@ -4,6 +4,7 @@
 import { chromium } from "@playwright/test";
 import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { ensureBrowser } from "../e2e/scripts/browser.mjs";
 
 const [url, sid, nStr] = process.argv.slice(2);
 const N = Number(nStr);
@@ -14,7 +15,8 @@ const pct = (xs, p) => {
   return s.length ? s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)] : NaN;
 };
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+// (the browser the e2e suite drives: CHROMIUM_PATH, a system one, else the packaged one)
+const browser = await chromium.launch({ executablePath: (await ensureBrowser()).path, args: ["--no-sandbox", "--disable-gpu"] });
 const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 // record when each event frame arrives, and when each locus node enters the DOM
 await page.addInitScript(() => {
@@ -77,6 +79,22 @@ const profile = async (phase, body) => {
 };
 
 const out = {};
+// the figures so far, as one JSON line (bench_mindmap.py prints each): a phase that fails
+// later (a 20,000-locus page too busy for a screenshot) keeps what came before it
+const emit = () => {
+  if (Object.keys(out).length) console.log(JSON.stringify(out));
+  for (const k of Object.keys(out)) delete out[k];
+};
+// the page's JavaScript heap in use (MB), as Chromium's performance metrics give it
+const metrics = await page.context().newCDPSession(page);
+await metrics.send("Performance.enable");
+const heapMb = async () => {
+  await metrics.send("HeapProfiler.collectGarbage").catch(() => {});
+  const { metrics: m } = await metrics.send("Performance.getMetrics");
+  return (m.find((x) => x.name === "JSHeapUsedSize")?.value ?? NaN) / 1e6;
+};
+// a screenshot that does not come within its time is said on stderr, not a failure
+const tryShot = (body) => body.catch((e) => console.error("screenshot skipped:", String(e).split("\n")[0]));
 const t0 = Date.now();
 await profile("catchup", async () => {
   await page.goto(`${url}/sessions/${sid}`);
@@ -101,7 +119,7 @@ if (process.env.MINDMAP_DEBUG) console.error("catch-up", JSON.stringify(timeline
 // MINDMAP_SHOT=file.png: a screenshot of the map once caught up (to check the picture), and
 // file.far.png of the whole map (the far canvas), file.live.png after the live steps (following)
 const shotTo = process.env.MINDMAP_SHOT;
-const shot = (tag) => (shotTo ? page.screenshot({ path: tag ? shotTo.replace(/\.png$/, `.${tag}.png`) : shotTo }) : null);
+const shot = (tag) => (shotTo ? tryShot(page.screenshot({ path: tag ? shotTo.replace(/\.png$/, `.${tag}.png`) : shotTo, timeout: 60_000 })) : null);
 await shot("");
 
 // MINDMAP_MODE=during_run (bench_mindmap.py --during-run): the pan while a run streams at
@@ -200,6 +218,8 @@ if (DURING_RUN) {
   await browser.close();
   process.exit(0);
 }
+out.mindmap_heap_mb = await heapMb();
+emit();
 await shot("far");
 const frames = await panFrames("pan");
 out.mindmap_pan_ms_per_frame_p50 = pct(frames, 50);
@@ -237,6 +257,7 @@ for (const [name, z, sweep] of views) {
   out[`mindmap_pan_${name}_ms_per_frame_p50`] = pct(near, 50);
   out[`mindmap_pan_${name}_ms_per_frame_p95`] = pct(near, 95);
 }
+emit();
 
 // MINDMAP_INTERACT=1: check on stderr, close in, that the loci on the canvas answer a person:
 // hovered they become nodes; a click selects, a shift-click compares, a right-click opens
@@ -299,6 +320,8 @@ const live = await page.evaluate(() =>
 out.event_to_dom_ms_p50 = pct(live, 50);
 out.event_to_dom_ms_p95 = pct(live, 95);
 out.event_to_dom_samples = live.length;
+// the heap once the live steps are in (the most of the run: the map at its largest)
+out.mindmap_heap_after_live_mb = await heapMb();
 // MINDMAP_DEBUG=1: each live latency (ms) and how many live frames came, on stderr
 if (process.env.MINDMAP_DEBUG) console.error("live latencies", live.map(Math.round).join(" "), await page.evaluate(() => Object.keys(window.__frameAt).filter((id) => !window.__beforeLive.has(id)).length));
 // MINDMAP_DEBUG=1: each live latency with "J" where the view had moved since the step before
@@ -318,6 +341,6 @@ if (process.env.MINDMAP_DEBUG)
         .join(" ");
     }),
   );
-console.log(JSON.stringify(out));
+emit();
 rl.close();
 await browser.close();
