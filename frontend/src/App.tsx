@@ -4,12 +4,13 @@ import { SessionPage } from "./pages/SessionPage";
 import { ArchivePage } from "./pages/ArchivePage";
 import { BrickPage } from "./pages/BrickPage";
 import { EvaluationPage } from "./evaluation/EvaluationPage";
-import { ReviewQueuePage } from "./reviews/ReviewQueuePage";
 import { TokenPrompt } from "./panels/TokenPrompt";
 import { lazy, Suspense } from "react";
 
 // ECharts is big: the analysis page loads on demand.
 const AnalysisPage = lazy(() => import("./analysis/AnalysisPage").then((m) => ({ default: m.AnalysisPage })));
+// the review queue is a page few open: it loads on demand too
+const ReviewQueuePage = lazy(() => import("./reviews/ReviewQueuePage").then((m) => ({ default: m.ReviewQueuePage })));
 
 export function App() {
   return (
@@ -32,7 +33,11 @@ function Routes() {
         </Suspense>
       );
     case "reviews":
-      return <ReviewQueuePage openId={route.id} />;
+      return (
+        <Suspense fallback={<p>loading…</p>}>
+          <ReviewQueuePage openId={route.id} />
+        </Suspense>
+      );
     case "evaluation":
       return <EvaluationPage />;
     case "archive":
