@@ -105,6 +105,28 @@ def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[st
     return [*(o for o in old if o.get("locus_id") not in ids), *new][-MAX_LINKS:]
 
 
+def both_ways(locus: Locus, others: list[Locus]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The locus's bridges and contradictions, its own then those other loci learned toward it
+    (a bridge or a contradiction holds both ways): each entry names the other locus."""
+    bridges, contradictions = list(locus.bridges_to), list(locus.contradicts)
+    have_b = {b.get("locus_id") for b in bridges}
+    have_c = {c.get("locus_id") for c in contradictions}
+    for o in others:
+        if o.id == locus.id:
+            continue
+        for b in o.bridges_to:
+            if b.get("locus_id") == locus.id and o.id not in have_b:
+                have_b.add(o.id)
+                bridges.append(
+                    {**b, "locus_id": o.id, "concept": o.concept, "domains": list(b.get("domains", []))[::-1]}
+                )
+        for c in o.contradicts:
+            if c.get("locus_id") == locus.id and o.id not in have_c:
+                have_c.add(o.id)
+                contradictions.append({**c, "locus_id": o.id, "concept": o.concept})
+    return bridges, contradictions
+
+
 def learn(walk: Walk, current: Locus, target: Locus, chosen: Candidate, residue: Residue) -> Learned:
     """Add what this step teaches to target.bridges_to and target.contradicts (target is the
     step's own copy of the reached locus) and return the new entries."""

@@ -5,7 +5,7 @@ are session_settings.py). Nothing here steps a wander (that is service.WanderEng
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from wander.domain.errors import InvalidInput, NotFound
@@ -20,6 +20,7 @@ from wander.domain.models import (
     SessionStatus,
 )
 from wander.domain.views import SimilarItem, StepView
+from wander.engine import connections
 from wander.engine.ports import Embedder, Knowledge, ReadStore
 
 SEARCH_TYPES = ("locus", "crystal", "resonance")
@@ -36,6 +37,9 @@ def check_status(field: str, value: str | None, enum: Any) -> str | None:
 class LocusDetail:
     locus: Locus
     steps: list[StepView]  # the steps that arrived at or left it, in order
+    # its bridges and contradictions both ways: its own, then those other loci learned toward it
+    bridges: list[dict[str, Any]] = field(default_factory=list)
+    contradictions: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Queries:
@@ -85,7 +89,8 @@ class Queries:
         locus = await self.store.locus(session_id, locus_id)
         if locus is None:
             raise NotFound("locus", locus_id)
-        return LocusDetail(locus, await self.store.locus_steps(locus_id))
+        bridges, contradictions = connections.both_ways(locus, await self.store.linked_to(session_id, locus_id))
+        return LocusDetail(locus, await self.store.locus_steps(locus_id), bridges, contradictions)
 
     async def trace(self, session_id: str) -> list[StepView]:
         await self.session(session_id)

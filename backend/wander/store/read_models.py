@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sqlalchemy import func, select
+from sqlalchemy import cast, func, or_, select
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from wander.domain.models import CrystalStatus, ResonanceStatus, Session
+from wander.domain.models import CrystalStatus, Locus, ResonanceStatus, Session, SourceType
 from wander.domain.views import EvidenceItem, SimilarItem, StepView
-from wander.store.mappers import as_uuid
+from wander.store.mappers import as_uuid, parse_uuid
 from wander.store.tables import (
     WanderCompost,
     WanderCrystal,
@@ -101,6 +102,34 @@ class ReadModels:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(_steps_query(T.c.session_id == as_uuid(session_id)))).all()
         return [step_from_row(r) for r in rows]
+
+    async def linked_to(self, session_id: str, locus_id: str) -> list[Locus]:
+        """The loci of the session whose bridges_to or contradicts name the locus (JSONB
+        containment), with their concept, domains and links alone (no embedding)."""
+        lid = parse_uuid(locus_id)
+        if lid is None:
+            return []
+        probe = cast([{"locus_id": str(lid)}], JSONB)
+        q = select(
+            L.c.id, L.c.session_id, L.c.concept, L.c.source_type, L.c.domains, L.c.bridges_to, L.c.contradicts
+        ).where(
+            L.c.session_id == as_uuid(session_id), or_(L.c.bridges_to.contains(probe), L.c.contradicts.contains(probe))
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).all()
+        return [
+            Locus(
+                id=str(r.id),
+                session_id=str(r.session_id),
+                concept=r.concept,
+                embedding=np.zeros(0, dtype=np.float32),
+                source_type=SourceType(r.source_type),
+                domains=list(r.domains or []),
+                bridges_to=list(r.bridges_to or []),
+                contradicts=list(r.contradicts or []),
+            )
+            for r in rows
+        ]
 
     async def locus_steps(self, locus_id: str) -> list[StepView]:
         """The steps that arrived at or left a locus, in order, with their residues."""
