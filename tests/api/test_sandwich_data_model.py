@@ -298,3 +298,42 @@ async def test_corpus_ask_on_the_command_line(app, cli_env):
     assert done.returncode == 0, done.stderr
     body = json.loads(done.stdout)
     assert body["query"] == "by_bread" and {r["bread_concept"] for r in body["answer"]} == {"bayesian prior"}
+
+
+async def test_a_corpus_stored_before_the_embeddings_is_brought_up_to_date(app, embedder, cli_env):
+    ids = await corpus(app)
+    async with app.sandwiches.engine.begin() as conn:
+        relations = set(
+            (await conn.execute(text("SELECT sandwich_a, sandwich_b, relation_type FROM sandwich_relations"))).all()
+        )
+        await conn.execute(text("DELETE FROM sandwich_relations"))
+        await conn.execute(text("UPDATE sandwiches SET bread_top_embedding = NULL, bread_bottom_embedding = NULL"))
+        await conn.execute(text("UPDATE sandwich_ingredient_catalog SET embedding = NULL"))
+    done = subprocess.run(
+        [*WANDER, "corpus", "relate", "--json"], env=cli_env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    counts = json.loads(done.stdout)
+    assert counts["embedded_sandwiches"] == 6 and counts["embedded_ingredients"] >= 12 and counts["relations_added"] > 0
+    async with app.sandwiches.engine.connect() as conn:
+        again = set(
+            (await conn.execute(text("SELECT sandwich_a, sandwich_b, relation_type FROM sandwich_relations"))).all()
+        )
+        missing = (
+            await conn.execute(
+                text(
+                    "SELECT COUNT(*) FROM sandwiches WHERE bread_top_embedding IS NULL OR bread_bottom_embedding IS NULL"
+                )
+            )
+        ).scalar_one()
+        vec = (await conn.execute(text("SELECT bread_top_embedding FROM sandwiches WHERE name = 'E'"))).scalar_one()
+    assert missing == 0 and counts["relations_added"] == len(again)
+    assert np.allclose(np.asarray(json.loads(vec), dtype=np.float32), embedder.embed(["ceiling"])[0], atol=1e-4)
+    # the labels' embeddings replace the constructed ones: the label relations come back whole
+    by_label = {"same_bread", "same_filling", "generalization"}
+    assert {r for r in relations if r[2] in by_label} <= again
+    assert any(r[2] == "inverse" and {str(r[0]), str(r[1])} == {ids["A"], ids["B"]} for r in again)
+    rerun = subprocess.run(
+        [*WANDER, "corpus", "relate", "--json"], env=cli_env, capture_output=True, text=True, timeout=300
+    )
+    assert json.loads(rerun.stdout) == {"embedded_sandwiches": 0, "embedded_ingredients": 0, "relations_added": 0}

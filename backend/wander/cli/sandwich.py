@@ -350,3 +350,27 @@ def related(
             f"{r['bread_top']} / {r['filling']} / {r['bread_bottom']}; {r['rationale']}",
             soft_wrap=True,
         )
+
+
+@corpus_app.command("relate")
+def relate_corpus(as_json: bool = typer.Option(False, "--json")) -> None:
+    """Bring a corpus stored before bread and ingredient embeddings up to date: embed what
+    lacks an embedding, and relate every sandwich to those stored before it (every relation
+    kind: similar, same_bread, same_filling, inverse, generalization, domain_transfer)."""
+
+    async def main():
+        async with _open() as app:
+
+            async def embed(texts: list[str]):
+                return await asyncio.to_thread(app.embedder.embed, texts)
+
+            return await app.sandwiches.relate_all(embed)
+
+    done = _run(main)
+    if as_json:
+        print(_json(done))
+        return
+    out.print(
+        f"{done['embedded_sandwiches']} sandwiches and {done['embedded_ingredients']} ingredients embedded; "
+        f"{done['relations_added']} relations added."
+    )

@@ -6,7 +6,6 @@ the analysis queries of 004 (5.3, 7, 8.1) are sandwich_read_models.py."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict
 from typing import Any
 
 import numpy as np
@@ -16,53 +15,19 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from wander.domain.models import Event
 from wander.sandwich.model import FINISHED, STARTED, Attempt, Sandwich, content_hash
-from wander.sandwich.relations import SandwichFacts, relate
 from wander.store.sandwich_evaluation import SandwichEvaluation
+from wander.store.sandwich_relating import SandwichRelating, facts_of
 from wander.store.sandwich_read_models import SandwichReadModels
 from wander.store.sandwich_reviews import SandwichReviews
 from wander.store.sandwich_tables import (
     EVENTS,
     INGREDIENTS,
     LOG,
-    RELATIONS,
     RUNS,
     SANDWICH_INGREDIENTS,
     SANDWICHES,
     SOURCES,
 )
-
-RELATE_NEAREST, RELATE_SHARING, RELATE_SAME_TYPE = 20, 50, 100  # the candidates a new sandwich is related to
-
-
-def _facts_of(sid: Any, s: Sandwich) -> SandwichFacts:
-    return SandwichFacts(
-        id=str(sid),
-        labels={"bread_top": s.bread_top.label, "filling": s.filling.label, "bread_bottom": s.bread_bottom.label},
-        vectors={"bread_top": s.bread_top.vector, "filling": s.filling.vector, "bread_bottom": s.bread_bottom.vector},
-        embedding=s.embedding,
-        structural_type=s.structural_type,
-        domains=tuple(s.validity.get("domains") or ()),
-        lineage={k: tuple(v) for k, v in (s.lineage or {}).items()},
-    )
-
-
-def _facts_of_row(r: Any) -> SandwichFacts:
-    def vec(x: Any) -> np.ndarray | None:
-        return None if x is None else np.asarray(x, dtype=np.float32)
-
-    return SandwichFacts(
-        id=str(r.id),
-        labels={"bread_top": r.bread_top, "filling": r.filling, "bread_bottom": r.bread_bottom},
-        vectors={
-            "bread_top": vec(r.bread_top_embedding),
-            "filling": vec(r.filling_embedding),
-            "bread_bottom": vec(r.bread_bottom_embedding),
-        },
-        embedding=np.asarray(r.sandwich_embedding, dtype=np.float32),
-        structural_type=r.structural_type,
-        domains=tuple(r.domains or ()),
-        lineage={k: tuple(v) for k, v in (r.lineage or {}).items()},
-    )
 
 
 def _vecs(rows: list[Any]) -> np.ndarray:
@@ -71,7 +36,7 @@ def _vecs(rows: list[Any]) -> np.ndarray:
     return np.stack([np.asarray(r, dtype=np.float32) for r in rows])
 
 
-class SandwichRepository(SandwichReviews, SandwichEvaluation, SandwichReadModels):
+class SandwichRepository(SandwichReviews, SandwichRelating, SandwichEvaluation, SandwichReadModels):
     def __init__(self, engine: AsyncEngine):
         self.engine = engine
 
@@ -273,7 +238,7 @@ class SandwichRepository(SandwichReviews, SandwichEvaluation, SandwichReadModels
                 .values(sandwich_id=sid, ingredient_id=iid, role=role)
                 .on_conflict_do_nothing()
             )
-        await self._relate(conn, sid, s)
+        await self._relate(conn, facts_of(sid, s))
         await self._canonical(conn, sid, s)
         return sid
 
@@ -286,51 +251,6 @@ class SandwichRepository(SandwichReviews, SandwichEvaluation, SandwichReadModels
                   (SELECT validity_score FROM sandwiches WHERE id = st.canonical_example_id) < :v)"""),
             {"sid": sid, "name": s.structural_type, "v": float(np.clip(s.validity["V"], 0, 1))},
         )
-
-    async def _relate(self, conn: AsyncConnection, sid: Any, s: Sandwich) -> None:
-        """Every relation of wander.sandwich.relations to the stored sandwiches that may hold
-        one: the nearest by sandwich embedding, those sharing an ingredient's label, and the
-        latest of the same structural type (a domain transfer's candidates)."""
-        dist = SANDWICHES.c.sandwich_embedding.cosine_distance(s.embedding)
-        labels = [s.bread_top.label, s.bread_bottom.label, s.filling.label]
-        cols = (
-            SANDWICHES.c.id,
-            SANDWICHES.c.bread_top,
-            SANDWICHES.c.filling,
-            SANDWICHES.c.bread_bottom,
-            SANDWICHES.c.bread_top_embedding,
-            SANDWICHES.c.filling_embedding,
-            SANDWICHES.c.bread_bottom_embedding,
-            SANDWICHES.c.sandwich_embedding,
-            SANDWICHES.c.structural_type,
-            SANDWICHES.c.domains,
-            SANDWICHES.c.lineage,
-        )
-        others = SANDWICHES.c.id != sid
-        near = select(*cols).where(others).order_by(dist).limit(RELATE_NEAREST)
-        sharing = (
-            select(*cols)
-            .where(others)
-            .where(
-                SANDWICHES.c.bread_top.in_(labels)
-                | SANDWICHES.c.bread_bottom.in_(labels)
-                | SANDWICHES.c.filling.in_(labels)
-            )
-            .limit(RELATE_SHARING)
-        )
-        same_type = (
-            select(*cols)
-            .where(others, SANDWICHES.c.structural_type == s.structural_type)
-            .order_by(SANDWICHES.c.created_at.desc())
-            .limit(RELATE_SAME_TYPE)
-        )
-        found: dict[Any, Any] = {}
-        for q in (near, sharing, same_type):
-            for r in (await conn.execute(q)).all():
-                found.setdefault(r.id, r)
-        relations = relate(_facts_of(sid, s), [_facts_of_row(r) for r in found.values()])
-        if relations:
-            await conn.execute(pg_insert(RELATIONS).values([asdict(r) for r in relations]).on_conflict_do_nothing())
 
     async def store_crystal(self, crystal_id: str, s: Sandwich) -> str | None:
         """A wander's crystal as a sandwich (origin 'crystal'); None when it is already stored."""
