@@ -49,7 +49,23 @@ def test_home() -> Path:
 def pg_server(test_home):
     from wander.store.database import embedded_server
 
-    return embedded_server(test_home / "pg")
+    server = embedded_server(test_home / "pg")
+    _without_fsync(server)
+    return server
+
+
+def _without_fsync(server) -> None:
+    """The tests' own server does not fsync: each commit waited for one (a few ms on this
+    disk, thousands of commits a suite) and each test database's copy of the template forced
+    two checkpoints that fsynced every file. A process that dies (a killed worker, a server
+    stopped mid-step) loses nothing committed without fsync; only the machine's own crash
+    would, and the server's data lives in the temp folder. Set once; it persists in its
+    data folder."""
+    if server.psql("SHOW fsync;").split()[-3:-2] == ["off"]:
+        return
+    for setting in ("fsync", "full_page_writes"):
+        server.psql(f"ALTER SYSTEM SET {setting} = off;")  # one statement: not in a transaction
+    server.psql("SELECT pg_reload_conf();")
 
 
 @pytest.fixture(scope="session")
