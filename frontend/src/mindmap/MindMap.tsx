@@ -36,6 +36,7 @@ import { BigMiniMap } from "./BigMiniMap";
 import { Overview } from "./Overview";
 import { OVERVIEW_FROM, regionsOf, type Region } from "./overview";
 import { candidatesGraph, previewKey, useNextCandidates } from "./nextCandidates";
+import { AttractorMark } from "./AttractorMark";
 
 const NO_REGIONS: Region[] = [];
 import { locusRadius } from "./palette";
@@ -568,6 +569,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
         {big ? null : <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />}
         {farPic ? <FarCanvas pic={farPic} /> : null}
         <Overview graph={graph} positions={positions} regions={regions} shapes={!big} />
+        <AttractorMark graph={graph} positions={positions} />
         {big ? (
           <BigMiniMap graph={graph} positions={positions} currentId={graph.currentLocusId} />
         ) : (
@@ -710,6 +712,9 @@ function Legend({ next }: { next: boolean }) {
             <span className="legend-halo is-exclude" /> fence out
           </span>
           <span>✦ hint</span>
+          <span>
+            <span className="legend-attractor" /> attractor (a direction: marked among the loci nearest it)
+          </span>
         </>
       ) : null}
     </div>
