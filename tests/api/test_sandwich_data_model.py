@@ -337,3 +337,30 @@ async def test_a_corpus_stored_before_the_embeddings_is_brought_up_to_date(app, 
         [*WANDER, "corpus", "relate", "--json"], env=cli_env, capture_output=True, text=True, timeout=300
     )
     assert json.loads(rerun.stdout) == {"embedded_sandwiches": 0, "embedded_ingredients": 0, "relations_added": 0}
+
+
+async def test_the_forager_stores_broader_concepts_and_bread_embeddings(app, knowledge):
+    from wander.foraging import make_forager
+
+    summary = await make_forager(app, seed=7).run(patience=3, max_attempts=25)
+    assert summary.made >= 1
+    async with app.sandwiches.engine.connect() as conn:
+        rows = (
+            await conn.execute(
+                text(
+                    "SELECT bread_top, filling, lineage, bread_top_embedding IS NOT NULL AS embedded FROM sandwiches "
+                    "WHERE origin = 'forager'"
+                )
+            )
+        ).all()
+    assert rows and all(r.embedded for r in rows)
+    matched = 0
+    for r in rows:
+        assert all(isinstance(x, str) and x for x in r.lineage.get("filling", []))
+        i = knowledge.find_label(r.filling)  # a label may name several concepts: the one found may differ
+        if i is None:
+            continue
+        keys = knowledge.ancestors(i, 3)
+        expected = [knowledge.lemma_of(k) for k in sorted(keys, key=keys.get)]
+        matched += r.lineage.get("filling", []) == list(dict.fromkeys(x for x in expected if x)) != []
+    assert matched >= 1
