@@ -48,7 +48,7 @@ describe("the map's dashed candidates", () => {
     vi.stubGlobal(
       "fetch",
       vi.fn(async (url: string) => {
-        fetched.push(url);
+        if (url.endsWith("/next-candidates")) fetched.push(url); // (the attractor's mark asks too)
         return new Response(JSON.stringify(PREVIEW), { status: 200, headers: { "Content-Type": "application/json" } });
       }),
     );
