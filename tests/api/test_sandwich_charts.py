@@ -205,6 +205,13 @@ async def test_type_tree_holds_every_sandwich_under_its_type(app, client):
     else:
         assert list(roots) == ["Bound", "Dialectic", "Stochastic"]  # the taxonomy's order
     assert roots["Bound"]["value"] == 2 and sorted(x["name"] for x in leaves(roots["Bound"])) == ["A", "B"]
+    # a type's best sandwiches one by one, the rest as one leaf
+    capped = {n["name"]: n for n in (await client.get(CHARTS, params={"leaves": 1})).json()["types"]["children"]}
+    assert [(x["name"], x["value"], x["id"] is not None) for x in capped["Bound"]["children"]] == [
+        ("A", 1, True),
+        ("+1 more", 1, False),
+    ]
+    assert capped["Bound"]["value"] == 2
 
 
 async def test_validity_histogram_bins_corpus_and_queued_scores_per_day(app, client):
@@ -266,6 +273,6 @@ async def test_review_counts_and_rows_follow_the_contract(app, client):
 
 
 async def test_bad_limits_name_the_field(client):
-    for field, value in (("nodes", 0), ("ingredients", "many"), ("domains", 101), ("runs", -1)):
+    for field, value in (("nodes", 0), ("ingredients", "many"), ("domains", 101), ("runs", -1), ("leaves", 0)):
         r = await client.get(CHARTS, params={field: value})
         assert r.status_code in (400, 422) and field in r.text, (field, r.text)

@@ -121,16 +121,24 @@ async def _type_parents(engine: AsyncEngine) -> dict[str, str]:
     return {r["name"]: r["parent"] for r in rows if r["parent"] and r["parent"] != r["name"]}
 
 
-async def type_tree(engine: AsyncEngine) -> tuple[dict[str, Any], bool]:
-    """Structural type -> sandwich (value 1 each, with its id and V); where the taxonomy gives
-    a type a parent, the type sits inside its parent beside the parent's own sandwiches. And
-    whether any parent was used."""
+async def type_tree(engine: AsyncEngine, per_type: int = 40) -> tuple[dict[str, Any], bool]:
+    """Structural type -> sandwich (value 1 each, with its id and V; a type's `per_type` best by
+    V, the rest one leaf "+N more" of value N); where the taxonomy gives a type a parent, the
+    type sits inside its parent beside the parent's own sandwiches. And whether any parent
+    was used."""
     rows = await _rows(
-        engine, "SELECT id, name, structural_type, validity_score FROM sandwiches ORDER BY structural_type, name, id"
+        engine,
+        """SELECT id, name, structural_type, validity_score FROM sandwiches
+           ORDER BY structural_type, validity_score DESC, name, id""",
     )
     leaves: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    rest: Counter[str] = Counter()
     for r in rows:
-        leaves[r["structural_type"]].append(
+        kind = r["structural_type"]
+        if len(leaves[kind]) >= per_type:
+            rest[kind] += 1
+            continue
+        leaves[kind].append(
             {
                 "name": r["name"],
                 "value": 1.0,
@@ -139,6 +147,8 @@ async def type_tree(engine: AsyncEngine) -> tuple[dict[str, Any], bool]:
                 "validity": float(r["validity_score"]),
             }
         )
+    for kind, more in rest.items():
+        leaves[kind].append({"name": f"+{more} more", "value": float(more), "children": []})
     parents = await _type_parents(engine)
     order = {t: i for i, t in enumerate(TAXONOMY)}
 
@@ -253,9 +263,14 @@ async def efficiency(engine: AsyncEngine, runs: int) -> list[dict[str, Any]]:
 
 
 async def chart_data(
-    engine: AsyncEngine, nodes: int = 200, ingredients: int = 300, domains: int = 20, runs: int = 100
+    engine: AsyncEngine,
+    nodes: int = 200,
+    ingredients: int = 300,
+    domains: int = 20,
+    runs: int = 100,
+    leaves: int = 40,
 ) -> dict[str, Any]:
-    types, parents = await type_tree(engine)
+    types, parents = await type_tree(engine, leaves)
     return {
         "network": await network(engine, nodes),
         "ingredients": await ingredient_tree(engine, ingredients),

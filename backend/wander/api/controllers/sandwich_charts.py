@@ -29,12 +29,13 @@ class SandwichChartsController(Controller):
             int, Parameter(ge=1, le=100, description="domains with most sandwiches in the heatmap")
         ] = 20,
         runs: Annotated[int, Parameter(ge=1, le=1000, description="newest foraging runs on the timeline")] = 100,
+        leaves: Annotated[int, Parameter(ge=1, le=500, description="sandwiches per type in the sunburst, best V")] = 40,
     ) -> SandwichCharts:
         from wander.foraging import sync_crystals
 
         await sync_crystals(svc.app.sandwiches, svc.app.embedder)  # the wanders' crystals are sandwiches too
         data = await sandwich_charts.chart_data(
-            svc.app.sandwiches.engine, nodes=nodes, ingredients=ingredients, domains=domains, runs=runs
+            svc.app.sandwiches.engine, nodes=nodes, ingredients=ingredients, domains=domains, runs=runs, leaves=leaves
         )
         return SandwichCharts.model_validate(data)
 

@@ -7,7 +7,8 @@ import { typeColour } from "./palette";
 export const SUNBURST_HELP =
   "The structural taxonomy with its sandwiches: the inner ring holds the structural types, each as wide as its number of " +
   "sandwiches; where the taxonomy makes a type a kind of another (Stochastic of Epistemic, Optimization of Bound, " +
-  "Negotiation of Dialectic) it sits inside its parent; the outer ring is the sandwiches themselves. Missing types are " +
+  "Negotiation of Dialectic) it sits inside its parent; the outer ring is the sandwiches themselves (a type's 40 best by " +
+  "V one by one, the rest as one slice). Missing types are " +
   "structures the corpus has not found yet. Click a type to open it.";
 
 type Slice = {
@@ -37,7 +38,9 @@ export function sunburstOption(root: HierarchyNode): EChartsOption {
     tooltip: {
       formatter: (p: unknown) => {
         const d = (p as { data: Slice }).data;
-        return d.children ? `${esc(d.name)}: ${d.value} sandwich${d.value === 1 ? "" : "es"}` : `${esc(d.name)}<br/>V ${Number(d.validity ?? 0).toFixed(2)}`;
+        if (d.children) return `${esc(d.name)}: ${d.value} sandwich${d.value === 1 ? "" : "es"}`;
+        if (d.validity == null) return `${esc(d.name)}: sandwiches of lower V, not drawn one by one`;
+        return `${esc(d.name)}<br/>V ${Number(d.validity).toFixed(2)}`;
       },
     },
     animation: false,
