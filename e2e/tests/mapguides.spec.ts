@@ -1,0 +1,69 @@
+// What the map shows of where the walk may go (issue 31): the dashed candidates are the next
+// step's from the current locus (the engine's read-only preview), and the attractor is marked
+// among the loci nearest it. Against `wander serve`, in real Chromium, with screenshots.
+import type { Page } from "@playwright/test";
+import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers";
+
+test.describe.configure({ mode: "serial" });
+
+async function runSteps(page: Page, id: string, n: number): Promise<void> {
+  const before = (await sessionViaApi(page, id)).step_count;
+  const r = await page.request.post(`${API}/sessions/${id}/wander`, { data: { n_steps: n } });
+  expect(r.status(), await r.text()).toBe(202);
+  await expect.poll(async () => (await sessionViaApi(page, id)).step_count, { timeout: 90_000 }).toBeGreaterThanOrEqual(before + n);
+  await expect.poll(async () => (await sessionViaApi(page, id)).running, { timeout: 30_000 }).toBe(false);
+}
+
+async function openMap(page: Page, id: string): Promise<void> {
+  await page.goto(`/sessions/${id}`);
+  await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
+}
+
+test("the dashed candidates are the next step's, from the current locus, and the step takes the one clicked", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "harbour pilot", attractor: "epidemiology", max_steps: 40, random_seed: 21, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 4);
+  const preview = (await (await page.request.get(`${API}/sessions/${s.id}/next-candidates`)).json()) as {
+    step_number: number;
+    from_locus_id: string;
+    candidates: { concept: string }[];
+  };
+  expect(preview.step_number).toBe(5);
+  const concepts = new Set(preview.candidates.map((c) => c.concept));
+  await openMap(page, s.id);
+  const ghosts = page.locator(".react-flow__node-ghost .ghost-label");
+  await expect(ghosts.first()).toBeVisible({ timeout: 30_000 });
+  for (const label of await ghosts.allTextContents()) expect(concepts.has(label.trim()), label).toBe(true);
+  // they fan out from the current locus, the one the preview leaves
+  const current = await page.locator(".react-flow__node-locus:has(.locus.is-current)").getAttribute("data-id");
+  expect(current).toBe(preview.from_locus_id);
+  await page.getByRole("button", { name: /legend/ }).click();
+  await expect(page.getByTestId("legend")).toContainText("the next step's candidates (click: go here next)");
+  await page.getByRole("button", { name: /legend/ }).click();
+  await page.waitForTimeout(400);
+  await shot(page, "g01-next-step-candidates");
+  // a click on one: the next step goes there
+  const concept = (await ghosts.first().textContent())!.trim();
+  await expect(async () => {
+    await page.locator(".react-flow__node-ghost").filter({ hasText: concept }).first().click({ timeout: 3_000 });
+    await expect(page.getByTestId("command-result")).toContainText(concept, { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Step", exact: true }).click();
+  await expect.poll(async () => page.locator(".locus.is-current").getAttribute("data-concept"), { timeout: 30_000 }).toBe(concept);
+});
+
+test("the attractor is marked among the loci nearest it, named", async ({ page }) => {
+  const s = await createViaApi(page, { seed_concept: "tide tables", attractor: "epidemiology", max_steps: 40, random_seed: 22, human_checkpoint_frequency: 0 });
+  await runSteps(page, s.id, 12);
+  const near = (await (await page.request.get(`${API}/sessions/${s.id}/attractor`)).json()) as { attractor: string; nearest: { locus_id: string }[] };
+  expect(near.nearest.length).toBeGreaterThan(0);
+  await openMap(page, s.id);
+  const mark = page.getByTestId("attractor-mark");
+  await expect(mark).toBeVisible({ timeout: 30_000 });
+  await expect(mark).toContainText(`attractor · ${near.attractor}`);
+  await expect(mark).toHaveAttribute("data-nearest", near.nearest[0].locus_id);
+  // it takes no clicks: a click through it reaches the map
+  expect(await mark.evaluate((el) => getComputedStyle(el).pointerEvents)).toBe("none");
+  await page.getByRole("button", { name: "Whole map" }).click();
+  await page.waitForTimeout(800);
+  await shot(page, "g02-attractor-mark");
+});
