@@ -31,23 +31,25 @@ WANDER = [str(Path(sys.executable).with_name("wander"))]
 
 
 @pytest.fixture(scope="module")
-def live_url(pg_server, template_db, tmp_path_factory):
-    """`wander serve` on a free port over its own copy of the template database."""
-    name = f"wander_fuzz_{os.getpid()}"
-    pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
-    pg_server.psql(f"CREATE DATABASE {name} TEMPLATE {template_db};")
+def live_url(pg_server, database_pool, tmp_path_factory):
+    """`wander serve` on a free port over its own copy of the template database (from the
+    pool, which retries the copy while another session reads the template)."""
+    name = database_pool.take()
     home = tmp_path_factory.mktemp("fuzz-home")
     port = free_port()
     env = dict(os.environ, WANDER_DATABASE_URL=pg_server.get_uri(name), WANDER_HOME=str(home), WANDER_UMAP_WARMUP="0")
     log = open(home / "serve.log", "w")  # noqa: SIM115  (closed below)
     proc = subprocess.Popen([*WANDER, "serve", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
+    # One client for the polls: each httpx.get builds a client with a TLS context (certifi's
+    # bundle, ~0.03 s of CPU), four times a second while the server starts beside it.
+    http = httpx.Client(timeout=2)
     try:
         for _ in range(1200):  # the first start loads the embedding model
             if proc.poll() is not None:
                 raise AssertionError(f"wander serve exited: {(home / 'serve.log').read_text()[-2000:]}")
             try:
-                if httpx.get(f"{url}/api/v1/health", timeout=2).status_code == 200:
+                if http.get(f"{url}/api/v1/health").status_code == 200:
                     break
             except httpx.HTTPError:
                 pass
@@ -55,10 +57,12 @@ def live_url(pg_server, template_db, tmp_path_factory):
         else:
             raise AssertionError("wander serve did not come up")
         # Something to find: a wander with a few steps.
-        sid = httpx.post(f"{url}/api/v1/wander/sessions", json={"seed_concept": "tide", "max_steps": 5}).json()["id"]
-        httpx.post(f"{url}/api/v1/wander/sessions/{sid}/wander", json={"n_steps": 3})
+        new = {"seed_concept": "tide", "max_steps": 5}
+        sid = http.post(f"{url}/api/v1/wander/sessions", json=new, timeout=60).json()["id"]
+        http.post(f"{url}/api/v1/wander/sessions/{sid}/wander", json={"n_steps": 3}, timeout=60)
         yield url
     finally:
+        http.close()
         proc.terminate()
         try:
             proc.wait(timeout=60)
@@ -66,7 +70,7 @@ def live_url(pg_server, template_db, tmp_path_factory):
             proc.kill()
         log.close()
         print(f"serve log tail:\n{(home / 'serve.log').read_text()[-3000:]}")
-        pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+        database_pool.give_back(name)
 
 
 @pytest.fixture(scope="module")
