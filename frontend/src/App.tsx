@@ -3,7 +3,6 @@ import { SessionsPage } from "./pages/SessionsPage";
 import { SessionPage } from "./pages/SessionPage";
 import { ArchivePage } from "./pages/ArchivePage";
 import { BrickPage } from "./pages/BrickPage";
-import { EvaluationPage } from "./evaluation/EvaluationPage";
 import { TokenPrompt } from "./panels/TokenPrompt";
 import { lazy, Suspense } from "react";
 
@@ -11,6 +10,8 @@ import { lazy, Suspense } from "react";
 const AnalysisPage = lazy(() => import("./analysis/AnalysisPage").then((m) => ({ default: m.AnalysisPage })));
 // the review queue is a page few open: it loads on demand too
 const ReviewQueuePage = lazy(() => import("./reviews/ReviewQueuePage").then((m) => ({ default: m.ReviewQueuePage })));
+// so is the human evaluation page
+const EvaluationPage = lazy(() => import("./evaluation/EvaluationPage").then((m) => ({ default: m.EvaluationPage })));
 
 export function App() {
   return (
@@ -39,7 +40,11 @@ function Routes() {
         </Suspense>
       );
     case "evaluation":
-      return <EvaluationPage />;
+      return (
+        <Suspense fallback={<p>loading…</p>}>
+          <EvaluationPage />
+        </Suspense>
+      );
     case "archive":
       return <ArchivePage key={route.id} sessionId={route.id} />;
     case "brick":
