@@ -52,12 +52,24 @@ def _score(v: np.ndarray, truth: np.ndarray, threshold: float) -> dict[str, Any]
 
 def best_threshold(v: np.ndarray, truth: np.ndarray, prefer: float = ACCEPT) -> tuple[float, int]:
     """(threshold, judgments agreed with) maximizing agreement of v >= threshold with truth;
-    the cuts tried lie midway between neighbouring values (and beyond both ends)."""
-    u = np.unique(np.round(v, 6))
-    cuts = np.concatenate([[u[0] - 0.01], (u[:-1] + u[1:]) / 2, [u[-1] + 0.01]]) if len(u) else np.array([prefer])
-    agree = np.array([int(((v >= c) == truth).sum()) for c in cuts])
-    best = agree.max()
-    ties = cuts[agree == best]
+    the cuts tried lie midway between neighbouring distinct values (and beyond both ends).
+    One sort and two running sums: a cut below the k lowest values agrees with the "no"s among
+    them and the "yes"s above."""
+    n = len(v)
+    if n == 0:
+        return round(prefer, 4), 0
+    order = np.argsort(v, kind="stable")
+    vs, ts = np.round(v[order], 6), truth[order].astype(np.int64)
+    below_no = np.concatenate([[0], np.cumsum(1 - ts)])  # k = 0..n values below the cut
+    above_yes = int(ts.sum()) - np.concatenate([[0], np.cumsum(ts)])
+    agree = below_no + above_yes
+    k = np.arange(n + 1)
+    inner = k[1:-1][vs[1:] > vs[:-1]] if n > 1 else np.array([], dtype=np.int64)
+    ks = np.concatenate([[0], inner, [n]])
+    cuts = np.concatenate([[vs[0] - 0.01], (vs[inner - 1] + vs[inner]) / 2, [vs[-1] + 0.01]])
+    scores = agree[ks]
+    best = scores.max()
+    ties = cuts[scores == best]
     c = float(ties[np.argmin(np.abs(ties - prefer))])
     return round(c, 4), int(best)
 
@@ -72,15 +84,29 @@ def _grid() -> np.ndarray:
 
 def fit_weights(parts: np.ndarray, truth: np.ndarray) -> tuple[np.ndarray, float]:
     """(weights, threshold) agreeing with most judgments over the grid (ties: nearest the
-    current weights, then the threshold nearest ACCEPT)."""
+    current weights, then the threshold nearest ACCEPT): best_threshold for every weighting
+    of the grid at once, one column each."""
     current = np.array([WEIGHTS[p] for p in PARTS])
     grid = _grid()
-    scored = []
-    for w in grid:
-        t, agreed = best_threshold(parts @ w, truth)
-        scored.append((-agreed, float(np.abs(w - current).sum()), abs(t - ACCEPT), t, w))
-    best = min(scored, key=lambda x: x[:3])
-    return best[4], best[3]
+    v = np.round(parts @ grid.T, 6)  # one column per weighting
+    order = np.argsort(v, axis=0, kind="stable")
+    vs = np.take_along_axis(v, order, axis=0)
+    ts = truth[order].astype(np.int64)
+    zero = np.zeros((1, len(grid)), dtype=np.int64)
+    agree = np.vstack([zero, np.cumsum(1 - ts, axis=0)]) + (int(truth.sum()) - np.vstack([zero, np.cumsum(ts, axis=0)]))
+    cuts = np.vstack([vs[:1] - 0.01, (vs[:-1] + vs[1:]) / 2, vs[-1:] + 0.01])
+    edge = np.ones((1, len(grid)), dtype=bool)
+    agree = np.where(np.vstack([edge, vs[1:] > vs[:-1], edge]), agree, -1)
+    top = agree.max()
+    best: tuple[float, float, int, float] | None = None
+    for g in np.flatnonzero(agree.max(axis=0) == top):
+        ties = cuts[agree[:, g] == top, g]
+        t = float(ties[np.argmin(np.abs(ties - ACCEPT))])
+        key = (float(np.abs(grid[g] - current).sum()), abs(t - ACCEPT), int(g), t)
+        if best is None or key[:2] < best[:2]:
+            best = key
+    assert best is not None
+    return grid[best[2]], round(best[3], 4)
 
 
 def _held_out(parts: np.ndarray, truth: np.ndarray) -> float:
