@@ -5,6 +5,7 @@ research queries. Rows are plain JSON-ready dicts."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
@@ -207,4 +208,4 @@ class SandwichCorpusQueries:
         if not rows:
             return predict_validity(np.zeros((0, 3 * DIM)), np.zeros(0))
         x = np.stack([np.concatenate([np.asarray(r[0]), np.asarray(r[1]), np.asarray(r[2])]) for r in rows])
-        return predict_validity(x, np.array([float(r[3]) for r in rows]))
+        return await asyncio.to_thread(predict_validity, x, np.array([float(r[3]) for r in rows]))

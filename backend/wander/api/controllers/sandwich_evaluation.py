@@ -6,6 +6,7 @@ agreement before and after) and 8.3's failure table."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from litestar import Controller, get, post
@@ -46,7 +47,8 @@ class SandwichEvaluationController(Controller):
         """8.2's calibration report (wander.sandwich.calibration.calibrate)."""
         from wander.sandwich.calibration import calibrate
 
-        return calibrate(await svc.app.sandwiches.judged())
+        judged = await svc.app.sandwiches.judged()
+        return await asyncio.to_thread(calibrate, judged)  # a grid search: off the event loop
 
     @get("/failures")
     async def failures(self, svc: Services) -> list[dict[str, Any]]:
