@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Edge, Node } from "@xyflow/react";
 import { emptyGraph, type GraphState } from "../store";
-import { clipToWindow, drawFar, flowPart, wrap } from "./FarCanvas";
+import { addedSince, clipToWindow, drawFar, flowPart, wrap } from "./FarCanvas";
 import { locusRadius } from "./palette";
 
 describe("clipToWindow (the part of the map the canvas draws)", () => {
@@ -125,5 +125,63 @@ describe("drawFar (the edge grammar of a map drawn on the canvas)", () => {
     drawFar(r.ctx, { graph: graph(), positions, onTop: new Set(["a", "b", "c"]) }, box, 1, true);
     expect(r.calls.lineTo ?? 0).toBe(0);
     expect(r.calls.quadraticCurveTo ?? 0).toBe(0);
+  });
+});
+
+describe("addedSince (a live step drawn over the picture, not the whole area again)", () => {
+  const locus = (id: string, visits = 1) => ({ id, concept: id, domains: ["act"], visit_count: visits }) as unknown as GraphState["loci"][string];
+  const edge = (s: string, t: string, step: number) => ({ id: `path:${step}`, source: s, target: t, step, bridge: false });
+  const positions = new Map([
+    ["a", { x: 0, y: 0 }],
+    ["b", { x: 100, y: 0 }],
+    ["c", { x: 200, y: 0 }],
+    ["d", { x: 300, y: 0 }],
+  ]);
+  const before: GraphState = { ...emptyGraph("s"), loci: { a: locus("a"), b: locus("b"), c: locus("c") }, order: ["a", "b", "c"], path: [edge("a", "b", 1), edge("b", "c", 2)] };
+  const pic = (g: GraphState, onTop: string[]) => ({ graph: g, positions, onTop: new Set(onTop) });
+
+  it("a step: its edge and locus, the locus the walk left React Flow for, and the discs its edges cross", () => {
+    const after: GraphState = { ...before, loci: { ...before.loci, d: locus("d") }, order: [...before.order, "d"], path: [...before.path, edge("c", "d", 3)] };
+    const added = addedSince(pic(before, ["b", "c"]), pic(after, ["c", "d"]))!;
+    expect(added.edges).toEqual([0, 1, 2]); // b's edges (b left React Flow) and the new one
+    expect(new Set(added.loci)).toEqual(new Set(["a", "b", "c", "d"]));
+  });
+
+  it("a revisit: the revisited locus's larger disc", () => {
+    const after: GraphState = { ...before, loci: { ...before.loci, a: locus("a", 2) }, path: [...before.path, edge("c", "a", 3)] };
+    const added = addedSince(pic(before, []), pic(after, []))!;
+    expect(added.edges).toEqual([2]);
+    expect(new Set(added.loci)).toEqual(new Set(["a", "c"]));
+  });
+
+  it("nothing to add: nothing drawn", () => {
+    expect(addedSince(pic(before, ["c"]), pic(before, ["c"]))).toEqual({ edges: [], loci: [] });
+  });
+
+  it("the whole picture again for another wander, moved positions, a resonance or a fence", () => {
+    expect(addedSince(pic(before, []), pic({ ...before, sessionId: "t" }, []))).toBeNull();
+    expect(addedSince(pic(before, []), { ...pic(before, []), positions: new Map(positions) })).toBeNull();
+    expect(addedSince(pic(before, []), pic({ ...before, resonances: {} }, []))).toBeNull();
+    expect(addedSince(pic(before, []), pic({ ...before, fences: [] }, []))).toBeNull();
+    expect(addedSince(pic(before, []), pic({ ...before, order: ["a", "b"] }, []))).toBeNull();
+  });
+
+  it("drawn over the picture: no clearing, only what was added", () => {
+    const calls: string[] = [];
+    const ctx = new Proxy(
+      { canvas: document.createElement("canvas"), measureText: (t: string) => ({ width: t.length * 7 }) },
+      {
+        get(target, key: string) {
+          if (key in target) return target[key as keyof typeof target];
+          return () => calls.push(key);
+        },
+        set: () => true,
+      },
+    ) as unknown as CanvasRenderingContext2D;
+    const after: GraphState = { ...before, loci: { ...before.loci, d: locus("d") }, order: [...before.order, "d"], path: [...before.path, edge("c", "d", 3)] };
+    drawFar(ctx, pic(after, []), { x: -50, y: -50, w: 500, h: 100 }, 1, false, { edges: [2], loci: ["c", "d"] });
+    expect(calls).not.toContain("clearRect");
+    expect(calls.filter((c) => c === "lineTo")).toHaveLength(1);
+    expect(calls.filter((c) => c === "arc")).toHaveLength(2);
   });
 });

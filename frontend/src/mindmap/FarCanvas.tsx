@@ -86,14 +86,17 @@ export function clipToWindow(b: Bounds, w: CullWindow | null): Bounds | null {
 
 /** Draws the picture at `scale` canvas px per map px onto `ctx` (its box `b`); with `labels`,
  * each locus's concept under it as React Flow's nodes show it. */
-export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bounds, scale: number, labels = false): void {
+export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bounds, scale: number, labels = false, only: Added | null = null): void {
   const { graph: g, positions, onTop } = pic;
   ctx.setTransform(scale, 0, 0, scale, -b.x * scale, -b.y * scale);
-  ctx.clearRect(b.x, b.y, b.w, b.h);
+  if (!only) ctx.clearRect(b.x, b.y, b.w, b.h);
+  // (with `only`: those edges and loci, drawn over the picture already there)
+  const pathEdges = only ? only.edges.map((i) => g.path[i]) : g.path;
+  const lociIds = only ? only.loci : g.order;
   const reach = 60; // map px a disc or its label may reach out of the box from outside
   const near = (p: Point) => p.x > b.x - reach && p.x < b.x + b.w + reach && p.y > b.y - reach && p.y < b.y + b.h + reach;
   // far out, the overview's regions: tinted outlines under everything
-  if (!labels && pic.regions?.length) {
+  if (!only && !labels && pic.regions?.length) {
     for (const r of pic.regions) {
       if (r.hull.length < 3) continue;
       ctx.beginPath();
@@ -122,7 +125,7 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
   const by0 = b.y - reach;
   const bx1 = b.x + b.w + reach;
   const by1 = b.y + b.h + reach;
-  for (const e of g.path) {
+  for (const e of pathEdges) {
     if (onTop.has(e.source) && onTop.has(e.target)) continue;
     const a = positions.get(e.source);
     const c = positions.get(e.target);
@@ -145,7 +148,7 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
   ctx.stroke();
   // confirmed resonances: ResonanceEdge's wavy dashed purple line. Its dashes stay still here:
   // they flow on the SVG edge, but a redraw of the canvas costs 25-60 ms, too much for every frame.
-  const res = resonanceLinks(g).filter((e) => !(onTop.has(e.source) && onTop.has(e.target)));
+  const res = only ? [] : resonanceLinks(g).filter((e) => !(onTop.has(e.source) && onTop.has(e.target)));
   if (res.length) {
     ctx.beginPath();
     for (const e of res) {
@@ -172,7 +175,7 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
   // fence anchors: their halo, under the disc
   if (g.fences.length) {
     const fence = new Map(g.fences.map((f) => [f.concept.toLowerCase(), f.action]));
-    for (const id of g.order) {
+    for (const id of lociIds) {
       const action = fence.get(g.loci[id].concept.toLowerCase());
       const p = positions.get(id);
       if (!action || !p || onTop.has(id)) continue;
@@ -184,7 +187,7 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
   }
   // loci: discs in their domain's colour, grouped by colour (one fill per colour)
   const byColour = new Map<string, string[]>();
-  for (const id of g.order) {
+  for (const id of lociIds) {
     if (onTop.has(id)) continue;
     const p = positions.get(id);
     if (!p || !near(p)) continue;
@@ -211,7 +214,51 @@ export function drawFar(ctx: CanvasRenderingContext2D, pic: FarPicture, b: Bound
       ctx.stroke();
     }
   }
-  if (labels) drawLabels(ctx, g, positions, onTop, near);
+  if (labels) drawLabels(ctx, g, lociIds, positions, onTop, near);
+}
+
+/** What a redraw adds over the picture already drawn: path edges (indexes into the graph's
+ * path) and loci (their discs and labels, drawn after the edges). */
+export interface Added {
+  edges: number[];
+  loci: string[];
+}
+
+/** What `next` adds to the picture `prev` drew, when the only changes are a walk's: loci and
+ * path edges added, loci revisited (a larger disc), loci that React Flow held and no longer
+ * holds (the locus the walk left). Null when the picture must be drawn whole (another
+ * wander, positions that moved, a resonance, a fence, the regions). A live step at 20,000
+ * loci redrew the whole area around the view: 60 ms with its labels and arrows. */
+export function addedSince(prev: FarPicture, next: FarPicture): Added | null {
+  const a = prev.graph;
+  const g = next.graph;
+  if (a.sessionId !== g.sessionId || prev.positions !== next.positions || prev.regions !== next.regions) return null;
+  if (a.resonances !== g.resonances || a.fences !== g.fences) return null;
+  const n0 = a.order.length;
+  const p0 = a.path.length;
+  if (g.order.length < n0 || g.path.length < p0) return null;
+  if (n0 && g.order[n0 - 1] !== a.order[n0 - 1]) return null;
+  if (p0 && g.path[p0 - 1] !== a.path[p0 - 1]) return null;
+  const left = new Set<string>();
+  for (const id of prev.onTop) if (!next.onTop.has(id) && g.loci[id]) left.add(id);
+  const loci = new Set<string>();
+  for (let i = 0; i < n0; i++) {
+    const id = g.order[i];
+    if (g.loci[id] !== a.loci[id]) loci.add(id); // revisited
+  }
+  for (let i = n0; i < g.order.length; i++) loci.add(g.order[i]);
+  for (const id of left) loci.add(id);
+  const edges: number[] = [];
+  for (let i = 0; i < g.path.length; i++) {
+    const e = g.path[i];
+    if (i >= p0 || left.has(e.source) || left.has(e.target)) {
+      edges.push(i);
+      // (an edge drawn over a disc: the disc goes over it again, as in a whole picture)
+      loci.add(e.source);
+      loci.add(e.target);
+    }
+  }
+  return { edges, loci: [...loci] };
 }
 
 /** A filled triangle pointing from `a` to `c`, its tip `back` map px short of `c`. */
@@ -231,7 +278,7 @@ function arrowHead(ctx: CanvasRenderingContext2D, a: Point, c: Point, back: numb
 
 /** Each locus's concept (and its visits, inside the disc, past one) as the DOM node shows it:
  * centred under the disc, on a dark halo, wrapped at LABEL_MAX_WIDTH. */
-function drawLabels(ctx: CanvasRenderingContext2D, g: GraphState, positions: Map<string, Point>, onTop: Set<string>, near: (p: Point) => boolean): void {
+function drawLabels(ctx: CanvasRenderingContext2D, g: GraphState, ids: readonly string[], positions: Map<string, Point>, onTop: Set<string>, near: (p: Point) => boolean): void {
   const family = getComputedStyle(ctx.canvas).fontFamily || "sans-serif";
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
@@ -241,7 +288,7 @@ function drawLabels(ctx: CanvasRenderingContext2D, g: GraphState, positions: Map
   ctx.font = `500 13px ${family}`;
   const lineH = 13 * 1.2;
   ctx.fillStyle = "#e6e9f0";
-  for (const id of g.order) {
+  for (const id of ids) {
     const p = positions.get(id);
     if (onTop.has(id) || !p || !near(p)) continue;
     const n = g.loci[id];
@@ -255,7 +302,7 @@ function drawLabels(ctx: CanvasRenderingContext2D, g: GraphState, positions: Map
   ctx.font = `700 11px ${family}`;
   ctx.textBaseline = "middle";
   ctx.fillStyle = "#0c111b";
-  for (const id of g.order) {
+  for (const id of ids) {
     const p = positions.get(id);
     const v = g.loci[id].visit_count;
     if (v > 1 && p && !onTop.has(id) && near(p)) ctx.fillText(String(v), p.x, p.y);
@@ -296,16 +343,22 @@ function FarCanvasView({ pic }: { pic: FarPicture }) {
   const w = b ? Math.max(1, Math.round(b.w * scale)) : 1;
   const h = b ? Math.max(1, Math.round(b.h * scale)) : 1;
   const labels = settled >= LABEL_ZOOM;
+  // what is on the canvas now: a new picture over the same area, scale and labels is drawn
+  // as what it adds (see addedSince)
+  const [drawn] = useState(() => ({ pic: null as FarPicture | null, area: "", scale: 0, w: 0, h: 0, labels: false }));
   useEffect(() => {
     const c = ref.current;
     if (!c || !b) return;
     const ctx = c.getContext("2d");
     if (!ctx) return;
     const t = performance.now();
-    drawFar(ctx, pic, b, scale, labels);
+    const same = drawn.pic && drawn.area === area && drawn.scale === scale && drawn.w === w && drawn.h === h && drawn.labels === labels;
+    const only = same ? addedSince(drawn.pic!, pic) : null;
+    drawFar(ctx, pic, b, scale, labels, only);
+    Object.assign(drawn, { pic, area, scale, w, h, labels });
     performance.measure("wander:far-draw", { start: t }); // (read by bench/mindmap_probe.mjs)
     c.dataset.loci = String(pic.graph.order.length); // how many loci the picture holds (the bench's catch-up waits for all)
-  }, [pic, b, scale, w, h, labels]);
+  }, [pic, b, area, drawn, scale, w, h, labels]);
   if (!b) return null;
   return (
     <ViewportPortal>
