@@ -12,7 +12,7 @@ from wander.domain import sandwich
 from wander.domain.geometry import normalize
 from wander.engine import crystal_structure as cs
 from wander.engine.service import NewWander
-from wander.llm.offline_facets.facts import LEAN_OWN
+from wander.llm.offline_facets.facts import LEAN_OWN, Side, _kinship
 from wander.wiring import offline_engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -97,3 +97,22 @@ def test_the_gate_rejects_a_filling_that_names_the_breads_category(knowledge):
     )
     assert val.verdict == "rejected" and any(r.startswith("trivial") for r in val.hard_failures())
     assert shape.homologous and shape.bread_relation is not None  # the breads themselves are sound
+
+
+@pytest.mark.parametrize(
+    "a, b, kinship",
+    [
+        ("work table", "table (array)", None),  # the furniture's 'table', not the array
+        ("computer", "machine (person)", None),  # the device's 'machine', not the efficient person
+        ("computer", "machine", "a_in_b"),
+        ("computer", "digital computer", "b_in_a"),
+    ],
+)
+def test_kinship_is_by_the_synsets_of_the_lineages_not_a_shared_word(knowledge, a, b, kinship):
+    kb = knowledge
+    sides = [Side(x, kb.find_label(x), kb.concept(kb.find_label(x)), True) for x in (a, b)]
+    found = _kinship(*sides, frozenset(), kb)[0]
+    if kinship is None:
+        assert found not in ("a_in_b", "b_in_a"), (a, b, found)
+    else:
+        assert found == kinship, (a, b, found)

@@ -117,7 +117,30 @@ def anchor(kb: Knowledge, locus: Locus) -> Side:
     return Side(locus.concept, i, kb.concept(i), False)
 
 
-def _kinship(a: Side, b: Side, degenerate: frozenset[str]) -> tuple[str, str | None, tuple[int, int] | None]:
+LINEAGE = 20  # levels of hypernyms read for kinship (deeper than any WordNet noun)
+
+
+def _kinship(
+    a: Side, b: Side, degenerate: frozenset[str], kb: Knowledge | None = None
+) -> tuple[str, str | None, tuple[int, int] | None]:
+    """Kinship by the synsets of the two lineages (a word in both lineages is not enough:
+    'work table' is a kind of 'table' the furniture, not of 'table (array)'); by the words
+    of their first paths only where the knowledge base has no lineage to give."""
+    if kb is not None and hasattr(kb, "ancestors") and a.index != b.index:
+        up_a, up_b = kb.ancestors(a.index, LINEAGE), kb.ancestors(b.index, LINEAGE)
+        if b.concept.key in up_a:
+            return "a_in_b", b.lemma, (up_a[b.concept.key], 0)
+        if a.concept.key in up_b:
+            return "b_in_a", a.lemma, (0, up_b[a.concept.key])
+        common = [(d + up_b[k], d, k) for k, d in up_a.items() if k in up_b]
+        if not common:
+            return "none", None, None
+        _, _, key = min(common)
+        name = kb.lemma_of(key) or key
+        depths = (up_a[key], up_b[key])
+        if name.lower() in degenerate:
+            return "broad", name, depths
+        return ("siblings" if depths == (1, 1) else "shared"), name, depths
     line_a, line_b = a.line, b.line
     if b.lemma in line_a[1:]:
         return "a_in_b", b.lemma, (line_a.index(b.lemma), 0)
@@ -254,7 +277,7 @@ def pair_facts(
     sim = float(va @ vb)
     dist = 1.0 - sim
     band = "close" if dist < CLOSE else "far" if dist > FAR else "middle"
-    kinship, shared, depths = _kinship(side_a, side_b, degenerate)
+    kinship, shared, depths = _kinship(side_a, side_b, degenerate, kb)
     dom_a, dom_b = list(a.domains), list(b.domains)
     f = PairFacts(
         a=side_a,
