@@ -81,3 +81,19 @@ def test_a_locus_outside_the_corpus_puns_by_its_text():
     assert not s.is_pun(None, 2, a_text="tide pools")
     assert len(s.puns(None, "tide pools")) == 0
     assert isinstance(s.puns(None, "x"), np.ndarray)
+
+
+def test_a_compound_whose_head_is_another_sense_of_the_word_is_a_pun():
+    corpus = Corpus(
+        [
+            concept("table.n.01", "table (array)"),  # 0
+            concept("table.n.02", "table (furniture)"),  # 1
+            concept("worktable.n.01", "work table", broader=["table.n.02"]),  # 2
+            concept("desk_table.n.01", "writing table", broader=["worktable.n.01"]),  # 3: two levels below
+        ]
+    )
+    s = Senses(corpus)
+    assert s.is_pun(0, 2) and s.is_pun(2, 0)  # the array's 'table' is not the furniture's
+    assert 2 in s.puns(0).tolist() and 3 in s.puns(0).tolist()
+    assert not s.is_pun(1, 2) and not s.is_pun(1, 3)  # kin within the lineage
+    assert 3 not in s.puns(1).tolist() and 2 not in s.puns(1).tolist()
