@@ -61,6 +61,9 @@ async def test_each_strategy_makes_the_kind_of_candidate_it_claims(app):
             if c.reason.startswith("opposite of"):
                 named = c.reason.split("'")[1]
                 assert kb.index_of(c.kb_key) in kb.opposites(kb.find_label(named)), c.reason
+            elif " set against " in c.reason:  # a part and its whole, a member and its group
+                here = kb.index_of(lo.kb_key)
+                assert kb.relations_between(here, kb.index_of(c.kb_key)), c.reason
             else:
                 assert c.reason.startswith("contrasting domain") and not set(c.domains) & set(lo.domains), c.reason
     assert found_any
