@@ -66,6 +66,9 @@ async def test_a_wander_uses_every_strategy_says_why_and_heads_for_its_attractor
             {"toward the attractor"} if r.chosen.strategy == "distance_band" else set()
         )
         assert r.chosen.why in expected, (r.chosen.strategy, r.chosen.why)
+        if r.chosen.why == "toward the attractor":  # it says so because it gains on the attractor
+            attr = np.asarray(session.attractor_embedding)
+            assert float(r.to_locus.embedding @ attr) > float(r.from_locus.embedding @ attr), r.chosen
         completed = [e for e in r.events if e.subject == "wander.step.completed"]
         assert completed and completed[0].payload["why"] == r.chosen.why
         assert completed[0].payload["strategy"] == r.chosen.strategy

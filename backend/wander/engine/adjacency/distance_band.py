@@ -10,6 +10,7 @@ from wander.domain.geometry import BAND_HIGH, BAND_LOW, normalize
 from wander.domain.models import Candidate, Scores
 from wander.engine.adjacency.common import POOL, in_field, kb_candidates
 from wander.engine import fence as fences
+from wander.engine.breakers import LOOP_WINDOW
 from wander.engine.scope import domains_allowed, drift_sims, passes_scope
 from wander.engine.walk import Walk
 
@@ -21,18 +22,23 @@ SAMPLE_K = 4  # candidates drawn uniformly from the band
 BEST_K = 6  # the best of its pool
 LOCI_K = 2  # earlier loci (and compost items) put forward, the best by composite score
 TOWARD, SAMPLED = "toward the attractor", "sampled from the band"  # how their reasons end
+GAIN = 0.05  # a step this much nearer the attractor than the current locus heads toward it
 
 
 def distance_band(walk: Walk, limit: int = BEST_K) -> list[Candidate]:
-    for low, high in BANDS:
-        fresh = _knowledge_candidates(walk, low, high, limit)
-        # Earlier loci: a few while new concepts wait in the band; every one in the band once
-        # the walk has seen what its scope holds around here (two of them alone go back and
-        # forth until the loop breaker trips).
-        k = LOCI_K if len(fresh) >= limit else None
-        found = fresh + _loci_candidates(walk, low, high, k) + _compost_candidates(walk, low, high, k)
-        if found:
-            return found
+    # Loci the walk went to within the loop breaker's window are not gone back to while a
+    # wider band holds others: a long wander that has seen what its scope holds around here
+    # went round two or three of them until loop_detected tripped.
+    recent = {b.id for _, b in walk.relations[-(LOOP_WINDOW - 1) :]} | {walk.current.id}
+    for avoid in (recent, set()):
+        for low, high in BANDS:
+            fresh = _knowledge_candidates(walk, low, high, limit)
+            # Earlier loci: a few while new concepts wait in the band; every one in the band
+            # once the walk has seen what its scope holds around here.
+            k = LOCI_K if len(fresh) >= limit else None
+            found = fresh + _loci_candidates(walk, low, high, k, avoid) + _compost_candidates(walk, low, high, k)
+            if found:
+                return found
     return []
 
 
@@ -55,6 +61,7 @@ def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> li
     # band: the best of thousands always outscored the best of a few dozen.
     pool = rng.choice(idx, size=min(POOL, len(idx)), replace=False)
     out = kb_candidates(walk, pool, NAME, reasons.of(pool), limit)  # type: ignore[arg-type]  # a lazy Sequence[str]
+    _say_toward(walk, out)
     taken = {c.kb_key for c in out}
     toward = idx[np.argsort(-_toward(walk, sims, idx), kind="stable")[:TOWARD_K]]
     if walk.session.attractor_embedding is None:
@@ -67,11 +74,26 @@ def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> li
             extra,
             NAME,
             [f"{reasons.text(int(i))}, {how}" for i in extra],
-            why="toward the attractor" if how == TOWARD else "novelty",
+            why="novelty",
         )
+        _say_toward(walk, found, drawn_toward=how == TOWARD)
         taken |= {c.kb_key for c in found}
         out += found
     return out
+
+
+def _say_toward(walk: Walk, found: list[Candidate], drawn_toward: bool = False) -> None:
+    """A band candidate whose step gains on the attractor (at least GAIN nearer it than the
+    current locus, and nearer it than the seed's anchor) is put forward as a step toward the
+    attractor: the pull is part of its score, and it is what the step does. One drawn for
+    the direction of its step (TOWARD) says so once it comes any nearer."""
+    if walk.pull_baseline is None or not found:
+        return
+    here = float(np.asarray(walk.current.embedding, dtype=np.float32) @ walk.pull_vector)
+    floor = here + 1e-6 if drawn_toward else max(here + GAIN, walk.pull_baseline)
+    for c in found:
+        if float(np.asarray(c.embedding, dtype=np.float32) @ walk.pull_vector) >= floor:
+            c.why = "toward the attractor"
 
 
 def _toward(walk: Walk, sims: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -110,7 +132,9 @@ class _Lazy:
         return self.reasons.text(int(self.idx[j]))
 
 
-def _loci_candidates(walk: Walk, low: float, high: float, k: int | None = LOCI_K) -> list[Candidate]:
+def _loci_candidates(
+    walk: Walk, low: float, high: float, k: int | None = LOCI_K, avoid: set[str] | frozenset[str] = frozenset()
+) -> list[Candidate]:
     current = walk.current
     seen = walk.loci_matrix
     if len(seen) < 2:
@@ -136,6 +160,7 @@ def _loci_candidates(walk: Walk, low: float, high: float, k: int | None = LOCI_K
         i
         for i in np.flatnonzero(keep).tolist()
         if walk.loci[i].id != current.id
+        and walk.loci[i].id not in avoid
         and domains_allowed(walk.loci[i].domains, walk.session)
         and not (puns and walk.loci[i].kb_key and kb.index_of(walk.loci[i].kb_key) in puns)
     ]
