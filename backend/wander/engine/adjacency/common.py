@@ -19,6 +19,9 @@ FALLBACK_MIN = 8
 # Each strategy scouts a pool of about this many concepts and puts forward its best: the
 # same pressure of selection for all four, so their scores are comparable.
 POOL = 48  # outside the field: at least this many of the concepts nearest the attractor
+# Share of novelty that is the distance from the nearest locus once the walk homes in on the
+# attractor (Walk.focus 1): the loci there would otherwise bunch up.
+LATE_NEAR = 0.5
 
 
 def kb_candidates(
@@ -41,11 +44,16 @@ def kb_candidates(
     crosses = ~np.isin(kb.primary_domain_ids()[idx], current_domains)
     seen = walk.loci_matrix
     # nearness to the loci (candidates x loci, a step's costliest product) only where novelty weighs it
-    near = len(seen) and scoring.NOVELTY_SPREAD < 1.0
+    late = LATE_NEAR * walk.focus if walk.pull_baseline is not None else 0.0
+    near = len(seen) and (scoring.NOVELTY_SPREAD < 1.0 or late > 0.0)
     max_seen = (seen @ vectors.T).max(axis=0) if near else np.zeros(len(idx))
     mean_seen = vectors @ walk.loci_mean
     interest = scoring.interestingness(d, walk.pull_sims[idx], crosses, walk.pull_baseline, walk.focus)
     novelty = scoring.novelty(max_seen, mean_seen)
+    if late > 0.0:
+        # Near the attractor the candidates are all alike to the walk as a whole; what keeps
+        # the loci there apart is their distance from the nearest locus.
+        novelty = (1.0 - late) * novelty + late * scoring.novelty(max_seen)
     # the domains a concept spans: those it is filed under, or those its neighbourhoods
     # reach (a bridge's, which the bridging strategy looks for), whichever are more
     spans = np.maximum(kb.domain_counts()[idx], 1 + kb.domain_reach(REACH)[idx])
