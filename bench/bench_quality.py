@@ -92,6 +92,7 @@ SPAN = 0.9  # a bridge locus is among the 10% of the corpus nearest the seed tex
 PARTS = ("bread_compat", "containment", "non_triviality", "novelty")
 BAND = (0.3, 0.7)
 DRIFT = 0.8  # NewWander's default max_drift_distance
+BAND_WALKS = 5  # band-random walks per pair whose mean divergence the engine's must reach
 
 
 @dataclass
@@ -120,6 +121,9 @@ class WalkStats:
     first_lenses: int = 0  # distinct first lenses of the wander's crystals' ruminations
     trivial_rejections: int = 0  # crystals the gate turned down as restating a bread or its category
     template_share: float | None = None  # the words engineer's figure (wander's facet skeletons), when measured
+    tension_corpus: float = (
+        0.0  # share of tension steps the corpus sets against (opposites, wholes), not a contrasting domain
+    )
 
 
 def divergence(m: np.ndarray) -> float:
@@ -356,7 +360,9 @@ def walk_figures30(kb, embedder, seed: str, attractor: str, results: list) -> di
     strategies = Counter(r.chosen.strategy for r in results)
     whys = Counter(r.chosen.why or r.chosen.strategy for r in results)
     late = [r.to_locus.id for r in results[-third:]]
+    tense = [r.chosen.reason for r in results if r.chosen.strategy == "tension"]
     return {
+        "tension_corpus": sum(not t.startswith("contrasting domain") for t in tense) / max(1, len(tense)),
         "late_pull": float(to_attr[-third:].mean()) - base,
         "half_pull": float(to_attr[n // 2 :].mean()) - base,
         "bridge": bridge,
@@ -386,8 +392,12 @@ async def main() -> None:
     ap.add_argument(
         "--shared", action="store_true", help="every wander in one project that holds the earlier ones (as a person's)"
     )
+    ap.add_argument("--only", default="", help="comma-separated seeds: only their pairs (a quick A/B on a few)")
     a = ap.parse_args()
     chosen_pairs = {"old": PAIRS, "new": NEW_PAIRS, "all": PAIRS + NEW_PAIRS}[a.set]
+    if a.only:
+        wanted = {x.strip() for x in a.only.split(",")}
+        chosen_pairs = [p for p in chosen_pairs if p[0] in wanted]
     n_pairs, n_seeds, steps = (4, 1, 120) if a.quick else (len(chosen_pairs), 3, 300)
     n_pairs, n_seeds, steps = a.pairs or n_pairs, a.seeds or n_seeds, a.steps or steps
     pairs = chosen_pairs[:n_pairs]
@@ -399,6 +409,7 @@ async def main() -> None:
     rng = np.random.default_rng(7)
     runs: list[WalkStats] = []
     base: dict[str, list[WalkStats]] = {"greedy": [], "band": [], "band_seed": [], "band_unscoped": []}
+    band_mean: dict[str, float] = {}  # per pair: the mean divergence of BAND_WALKS band-random walks
     t0 = time.perf_counter()
     shared = offline_engine(kb, embedder, project_id="bench") if a.shared else None
     for seed, attractor in pairs:
@@ -408,6 +419,10 @@ async def main() -> None:
         print(f"# seed anchor of '{seed}': cos to '{attractor}' {float(anchor_v @ attr_v):+.3f}", flush=True)
         for kind, rows in base.items():
             rows.append(baseline(kb, kind, seed_v, anchor_v, attr_v, steps, rng, excluded))
+        # One band-random walk's divergence varies by several points with its draws (79.9 and
+        # 86.4 for knitting -> climate policy at 100 steps): the mean of a few is the target.
+        extra = [baseline(kb, "band", seed_v, anchor_v, attr_v, steps, rng, excluded) for _ in range(BAND_WALKS - 1)]
+        band_mean[seed] = float(np.mean([base["band"][-1].divergence] + [b.divergence for b in extra]))
         for rs in range(a.first_seed, a.first_seed + n_seeds):
             w = await engine_walk(kb, embedder, degenerate, seed, attractor, rs, steps, excluded, anchor_v, shared)
             runs.append(w)
@@ -415,7 +430,7 @@ async def main() -> None:
             nc = len(w.crystals)
             acc = sum(c["verdict"] == "accepted" for c in w.crystals)
             print(
-                f"# {w.label}: div {w.divergence:.1f} (band {b.divergence:.1f}), in-band {w.band_share:.2f}, "
+                f"# {w.label}: div {w.divergence:.1f} (band {b.divergence:.1f}, mean {band_mean[seed]:.1f}), in-band {w.band_share:.2f}, "
                 f"pull {w.pull:+.3f} (band {b.pull:+.3f}), basin {w.basin:.2f} {w.basin_domain}, "
                 f"confirmed {w.confirmed}, crystals {nc} ({acc} accepted), degenerate {w.degenerate}, "
                 f"repeated {w.repeated_sentences}",
@@ -482,6 +497,7 @@ async def main() -> None:
     whys = sorted({w for r in runs for w in r.whys})
     print("why_shares_mean: " + ", ".join(f"{w} {np.mean([r.whys.get(w, 0.0) for r in runs]):.2f}" for w in whys))
     print(f"pun_hops: {sum(r.pun_hops for r in runs)} of {sum(r.steps for r in runs)} steps")
+    print(f"tension_from_corpus_min_median_max: {stats3([r.tension_corpus for r in runs])} share of tension steps")
     print(f"first_lenses_min_median_max: {stats3([float(r.first_lenses) for r in runs])} per wander")
     print(f"trivial_rejections: {sum(r.trivial_rejections for r in runs)} crystals")
     measured = [r.template_share for r in runs if r.template_share is not None]
@@ -518,7 +534,8 @@ async def main() -> None:
     held("degenerate_0", lambda r: r.degenerate == 0)
     held("pull_gt_0_and_band", lambda r: r.pull > 0 and r.pull > bands[pair_of(r)].pull)
     held("basin_le_0_5", lambda r: r.basin <= 0.5)
-    held("divergence_ge_band", lambda r: r.divergence >= bands[pair_of(r)].divergence)
+    held("divergence_ge_band_mean", lambda r: r.divergence >= band_mean[pair_of(r)])
+    held("divergence_ge_band", lambda r: r.divergence >= bands[pair_of(r)].divergence, "reference")
     # For reference, not targets: a band-random walk free of the wander's drift scope roams
     # the whole corpus, so it out-diverges any walk that stays within reach of its seed.
     held("divergence_ge_band_unscoped", lambda r: r.divergence >= unscoped[pair_of(r)].divergence, "reference")
