@@ -41,15 +41,21 @@ export interface Bounds {
  * locus, the loci `keep` says (marked, hovered) and those an edge ties to a node that is not
  * a locus (a crystal's loci, a sub-wander's parent), and the edges between those. */
 export function flowPart(nodes: Node[], edges: Edge[], keep: (id: string) => boolean): { nodes: Node[]; edges: Edge[] } {
-  const loci = new Set<string>();
-  for (const n of nodes) if (n.type === "locus") loci.add(n.id);
-  const ids = new Set<string>();
-  for (const n of nodes) if (!loci.has(n.id) || keep(n.id)) ids.add(n.id);
+  // (sets of the few nodes held, not of every locus: this runs at every step of a map of
+  // 20,000 loci)
+  const others = new Set<string>();
+  for (const n of nodes) if (n.type !== "locus") others.add(n.id);
+  const ids = new Set<string>(others);
+  for (const n of nodes) if (n.type === "locus" && keep(n.id)) ids.add(n.id);
   for (const e of edges) {
-    if (!loci.has(e.source)) ids.add(e.target);
-    if (!loci.has(e.target)) ids.add(e.source);
+    if (others.has(e.source)) ids.add(e.target);
+    if (others.has(e.target)) ids.add(e.source);
   }
-  return { nodes: nodes.filter((n) => ids.has(n.id)), edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
+  const outNodes: Node[] = [];
+  for (const n of nodes) if (ids.has(n.id)) outNodes.push(n);
+  const outEdges: Edge[] = [];
+  for (const e of edges) if (ids.has(e.source) && ids.has(e.target)) outEdges.push(e);
+  return { nodes: outNodes, edges: outEdges };
 }
 
 /** The box around every locus (with its radius) and a margin. */
