@@ -11,6 +11,14 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# One BLAS thread per process, set before numpy loads OpenBLAS (here and in every process the
+# tests start). The suite runs several busy processes per core (two workers, the `wander`
+# commands and servers they start, the browser tests beside them), and OpenBLAS's threads
+# spin while they wait for one another: a similarity row over the corpus (14k x 384) cost
+# 7.5 ms of CPU with its default threads on the loaded two-core machine and 0.9 ms with one,
+# a 100-step wander 10.8 s of CPU in all and 7.3 s. The results are bit-identical (the same
+# embeddings, similarity rows and walked paths, checked).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 REPO = Path(__file__).resolve().parents[1]
 # Outside any home directory (pgserver as root opens every parent), stable across runs of
