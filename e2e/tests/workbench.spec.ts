@@ -290,7 +290,7 @@ async function openSubwander(page: Page, node: Locator, fromId: string) {
   }).toPass({ timeout: 30_000 });
 }
 
-type Crystal = { id: string; status: string; validity: { V: number; verdict: string }; human_approved: boolean };
+type Crystal = { id: string; status: string; validity: { V: number; verdict: string; type_confident?: boolean }; human_approved: boolean; structural_type: string | null };
 
 test("crystals on the map: diamond with its attractor, the crystal panel, a person's verdict", async ({ page }) => {
   // Every crystal waits for a person's verdict in this wander (require_crystal_approval), so one the
@@ -334,6 +334,8 @@ test("crystals on the map: diamond with its attractor, the crystal panel, a pers
   await expect(panel.getByTestId("crystal-sandwich").locator("li")).toHaveCount(3);
   await expect(panel.getByTestId("crystal-validity")).toContainText(review!.validity.V.toFixed(3));
   for (const part of ["Bread compatibility", "Containment", "Non-triviality", "Novelty"]) await expect(panel).toContainText(part);
+  // its structural type only where the classifier was confident (the crystal keeps which)
+  await expect(panel.getByTestId("crystal-type")).toHaveText(review!.validity.type_confident ? `type: ${review!.structural_type}` : "no clear type");
   await expect(panel.getByTestId("crystal-rumination").locator("li").first()).toBeVisible();
   await expect(panel.getByTestId("crystal-review")).toBeVisible();
   await shot(page, "w08-crystal-panel");
