@@ -2,7 +2,7 @@ import { act, render, screen, waitFor, fireEvent } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SessionPage } from "./SessionPage";
 import { useWander } from "../store";
-import { SID, walkEvents } from "../test/fixtures";
+import { candidate, SID, walkEvents } from "../test/fixtures";
 import type { EventOut, LocusDetail, SessionOut } from "../api/types.gen";
 
 class FakeWebSocket {
@@ -43,6 +43,9 @@ describe("SessionPage (live map)", () => {
       vi.fn(async (url: string) => {
         const u = String(url);
         if (u.endsWith(`/sessions/${SID}`)) return new Response(JSON.stringify(session), { status: 200 });
+        // the next step's candidates from the current locus (the map's dashed ones)
+        if (u.endsWith("/next-candidates"))
+          return new Response(JSON.stringify({ session_id: SID, step_number: 2, from_locus_id: "L1", candidates: [candidate("next a", 0.6), candidate("next b", 0.4)] }), { status: 200 });
         if (u.includes("/loci/L2")) {
           const detail: Partial<LocusDetail> = { id: "L2", concept: "concept 2", domains: ["cognition"], source_type: "ADJACENT", visit_count: 1, interestingness: 0.9, novelty_score: 0.5, uncertainty: 0.2, actionability: 0.4, abstraction_level: 0.6, connections: [], arrived_by: { connection: "shared root", tension: "pulls apart", bridge: "via markets", surprise: "far but close", possibility: "a new market", themes: ["trust"], interestingness: 0.9, actionability: 0.4, model_used: "offline" } };
           return new Response(JSON.stringify(detail), { status: 200 });
@@ -67,7 +70,7 @@ describe("SessionPage (live map)", () => {
     });
     await waitFor(() => expect(container.querySelectorAll(".react-flow__node-locus")).toHaveLength(2));
     expect(screen.getByTestId("conn-state").dataset.state).toBe("live");
-    expect(container.querySelectorAll(".react-flow__node-ghost").length).toBe(2);
+    await waitFor(() => expect([...container.querySelectorAll(".react-flow__node-ghost")].map((n) => n.textContent)).toEqual(["next a", "next b"]));
 
     act(() => ws.events(events.slice(6, 10))); // step 2, live
     await waitFor(() => expect(container.querySelectorAll(".react-flow__node-locus")).toHaveLength(3));
