@@ -54,7 +54,9 @@ def metrics(inputs: MetricInputs) -> dict[str, Any]:
 
 
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
-BREAD_RE = re.compile(r"\b(?:using|uses?|with)\s+(?:the\s+|a\s+)?bread(?: concept)?\s+['\"“]?([^'\"”?]+?)['\"”]?\s*\??$", re.IGNORECASE)
+BREAD_RE = re.compile(
+    r"\b(?:using|uses?|with)\s+(?:the\s+|a\s+)?bread(?: concept)?\s+['\"“]?([^'\"”?]+?)['\"”]?\s*\??$", re.IGNORECASE
+)
 
 # 7.2's research queries (wander.store.sandwich_corpus_queries.RESEARCH) and the taxonomy,
 # before the general routes: each needs every word of one of its groups.
