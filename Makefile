@@ -67,8 +67,10 @@ doctor: setup
 # schemathesis, anyio, ...) again: ~3.4 s of CPU per pytest process and ~0.35 s per `wander`
 # start. Written as Python writes it by default, beside the sources (git ignores __pycache__).
 test test-py test-e2e fuzz: export PYTHONDONTWRITEBYTECODE :=
-# One BLAS thread per process (tests/conftest.py says why; the same for the e2e server).
+# One BLAS thread per process, and OpenMP threads (torch's) that sleep instead of spinning
+# while they wait (tests/conftest.py says why; the same for the e2e server).
 test test-py test-e2e fuzz: export OPENBLAS_NUM_THREADS ?= 1
+test test-py test-e2e fuzz: export OMP_WAIT_POLICY ?= PASSIVE
 
 # The linters, pytest, vitest and the browser tests run side by side: the browser tests
 # spend most of their time waiting on the page, so they fit beside pytest's two workers.
