@@ -62,7 +62,7 @@ doctor: setup
 
 # Bytecode for the suite's many Python processes (pytest and its workers, the `wander`
 # commands and servers the tests start, the e2e server). Where PYTHONDONTWRITEBYTECODE is set
-# (this project's CI shells set it), each of them compiled the checkout's modules from
+# (the shells on this project's machines do), each of them compiled the checkout's modules from
 # source again, and pytest rewrote the asserts of its plugins' whole packages (hypothesis,
 # schemathesis, anyio, ...) again: ~3.4 s of CPU per pytest process and ~0.35 s per `wander`
 # start. Written as Python writes it by default, beside the sources (git ignores __pycache__).
