@@ -25,13 +25,12 @@ def wander(args, env, timeout=300):
 
 
 @pytest.fixture
-def fresh_db(pg_server, template_db):
-    """A second database (a copy of the corpus template) to import into."""
-    name = f"wander_imp{os.getpid()}"
-    pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
-    pg_server.psql(f"CREATE DATABASE {name} TEMPLATE {template_db};")
+def fresh_db(pg_server, database_pool):
+    """A second database (a copy of the corpus template) to import into, from the pool: a
+    bare CREATE DATABASE ... TEMPLATE fails while another session reads the template."""
+    name = database_pool.take()
     yield pg_server.get_uri(name)
-    pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+    database_pool.give_back(name)
 
 
 def env_for(url: str, tmp_path) -> dict[str, str]:
