@@ -8,7 +8,7 @@ cannot extend a file) inside the step's transaction, through asyncpg and SQLAlch
 
 from __future__ import annotations
 
-import os
+import asyncio
 from contextlib import asynccontextmanager
 from types import SimpleNamespace
 
@@ -69,15 +69,15 @@ async def snapshot(app, session_id: str) -> dict:
 
 
 @pytest.fixture
-def reference(pg_server, template_db, embedder, knowledge, tmp_path):
+def reference(pg_server, database_pool, embedder, knowledge, tmp_path):
     """walk(body, n, stepwise): the path of a wander made from `body` that never failed, in
-    a database of its own: n steps each loaded afresh (as POST /step does), or one run."""
+    a database of its own (a copy of the template from the pool: a bare CREATE DATABASE ...
+    TEMPLATE fails while another session reads the template): n steps each loaded afresh
+    (as POST /step does), or one run."""
     made: list[str] = []
 
     async def walk(body: dict, n: int, stepwise: bool) -> list[tuple[int, str | None, str]]:
-        name = f"wander_ref{os.getpid()}_{len(made)}"
-        pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
-        pg_server.psql(f"CREATE DATABASE {name} TEMPLATE {template_db};")
+        name = await asyncio.to_thread(database_pool.take)
         made.append(name)
         settings = load_settings(
             {"WANDER_DATABASE_URL": pg_server.get_uri(name), "WANDER_HOME": str(tmp_path / f"home-{name}")}
@@ -93,7 +93,7 @@ def reference(pg_server, template_db, embedder, knowledge, tmp_path):
 
     yield walk
     for name in made:
-        pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+        database_pool.give_back(name)
 
 
 def no_leak(body: str) -> None:
