@@ -31,20 +31,28 @@ def wander(args: list[str], url: str, home: Path) -> subprocess.CompletedProcess
 
 
 @pytest.fixture
-def database(pg_server, template_db):
-    """make(name, template=None): a database for this test, dropped after it."""
+def database(pg_server, database_pool):
+    """make(name, template=False): a database for this test, empty or (template=True) a copy
+    of the template from the pool (a bare CREATE DATABASE ... TEMPLATE fails while another
+    session reads the template); dropped after the test."""
     made: list[str] = []
+    copies: list[str] = []
 
-    def make(name: str, template: str | None = None) -> str:
+    def make(name: str, template: bool = False) -> str:
+        if template:
+            copies.append(database_pool.take())
+            return pg_server.get_uri(copies[-1])
         name = f"{name}{os.getpid()}"
         pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
-        pg_server.psql(f"CREATE DATABASE {name}" + (f" TEMPLATE {template};" if template else ";"))
+        pg_server.psql(f"CREATE DATABASE {name};")
         made.append(name)
         return pg_server.get_uri(name)
 
     yield make
     for name in made:
         pg_server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+    for name in copies:
+        database_pool.give_back(name)
 
 
 async def path_of(url: str, session_id: str) -> list[tuple[int, str | None, str]]:
@@ -59,9 +67,7 @@ def files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-async def test_backup_restore_resume_walks_the_same_path(
-    app, db_url, database, template_db, tmp_path, embedder, knowledge
-):
+async def test_backup_restore_resume_walks_the_same_path(app, db_url, database, tmp_path, embedder, knowledge):
     session = await app.engine.create(WALK)
     await app.engine.run(session.id, n_steps=5)
     memory = app.settings.memory_dir
@@ -86,7 +92,7 @@ async def test_backup_restore_resume_walks_the_same_path(
     resumed = await path_of(restored_url, session.id)
 
     # The same seed, uninterrupted, in another database.
-    whole_url = database("wander_whole", template=template_db)
+    whole_url = database("wander_whole", template=True)
     settings = load_settings({"WANDER_DATABASE_URL": whole_url, "WANDER_HOME": str(tmp_path / "whole-home")})
     async with open_app(settings, embedder=embedder, knowledge=knowledge) as whole:
         other = await whole.engine.create(WALK)
