@@ -2,6 +2,7 @@
 // The effect comes back as events like everything else; the command itself reports its
 // result or the API's error as a notice on the map (nothing fails silently).
 import { API_BASE, ApiError, request, s } from "./client";
+import { crystallizeNotice } from "./crystallizeNotice";
 import type { CompareOut, CrystalOut, CrystallizeOut, SessionOut, TraceStep } from "./types.gen";
 import { HINT_DECAY_STEPS, useWander } from "../store";
 
@@ -51,10 +52,7 @@ export const commands = {
     command(
       "Crystallize",
       () => request<CrystallizeOut>("POST", `${s(sessionId)}/crystallize`),
-      (r) =>
-        r.crystal
-          ? `Crystal ${r.outcome} (V=${Number(r.crystal.validity.V ?? r.crystal.confidence).toFixed(2)}) after ${r.rumination_steps} rumination steps`
-          : `No crystal: ${r.outcome}`,
+      crystallizeNotice,
     ),
   subwander: (sessionId: string, locusId: string, maxSteps: number, budgetShare: number) =>
     command(
