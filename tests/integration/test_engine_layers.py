@@ -71,6 +71,8 @@ async def test_each_strategy_makes_the_kind_of_candidate_it_claims(app):
                 assert kb.relations_between(here, kb.index_of(c.kb_key)), c.reason
             else:
                 assert c.reason.startswith("contrasting domain") and not set(c.domains) & set(lo.domains), c.reason
+                here = kb.index_of(lo.kb_key) if lo.kb_key else None
+                assert here is None or not kb.relations_between(here, kb.index_of(c.kb_key)), c.reason
     assert found_any
 
 

@@ -102,6 +102,13 @@ def tension(walk: Walk, limit: int = 6) -> list[Candidate]:
     centroid = kb.domain_centroid(current.domains[0])
     if not len(band) or centroid is None:
         return found
+    # what the corpus relates to the current locus (a topic and its member: 'seek time' and
+    # 'computer science') is no contrast, whatever their domains' names
+    own = kb.index_of(current.kb_key) if current.kb_key else None
+    if own is not None:
+        band = band[~np.isin(band, [j for _, j in kb.linked(own)])]
+    if not len(band):
+        return found
     taken = {c.kb_key for c in found}
     away = kb.vectors(band) @ centroid
     contrast = [
