@@ -1,18 +1,13 @@
 // VISLZR as a daily tool: one step from a paused wander, Stop that asks first, a stopped wander
 // walked on, rename and delete from the page, the semantic view fitted to the map.
 import type { Page } from "@playwright/test";
-import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers";
+import { API, createViaApi, expect, openMap, sessionViaApi, shot, test } from "./helpers";
 
 async function stepViaApi(page: Page, id: string, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     const r = await page.request.post(`${API}/sessions/${id}/step`);
     expect(r.status(), await r.text()).toBe(200);
   }
-}
-
-async function openMap(page: Page, id: string): Promise<void> {
-  await page.goto(`/sessions/${id}`);
-  await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
 }
 
 const steps = (page: Page) => page.getByTestId("status-steps").locator("b");

@@ -45,3 +45,18 @@ export async function sessionViaApi(page: Page, id: string): Promise<{ status: s
   expect(res.status()).toBe(200);
   return res.json();
 }
+
+/** Runs n steps through the API and waits until they are taken and the run has stopped. */
+export async function runSteps(page: Page, id: string, n: number): Promise<void> {
+  const before = (await sessionViaApi(page, id)).step_count;
+  const r = await page.request.post(`${API}/sessions/${id}/wander`, { data: { n_steps: n } });
+  expect(r.status(), await r.text()).toBe(202);
+  await expect.poll(async () => (await sessionViaApi(page, id)).step_count, { timeout: 90_000 }).toBeGreaterThanOrEqual(before + n);
+  await expect.poll(async () => (await sessionViaApi(page, id)).running, { timeout: 30_000 }).toBe(false);
+}
+
+/** Opens a wander's map and waits until its live feed is connected. */
+export async function openMap(page: Page, id: string): Promise<void> {
+  await page.goto(`/sessions/${id}`);
+  await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
+}

@@ -1,23 +1,9 @@
 // What the map shows of where the walk may go (issue 31): the dashed candidates are the next
 // step's from the current locus (the engine's read-only preview), and the attractor is marked
 // among the loci nearest it. Against `wander serve`, in real Chromium, with screenshots.
-import type { Page } from "@playwright/test";
-import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers";
+import { API, createViaApi, expect, openMap, runSteps, shot, test } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
-
-async function runSteps(page: Page, id: string, n: number): Promise<void> {
-  const before = (await sessionViaApi(page, id)).step_count;
-  const r = await page.request.post(`${API}/sessions/${id}/wander`, { data: { n_steps: n } });
-  expect(r.status(), await r.text()).toBe(202);
-  await expect.poll(async () => (await sessionViaApi(page, id)).step_count, { timeout: 90_000 }).toBeGreaterThanOrEqual(before + n);
-  await expect.poll(async () => (await sessionViaApi(page, id)).running, { timeout: 30_000 }).toBe(false);
-}
-
-async function openMap(page: Page, id: string): Promise<void> {
-  await page.goto(`/sessions/${id}`);
-  await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
-}
 
 test("the dashed candidates are the next step's, from the current locus, and the step takes the one clicked", async ({ page }) => {
   const s = await createViaApi(page, { seed_concept: "harbour pilot", attractor: "epidemiology", max_steps: 40, random_seed: 21, human_checkpoint_frequency: 0 });

@@ -1,22 +1,9 @@
 // The mind map as a workbench (issue 10): each user action against `wander serve`, in real
 // Chromium, with a screenshot in e2e/screenshots/.
 import type { Locator, Page } from "@playwright/test";
-import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers";
+import { API, createViaApi, expect, openMap, runSteps, shot, test } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
-
-async function runSteps(page: Page, id: string, n: number): Promise<void> {
-  const before = (await sessionViaApi(page, id)).step_count;
-  const r = await page.request.post(`${API}/sessions/${id}/wander`, { data: { n_steps: n } });
-  expect(r.status(), await r.text()).toBe(202);
-  await expect.poll(async () => (await sessionViaApi(page, id)).step_count, { timeout: 90_000 }).toBeGreaterThanOrEqual(before + n);
-  await expect.poll(async () => (await sessionViaApi(page, id)).running, { timeout: 30_000 }).toBe(false);
-}
-
-async function openMap(page: Page, id: string): Promise<void> {
-  await page.goto(`/sessions/${id}`);
-  await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
-}
 
 /** A drag the way a person does it: pointer down on the node, several moves, up. */
 async function drag(page: Page, from: Locator, to: { x: number; y: number }): Promise<void> {
