@@ -3,7 +3,7 @@
 - Throughput of the batched kernel on NumPy arrays at batch 1, 64 and 1024, in
   frame-ticks per second, over a fixed 50 ticks with detection and early stopping off
   (timing mode, ``run_ticks``), on its default path: the fused CPU passes (numba,
-  ``wander.ca.fused``) when numba is installed, else the NumPy passes.
+  ``wander.adapters.ca.fused``) when numba is installed, else the NumPy passes.
 - The one-frame-at-a-time reference loop (np.roll, np.where, full history, as the
   reference design does it) against the batched kernel on the same 1024 seed frames:
   over the fixed 50 ticks, and for full evolutions (convergence and oscillation
@@ -16,7 +16,7 @@
   and ``..._min_pair`` is the smallest wall-clock ratio of one block (x4) to the run
   after it.
 - With CuPy and a CUDA device: CuPy's default path (one fused CUDA pass per tick,
-  ``wander.ca.cuda_tick``) against the NumPy passes, the fused CPU passes and the
+  ``wander.adapters.ca.cuda_tick``) against the NumPy passes, the fused CPU passes and the
   reference loop at batch 1024, the elementwise passes on CuPy against the same passes on
   NumPy, the memory bandwidth each achieves as a share of the device's peak (bytes
   counted per pass: each pass reads its inputs and writes its output once), and full
@@ -32,9 +32,9 @@ import time
 
 import numpy as np
 
-from wander.ca.kernel import evolve_batch, evolve_reference, fused_available, run_ticks, run_ticks_reference
-from wander.ca.seed import hash_frames
-from wander.ca.xp import cupy_available, get_xp, to_numpy
+from wander.adapters.ca.kernel import evolve_batch, evolve_reference, fused_available, run_ticks, run_ticks_reference
+from wander.adapters.ca.seed import hash_frames
+from wander.adapters.ca.xp import cupy_available, get_xp, to_numpy
 
 TICKS = 50
 # Bytes each cell-tick moves through memory in the batched kernel: neighbour max/min

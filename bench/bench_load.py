@@ -14,7 +14,7 @@
 Prints `name: value unit` lines. Uses the embedded Postgres in the data folder of
 WANDER_HOME (a database of its own, `bench_load_tpl`, holds the corpus; each phase runs in a
 fresh copy). The corpus embeddings come from the machine's corpus vector cache
-(wander.kb.vector_cache) when it has them (else they are computed once, a minute or two).
+(wander.adapters.kb.vector_cache) when it has them (else they are computed once, a minute or two).
 Run: WANDER_HOME=/tmp/some-home .venv/bin/python bench/bench_load.py
 """
 
@@ -37,13 +37,13 @@ import httpx  # noqa: E402
 import uvicorn  # noqa: E402
 from bench_ws_latency import free_port, percentile  # noqa: E402
 
-from wander.api.app import ApiSettings, create_app  # noqa: E402
-from wander.config import load_settings  # noqa: E402
-from wander.engine.runner import Runner  # noqa: E402
-from wander.engine.service import NewWander  # noqa: E402
-from wander.store.database import embedded_server, ensure_embedded_database  # noqa: E402
-from wander.store.kb_repository import KbRepository  # noqa: E402
-from wander.wiring import NoProgress, ensure_corpus, load_knowledge, open_app, open_database  # noqa: E402
+from wander.faces.api.app import ApiSettings, create_app  # noqa: E402
+from wander.bootstrap.settings import load_settings  # noqa: E402
+from wander.core.engine.runner import Runner  # noqa: E402
+from wander.core.engine.service import NewWander  # noqa: E402
+from wander.adapters.postgres.database import embedded_server, ensure_embedded_database  # noqa: E402
+from wander.adapters.postgres.kb_repository import KbRepository  # noqa: E402
+from wander.bootstrap.wiring import NoProgress, ensure_corpus, load_knowledge, open_app, open_database  # noqa: E402
 
 TEMPLATE = "bench_load_tpl"
 FANOUT_CLIENTS = (20, 100)
@@ -216,7 +216,7 @@ async def concurrent(home_settings, embedder, knowledge, count: int) -> None:
 
 
 async def main() -> None:
-    from wander.embed.minilm import MiniLMEmbedder
+    from wander.adapters.embed.minilm import MiniLMEmbedder
 
     for noisy in ("httpx", "alembic"):  # request and migration lines between the figures
         logging.getLogger(noisy).setLevel(logging.WARNING)

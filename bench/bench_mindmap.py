@@ -44,12 +44,12 @@ import numpy as np
 import uvicorn
 from shared_schemas.common import ResidueOut
 from shared_schemas.events import StepCompletedPayload
-from wander.api.app import ApiSettings, create_app
-from wander.config import load_settings
-from wander.domain.models import EventDraft, Locus, SourceType, new_id
-from wander.engine import events as ev
-from wander.engine.service import NewWander
-from wander.wiring import open_app
+from wander.faces.api.app import ApiSettings, create_app
+from wander.bootstrap.settings import load_settings
+from wander.core.domain.models import EventDraft, Locus, SourceType, new_id
+from wander.core.engine import events as ev
+from wander.core.engine.service import NewWander
+from wander.bootstrap.wiring import open_app
 
 ROOT = Path(__file__).resolve().parents[1]
 DURING_RUN = "--during-run" in sys.argv

@@ -49,10 +49,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_cache import load_index
 from text_quality import rejected_as_trivial, template_share_by_kind
-from wander.domain.themes import degenerate_labels
-from wander.engine.service import NewWander
-from wander.engine.step import CRYSTALLIZE_EVERY
-from wander.wiring import offline_engine
+from wander.core.domain.themes import degenerate_labels
+from wander.core.engine.service import NewWander
+from wander.core.engine.step import CRYSTALLIZE_EVERY
+from wander.bootstrap.wiring import offline_engine
 
 PAIRS = [  # (seed, attractor): varied fields
     ("coral reef", "urban planning"),
@@ -328,7 +328,7 @@ def embed_labels(embedder, labels: list[str]) -> np.ndarray:
 
 def walk_figures30(kb, embedder, seed: str, attractor: str, results: list) -> dict:
     """Issue 30's figures of one wander from its steps (StepResults)."""
-    from wander.engine.adjacency.senses import senses_of
+    from wander.core.engine.adjacency.senses import senses_of
 
     n = len(results)
     if n == 0:
@@ -401,7 +401,7 @@ async def main() -> None:
     n_pairs, n_seeds, steps = (4, 1, 120) if a.quick else (len(chosen_pairs), 3, 300)
     n_pairs, n_seeds, steps = a.pairs or n_pairs, a.seeds or n_seeds, a.steps or steps
     pairs = chosen_pairs[:n_pairs]
-    from wander.embed.minilm import MiniLMEmbedder
+    from wander.adapters.embed.minilm import MiniLMEmbedder
 
     embedder = MiniLMEmbedder()
     kb = load_index(embedder)

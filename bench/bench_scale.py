@@ -39,13 +39,13 @@ import httpx  # noqa: E402
 import nats  # noqa: E402
 import websockets  # noqa: E402
 
-from wander.bus import subjects  # noqa: E402
-from wander.bus.nats import NatsSettings  # noqa: E402
-from wander.config import load_settings  # noqa: E402
-from wander.engine.service import NewWander  # noqa: E402
-from wander.store.database import embedded_server, ensure_embedded_database, make_engine  # noqa: E402
-from wander.store.kb_repository import KbRepository  # noqa: E402
-from wander.wiring import NoProgress, ensure_corpus, make_runner, open_app, open_database  # noqa: E402
+from wander.adapters.bus import subjects  # noqa: E402
+from wander.adapters.bus.nats import NatsSettings  # noqa: E402
+from wander.bootstrap.settings import load_settings  # noqa: E402
+from wander.core.engine.service import NewWander  # noqa: E402
+from wander.adapters.postgres.database import embedded_server, ensure_embedded_database, make_engine  # noqa: E402
+from wander.adapters.postgres.kb_repository import KbRepository  # noqa: E402
+from wander.bootstrap.wiring import NoProgress, ensure_corpus, make_runner, open_app, open_database  # noqa: E402
 
 HOME = Path(tempfile.gettempdir()) / "wander-bench-scale"
 TEMPLATE = "bench_scale_tpl"
@@ -64,7 +64,7 @@ def free_port() -> int:
 
 
 def nats_binary() -> str:
-    from wander.bus.nats_server import find_nats_server
+    from wander.adapters.bus.nats_server import find_nats_server
 
     found = find_nats_server()
     if found:
@@ -113,7 +113,9 @@ async def ensure_template(embedder) -> None:
 
 def spawn(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
     out = open(log, "wb")
-    return subprocess.Popen([sys.executable, "-m", "wander.cli", *args], env=env, stdout=out, stderr=subprocess.STDOUT)
+    return subprocess.Popen(
+        [sys.executable, "-m", "wander.faces.cli", *args], env=env, stdout=out, stderr=subprocess.STDOUT
+    )
 
 
 async def wait_for_text(log: Path, text: str, proc: subprocess.Popen, timeout: float = 300) -> None:
@@ -320,8 +322,8 @@ def scan_contention() -> float:
 
 
 async def main() -> None:
-    from wander.embed.minilm import MiniLMEmbedder
-    from wander.wiring import load_knowledge
+    from wander.adapters.embed.minilm import MiniLMEmbedder
+    from wander.bootstrap.wiring import load_knowledge
 
     nats_binary()
     HOME.mkdir(parents=True, exist_ok=True)

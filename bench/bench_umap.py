@@ -20,9 +20,9 @@ import resource
 import time
 
 import numpy as np
-from wander.archive import projection as proj
-from wander.archive.pca_projector import PcaProjector
-from wander.archive.umap_projector import UmapProjector, _import_umap
+from wander.adapters.projection import projection as proj
+from wander.adapters.projection.pca_projector import PcaProjector
+from wander.adapters.projection.umap_projector import UmapProjector, _import_umap
 
 
 def emit(name: str, value: float, unit: str) -> None:

@@ -2,8 +2,8 @@
 
 The embeddings are MiniLM's over each concept's embed text (what `ensure_corpus` stores):
 the vectors shipped with Wander, checked against the model on a sample
-(wander.kb.corpus_embedding); only when they do not fit, the machine's corpus vector
-cache (wander.kb.vector_cache), embedded there once."""
+(wander.adapters.kb.corpus_embedding); only when they do not fit, the machine's corpus vector
+cache (wander.adapters.kb.vector_cache), embedded there once."""
 
 from __future__ import annotations
 
@@ -13,17 +13,17 @@ from pathlib import Path
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from wander.config import load_settings
-from wander.engine.ports import KnowledgeConcept
-from wander.kb import corpus
-from wander.kb.index import KnowledgeIndex
-from wander.kb.corpus_embedding import corpus_matrix
+from wander.bootstrap.settings import load_settings
+from wander.core.engine.ports import KnowledgeConcept
+from wander.adapters.kb import corpus
+from wander.adapters.kb.index import KnowledgeIndex
+from wander.adapters.kb.corpus_embedding import corpus_matrix
 
 
 def load_index(embedder=None) -> KnowledgeIndex:
     concepts = corpus.load_corpus()
     if embedder is None:
-        from wander.embed.minilm import MiniLMEmbedder
+        from wander.adapters.embed.minilm import MiniLMEmbedder
 
         embedder = MiniLMEmbedder()
     texts = [c.embed_text for c in concepts]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build Wander's concept knowledge base (backend/wander/kb/data/concepts.jsonl.gz) from WordNet 3.0.
+"""Build Wander's concept knowledge base (backend/wander/adapters/kb/data/concepts.jsonl.gz) from WordNet 3.0.
 
 Developer-only tool; never run at runtime or in tests.  Requirements:
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Write the corpus's vectors beside it (backend/wander/kb/data/concepts.vectors.npz), the
+"""Write the corpus's vectors beside it (backend/wander/adapters/kb/data/concepts.vectors.npz), the
 second step of `make kb`: every concept's embed text through the shipped MiniLM model,
-kept as float16 (wander.kb.shipped_vectors), and the corpus's domain neighbourhoods over
-them (wander.kb.reach_cache). Rows whose text the file already has are
+kept as float16 (wander.adapters.kb.shipped_vectors), and the corpus's domain neighbourhoods over
+them (wander.adapters.kb.reach_cache). Rows whose text the file already has are
 kept; only new or changed texts are embedded (a corpus rebuilt with other fields but the
 same texts is left as it is). Prints the file's size and how close float16 stays to the
 model's float32 vectors.
@@ -21,10 +21,10 @@ import numpy as np
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from wander.embed.minilm import MiniLMEmbedder
-from wander.engine.ports import KnowledgeConcept
-from wander.kb import corpus, reach_cache, shipped_vectors
-from wander.kb.index import KnowledgeIndex
+from wander.adapters.embed.minilm import MiniLMEmbedder
+from wander.core.engine.ports import KnowledgeConcept
+from wander.adapters.kb import corpus, reach_cache, shipped_vectors
+from wander.adapters.kb.index import KnowledgeIndex
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_domain_reach(model: str) -> None:
     """The corpus's per-domain neighbourhoods over the shipped vectors (what a server computes
-    at its first start: wander.kb.reach_cache), kept beside them; an older table is removed."""
+    at its first start: wander.adapters.kb.reach_cache), kept beside them; an older table is removed."""
     concepts = corpus.load_corpus()
     shipped = shipped_vectors.load(model)
     assert shipped is not None

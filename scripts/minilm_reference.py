@@ -1,6 +1,6 @@
 """Write tests/data/minilm_reference.npz: texts and the vectors sentence-transformers gives
 for them with all-MiniLM-L6-v2 (the way the corpus in existing databases was embedded).
-tests/unit/test_minilm_equivalence.py checks wander.embed against it. Run again only when
+tests/unit/test_minilm_equivalence.py checks wander.adapters.embed against it. Run again only when
 the model package changes: `.venv/bin/python scripts/minilm_reference.py`."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wander.kb.corpus import load_corpus
+from wander.adapters.kb.corpus import load_corpus
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "minilm_reference.npz"
 

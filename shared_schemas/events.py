@@ -51,9 +51,9 @@ class Subject(StrEnum):
     SUBWANDER_SPAWNED = "wander.subwander.spawned"
     CIRCUIT_TRIPPED = "wander.circuit.tripped"
     BUDGET_LOW = "wander.budget.low"
-    # The archive room (wander.archive.service): a wander's projection was refitted
+    # The archive room (wander.core.archive.service): a wander's projection was refitted
     PROJECTION_UPDATED = "wander.projection.updated"
-    # The economic action layer (wander.action.service)
+    # The economic action layer (wander.core.action.service)
     PROPOSAL_PROPOSED = "wander.proposal.proposed"
     PROPOSAL_ENCODED = "wander.proposal.encoded"
     PROPOSAL_APPROVED = "wander.proposal.approved"
@@ -303,7 +303,7 @@ class BudgetLowPayload(EventPayload):
     share: float
 
 
-# ---- the action layer's payloads (wander.action.service) ---------------------------------
+# ---- the action layer's payloads (wander.core.action.service) ---------------------------------
 
 
 class ProposalPayload(EventPayload):

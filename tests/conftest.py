@@ -39,7 +39,7 @@ def pytest_configure(config) -> None:
     clone compiles it, 10-20 s), so the workers and the `wander` processes the tests start
     read it instead of each compiling it at the same time."""
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
-        from wander.ca.kernel import fused_available
+        from wander.adapters.ca.kernel import fused_available
 
         fused_available()
 
@@ -47,7 +47,7 @@ def pytest_configure(config) -> None:
 def _template_name() -> str:
     """Keyed by the corpus only: each test database is migrated to head when it opens, so a
     new migration does not cost a new corpus embedding."""
-    from wander.kb import corpus
+    from wander.adapters.kb import corpus
 
     return f"wander_tpl_{hashlib.sha1(corpus.corpus_fingerprint().encode()).hexdigest()[:10]}"
 
@@ -60,7 +60,7 @@ def test_home() -> Path:
 
 @pytest.fixture(scope="session")
 def pg_server(test_home):
-    from wander.store.database import embedded_server
+    from wander.adapters.postgres.database import embedded_server
 
     server = embedded_server(test_home / "pg")
     _without_fsync(server)
@@ -83,7 +83,7 @@ def _without_fsync(server) -> None:
 
 @pytest.fixture(scope="session")
 def embedder():
-    from wander.embed.minilm import MiniLMEmbedder
+    from wander.adapters.embed.minilm import MiniLMEmbedder
 
     e = MiniLMEmbedder()
     # Load the weights now, in setup: a first request that loads them can outlast a client
@@ -103,10 +103,10 @@ async def template_db(pg_server, embedder) -> str:
 
 
 async def _build_template(pg_server, embedder) -> str:
-    from wander.config import load_settings
-    from wander.store.database import ensure_embedded_database
-    from wander.store.kb_repository import KbRepository
-    from wander.wiring import NoProgress, ensure_corpus, open_database
+    from wander.bootstrap.settings import load_settings
+    from wander.adapters.postgres.database import ensure_embedded_database
+    from wander.adapters.postgres.kb_repository import KbRepository
+    from wander.bootstrap.wiring import NoProgress, ensure_corpus, open_database
 
     name = _template_name()
     existing = pg_server.psql("SELECT datname FROM pg_database WHERE datname LIKE 'wander_tpl_%';")
@@ -145,9 +145,9 @@ def db_url(pg_server, database_pool):
 @pytest.fixture(scope="session")
 async def knowledge(pg_server, template_db):
     """The knowledge index, loaded once (every test database has the same corpus)."""
-    from wander.store.database import make_engine
-    from wander.store.kb_repository import KbRepository
-    from wander.wiring import load_knowledge
+    from wander.adapters.postgres.database import make_engine
+    from wander.adapters.postgres.kb_repository import KbRepository
+    from wander.bootstrap.wiring import load_knowledge
 
     db = make_engine(pg_server.get_uri(template_db))
     try:
@@ -158,14 +158,14 @@ async def knowledge(pg_server, template_db):
 
 @pytest.fixture
 def settings(db_url, tmp_path):
-    from wander.config import load_settings
+    from wander.bootstrap.settings import load_settings
 
     return load_settings({"WANDER_DATABASE_URL": db_url, "WANDER_HOME": str(tmp_path / "home")})
 
 
 @pytest.fixture
 async def app(settings, embedder, knowledge):
-    from wander.wiring import open_app
+    from wander.bootstrap.wiring import open_app
 
     async with open_app(settings, embedder=embedder, knowledge=knowledge) as a:
         yield a

@@ -10,7 +10,7 @@ import httpx
 import pytest
 import uvicorn
 
-from wander.api.app import ApiSettings, create_app
+from wander.faces.api.app import ApiSettings, create_app
 
 
 def free_port() -> int:

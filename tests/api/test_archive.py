@@ -7,8 +7,8 @@ import asyncio
 import uuid
 
 import pytest
-from wander.domain.views import StoredProjection
-from wander.store.archive_repository import ArchiveRepository
+from wander.core.domain.views import StoredProjection
+from wander.adapters.postgres.archive_repository import ArchiveRepository
 
 from tests.api.conftest import API, create, wait_idle
 

@@ -11,12 +11,12 @@ import numpy as np
 from sqlalchemy import insert
 
 from tests.api.test_recall_pipeline import form_crystals
-from wander.ca import rotation
-from wander.ca.brick_view import dequantise
-from wander.ca.kernel import OSCILLATING, Evolution
-from wander.ca.seed import hash_frame, text_key
-from wander.ca.signals import attractor_for_text
-from wander.store.tables import DEFAULT_PROJECT_ID, WanderCrystal
+from wander.adapters.ca import rotation
+from wander.adapters.ca.brick_view import dequantise
+from wander.adapters.ca.kernel import OSCILLATING, Evolution
+from wander.adapters.ca.seed import hash_frame, text_key
+from wander.adapters.ca.signals import attractor_for_text
+from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
 
 BASE = "/api/v1/wander"
 

@@ -9,8 +9,8 @@ from PIL import Image
 from sqlalchemy import insert
 
 from tests.api.conftest import API, create, start_server, wait_idle
-from wander.api.app import ApiSettings
-from wander.store.tables import DEFAULT_PROJECT_ID, WanderCrystal
+from wander.faces.api.app import ApiSettings
+from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
 
 
 async def test_crystal_attractor_png_is_served(app, client):
@@ -42,7 +42,7 @@ async def test_crystal_attractor_png_is_served(app, client):
 
 async def test_interrupted_runs_resume_when_the_server_starts(app):
     session = await app.engine.create(
-        __import__("wander.engine.service", fromlist=["NewWander"]).NewWander(
+        __import__("wander.core.engine.service", fromlist=["NewWander"]).NewWander(
             seed_concept="tide pool", max_steps=20, random_seed=5
         )
     )

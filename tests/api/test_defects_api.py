@@ -5,7 +5,7 @@ import json
 
 import httpx
 import websockets
-from wander.api.app import ApiSettings
+from wander.faces.api.app import ApiSettings
 
 from tests.api.conftest import API, create, start_server, wait_idle
 

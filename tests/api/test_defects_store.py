@@ -4,7 +4,7 @@ across reloads, and what a missing corpus key means to the crystallizer."""
 from datetime import UTC, datetime
 
 import numpy as np
-from wander.domain.models import Crystal, new_id
+from wander.core.domain.models import Crystal, new_id
 
 from tests.api.conftest import API, create, wait_idle
 

@@ -116,7 +116,7 @@ def _crystal(session: dict, locus_id: str | None, app):
 
     import numpy as np
 
-    from wander.domain.models import Crystal, new_id
+    from wander.core.domain.models import Crystal, new_id
 
     v = np.zeros(app.knowledge.dim, dtype=np.float32)
     v[1] = 1.0

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from tests.api.conftest import API, create
-from wander.api.ws import event_json
+from wander.faces.api.ws import event_json
 
 
 async def test_event_texts_are_the_events_as_event_json_writes_them(client, app):

@@ -14,15 +14,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from sqlalchemy import insert, text
 from shared_schemas.events import Subject
-from wander.domain.models import Event
-from wander.domain.sandwich_views import UnstoredCrystal
-from wander.foraging import make_forager
-from wander.sandwich.sources.egress import EgressPolicy
-from wander.sandwich.forager import NOVELTY_COS
-from wander.sandwich.model import DUPLICATE
-from wander.store.kb_repository import KbRepository
-from wander.store.tables import DEFAULT_PROJECT_ID, DIM, WanderCrystal
-from wander.wiring import NoProgress, import_notes, load_knowledge
+from wander.core.domain.models import Event
+from wander.core.domain.sandwich_views import UnstoredCrystal
+from wander.bootstrap.foraging import make_forager
+from wander.adapters.sources.egress import EgressPolicy
+from wander.core.sandwich.forager import NOVELTY_COS
+from wander.core.sandwich.model import DUPLICATE
+from wander.adapters.postgres.kb_repository import KbRepository
+from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, DIM, WanderCrystal
+from wander.bootstrap.wiring import NoProgress, import_notes, load_knowledge
 
 from tests.api.conftest import API, create
 

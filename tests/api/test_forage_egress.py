@@ -14,17 +14,17 @@ import websockets
 
 from tests.api.conftest import create, start_server
 from tests.unit.forage.protocol_server import as_text, serve, silent_server
-from wander.api.app import ApiSettings
-from wander.foraging import make_forager
-from wander.sandwich.model import SOURCE_ERROR
-from wander.sandwich.sources.egress import EgressPolicy
+from wander.faces.api.app import ApiSettings
+from wander.bootstrap.foraging import make_forager
+from wander.core.sandwich.model import SOURCE_ERROR
+from wander.adapters.sources.egress import EgressPolicy
 
 HANG_S = 4  # the forager's timeout here: a server whose loop it blocked would stall this long
 
 
 @pytest.fixture
 def settings(db_url, tmp_path):
-    from wander.config import load_settings
+    from wander.bootstrap.settings import load_settings
 
     return load_settings(
         {

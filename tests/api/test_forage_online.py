@@ -7,8 +7,8 @@ import pytest
 
 from tests.unit.forage.protocol_server import serve
 from tests.unit.forage.test_mediawiki import api as mediawiki_api
-from wander.foraging import make_forager
-from wander.sandwich.model import SOURCE_ERROR
+from wander.bootstrap.foraging import make_forager
+from wander.core.sandwich.model import SOURCE_ERROR
 
 OFFLINE = {  # what every public host is without network: a name that does not resolve
     "WANDER_MEDIAWIKI_URL": "https://en.wikipedia.invalid/w/api.php",
@@ -24,7 +24,7 @@ ONLINE = "wikipedia,arxiv,feeds,stackexchange,gutenberg,ckan,search"
 
 @pytest.fixture
 def settings(db_url, tmp_path, request):
-    from wander.config import load_settings
+    from wander.bootstrap.settings import load_settings
 
     extra = getattr(request, "param", {})
     return load_settings(

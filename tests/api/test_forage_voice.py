@@ -4,9 +4,9 @@ happened and none repeats; the sandwiches' commentary and the farewell are his; 
 
 from __future__ import annotations
 
-from wander.foraging import make_forager
-from wander.sandwich.model import ATTEMPTED
-from wander.sandwich.reuben import LINES, Reuben
+from wander.bootstrap.foraging import make_forager
+from wander.core.sandwich.model import ATTEMPTED
+from wander.core.sandwich.reuben import LINES, Reuben
 
 
 def voiced(moment: str) -> set[str]:

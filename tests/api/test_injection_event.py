@@ -16,10 +16,10 @@ import websockets
 
 from shared_schemas.events import EventOut, Subject
 from tests.api.conftest import API, create
-from wander.wiring import offline_engine
-from wander.domain.errors import Conflict
-from wander.domain.models import SessionStatus
-from wander.engine.service import Interventions, NewWander
+from wander.bootstrap.wiring import offline_engine
+from wander.core.domain.errors import Conflict
+from wander.core.domain.models import SessionStatus
+from wander.core.engine.service import Interventions, NewWander
 
 # Background work (the projection refit) may append its own events; not the inject's.
 BACKGROUND = {Subject.PROJECTION_UPDATED}

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from tests.api.conftest import API, create, start_server
-from wander.api.app import MAX_QUERY_CHARS, ApiSettings
+from wander.faces.api.app import MAX_QUERY_CHARS, ApiSettings
 
 PROBLEM = "application/problem+json"
 Z = "00000000-0000-0000-0000-000000000000"
@@ -155,7 +155,7 @@ def test_the_schema_declares_a_bound_on_every_request_text_and_list():
     an enum, a pattern-bounded hash): a new field without a limit fails here."""
     from shared_schemas import models
     from shared_schemas.action import DecisionRequest
-    from wander.api.auth import SignIn
+    from wander.faces.api.auth import SignIn
 
     requests = [m for m in models.EXPORTED if issubclass(m, models.Strict)] + [DecisionRequest, SignIn]
     assert {m.__name__ for m in requests} >= {"SessionCreate", "SessionPatch", "ForageRequest", "RecallRequest"}
@@ -249,7 +249,7 @@ async def test_forage_source_is_confined_to_the_roots(served, forage_tree):
 
 
 def test_forage_roots_default_to_the_home_forage_folder(tmp_path):
-    from wander.config import load_settings
+    from wander.bootstrap.settings import load_settings
 
     s = load_settings({"WANDER_HOME": str(tmp_path)})
     assert s.forage_roots == (tmp_path / "forage",)

@@ -15,7 +15,7 @@ from sqlalchemy import text
 
 from tests.api.conftest import API, create, wait_idle
 from tests.api.test_ws_abuse import collector, eventually, seqs, serve
-from wander.api.ws import socket_stats
+from wander.faces.api.ws import socket_stats
 
 CLIENTS = 100
 STEPS = 12

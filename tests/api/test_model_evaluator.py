@@ -12,9 +12,9 @@ import uuid
 
 import pytest
 from sqlalchemy import insert
-from wander.config import load_settings
-from wander.store.session_budget import SessionBudget
-from wander.store.tables import DEFAULT_PROJECT_ID, WanderCrystal
+from wander.bootstrap.settings import load_settings
+from wander.adapters.postgres.session_budget import SessionBudget
+from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
 
 from tests.api.conftest import API, create
 from tests.api.test_proposals import INSIGHT, write_assets

@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 
 import httpx
-from wander.action.factory import action_service
-from wander.api.app import ApiSettings
+from wander.bootstrap.action_factory import action_service
+from wander.faces.api.app import ApiSettings
 
 from tests.api.conftest import start_server
 from tests.api.test_proposals import A, accepted_crystal, decision, propose, write_assets

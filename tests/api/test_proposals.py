@@ -8,12 +8,12 @@ from dataclasses import asdict
 
 import pytest
 from sqlalchemy import insert, select, update
-from wander.action import codec
-from wander.action.factory import action_service
-from wander.domain.errors import Refused
-from wander.domain.wallet_views import LedgerEntry, WalletPosition, WalletState
-from wander.store.action_tables import LEDGER, PROPOSALS
-from wander.store.tables import DEFAULT_PROJECT_ID, WanderCrystal
+from wander.core.action import codec
+from wander.bootstrap.action_factory import action_service
+from wander.core.domain.errors import Refused
+from wander.core.domain.wallet_views import LedgerEntry, WalletPosition, WalletState
+from wander.adapters.postgres.action_tables import LEDGER, PROPOSALS
+from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
 
 from tests.api.conftest import API, create
 

@@ -8,9 +8,9 @@ import httpx
 import pytest
 
 from tests.api.conftest import API, create, start_server
-from wander.api.app import ApiSettings
-from wander.api.rate_limit import LIMITED, TokenBuckets, make_rate_guard
-from wander.config import load_settings, parse_rate
+from wander.faces.api.app import ApiSettings
+from wander.faces.api.rate_limit import LIMITED, TokenBuckets, make_rate_guard
+from wander.bootstrap.settings import load_settings, parse_rate
 
 PROBLEM = "application/problem+json"
 
@@ -93,10 +93,10 @@ def test_the_setting():
 
 def test_the_limited_handlers_exist():
     """A renamed handler would silently escape the limit."""
-    from wander.api.controllers.control import ControlController
-    from wander.api.controllers.interventions import InterventionController
-    from wander.api.controllers.sandwich import SandwichController
-    from wander.api.controllers.sessions import SessionController
+    from wander.faces.api.controllers.control import ControlController
+    from wander.faces.api.controllers.interventions import InterventionController
+    from wander.faces.api.controllers.sandwich import SandwichController
+    from wander.faces.api.controllers.sessions import SessionController
 
     handlers = [
         SessionController.create_session,

@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import ClassVar
 
 import pytest
-from wander.domain.models import Event
+from wander.core.domain.models import Event
 from shared_schemas.events import Subject
 
 from tests.api.conftest import API, create, free_port, wait_idle

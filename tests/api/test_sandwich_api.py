@@ -7,7 +7,7 @@ from dataclasses import asdict
 from datetime import datetime
 
 import pytest
-from wander.domain.sandwich_views import (
+from wander.core.domain.sandwich_views import (
     ForageLogRow,
     ForageRunRow,
     MetricInputs,
@@ -16,11 +16,11 @@ from wander.domain.sandwich_views import (
     TypeDistributionRow,
     TypeExample,
 )
-from wander.foraging import make_forager
-from wander.domain.sandwich import TAXONOMY
-from wander.sandwich.analysis import TARGETS, novelty_stability
-from wander.sandwich.model import SUBJECTS
-from wander.store.sandwich_tables import SANDWICHES
+from wander.bootstrap.foraging import make_forager
+from wander.core.domain.sandwich import TAXONOMY
+from wander.core.sandwich.analysis import TARGETS, novelty_stability
+from wander.core.sandwich.model import SUBJECTS
+from wander.adapters.postgres.sandwich_tables import SANDWICHES
 
 
 async def test_metrics_and_analysis_over_http(app, client):

@@ -12,8 +12,8 @@ import numpy as np
 from sqlalchemy import insert
 
 from shared_schemas.sandwich_charts import SandwichReviewOut
-from wander.store.sandwich_tables import INGREDIENTS, LOG, RELATIONS, REVIEWS, RUNS, SANDWICHES
-from wander.store.tables import DIM
+from wander.adapters.postgres.sandwich_tables import INGREDIENTS, LOG, RELATIONS, REVIEWS, RUNS, SANDWICHES
+from wander.adapters.postgres.tables import DIM
 
 CHARTS = "/api/v1/sandwich/charts"
 DAY1 = datetime(2026, 1, 1, 9, tzinfo=UTC)

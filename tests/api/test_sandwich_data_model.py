@@ -12,15 +12,15 @@ import sys
 import numpy as np
 from sqlalchemy import text
 
-from wander.domain.sandwich import TAXONOMY
-from wander.sandwich.model import MADE, Attempt, Content, Ingredient, Sandwich
-from wander.sandwich.taxonomy import TYPES
-from wander.store.sandwich_corpus_queries import RESEARCH
-from wander.store.tables import DIM
+from wander.core.domain.sandwich import TAXONOMY
+from wander.core.sandwich.model import MADE, Attempt, Content, Ingredient, Sandwich
+from wander.core.sandwich.taxonomy import TYPES
+from wander.adapters.postgres.sandwich_corpus_queries import RESEARCH
+from wander.adapters.postgres.tables import DIM
 
 S = "/api/v1/sandwich"
 BASIS = np.linalg.qr(np.random.default_rng(11).normal(size=(DIM, DIM)))[0].T.astype(np.float32)
-WANDER = [sys.executable, "-m", "wander.cli"]
+WANDER = [sys.executable, "-m", "wander.faces.cli"]
 
 
 def v(*parts: tuple[int, float]) -> np.ndarray:
@@ -340,7 +340,7 @@ async def test_a_corpus_stored_before_the_embeddings_is_brought_up_to_date(app, 
 
 
 async def test_the_forager_stores_broader_concepts_and_bread_embeddings(app, knowledge):
-    from wander.foraging import make_forager
+    from wander.bootstrap.foraging import make_forager
 
     summary = await make_forager(app, seed=7).run(patience=3, max_attempts=25)
     assert summary.made >= 1

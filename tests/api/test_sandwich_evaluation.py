@@ -10,11 +10,11 @@ import subprocess
 import sys
 import uuid
 
-from wander.sandwich.model import DUPLICATE, NO_BREAD, REJECTED, Attempt, Content
+from wander.core.sandwich.model import DUPLICATE, NO_BREAD, REJECTED, Attempt, Content
 from tests.api.test_sandwich_data_model import corpus, make, v
 
 E = "/api/v1/sandwich/evaluation"
-WANDER = [sys.executable, "-m", "wander.cli"]
+WANDER = [sys.executable, "-m", "wander.faces.cli"]
 
 
 async def subjects(app) -> None:

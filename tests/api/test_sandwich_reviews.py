@@ -7,11 +7,11 @@ import json
 import subprocess
 import sys
 
-from wander.domain.sandwich import ACCEPT, REVIEW
-from wander.foraging import make_forager
-from wander.sandwich.model import REJECTED
+from wander.core.domain.sandwich import ACCEPT, REVIEW
+from wander.bootstrap.foraging import make_forager
+from wander.core.sandwich.model import REJECTED
 
-WANDER = [sys.executable, "-m", "wander.cli"]
+WANDER = [sys.executable, "-m", "wander.faces.cli"]
 
 
 async def marginal_run(app):

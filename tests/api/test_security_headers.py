@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from wander.api.static import dist_dir
+from wander.faces.api.static import dist_dir
 
 
 def assert_secured(r) -> None:

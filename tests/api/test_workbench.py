@@ -1,7 +1,7 @@
 """The mind map's own endpoints: crystal review, the fence as a list, comparing two loci."""
 
 import numpy as np
-from wander.domain.models import Crystal, new_id
+from wander.core.domain.models import Crystal, new_id
 
 from tests.api.conftest import API, create, wait_idle
 

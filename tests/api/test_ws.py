@@ -8,7 +8,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed
 
 from tests.api.conftest import API, create, start_server, wait_idle
-from wander.api.app import ApiSettings
+from wander.faces.api.app import ApiSettings
 
 
 async def collect(ws, until_seq: int, timeout: float = 60) -> list[dict]:
@@ -111,8 +111,8 @@ def test_events_frames_split_in_order(monkeypatch):
     from datetime import UTC, datetime
 
     from shared_schemas.events import EventsFrame
-    from wander.api import ws as ws_module
-    from wander.domain.models import Event
+    from wander.faces.api import ws as ws_module
+    from wander.core.domain.models import Event
 
     def ev(seq: int) -> Event:
         payload = {"session_id": "s", "step_number": seq, "from_locus_id": "l"}
@@ -189,7 +189,7 @@ async def test_token_is_required_when_configured(app):
 
 
 def test_non_loopback_bind_needs_a_token():
-    from wander.api.security import check_bind
+    from wander.faces.api.security import check_bind
 
     check_bind("127.0.0.1", None)
     check_bind("::1", None)

@@ -11,8 +11,8 @@ import math
 import pytest
 from PIL import Image
 
-from wander.archive import plot
-from wander.archive.plot import HALO, OTHER, PATH, STAR, TEXT, domain_colours, layout, render_png
+from wander.core.archive import plot
+from wander.core.archive.plot import HALO, OTHER, PATH, STAR, TEXT, domain_colours, layout, render_png
 
 # id: (x, y, primary domain, visits, source)
 LOCI = {

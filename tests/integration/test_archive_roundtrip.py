@@ -11,13 +11,13 @@ import subprocess
 import sys
 
 import pytest
-from wander.archive.service import Archivist
-from wander.engine.service import NewWander
-from wander.store.archive_repository import ArchiveRepository
-from wander.store.database import make_engine
-from wander.store.repository import PostgresStore
+from wander.core.archive.service import Archivist
+from wander.core.engine.service import NewWander
+from wander.adapters.postgres.archive_repository import ArchiveRepository
+from wander.adapters.postgres.database import make_engine
+from wander.adapters.postgres.repository import PostgresStore
 
-WANDER = [sys.executable, "-m", "wander.cli"]
+WANDER = [sys.executable, "-m", "wander.faces.cli"]
 
 
 def wander(args, env, timeout=300):
@@ -141,7 +141,7 @@ async def test_malformed_import_is_one_line_and_writes_nothing(app, fresh_db, tm
     session = await app.engine.create(NewWander("trust", max_steps=3))
     await app.engine.run(session.id)
     rows = await ArchiveRepository(app.db).dump(session.id)
-    from wander.archive.build import document
+    from wander.core.archive.build import document
 
     path = tmp_path / "bad.json"
     path.write_text(_corrupt(document(rows, final=True), how))

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from wander.config import load_settings
-from wander.engine.service import NewWander
-from wander.store.database import make_engine
-from wander.store.repository import PostgresStore
-from wander.wiring import open_app
+from wander.bootstrap.settings import load_settings
+from wander.core.engine.service import NewWander
+from wander.adapters.postgres.database import make_engine
+from wander.adapters.postgres.repository import PostgresStore
+from wander.bootstrap.wiring import open_app
 
-WANDER = [sys.executable, "-m", "wander.cli"]
+WANDER = [sys.executable, "-m", "wander.faces.cli"]
 WALK = NewWander(
     "information asymmetry", attractor="opportunity", max_steps=10, random_seed=21, human_checkpoint_frequency=0
 )

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-WANDER = [sys.executable, "-m", "wander.cli"]
+WANDER = [sys.executable, "-m", "wander.faces.cli"]
 
 
 def wander(args, env, timeout=300):
@@ -29,8 +29,8 @@ def count_sessions(env) -> int:
 
 
 async def _count_sessions(db_url: str) -> int:
-    from wander.store.database import make_engine
-    from wander.store.repository import PostgresStore
+    from wander.adapters.postgres.database import make_engine
+    from wander.adapters.postgres.repository import PostgresStore
 
     db = make_engine(db_url)
     try:
@@ -80,8 +80,8 @@ def count_crystals(env, session_id: str) -> int:
 
 
 async def _count_crystals(db_url: str, session_id: str) -> int:
-    from wander.store.database import make_engine
-    from wander.store.repository import PostgresStore
+    from wander.adapters.postgres.database import make_engine
+    from wander.adapters.postgres.repository import PostgresStore
 
     db = make_engine(db_url)
     try:
@@ -125,8 +125,8 @@ def test_kb_import_then_stats(cli_env, tmp_path):
 async def _poll_steps(db_url: str, proc: subprocess.Popen, at_least: int, deadline: float) -> tuple[str | None, int]:
     """(session id, steps committed) once the run's wander has committed AT_LEAST steps,
     read through the store (a CLI start per poll costs seconds; a step costs milliseconds)."""
-    from wander.store.database import make_engine
-    from wander.store.repository import PostgresStore
+    from wander.adapters.postgres.database import make_engine
+    from wander.adapters.postgres.repository import PostgresStore
 
     db = make_engine(db_url)
     try:

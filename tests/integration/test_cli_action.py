@@ -4,8 +4,8 @@ import json
 import uuid
 
 from sqlalchemy import insert
-from wander.engine.service import NewWander
-from wander.store.tables import DEFAULT_PROJECT_ID, WanderCrystal
+from wander.core.engine.service import NewWander
+from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
 
 from tests.integration.test_cli import wander
 

@@ -7,8 +7,8 @@ from tests.integration.test_cli import wander
 
 
 async def _session(db_url: str, session_id: str):
-    from wander.store.database import make_engine
-    from wander.store.repository import PostgresStore
+    from wander.adapters.postgres.database import make_engine
+    from wander.adapters.postgres.repository import PostgresStore
 
     db = make_engine(db_url)
     try:

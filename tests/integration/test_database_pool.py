@@ -10,8 +10,8 @@ import asyncpg
 from sqlalchemy import text
 from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_connection
 
-from wander.store import database
-from wander.store.database import make_engine
+from wander.adapters.postgres import database
+from wander.adapters.postgres.database import make_engine
 
 
 async def _backend_pid(engine) -> int:

@@ -8,14 +8,14 @@ import uuid
 
 import numpy as np
 
-from wander.bus.inprocess import InProcessBus
-from wander.ca import rotation
-from wander.ca.adapter import WheelerSignals
-from wander.ca.kernel import OSCILLATING, Evolution
-from wander.engine.clock import ManualClock
-from wander.engine.inmemory_store import InMemoryStore
-from wander.engine.service import NewWander, WanderEngine
-from wander.llm.offline import OfflineDweller
+from wander.adapters.bus.inprocess import InProcessBus
+from wander.adapters.ca import rotation
+from wander.adapters.ca.adapter import WheelerSignals
+from wander.adapters.ca.kernel import OSCILLATING, Evolution
+from wander.core.engine.clock import ManualClock
+from wander.adapters.memory.inmemory_store import InMemoryStore
+from wander.core.engine.service import NewWander, WanderEngine
+from wander.adapters.llm.offline import OfflineDweller
 
 
 def with_ca(knowledge, embedder) -> tuple[WanderEngine, InMemoryStore]:

@@ -6,16 +6,16 @@ from datetime import timedelta
 
 import pytest
 
-from wander.domain.views import EvidenceItem
-from wander.engine import fence as fences
-from wander.engine.adjacency import analogy as analogy_mod
-from wander.engine.adjacency import bridging as bridging_mod
-from wander.engine.adjacency.analogy import analogy, offset_alignment
-from wander.engine.adjacency.bridging import bridging
-from wander.engine.adjacency.distance_band import _compost_candidates
-from wander.engine.adjacency.tension import tension
-from wander.engine.service import Interventions, NewWander
-from wander.store.tables import WanderSession
+from wander.core.domain.views import EvidenceItem
+from wander.core.engine import fence as fences
+from wander.core.engine.adjacency import analogy as analogy_mod
+from wander.core.engine.adjacency import bridging as bridging_mod
+from wander.core.engine.adjacency.analogy import analogy, offset_alignment
+from wander.core.engine.adjacency.bridging import bridging
+from wander.core.engine.adjacency.distance_band import _compost_candidates
+from wander.core.engine.adjacency.tension import tension
+from wander.core.engine.service import Interventions, NewWander
+from wander.adapters.postgres.tables import WanderSession
 from sqlalchemy import update
 
 SEED = "information asymmetry"
@@ -136,7 +136,7 @@ async def expect_trip(app, session_id, reason, status):
 
 
 async def test_human_checkpoint_pauses_and_resume_continues(app):
-    from wander.domain.models import SessionStatus
+    from wander.core.domain.models import SessionStatus
 
     s = await app.engine.create(NewWander(seed_concept=SEED, max_steps=10, human_checkpoint_frequency=4))
     out = await app.engine.run(s.id)
@@ -148,7 +148,7 @@ async def test_human_checkpoint_pauses_and_resume_continues(app):
 
 
 async def test_memory_hot_overflows_warm_decays_compost_is_sampled(app):
-    from wander.engine.clock import ManualClock
+    from wander.core.engine.clock import ManualClock
 
     clock = ManualClock()
     app.engine.clock = clock

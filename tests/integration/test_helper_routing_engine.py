@@ -7,12 +7,12 @@ from __future__ import annotations
 import uuid
 
 from tests.unit.llm.servers import AnthropicServer, OllamaServer
-from wander.bus.inprocess import InProcessBus
-from wander.engine.clock import ManualClock
-from wander.engine.inmemory_store import InMemoryStore
-from wander.engine.service import NewWander, WanderEngine
-from wander.llm.factory import build_dweller, model_helpers
-from wander.llm.offline import OfflineDweller
+from wander.adapters.bus.inprocess import InProcessBus
+from wander.core.engine.clock import ManualClock
+from wander.adapters.memory.inmemory_store import InMemoryStore
+from wander.core.engine.service import NewWander, WanderEngine
+from wander.bootstrap.llm_factory import build_dweller, model_helpers
+from wander.adapters.llm.offline import OfflineDweller
 
 SEED = "information asymmetry"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from wander.domain.views import KnowledgeSource
-from wander.store.database import make_engine
-from wander.store.kb_repository import KbRepository, KbRow, vectors_from_send
+from wander.core.domain.views import KnowledgeSource
+from wander.adapters.postgres.database import make_engine
+from wander.adapters.postgres.kb_repository import KbRepository, KbRow, vectors_from_send
 
 
 async def test_load_all_reads_back_every_vector_bit_for_bit(db_url):
@@ -54,7 +54,7 @@ async def test_a_large_load_builds_the_vector_index_once_and_a_failed_one_keeps_
     they were."""
     from sqlalchemy import text
 
-    from wander.store.kb_repository import REBUILD_INDEX_FROM
+    from wander.adapters.postgres.kb_repository import REBUILD_INDEX_FROM
 
     n = REBUILD_INDEX_FROM + 10
     rng = np.random.default_rng(8)

@@ -10,13 +10,13 @@ from types import SimpleNamespace
 import numpy as np
 from sqlalchemy import select, text
 
-from wander.bus.inprocess import InProcessBus
-from wander.domain.models import FenceAnchor
-from wander.engine import connections
-from wander.engine.clock import ManualClock
-from wander.engine.inmemory_store import InMemoryStore
-from wander.engine.service import Interventions, NewWander, WanderEngine
-from wander.llm.offline import OfflineDweller
+from wander.adapters.bus.inprocess import InProcessBus
+from wander.core.domain.models import FenceAnchor
+from wander.core.engine import connections
+from wander.core.engine.clock import ManualClock
+from wander.adapters.memory.inmemory_store import InMemoryStore
+from wander.core.engine.service import Interventions, NewWander, WanderEngine
+from wander.adapters.llm.offline import OfflineDweller
 
 SEED = "information asymmetry"
 
@@ -89,7 +89,7 @@ async def test_connections_follow_the_strategies_and_the_dweller(knowledge, embe
 def test_learn_keeps_one_entry_per_locus_and_reads_corpus_opposites(knowledge):
     """A step back over a known bridge replaces its entry; a locus whose corpus opposite the
     walk has met contradicts it, in words that name both."""
-    from wander.domain.models import Candidate, Locus, Residue, Scores, SourceType
+    from wander.core.domain.models import Candidate, Locus, Residue, Scores, SourceType
 
     kb = knowledge
     i = next(i for i in range(len(kb)) if kb.opposites(i) and kb.concept(i).domains)

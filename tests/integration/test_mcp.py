@@ -14,9 +14,9 @@ import uvicorn
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
-from wander.mcp.http import with_token
-from wander.engine.service import Interventions
-from wander.mcp.server import build_server
+from wander.faces.mcp.http import with_token
+from wander.core.engine.service import Interventions
+from wander.faces.mcp.server import build_server
 
 from tests.api.conftest import free_port
 from tests.conftest import REPO

@@ -1,7 +1,7 @@
 """The first use case of 001 end to end, offline: resonances confirm and a crystal forms."""
 
-from wander.engine.presets import PRESETS
-from wander.engine.service import NewWander
+from wander.core.engine.presets import PRESETS
+from wander.core.engine.service import NewWander
 
 
 async def test_300_step_meta_wander_confirms_resonances_and_crystallizes(app):

@@ -4,7 +4,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
 
-import wander.store.tables  # noqa: F401
+import wander.adapters.postgres.tables  # noqa: F401
 
 
 async def test_migrated_database_matches_the_models(app):
@@ -18,7 +18,7 @@ async def test_migrated_database_matches_the_models(app):
 
 
 async def test_upgrade_is_idempotent(app):
-    from wander.store import migrate
+    from wander.adapters.postgres import migrate
 
     await migrate.upgrade(app.db)
     await migrate.upgrade(app.db)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from wander.domain.models import Event
-from wander.engine.presets import PRESETS
-from wander.engine.service import NewWander
+from wander.core.domain.models import Event
+from wander.core.engine.presets import PRESETS
+from wander.core.engine.service import NewWander
 
 from .test_cli import wander
 

@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 from sqlalchemy import text
-from wander.foraging import make_forager
-from wander.sandwich.model import MADE, OUTCOMES, SOURCE_ERROR, SUBJECTS
+from wander.bootstrap.foraging import make_forager
+from wander.core.sandwich.model import MADE, OUTCOMES, SOURCE_ERROR, SUBJECTS
 
 from tests.api.conftest import free_port
 
@@ -96,7 +96,7 @@ async def test_directed_files_topic_duplicates_and_source_errors(app, tmp_path):
 
 
 def test_cli_forage_and_corpus(cli_env):
-    wander = [sys.executable, "-m", "wander.cli"]
+    wander = [sys.executable, "-m", "wander.faces.cli"]
     out = subprocess.run(
         wander + ["forage", "--patience", "2", "--max-attempts", "6", "--seed", "5", "--json"],
         env=cli_env,

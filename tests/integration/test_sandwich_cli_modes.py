@@ -8,10 +8,10 @@ import json
 import subprocess
 import sys
 
-from wander.domain.sandwich import TAXONOMY
-from wander.foraging import ask_corpus, make_forager
+from wander.core.domain.sandwich import TAXONOMY
+from wander.bootstrap.foraging import ask_corpus, make_forager
 
-WANDER = [sys.executable, "-m", "wander.cli"]
+WANDER = [sys.executable, "-m", "wander.faces.cli"]
 
 
 def wander(cli_env, *args: str) -> subprocess.CompletedProcess:

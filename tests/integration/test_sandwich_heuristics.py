@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wander.domain.geometry import normalize
-from wander.sandwich import naming
-from wander.sandwich.heuristics import EXPLICIT_BOUNDS, HEURISTICS, HIERARCHY, OPPOSITION, PERSPECTIVAL, TEMPORAL
-from wander.sandwich.identifier import Identifier
+from wander.core.domain.geometry import normalize
+from wander.core.sandwich import naming
+from wander.core.sandwich.heuristics import EXPLICIT_BOUNDS, HEURISTICS, HIERARCHY, OPPOSITION, PERSPECTIVAL, TEMPORAL
+from wander.core.sandwich.identifier import Identifier
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,11 @@ then costs seconds rather than minutes."""
 
 import numpy as np
 
-from wander.wiring import offline_engine
-from wander.domain.geometry import cosine_distance
-from wander.domain.models import FenceAnchor
-from wander.engine import fence as fences
-from wander.engine.service import NewWander
+from wander.bootstrap.wiring import offline_engine
+from wander.core.domain.geometry import cosine_distance
+from wander.core.domain.models import FenceAnchor
+from wander.core.engine import fence as fences
+from wander.core.engine.service import NewWander
 
 
 async def test_scope_properties_over_1000_random_steps(embedder, knowledge):

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from wander.domain.geometry import BAND_HIGH, BAND_LOW
-from wander.engine.service import NewWander
+from wander.core.domain.geometry import BAND_HIGH, BAND_LOW
+from wander.core.engine.service import NewWander
 
 SEED = "information asymmetry"
 ATTRACTOR = "economic opportunity in financial intelligence"
@@ -104,7 +104,7 @@ async def test_vectors_read_back_bit_for_bit_as_float32(app):
 
 
 async def test_step_of_a_stale_walk_is_refused_and_nothing_written(app):
-    from wander.domain.errors import StepAlreadyCommitted
+    from wander.core.domain.errors import StepAlreadyCommitted
 
     session = await app.engine.create(NewWander(seed_concept=SEED, max_steps=10))
     walk_a = await app.engine.load_walk(session.id)
@@ -116,8 +116,8 @@ async def test_step_of_a_stale_walk_is_refused_and_nothing_written(app):
 
 
 async def test_a_wander_paused_while_its_step_runs_gets_nothing_of_that_step(app):
-    from wander.domain.errors import Conflict
-    from wander.domain.models import SessionStatus
+    from wander.core.domain.errors import Conflict
+    from wander.core.domain.models import SessionStatus
 
     session = await app.engine.create(NewWander(seed_concept=SEED, attractor=ATTRACTOR, max_steps=10))
     await app.engine.step(await app.engine.load_walk(session.id))
@@ -146,7 +146,7 @@ async def test_a_wander_paused_while_its_step_runs_gets_nothing_of_that_step(app
 
 
 async def test_pause_stops_a_run_between_steps(app):
-    from wander.domain.models import SessionStatus
+    from wander.core.domain.models import SessionStatus
 
     session = await app.engine.create(NewWander(seed_concept=SEED, max_steps=100))
 

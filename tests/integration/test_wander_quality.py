@@ -6,14 +6,14 @@ import re
 
 import numpy as np
 import pytest
-from wander.wiring import offline_engine
-from wander.domain import sandwich
-from wander.domain.geometry import midpoint, normalize
-from wander.domain.themes import degenerate_labels
-from wander.engine.crystal_text import LEAN_CHOICES, LEAN_OWN, lean_of
-from wander.engine.crystallizer import in_lineage
-from wander.engine.service import NewWander
-from wander.engine.step import CRYSTAL_GAP, CRYSTALLIZE_EVERY
+from wander.bootstrap.wiring import offline_engine
+from wander.core.domain import sandwich
+from wander.core.domain.geometry import midpoint, normalize
+from wander.core.domain.themes import degenerate_labels
+from wander.core.engine.crystal_text import LEAN_CHOICES, LEAN_OWN, lean_of
+from wander.core.engine.crystallizer import in_lineage
+from wander.core.engine.service import NewWander
+from wander.core.engine.step import CRYSTAL_GAP, CRYSTALLIZE_EVERY
 
 STEPS = 240  # long enough for several crystals (one at most every CRYSTALLIZE_EVERY steps)
 DECIMAL = re.compile(r"\d\.\d")

@@ -1,4 +1,4 @@
-"""One settings model: every variable read in wander.config alone, the README's tables made
+"""One settings model: every variable read in wander.bootstrap.settings alone, the README's tables made
 from it, the names the README has always given still working."""
 
 from __future__ import annotations
@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from wander import config
-from wander.config import load_section, load_settings
-from wander.domain.errors import InvalidInput
+from wander.bootstrap import settings as config
+from wander.bootstrap.settings import load_section, load_settings
+from wander.core.domain.errors import InvalidInput
 
-BACKEND = Path(config.__file__).resolve().parent
+SETTINGS_FILE = Path(config.__file__).resolve()
+BACKEND = SETTINGS_FILE.parents[1]
 
 # Every variable Wander read before the model existed: each must keep working.
 KNOWN = """WANDER_HOME WANDER_DATABASE_URL WANDER_EMBED_DIM WANDER_CA_BACKEND WANDER_LOG_LEVEL WANDER_API_TOKEN
@@ -54,10 +55,10 @@ def test_no_module_but_config_reads_the_environment():
     offenders = {
         str(p.relative_to(BACKEND)): lines
         for p in sorted(BACKEND.rglob("*.py"))
-        if p.name != "config.py" or p.parent != BACKEND
+        if p.resolve() != SETTINGS_FILE
         if (lines := _environ_reads(p))
     }
-    assert offenders == {}, f"read settings through wander.config, not os.environ: {offenders}"
+    assert offenders == {}, f"read settings through wander.bootstrap.settings, not os.environ: {offenders}"
 
 
 def test_the_check_sees_a_read(tmp_path):
@@ -118,15 +119,17 @@ def test_a_bad_value_elsewhere_does_not_stop_a_section():
 
 def test_the_readme_tables_are_made_from_the_model():
     text = config.README.read_text()
-    assert config.readme_with_tables(text) == text, "README settings tables are stale: run `python -m wander.config`"
+    assert config.readme_with_tables(text) == text, (
+        "README settings tables are stale: run `python -m wander.bootstrap.settings`"
+    )
     for var in _variables():
         assert f"| `{var}` |" in text
 
 
 def test_the_embedder_follows_wander_embedder_and_embed_dim():
-    from wander.embed.minilm import MiniLMEmbedder
-    from wander.embed.ollama import OllamaEmbedder
-    from wander.wiring import default_embedder
+    from wander.adapters.embed.minilm import MiniLMEmbedder
+    from wander.adapters.embed.ollama import OllamaEmbedder
+    from wander.bootstrap.wiring import default_embedder
 
     assert isinstance(default_embedder(load_settings({})), MiniLMEmbedder)
     ollama = default_embedder(load_settings({"WANDER_EMBEDDER": "ollama", "WANDER_OLLAMA_URL": "http://127.0.0.1:9"}))

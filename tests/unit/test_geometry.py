@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from wander.domain import geometry as g
+from wander.core.domain import geometry as g
 
 
 def test_normalize_rows_and_zero_vector():

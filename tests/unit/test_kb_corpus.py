@@ -1,4 +1,4 @@
-"""The shipped concept knowledge base (backend/wander/kb/data/concepts.jsonl.gz) and its loader."""
+"""The shipped concept knowledge base (backend/wander/adapters/kb/data/concepts.jsonl.gz) and its loader."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from wander.kb.corpus import (
+from wander.adapters.kb.corpus import (
     DATA_FILE,
     LEXFILE_DOMAINS,
     CorpusConcept,

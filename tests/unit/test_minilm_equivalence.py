@@ -1,4 +1,4 @@
-"""The embedder runs all-MiniLM-L6-v2 on torch alone (wander.embed.bert); its vectors must be those
+"""The embedder runs all-MiniLM-L6-v2 on torch alone (wander.adapters.embed.bert); its vectors must be those
 sentence-transformers gives for the same texts (the corpus in existing databases was
 embedded that way), up to float rounding (padding within a batch moves the last bit).
 The reference vectors are stored (tests/data, written by scripts/minilm_reference.py with
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wander.embed.minilm import MiniLMEmbedder
+from wander.adapters.embed.minilm import MiniLMEmbedder
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "minilm_reference.npz"
 
@@ -32,7 +32,7 @@ def test_embedding_imports_neither_transformers_nor_sentence_transformers():
     and server start); the BERT pass needs only torch, safetensors and tokenizers."""
     code = (
         "import sys\n"
-        "from wander.embed.minilm import MiniLMEmbedder\n"
+        "from wander.adapters.embed.minilm import MiniLMEmbedder\n"
         "assert MiniLMEmbedder().embed(['tide pool']).shape == (1, 384)\n"
         "print(sorted(m for m in ('transformers', 'sentence_transformers') if m in sys.modules))\n"
     )

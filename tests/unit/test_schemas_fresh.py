@@ -75,8 +75,8 @@ def test_engine_payloads_validate_against_the_contract():
     """A payload the engine builds parses as the model the frontend is typed against."""
     import numpy as np
 
-    from wander.domain.models import Candidate, Locus, Residue, Scores, SourceType
-    from wander.engine import events as ev
+    from wander.core.domain.models import Candidate, Locus, Residue, Scores, SourceType
+    from wander.core.engine import events as ev
 
     lo = Locus(id="l1", session_id="s", concept="a", embedding=np.zeros(3), source_type=SourceType.SEED, domains=["x"])
     r = Residue("c", "t", "b", "s", "p", ["th"], 0.5, 0.2, "offline")
@@ -111,8 +111,8 @@ def test_engine_payloads_validate_against_the_contract():
 def test_the_websocket_frame_parses_as_the_contract():
     from datetime import UTC, datetime
 
-    from wander.api.ws import event_frame
-    from wander.domain.models import Event
+    from wander.faces.api.ws import event_frame
+    from wander.core.domain.models import Event
 
     payload = {"session_id": "s", "step_number": 1, "from_locus_id": "l"}
     frame = events.EventFrame.model_validate_json(

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from wander.domain import scoring
+from wander.core.domain import scoring
 
 
 def test_composite_weights_match_spec():

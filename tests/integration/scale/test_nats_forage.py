@@ -11,9 +11,9 @@ import json
 import nats
 
 from tests.integration.scale.conftest import eventually
-from wander.bus import subjects
-from wander.foraging import make_forager
-from wander.sandwich.model import SUBJECTS
+from wander.adapters.bus import subjects
+from wander.bootstrap.foraging import make_forager
+from wander.core.sandwich.model import SUBJECTS
 
 
 async def run_messages(url: str, run_id: str) -> list[tuple[str, dict, str]]:

@@ -10,10 +10,10 @@ import uuid
 import numpy as np
 import pytest
 
-from wander.archive.build import ARCHIVED_STATUSES
-from wander.archive.service import Archivist
-from wander.domain.errors import Conflict, InvalidInput, NotFound
-from wander.domain.models import SessionStatus
+from wander.core.archive.build import ARCHIVED_STATUSES
+from wander.core.archive.service import Archivist
+from wander.core.domain.errors import Conflict, InvalidInput, NotFound
+from wander.core.domain.models import SessionStatus
 
 
 class Embedder:

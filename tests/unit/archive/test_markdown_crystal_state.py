@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from wander.archive.markdown import render_markdown
+from wander.core.archive.markdown import render_markdown
 
 from tests.unit.archive.test_build import rows
 

@@ -4,7 +4,7 @@ CommonMark parser, a hostile name, seed, concept, residue or insight stays liter
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
-from wander.archive.markdown import md, render_markdown
+from wander.core.archive.markdown import md, render_markdown
 
 from tests.unit.archive.test_build import rows
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from wander.archive import projection as proj
-from wander.archive.pca_projector import PcaProjector
+from wander.adapters.projection import projection as proj
+from wander.adapters.projection.pca_projector import PcaProjector
 
 
 def clusters(n_per: int = 15, dim: int = 32, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from importlib import metadata
 
-from wander.bus import nats_server
-from wander.bus.nats_server import find_nats_server, nats_server_version, wheel_nats_server
+from wander.adapters.bus import nats_server
+from wander.adapters.bus.nats_server import find_nats_server, nats_server_version, wheel_nats_server
 
 
 def test_the_wheel_brings_a_nats_server_that_runs():

@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 import pytest
 
 from shared_schemas.events import Subject
-from wander.bus.inprocess import InProcessBus
-from wander.domain.errors import Conflict, NotFound
-from wander.domain.models import Event, SessionStatus
-from wander.engine.queue_runner import QueueRunner
+from wander.adapters.bus.inprocess import InProcessBus
+from wander.core.domain.errors import Conflict, NotFound
+from wander.core.domain.models import Event, SessionStatus
+from wander.core.engine.queue_runner import QueueRunner
 
 
 @dataclass

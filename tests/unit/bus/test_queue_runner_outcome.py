@@ -5,9 +5,9 @@ meanwhile, and why the wander stopped (nothing while it is still active)."""
 from datetime import UTC, datetime
 
 from shared_schemas.events import Subject
-from wander.bus.inprocess import InProcessBus
-from wander.domain.models import Event, SessionStatus
-from wander.engine.queue_runner import QueueRunner
+from wander.adapters.bus.inprocess import InProcessBus
+from wander.core.domain.models import Event, SessionStatus
+from wander.core.engine.queue_runner import QueueRunner
 
 from tests.unit.bus.test_queue_runner import FakeEngine, FakeQueue, FakeStore, S
 

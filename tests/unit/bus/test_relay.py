@@ -6,8 +6,8 @@ import asyncio
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
-from wander.bus.relay import OutboxRelay
-from wander.domain.models import Event
+from wander.adapters.bus.relay import OutboxRelay
+from wander.core.domain.models import Event
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
 

@@ -5,7 +5,7 @@ batch is sent at once in seq order, and only the acknowledged prefix is marked."
 
 import asyncio
 
-from wander.bus.relay import OutboxRelay
+from wander.adapters.bus.relay import OutboxRelay
 
 from .test_relay import MemoryOutbox, Sink, per_session, until
 

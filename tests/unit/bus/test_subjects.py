@@ -5,9 +5,9 @@ from datetime import UTC, datetime
 import pytest
 
 from shared_schemas.events import Subject
-from wander.bus import subjects
-from wander.bus.nats import NatsSettings, decode_event, encode_event
-from wander.domain.models import Event
+from wander.adapters.bus import subjects
+from wander.adapters.bus.nats import NatsSettings, decode_event, encode_event
+from wander.core.domain.models import Event
 
 SID = "3f0c2a1e-8d4b-4c55-9a61-0b2f7d9e11aa"
 

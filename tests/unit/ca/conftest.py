@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wander.ca.xp import available_backends, get_xp
+from wander.adapters.ca.xp import available_backends, get_xp
 
 
 @pytest.fixture(params=available_backends())

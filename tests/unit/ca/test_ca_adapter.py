@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wander.ca import adapter
-from wander.ca.adapter import WheelerSignals
-from wander.ca.signals import text_signal
+from wander.adapters.ca import adapter
+from wander.adapters.ca.adapter import WheelerSignals
+from wander.adapters.ca.signals import text_signal
 
 
 def test_signals_equal_text_signal_and_a_revisit_does_not_evolve_again(monkeypatch):

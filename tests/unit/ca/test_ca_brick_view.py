@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wander.ca.brick_view import dequantise, quantise, text_brick, view_of
-from wander.ca.bricks import Brick
-from wander.ca.kernel import CHAOTIC, CONVERGED, OSCILLATING
-from wander.ca.seed import hash_frame
-from wander.ca.signals import attractor_for_text
+from wander.adapters.ca.brick_view import dequantise, quantise, text_brick, view_of
+from wander.adapters.ca.bricks import Brick
+from wander.adapters.ca.kernel import CHAOTIC, CONVERGED, OSCILLATING
+from wander.adapters.ca.seed import hash_frame
+from wander.adapters.ca.signals import attractor_for_text
 
 
 def test_quantised_frames_round_trip_within_one_step():

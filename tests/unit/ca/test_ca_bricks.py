@@ -3,9 +3,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wander.ca.bricks import Brick, first_differing_tick
-from wander.ca.kernel import CONVERGED, OSCILLATING, Evolution, cell_roles, detect_oscillation, evolve
-from wander.ca.seed import hash_frame
+from wander.adapters.ca.bricks import Brick, first_differing_tick
+from wander.adapters.ca.kernel import CONVERGED, OSCILLATING, Evolution, cell_roles, detect_oscillation, evolve
+from wander.adapters.ca.seed import hash_frame
 
 
 @pytest.fixture

@@ -9,10 +9,10 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from wander.ca import rotation
-from wander.ca.kernel import OSCILLATING, Evolution
-from wander.ca.xp import active_backend
-from wander.cli.memory import memory_app
+from wander.adapters.ca import rotation
+from wander.adapters.ca.kernel import OSCILLATING, Evolution
+from wander.adapters.ca.xp import active_backend
+from wander.faces.cli.memory import memory_app
 
 
 @pytest.fixture
@@ -128,7 +128,7 @@ def test_recall_on_an_empty_memory(run):
 
 
 def test_cupy_backend_without_a_gpu_is_a_one_line_error(run, monkeypatch):
-    from wander.ca.xp import cupy_available
+    from wander.adapters.ca.xp import cupy_available
 
     if cupy_available():
         pytest.skip("CuPy with a CUDA device is present")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wander.ca import kernel
-from wander.ca.kernel import (
+from wander.adapters.ca import kernel
+from wander.adapters.ca.kernel import (
     CHAOTIC,
     CONVERGED,
     OSCILLATING,
@@ -17,7 +17,7 @@ from wander.ca.kernel import (
     run_ticks_reference,
     summarize,
 )
-from wander.ca.seed import hash_frames
+from wander.adapters.ca.seed import hash_frames
 
 pytest.importorskip("numba")
 
@@ -223,7 +223,7 @@ def test_frames_with_nan_take_the_numpy_passes():
 
 
 def test_fused_constants_are_the_kernels():
-    from wander.ca import fused
+    from wander.adapters.ca import fused
 
     assert bits(np.array([fused.PUSH, fused.FLOW])).tolist() == bits(np.array([kernel.PUSH, kernel.FLOW])).tolist()
     fused.warm_up()

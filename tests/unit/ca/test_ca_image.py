@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from wander.ca.bricks import Brick
-from wander.ca.image import attractor_png, brick_gif, brick_strip, frame_rgb
-from wander.ca.kernel import evolve
-from wander.ca.seed import hash_frame
+from wander.adapters.ca.bricks import Brick
+from wander.adapters.ca.image import attractor_png, brick_gif, brick_strip, frame_rgb
+from wander.adapters.ca.kernel import evolve
+from wander.adapters.ca.seed import hash_frame
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wander.ca import kernel
-from wander.ca.kernel import (
+from wander.adapters.ca import kernel
+from wander.adapters.ca.kernel import (
     CHAOTIC,
     CONVERGED,
     OSCILLATING,
@@ -18,8 +18,8 @@ from wander.ca.kernel import (
     run_ticks_reference,
     summarize,
 )
-from wander.ca.seed import hash_frame, hash_frames
-from wander.ca.xp import to_numpy
+from wander.adapters.ca.seed import hash_frame, hash_frames
+from wander.adapters.ca.xp import to_numpy
 
 F32 = np.float32
 

@@ -9,9 +9,9 @@ import pytest
 
 import json
 
-from wander.ca import rotation
-from wander.ca.kernel import CHAOTIC, CONVERGED, OSCILLATING, Evolution
-from wander.ca.store import (
+from wander.adapters.ca import rotation
+from wander.adapters.ca.kernel import CHAOTIC, CONVERGED, OSCILLATING, Evolution
+from wander.adapters.ca.wheeler_memory import (
     GENERAL,
     MemoryInputError,
     WheelerMemory,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wander.ca.kernel import cell_roles, detect_oscillation, detect_oscillation_roles
+from wander.adapters.ca.kernel import cell_roles, detect_oscillation, detect_oscillation_roles
 
 H = W = 20  # 400 cells: 1% is 4 cells
 T = 20

@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from wander.ca import rotation
-from wander.ca.kernel import CHAOTIC, CONVERGED, OSCILLATING, Evolution
-from wander.ca.rotation import (
+from wander.adapters.ca import rotation
+from wander.adapters.ca.kernel import CHAOTIC, CONVERGED, OSCILLATING, Evolution
+from wander.adapters.ca.rotation import (
     ANGLES,
     FAILED_ALL_ROTATIONS,
     RotationStats,
@@ -17,7 +17,7 @@ from wander.ca.rotation import (
     outcome_of,
     rotate,
 )
-from wander.ca.seed import hash_frame, hash_frames
+from wander.adapters.ca.seed import hash_frame, hash_frames
 
 
 class Scripted:

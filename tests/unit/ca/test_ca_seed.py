@@ -5,7 +5,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from wander.ca.seed import embedding_frame, hash_frame, hash_frames, projection_matrix, seed_frame, text_seed
+from wander.adapters.ca.seed import embedding_frame, hash_frame, hash_frames, projection_matrix, seed_frame, text_seed
 
 
 def test_hash_frame_follows_the_recipe():

@@ -5,9 +5,9 @@ import io
 import pytest
 from PIL import Image
 
-from wander.ca import rotation
-from wander.ca.kernel import CHAOTIC, CONVERGED, OSCILLATING, Evolution
-from wander.ca.signals import (
+from wander.adapters.ca import rotation
+from wander.adapters.ca.kernel import CHAOTIC, CONVERGED, OSCILLATING, Evolution
+from wander.adapters.ca.signals import (
     attractor_png_for_text,
     ca_uncertainty_adjustment,
     text_signal,

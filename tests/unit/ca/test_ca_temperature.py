@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from wander.ca.temperature import COLD, HOT, WARM, temperature, temperature_and_tier, tier
+from wander.adapters.ca.temperature import COLD, HOT, WARM, temperature, temperature_and_tier, tier
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -34,5 +34,5 @@ def test_clock_inputs():
 
 
 def test_importing_temperature_does_not_pull_numpy():
-    code = "import sys, wander.ca.temperature; assert 'numpy' not in sys.modules, 'numpy imported'"
+    code = "import sys, wander.adapters.ca.temperature; assert 'numpy' not in sys.modules, 'numpy imported'"
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wander.ca import xp as xpmod
+from wander.adapters.ca import xp as xpmod
 
 
 def test_numpy_backend_always_works():

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from wander.domain import sandwich
-from wander.engine import crystal_structure as cs
+from wander.core.domain import sandwich
+from wander.core.engine import crystal_structure as cs
 
 ROWS = [  # label, domain, path
     ("trout (fish)", "food", ("fish", "food", "solid", "matter", "physical entity", "entity")),

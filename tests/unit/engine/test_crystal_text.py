@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from wander.engine.crystal_text import bread_sentence, plain_insight
+from wander.core.engine.crystal_text import bread_sentence, plain_insight
 
 
 def unit(*xs):

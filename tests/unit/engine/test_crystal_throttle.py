@@ -5,8 +5,8 @@ Postgres store does."""
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
-from wander.engine.inmemory_store import _last_crystal_step
-from wander.engine.step import CRYSTAL_GAP, CRYSTALLIZE_EVERY, may_crystallize
+from wander.adapters.memory.inmemory_store import _last_crystal_step
+from wander.core.engine.step import CRYSTAL_GAP, CRYSTALLIZE_EVERY, may_crystallize
 
 
 def crystals_when_every_step_triggers(steps: int) -> list[int]:

@@ -1,6 +1,6 @@
 """A bread locus whose key is missing from the corpus is not concept 0 (issue 17, item 9)."""
 
-from wander.engine.crystallizer import are_opposites
+from wander.core.engine.crystallizer import are_opposites
 
 KEYS = {"light": 0, "dark": 1, "lamp": 2}
 ANTONYMS = {0: [1], 1: [0], 2: []}

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from wander.domain.models import Session
-from wander.domain.views import EvidenceItem
-from wander.engine import rumination as rum
-from wander.engine.ports import RuminationReply
+from wander.core.domain.models import Session
+from wander.core.domain.views import EvidenceItem
+from wander.core.engine import rumination as rum
+from wander.core.engine.ports import RuminationReply
 
 
 class EvidenceStore:

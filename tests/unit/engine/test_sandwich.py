@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from wander.domain import sandwich as sw
+from wander.core.domain import sandwich as sw
 
 
 def unit(*xs):

@@ -3,8 +3,8 @@
 
 import numpy as np
 
-from wander.engine.adjacency.senses import Senses, lemmas_of
-from wander.engine.ports import KnowledgeConcept
+from wander.core.engine.adjacency.senses import Senses, lemmas_of
+from wander.core.engine.ports import KnowledgeConcept
 
 
 class Corpus:

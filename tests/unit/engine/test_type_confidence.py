@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from wander.domain import sandwich as sw
-from wander.domain.models import Crystal, CrystalStatus
-from wander.engine.crystallizer import crystal_summary
+from wander.core.domain import sandwich as sw
+from wander.core.domain.models import Crystal, CrystalStatus
+from wander.core.engine.crystallizer import crystal_summary
 
 PROTOS = {
     "Bound": np.array([1.0, 0.0, 0.0]),

@@ -6,11 +6,11 @@ no farther from the attractor than the seed (issue 12: attractor pull)."""
 import numpy as np
 import pytest
 
-from wander.domain.models import Locus, Session, SourceType
-from wander.engine import walk as walkmod
-from wander.engine.adjacency.common import in_field
-from wander.engine.ports import WalkState
-from wander.engine.walk import Walk
+from wander.core.domain.models import Locus, Session, SourceType
+from wander.core.engine import walk as walkmod
+from wander.core.engine.adjacency.common import in_field
+from wander.core.engine.ports import WalkState
+from wander.core.engine.walk import Walk
 
 N = 400
 

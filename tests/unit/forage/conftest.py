@@ -3,8 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wander.sandwich.sources.egress import EgressPolicy
-from wander.sandwich.sources.fetch import Fetcher, HostLimiter
+from wander.adapters.sources.egress import EgressPolicy
+from wander.adapters.sources.fetch import Fetcher, HostLimiter
 
 
 @pytest.fixture

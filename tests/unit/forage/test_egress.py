@@ -10,10 +10,10 @@ import time
 import pytest
 
 from tests.unit.forage.protocol_server import as_text, serve, silent_server
-from wander.config import load_settings
-from wander.sandwich.ports import SourceError
-from wander.sandwich.sources.egress import EgressPolicy, Refused, Unreachable
-from wander.sandwich.sources.fetch import Fetcher, HostLimiter, RateLimited
+from wander.bootstrap.settings import load_settings
+from wander.core.sandwich.ports import SourceError
+from wander.adapters.sources.egress import EgressPolicy, Refused, Unreachable
+from wander.adapters.sources.fetch import Fetcher, HostLimiter, RateLimited
 
 
 @pytest.mark.parametrize(
@@ -206,7 +206,7 @@ def test_the_settings_name_the_egress_variables():
         {"WANDER_FORAGE_ALLOW_NETWORKS": "127.0.0.1/32, 10.0.0.0/8", "WANDER_FORAGE_SOURCES": "corpus,arxiv"}
     )
     assert s.forage.allow_networks == ("127.0.0.1/32", "10.0.0.0/8") and s.forage.sources == ("corpus", "arxiv")
-    from wander.domain.errors import InvalidInput
+    from wander.core.domain.errors import InvalidInput
 
     with pytest.raises(InvalidInput, match="WANDER_FORAGE_ALLOW_NETWORKS"):
         load_settings({"WANDER_FORAGE_ALLOW_NETWORKS": "not-a-network"})

@@ -15,8 +15,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from wander.sandwich.sources.egress import EgressPolicy, Unreachable
-from wander.sandwich.sources.fetch import Fetcher, HostLimiter
+from wander.adapters.sources.egress import EgressPolicy, Unreachable
+from wander.adapters.sources.fetch import Fetcher, HostLimiter
 
 
 def certificate(tmp_path, name: str):

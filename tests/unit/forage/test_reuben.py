@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from wander.sandwich.heuristics import HEURISTICS
-from wander.sandwich.reuben import LINES, PERSONA, PLAIN, Reuben
+from wander.core.sandwich.heuristics import HEURISTICS
+from wander.core.sandwich.reuben import LINES, PERSONA, PLAIN, Reuben
 
 FACTS = {"name": "Shore, Squeezed Between Sea and Land", "b1": "sea", "f": "shore", "b2": "land (real property)"}
 

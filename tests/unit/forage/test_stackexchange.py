@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.forage.protocol_server import Seen, as_json, serve
-from wander.sandwich.ports import SourceError
-from wander.sandwich.sources.fetch import RateLimited
-from wander.sandwich.sources.stackexchange import StackExchange
+from wander.core.sandwich.ports import SourceError
+from wander.adapters.sources.fetch import RateLimited
+from wander.adapters.sources.stackexchange import StackExchange
 
 
 def question(n: int) -> dict:

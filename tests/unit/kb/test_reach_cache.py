@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from wander.engine.ports import KnowledgeConcept
-from wander.kb import reach_cache
-from wander.kb.index import KnowledgeIndex
+from wander.core.engine.ports import KnowledgeConcept
+from wander.adapters.kb import reach_cache
+from wander.adapters.kb.index import KnowledgeIndex
 
 DOMAINS = ["animal", "artifact", "cognition", "food"]
 

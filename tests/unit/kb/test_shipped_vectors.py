@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wander.kb import shipped_vectors
-from wander.kb.corpus_embedding import corpus_matrix
-from wander.kb.shipped_vectors import ShippedVectors, load, text_hashes, texts_fingerprint, write
+from wander.adapters.kb import shipped_vectors
+from wander.adapters.kb.corpus_embedding import corpus_matrix
+from wander.adapters.kb.shipped_vectors import ShippedVectors, load, text_hashes, texts_fingerprint, write
 
 MODEL = "test-model"
 

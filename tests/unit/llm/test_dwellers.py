@@ -8,12 +8,12 @@ import math
 import numpy as np
 import pytest
 
-from wander.embed.ollama import EmbeddingUnavailable, OllamaEmbedder
-from wander.llm.anthropic import AnthropicDweller
-from wander.llm.base import ModelUnavailable, RetryPolicy
-from wander.llm.dwelling_answer import DWELLING_JSON_SCHEMA
-from wander.llm.ollama import OllamaDweller
-from wander.llm.pricing import PriceTable, parse_prices
+from wander.adapters.embed.ollama import EmbeddingUnavailable, OllamaEmbedder
+from wander.adapters.llm.anthropic import AnthropicDweller
+from wander.adapters.llm.base import ModelUnavailable, RetryPolicy
+from wander.adapters.llm.dwelling_answer import DWELLING_JSON_SCHEMA
+from wander.adapters.llm.ollama import OllamaDweller
+from wander.adapters.llm.pricing import PriceTable, parse_prices
 
 from .conftest import UnitEmbedder, make_request
 from .servers import Reply, anthropic_error, dwelling, in_prose, ollama_error, truncated, wrong_types

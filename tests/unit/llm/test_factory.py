@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from wander.cli.doctor import diagnose
-from wander.domain.errors import InvalidInput
-from wander.embed.minilm import MiniLMEmbedder
-from wander.embed.ollama import OllamaEmbedder
-from wander.llm.factory import (
+from wander.faces.cli.doctor import diagnose
+from wander.core.domain.errors import InvalidInput
+from wander.adapters.embed.minilm import MiniLMEmbedder
+from wander.adapters.embed.ollama import OllamaEmbedder
+from wander.bootstrap.llm_factory import (
     build_dweller,
     build_embedder,
     build_proposer,
@@ -19,11 +19,11 @@ from wander.llm.factory import (
     model_helpers,
     model_settings,
 )
-from wander.llm.proposer import ChainProposer, ModelProposer
-from wander.llm.router import RouterDweller
-from wander.engine.rumination import OfflineRuminator
-from wander.llm.rumination import ModelRumination
-from wander.llm.rumination_router import RoutedRumination
+from wander.adapters.llm.proposer import ChainProposer, ModelProposer
+from wander.adapters.llm.router import RouterDweller
+from wander.core.engine.rumination import OfflineRuminator
+from wander.adapters.llm.rumination import ModelRumination
+from wander.adapters.llm.rumination_router import RoutedRumination
 
 from .conftest import StubOffline, UnitEmbedder, make_request
 

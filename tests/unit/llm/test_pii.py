@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wander.domain.pii import scrub_pii
+from wander.core.domain.pii import scrub_pii
 
 
 @pytest.mark.parametrize(

@@ -11,12 +11,12 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wander.llm.anthropic import AnthropicDweller
-from wander.llm.base import Completion, RetryPolicy, TransientModelError, estimate_tokens
-from wander.llm.dwelling import ModelDweller
-from wander.llm.ollama import OllamaDweller
-from wander.llm.pricing import Price, PriceTable
-from wander.llm.router import RouterDweller, RoutingRule
+from wander.adapters.llm.anthropic import AnthropicDweller
+from wander.adapters.llm.base import Completion, RetryPolicy, TransientModelError, estimate_tokens
+from wander.adapters.llm.dwelling import ModelDweller
+from wander.adapters.llm.ollama import OllamaDweller
+from wander.adapters.llm.pricing import Price, PriceTable
+from wander.adapters.llm.router import RouterDweller, RoutingRule
 
 from .conftest import StubOffline, make_request, make_session
 from .servers import Reply, anthropic_error, well_formed

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wander.llm.dwelling import ModelDweller
-from wander.llm.ollama import OllamaChat
-from wander.llm.dwelling_answer import parse_dwelling
-from wander.llm.output import OutputError, extract_json, failed_residue
+from wander.adapters.llm.dwelling import ModelDweller
+from wander.adapters.llm.ollama import OllamaChat
+from wander.adapters.llm.dwelling_answer import parse_dwelling
+from wander.adapters.llm.output import OutputError, extract_json, failed_residue
 
 from .conftest import make_request
 from .servers import Reply, dwelling, well_formed

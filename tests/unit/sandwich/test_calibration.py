@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from wander.domain.sandwich import ACCEPT, WEIGHTS
-from wander.sandwich.calibration import PARTS, Judged, best_threshold, calibrate, fit_weights, kappa
+from wander.core.domain.sandwich import ACCEPT, WEIGHTS
+from wander.core.sandwich.calibration import PARTS, Judged, best_threshold, calibrate, fit_weights, kappa
 
 
 def judged(parts: dict[str, float], valid: bool, quality: int = 3) -> Judged:

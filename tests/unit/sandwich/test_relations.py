@@ -1,11 +1,11 @@
-"""Every relation kind of 004 between sandwiches (wander.sandwich.relations), on constructed
+"""Every relation kind of 004 between sandwiches (wander.core.sandwich.relations), on constructed
 vectors: each one found where it holds and not where it does not."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from wander.sandwich.relations import KINDS, SandwichFacts, lineage, relate
+from wander.core.sandwich.relations import KINDS, SandwichFacts, lineage, relate
 
 DIM = 32
 BASIS = np.linalg.qr(np.random.default_rng(3).normal(size=(DIM, DIM)))[0].T.astype(np.float32)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wander.sandwich.research import MIN_SANDWICHES, predict_validity
+from wander.core.sandwich.research import MIN_SANDWICHES, predict_validity
 
 
 def test_predictable_and_unpredictable_validity():

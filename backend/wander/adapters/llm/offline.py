@@ -1,0 +1,126 @@
+"""The offline dweller: a residue built from the knowledge base and the geometry alone.
+
+No sentence is canned or drawn at random. The facts of the pair are read once from the two
+loci's embeddings and their places in the corpus (hypernym paths, opposites, domains,
+definitions that name the other, corpus relations, the concepts nearest their midpoint,
+what characterises each side against the other, the attractor) in offline_facets.facts;
+each facet is then written from those facts alone (offline_facets.writers), a clause for
+each fact that holds, so what a facet says and how it says it follow the pair. The figures
+behind each statement live in the residue's details, so a reader can check it (DESIGN.md
+section 6). Corpus labels that are ancestors of more than 5% of the concepts never become
+themes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from wander.core.domain import scoring
+from wander.core.domain.geometry import band_centrality, midpoint, normalize
+from wander.core.domain.models import Locus, Residue
+from wander.core.domain.themes import degenerate_labels
+from wander.core.engine.ports import DwellRequest, Knowledge
+from wander.adapters.llm.offline_facets import writers
+from wander.adapters.llm.offline_facets.facts import lemma, pair_facts
+
+
+class OfflineDweller:
+    name = "offline"
+
+    def __init__(self, knowledge: Knowledge):
+        self.kb = knowledge
+        self._degenerate: frozenset[str] | None = None
+
+    def degenerate(self) -> frozenset[str]:
+        """Corpus labels that are ancestors of more than 5% of the concepts: never themes."""
+        if self._degenerate is None:
+            self._degenerate = degenerate_labels(self.kb.concept(i).path for i in range(len(self.kb)))
+        return self._degenerate
+
+    async def dwell(self, request: DwellRequest) -> Residue:
+        return self.reflect(
+            request.current,
+            request.encountered,
+            request.session.attractor_embedding,
+            request.recent_themes,
+            request.resonance_proximity,
+        )
+
+    def reflect(
+        self,
+        a: Locus,
+        b: Locus,
+        attractor: np.ndarray | None = None,
+        recent_themes: Sequence[str] = (),
+        resonance_proximity: float = 0.0,
+    ) -> Residue:
+        kb = self.kb
+        degenerate = self.degenerate()
+        va, vb = normalize(a.embedding), normalize(b.embedding)
+        # similarity is linear in the vector: the loci's own rows (b's is the next step's anyway)
+        s_a, s_b = kb.unit_similarities(a.embedding), kb.unit_similarities(b.embedding)
+        f = pair_facts(kb, a, b, s_a, s_b, degenerate, attractor, recent_themes, resonance_proximity)
+        dist = 1.0 - f.sim
+
+        # Themes: the shared broader concept, then corpus terms nearest the pair; never a
+        # degenerate one.
+        themes: list[str] = []
+        shared = f.shared if f.kin else None
+        for name in ([shared] if shared else []) + [lemma(kb.concept(i)) for i, _ in f.mids]:
+            if name and name not in themes and name not in (a.concept, b.concept) and name.lower() not in degenerate:
+                themes.append(name)
+            if len(themes) == 5:
+                break
+        theme_vectors = [kb.vector(i) for i, _ in f.mids[:5]]
+        themes_embedding = normalize(np.mean(theme_vectors, axis=0))
+
+        crosses = bool(f.only_b)
+        mid = midpoint(va, vb)
+        pull = float(normalize(attractor) @ mid) if attractor is not None else 0.3
+        interestingness = float(
+            np.clip(
+                0.35 * band_centrality(dist)
+                + 0.25 * crosses
+                + 0.2 * (1.0 - b.visit_count / (b.visit_count + 2))
+                + 0.2 * np.clip((pull + 0.1) / 0.7, 0, 1),
+                0,
+                1,
+            )
+        )
+        actionability = scoring.actionability(list(b.domains), pull) * (1.0 - 0.5 * b.abstraction_level)
+
+        def label(i: int | None) -> str | None:
+            return None if i is None else kb.concept(i).label
+
+        details = {
+            "cosine_distance": round(dist, 4),
+            "kinship": f.kinship,
+            "shared_broader": f.shared,
+            "shared_meaningful": shared,
+            "shared_depths": list(f.depths) if f.depths else [None, None],
+            "opposite": list(f.opposite) if f.opposite else None,
+            "gloss_link": [f.gloss_link[0].concept.label, f.gloss_link[1].concept.label] if f.gloss_link else None,
+            "relations": [list(r) for r in f.relations],
+            "midpoint": [{"concept": kb.concept(i).label, "cos": round(s / 2, 4)} for i, s in f.mids[:5]],
+            "middle": {"concept": kb.concept(f.middle).label, "cos": [round(x, 4) for x in f.middle_sims]},
+            "leans": {"a": label(f.lean_a), "b": label(f.lean_b)},
+            "filling": kb.concept(f.filling).label,
+            "filling_cos": [round(x, 4) for x in f.filling_sims],
+            "anchors": {"a": f.a.concept.key, "b": f.b.concept.key},
+            "attractor_pull": round(pull, 4),
+            "attractor_shift": None if f.attractor_shift is None else round(f.attractor_shift, 4),
+        }
+        return Residue(
+            connection=writers.connection(kb, f),
+            tension=writers.tension(kb, f),
+            bridge=writers.bridge(kb, f),
+            surprise=writers.surprise(kb, f),
+            possibility=writers.possibility(kb, f),
+            themes=themes,
+            interestingness=interestingness,
+            actionability=float(np.clip(actionability, 0, 1)),
+            model_used=self.name,
+            themes_embedding=themes_embedding,
+            details=details,
+        )

@@ -1,0 +1,373 @@
+"""One writer per facet. Each builds its sentences from clauses, and each clause exists only
+when its fact holds for the pair (PairFacts): what is said, and so how it is said, follows
+what is true of the pair. All five read the same facts, so they cannot contradict each
+other (a pair the connection calls kin is never called strangers by the surprise).
+
+The walk has a direction: `a` is where it comes from, `b` where it goes; a fact that holds
+of one side only says which ("back toward", "ahead toward")."""
+
+from __future__ import annotations
+
+from wander.core.engine.ports import Knowledge, KnowledgeConcept
+from wander.adapters.llm.offline_facets.facts import TOWARD, PairFacts, Side, lemma
+from wander.adapters.llm.offline_facets.words import domains, gloss, num, q, realm, relation, role, shared, times
+
+BALANCED = 0.06  # a concept this much nearer one side than the other still stands between them
+
+
+def _name(s: Side, read_as: bool = False) -> str:
+    if read_as and not s.own:
+        return f"{q(s.name)} (read as {q(s.concept.label)})"
+    return q(s.name)
+
+
+def _in_line(c: KnowledgeConcept, word: str | None) -> bool:
+    return word is not None and (word in c.path or lemma(c) == word)
+
+
+def _sentence(*clauses: str) -> str:
+    text = "; ".join(c for c in clauses if c)
+    return text[0].upper() + text[1:] + "." if text else ""
+
+
+def _toward(f: PairFacts, sims: tuple[float, float]) -> str:
+    """Where a concept between the two leans: evenly, back toward a, or ahead toward b."""
+    sa, sb = sims
+    if abs(sa - sb) <= BALANCED:
+        return "evenly between them"
+    return f"back toward {q(f.a.name)}" if sa > sb else f"ahead toward {q(f.b.name)}"
+
+
+def _kinship(f: PairFacts, read_as: bool = False) -> str:
+    A, B = _name(f.a, read_as), _name(f.b, read_as)
+    d = f.depths or (0, 0)
+    if f.kinship == "a_in_b":
+        return f"{A} is a kind of {B}" + ("" if d[0] <= 1 else f", {num(d[0])} levels down its lineage")
+    if f.kinship == "b_in_a":
+        return f"{B} is a kind of {A}" + ("" if d[1] <= 1 else f", {num(d[1])} levels down its lineage")
+    if f.kinship == "siblings":
+        return f"{A} and {B} are sister kinds of {q(f.shared or '')}"
+    if f.kinship == "shared":
+        if max(d) <= 3:
+            return f"{A} and {B} are both kinds of {q(f.shared or '')}"
+        return f"{A} and {B} are distant cousins, their lineages meeting at {q(f.shared or '')} only {num(d[0])} and {num(d[1])} levels up"
+    pa, pb = f.a.concept.path[:1], f.b.concept.path[:1]
+    if not pa or not pb:
+        return f"{A} and {B} share no broader concept in the corpus"
+    if f.realms[0] != f.realms[1]:
+        return f"{A} is a kind of {q(pa[0])} among {realm(f.realms[0])}, {B} a kind of {q(pb[0])} among {realm(f.realms[1])}"
+    if f.kinship == "broad" and f.depths and min(f.depths) >= 5:
+        return f"{A}, a kind of {q(pa[0])}, and {B}, a kind of {q(pb[0])}, climb {num(d[0])} and {num(d[1])} levels before their lineages meet, at the broad class {q(f.shared or '')}"
+    if f.kinship == "broad":
+        return f"{A}, a kind of {q(pa[0])}, and {B}, a kind of {q(pb[0])}, meet only in the broad class {q(f.shared or '')}"
+    return f"{A}, a kind of {q(pa[0])}, and {B}, a kind of {q(pb[0])}, share no broader concept"
+
+
+def _link(f: PairFacts) -> str:
+    """The strongest tie the corpus states between the two, beyond their kinds."""
+    if f.relations:
+        return relation(*f.relations[0])
+    if f.shared_target:
+        return shared(*f.shared_target)
+    if f.gloss_link:
+        x, y = f.gloss_link
+        return f"the corpus defines {q(x.name)} by way of {q(y.lemma)}"
+    return ""
+
+
+def _middle(kb: Knowledge, f: PairFacts) -> str:
+    m = kb.concept(f.middle)
+    M = f"{q(m.label)} ({gloss(m)})"
+    if f.middle_relation:
+        return f"{M} stands between them: " + relation(*f.middle_relation)
+    if f.kin and f.kinship not in ("a_in_b", "b_in_a") and _in_line(m, f.shared):
+        return f"{M} is another of that kind, {_toward(f, f.middle_sims)}"
+    for s, other in ((f.a, f.b), (f.b, f.a)):
+        if _in_line(m, s.lemma):
+            return f"{M}, a kind of {q(s.name)}, reaches toward {q(other.name)}"
+        if lemma(m) in s.concept.path:
+            return f"{M}, which {q(s.name)} is a kind of, reaches toward {q(other.name)}"
+    if f.middle_names is not None:
+        return f"{M} lies {_toward(f, f.middle_sims)}, its definition naming {q(f.middle_names.lemma)}"
+    common = set(m.domains) & set(f.common_domains)
+    if common:
+        return f"{M}, of {domains(sorted(common))} like both, lies {_toward(f, f.middle_sims)}"
+    return f"{M} lies {_toward(f, f.middle_sims)}"
+
+
+def _same_role(f: PairFacts) -> str:
+    if f.doing_a and f.doing_b and f.doing_a[0] == f.doing_b[0]:
+        what = {"agent": "both are doers", "instrument": "both are things one uses", "act": "both are acts"}
+        if f.doing_a[1] == f.doing_b[1]:
+            return f"{what[f.doing_a[0]]}, and of the same verb, {q(f.doing_a[1])}"
+        return f"{what[f.doing_a[0]]}: " + role(f.a.name, f.doing_a) + ", " + role(f.b.name, f.doing_b)
+    return ""
+
+
+def connection(kb: Knowledge, f: PairFacts) -> str:
+    link = _link(f) or _same_role(f)
+    if link and not f.kin:  # the stated tie leads when their kinds do not meet
+        first = _sentence(link, _kinship(f, read_as=True))
+    else:
+        first = _sentence(_kinship(f, read_as=True), link)
+    again = "the walk keeps coming back to it" if f.middle_recurs else ""
+    if f.middle_attractor is not None and f.middle_attractor > 0.02:
+        again += (", and it lies" if again else "it lies") + " nearer the attractor than either"
+    return first + " " + _sentence(_middle(kb, f), again)
+
+
+TIES = {  # how a lean belongs to its side -> the words after the lean's name
+    "kind": ", a kind of it",
+    "broader": ", the kind it is",
+    "parts": ", one of its parts",
+    "part_of": ", which it is part of",
+    "members": ", one of its members",
+    "member_of": ", which it belongs to",
+    "substances": ", its substance",
+    "derivations": ", of its own root",
+    "topics": ", its topic",
+    "topic_members": ", a matter of its topic",
+}
+
+
+def _lean_name(kb: Knowledge, i: int | None, tie: str | None) -> str | None:
+    if i is None:
+        return None
+    return q(lemma(kb.concept(i))) + (TIES.get(tie, ", tied to it in the corpus") if tie else "")
+
+
+def _leans(kb: Knowledge, f: PairFacts) -> str:
+    A, B = q(f.a.name), q(f.b.name)
+    la = _lean_name(kb, f.lean_a, f.lean_ties[0])
+    lb = _lean_name(kb, f.lean_b, f.lean_ties[1])
+    if la and lb:
+        if f.band == "far":
+            return f"{A} pulls toward {la}, while {B} pulls toward {lb}, wide apart"
+        if f.band == "close":
+            return f"only a little separates them: {A} pulls toward {la}, while {B} pulls toward {lb}"
+        return f"{A} pulls toward {la}, while {B} pulls toward {lb}"
+    if la or lb:
+        return f"{A if la else B} keeps {la or lb} to itself"
+    return ""
+
+
+def tension(kb: Knowledge, f: PairFacts) -> str:
+    A, B = q(f.a.name), q(f.b.name)
+    if f.opposite:
+        contrast = f"the corpus sets {q(f.opposite[0])} against its opposite {q(f.opposite[1])}"
+    elif f.doing_a and f.doing_b and f.doing_a != f.doing_b:
+        contrast = role(f.a.name, f.doing_a) + ", while " + role(f.b.name, f.doing_b)
+    elif f.kinship in ("a_in_b", "b_in_a"):
+        general, particular = (B, A) if f.kinship == "a_in_b" else (A, B)
+        contrast = f"the general {general} against the particular {particular}"
+    elif f.only_a and f.only_b and not f.common_domains:
+        contrast = f"one is a matter of {domains(f.only_a)}, the other of {domains(f.only_b)}"
+        if f.realms[0] != f.realms[1] and all(f.realms):
+            contrast += f", the one among {realm(f.realms[0])}, the other among {realm(f.realms[1])}"
+    elif f.only_b:
+        contrast = f"both touch {domains(f.common_domains)}, but {B} also reaches into {domains(f.only_b)}"
+    elif f.only_a:
+        contrast = f"{B} keeps to {domains(f.common_domains)}, leaving behind the {domains(f.only_a)} of {A}"
+    else:
+        contrast = f"their quarrel stays inside {domains(f.common_domains)}"
+    depth = ""
+    # one is the abstraction only where the corpus says so: an abstract entity against a
+    # physical one (a deeper or shallower path alone says nothing: 'shellfish' is no
+    # abstraction beside 'bottom fish')
+    if set(f.realms) == {"abstract entity", "physical entity"}:
+        abstract_first = f.realms[0] == "abstract entity"
+        depth = f"{A if abstract_first else B} is the abstraction, {B if abstract_first else A} the concrete thing"
+    pull = ""
+    if f.attractor_shift is not None and f.attractor_shift > TOWARD:
+        pull = f"going on to {B} brings the walk nearer the attractor"
+    elif f.attractor_shift is not None and f.attractor_shift < -TOWARD:
+        pull = f"going on to {B} takes the walk away from the attractor"
+    return _sentence(_leans(kb, f), contrast, depth, pull)
+
+
+def _translator(kb: Knowledge, f: PairFacts, dom_a: set[str], dom_b: set[str]) -> int | None:
+    for i, _ in f.mids:
+        c = set(kb.concept(i).domains)
+        if c & dom_a and c & dom_b:
+            return i
+    return None
+
+
+def bridge(kb: Knowledge, f: PairFacts) -> str:
+    A, B = q(f.a.name), q(f.b.name)
+    dom_a = set(f.common_domains) | set(f.only_a)
+    dom_b = set(f.common_domains) | set(f.only_b)
+    link = ""
+    if f.shared_target and f.shared_target[0] in ("topics", "usages", "regions"):
+        link = "what carries the crossing: " + shared(*f.shared_target)
+    elif f.doing_b and not f.doing_a:
+        link = "on the far side, " + role(f.b.name, f.doing_b)
+    elif f.doing_a and not f.doing_b:
+        link = "on the near side, " + role(f.a.name, f.doing_a)
+    elif f.gloss_link:
+        x, y = f.gloss_link
+        link = f"the definition of {q(x.name)} names {q(y.lemma)} outright"
+    crossing = ""
+    if f.realms[0] != f.realms[1] and all(f.realms):
+        crossing = f"the step crosses from {realm(f.realms[0])} to {realm(f.realms[1])}"
+    if f.only_b:
+        t = _translator(kb, f, dom_a, set(f.only_b))
+        src = domains(sorted(dom_a)) if dom_a else "no named domain"
+        if t is not None:
+            c = kb.concept(t)
+            head = f"going from {src} into {domains(f.only_b)}, {q(c.label)} ({gloss(c)}) belongs to both sides"
+        else:
+            c = kb.concept(f.middle)
+            own = set(c.domains)
+            if link:
+                head = f"going from {src} into {domains(f.only_b)}, no concept near them belongs to both"
+            elif own & dom_a:
+                head = f"no concept near them belongs to both {src} and {domains(f.only_b)}"
+                link = f"the nearest foothold, {q(c.label)}, {_toward(f, f.middle_sims)}, stays on the side the walk leaves"
+            elif own & dom_b:
+                head = f"the walk lands in {domains(f.only_b)} with nothing from {src} to carry across"
+                link = (
+                    f"{q(c.label)}, already on the far side, stands nearest the crossing, {_toward(f, f.middle_sims)}"
+                )
+            else:
+                head = f"{src} and {domains(f.only_b)} have no concept in common near this step"
+                field = f"from a third field, {domains(list(c.domains))}, " if c.domains else ""
+                link = f"the gap is spanned {field}by {q(c.label)}, {_toward(f, f.middle_sims)}"
+        goal = ""
+        if f.attractor_shift is not None and abs(f.attractor_shift) > TOWARD:
+            goal = "a crossing " + ("toward" if f.attractor_shift > 0 else "away from") + " the attractor"
+        return _sentence(head, crossing, link, goal)
+    outside = next((i for i, _ in f.mids if not set(kb.concept(i).domains) & (dom_a | dom_b)), None)
+    where = domains(f.common_domains)
+    if f.only_a:
+        head = f"{B} narrows the {domains(sorted(dom_a))} of {A} down to {where}"
+    else:
+        head = f"both stay within {where}"
+    if outside is not None:
+        o = kb.concept(outside)
+        tail = f"the nearest view from outside is {q(o.label)}, from {domains(list(o.domains))}"
+    else:
+        tail = f"so does everything around their midpoint, led by {q(kb.concept(f.middle).label)}"
+    return _sentence(head, tail, crossing, link)
+
+
+def surprise(kb: Knowledge, f: PairFacts) -> str:
+    A, B = q(f.a.name), q(f.b.name)
+    S = q(f.shared or "")
+    m = q(kb.concept(f.middle).label)
+    if f.kin:
+        kin = f"kinds of {S}" if f.kinship in ("siblings", "shared") else "one a kind of the other"
+        if f.band == "close":
+            text = (
+                f"{A} and {B} are as near in meaning as {kin} should be"
+                if f.close_kin
+                else f"{A} and {B} are nearer in meaning than their remote kinship through {S} suggests"
+            )
+        elif f.band == "middle":
+            text = (
+                f"{A} and {B} are {kin}, yet a middle distance apart: the kind is shared, the uses differ"
+                if f.close_kin
+                else f"{A} and {B} are a middle distance apart, as cousins through {S} would be"
+            )
+        else:
+            text = (
+                f"{A} and {B} are far apart for {kin}: more in common than their distance shows"
+                if f.close_kin
+                else f"{A} and {B} are far apart, and their lineages meet only at {S}: little in common either way"
+            )
+        evidence = ""
+    else:
+        if f.relations:
+            evidence = "what ties them is a relation, not a kind: " + relation(*f.relations[0])
+        elif f.shared_target:
+            evidence = "what they share is a relation, not a kind: " + shared(*f.shared_target)
+        elif f.gloss_link:
+            evidence = f"the definition of {q(f.gloss_link[0].name)} names {q(f.gloss_link[1].lemma)}"
+        elif f.common_domains:
+            evidence = f"both are matters of {domains(f.common_domains)}"
+        else:
+            evidence = ""
+        if f.band == "close":
+            text = f"{A} and {B} are close in meaning with no lineage in common: related by use, not by kind"
+        elif f.band == "middle" and f.mediated:
+            text = f"{A} and {B} share no lineage, yet {m}, {_toward(f, f.middle_sims)}, stands nearer to each than they are to one another"
+        elif f.band == "middle":
+            text = f"{A} and {B} are a middle distance apart without a common lineage, {m} lying {_toward(f, f.middle_sims)}"
+        elif f.mediated:
+            text = f"nothing in the corpus makes {A} and {B} kin, and only {m}, {_toward(f, f.middle_sims)} and nearer to each than they are to one another, spans the gap"
+        else:
+            text = f"{A} and {B} are strangers by kind and far apart in meaning, with {m} {_toward(f, f.middle_sims)}"
+    if not evidence and f.kinds is not None and f.kinds_sim is not None:
+        evidence = _against_kinds(f.sim, f.kinds, f.kinds_sim)
+    elif not evidence and not f.mediated:
+        evidence = f"even {m} is farther from each than they are from one another"
+    if f.resonant:
+        evidence += ("; " if evidence else "") + f"{B} lies near a theme the walk keeps returning to"
+    leans = ""
+    if f.leans_sim is not None and f.leans_sim < 0.15:
+        leans = "what each leans toward has nothing in common with the other's"
+    elif f.leans_sim is not None and f.leans_sim >= 0.45:
+        leans = "what each leans toward lies close to the other's"
+    opposite = "yet the corpus counts them as opposites" if f.opposite else ""
+    back = f"the walk has met {B} {times(f.revisits)} before" if f.revisits > 0 else ""
+    return _sentence(text, evidence, leans, opposite, back)
+
+
+def _against_kinds(sim: float, kinds: tuple[str, str], kinds_sim: float) -> str:
+    """The pair's nearness set against their kinds' own, graded by the margin."""
+    ka, kb_ = q(kinds[0]), q(kinds[1])
+    gap = sim - kinds_sim
+    if gap > 0.25:
+        return f"their kinds, {ka} and {kb_}, barely touch, so the nearness belongs to the pair alone"
+    if gap > 0.12:
+        return f"they stand much nearer than {ka} and {kb_} in general do"
+    if gap > 0.05:
+        return f"they are nearer to each other than their kinds, {ka} and {kb_}, are"
+    if gap < -0.12:
+        return f"{ka} and {kb_} in general lie closer than these two members of them"
+    if gap < -0.05:
+        return f"they are farther apart than their kinds, {ka} and {kb_}, are"
+    return f"they stand about as near as their kinds, {ka} and {kb_}, do"
+
+
+STRONG_FILLING = 0.1  # a filling this much nearer each side than the sides are to each other
+
+
+def possibility(kb: Knowledge, f: PairFacts) -> str:
+    A, B = q(f.a.name), q(f.b.name)
+    c = kb.concept(f.filling)
+    F = f"{q(c.label)} ({gloss(c, 10)})"
+    own = set(c.domains)
+    dom_a = set(f.common_domains) | set(f.only_a)
+    dom_b = set(f.common_domains) | set(f.only_b)
+    if own & dom_a and own & dom_b:
+        field = ""
+    elif own & dom_a:
+        field = "from the side the walk comes from"
+    elif own & dom_b:
+        field = "from the side the walk goes to"
+    else:
+        field = f"from a third field, {domains(list(c.domains))}"
+    stand = f"could stand {_toward(f, f.filling_sims)}"
+    kind = ""
+    if f.filling_relation:
+        kind = relation(*f.filling_relation)
+    elif f.shared and f.kin and _in_line(c, f.shared):
+        kind = f"it is itself a kind of {q(f.shared)}"
+    elif c.path and (c.path[0] in f.a.line or c.path[0] in f.b.line):
+        kind = f"it is a kind of {q(c.path[0])}, as {A if c.path[0] in f.a.line else B} is"
+    head = f"{F}, {field}, {stand}" if field else f"{F} {stand}"
+    goal = ""
+    if f.filling_attractor is not None and f.filling_attractor > 0.02:
+        goal = "it lies nearer the attractor than either"
+    elif f.filling_recurs:
+        goal = "the walk has named it among its themes already"
+    elif min(f.filling_sims) <= f.sim:
+        goal = "yet it is no nearer to either than they are to one another"
+    strong = min(f.filling_sims) - f.sim > STRONG_FILLING
+    what = (
+        ": a strong candidate filling, clearly nearer to each than they are to one another"
+        if strong
+        else ": a candidate filling"
+    )
+    return _sentence(head + what, kind, goal)

@@ -1,0 +1,293 @@
+"""Builds the model adapters the faces need from the settings: the dweller (offline,
+ollama, anthropic, or auto = the router over whatever is configured), the concept
+proposer, the rumination model and the embedder. Adding a provider is one file and a few
+lines here.
+
+Settings: the `models` section of wander.bootstrap.settings (WANDER_DWELLER, WANDER_OLLAMA_*,
+ANTHROPIC_API_KEY, WANDER_ANTHROPIC_*, WANDER_PRICES, WANDER_MODEL_*, WANDER_EMBEDDER...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from wander.bootstrap.settings import DWELLERS, EMBEDDERS, load_settings
+from wander.core.domain.errors import InvalidInput
+from wander.core.engine.ports import ConceptProposer, Dweller, Embedder
+from wander.core.engine.rumination import OfflineRuminator
+from wander.adapters.llm.base import RetryPolicy, Sleep
+from wander.adapters.llm.grounding import Grounding
+from wander.adapters.llm.pricing import PriceTable
+from wander.adapters.llm.proposer import ChainProposer, ModelProposer
+from wander.adapters.llm.router import ModelMember, RouterDweller
+from wander.adapters.llm.rumination import ModelRumination
+from wander.adapters.llm.rumination_router import RoutedRumination
+
+# The provider modules (and their SDKs) are imported where they are first needed.
+
+__all__ = [
+    "DWELLERS",
+    "EMBEDDERS",
+    "ModelSettings",
+    "build_dweller",
+    "build_embedder",
+    "build_proposer",
+    "build_rumination",
+    "check_dweller",
+    "dweller_builder",
+    "helpers_wired",
+    "local_helpers",
+    "model_helpers",
+    "model_settings",
+]
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    dweller: str
+    ollama_url: str
+    ollama_model: str
+    ollama_timeout: float
+    ollama_embed_model: str
+    ollama_embed_dim: int | None
+    anthropic_key: str | None
+    anthropic_url: str | None
+    anthropic_model: str
+    anthropic_heavy_model: str
+    anthropic_timeout: float
+    prices: PriceTable
+    retries: int
+    retry_delay: float
+    retry_max_delay: float
+    dwell_max_tokens: int
+    cooldown: int
+    embedder: str
+    helpers: bool = True
+
+    def retry_policy(self, sleep: Sleep | None = None) -> RetryPolicy:
+        policy = RetryPolicy(retries=self.retries, base_delay=self.retry_delay, max_delay=self.retry_max_delay)
+        if sleep is not None:
+            policy.sleep = sleep
+        return policy
+
+
+def model_settings(env: Mapping[str, str] | None = None) -> ModelSettings:
+    """The models section of wander.bootstrap.settings's settings (from `env` alone when given)."""
+    m = load_settings(env).models
+    prices = PriceTable.from_json(m.prices)
+    return ModelSettings(
+        dweller=m.dweller,
+        ollama_url=m.ollama_url,
+        ollama_model=m.ollama_model,
+        ollama_timeout=m.ollama_timeout,
+        ollama_embed_model=m.ollama_embed_model,
+        ollama_embed_dim=m.ollama_embed_dim,
+        anthropic_key=m.anthropic_api_key or None,
+        anthropic_url=m.anthropic_url,
+        anthropic_model=m.anthropic_model,
+        anthropic_heavy_model=m.anthropic_heavy_model,
+        anthropic_timeout=m.anthropic_timeout,
+        prices=prices,
+        retries=m.retries,
+        retry_delay=m.retry_delay,
+        retry_max_delay=m.retry_max_delay,
+        dwell_max_tokens=m.dwell_max_tokens,
+        cooldown=m.router_cooldown,
+        embedder=m.embedder,
+        helpers=m.helpers,
+    )
+
+
+def check_dweller(name: str | None, env: Mapping[str, str] | None = None) -> str:
+    """The dweller name to use (the given one or WANDER_DWELLER), checked: raises InvalidInput
+    for an unknown name or for anthropic without ANTHROPIC_API_KEY."""
+    s = model_settings(env)
+    chosen = (name or s.dweller).strip().lower()
+    if chosen not in DWELLERS:
+        raise InvalidInput("dweller", f"must be one of {', '.join(DWELLERS)} (got '{name}')")
+    if chosen == "anthropic" and not s.anthropic_key:
+        raise InvalidInput("dweller", "anthropic needs ANTHROPIC_API_KEY in the environment")
+    return chosen
+
+
+def _ollama_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
+    from wander.adapters.llm import ollama as ollama_llm
+
+    return ollama_llm.OllamaDweller(
+        s.ollama_url,
+        s.ollama_model,
+        timeout=s.ollama_timeout,
+        embedder=embedder,
+        max_tokens=s.dwell_max_tokens,
+        retry=s.retry_policy(sleep),
+    )
+
+
+def _anthropic_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
+    from wander.adapters.llm import anthropic as anthropic_llm
+
+    return anthropic_llm.AnthropicDweller(
+        s.anthropic_key or "",
+        s.anthropic_model,
+        base_url=s.anthropic_url,
+        heavy_model=s.anthropic_heavy_model,
+        prices=s.prices,
+        timeout=s.anthropic_timeout,
+        embedder=embedder,
+        max_tokens=s.dwell_max_tokens,
+        retry=s.retry_policy(sleep),
+    )
+
+
+def build_dweller(
+    name: str | None = None,
+    *,
+    offline: Dweller,
+    env: Mapping[str, str] | None = None,
+    embedder: Embedder | None = None,
+    sleep: Sleep | None = None,
+) -> Dweller:
+    """offline -> the offline dweller; ollama / anthropic -> that model, falling back to offline;
+    auto -> the 001 rule over Anthropic (when a key is set) and Ollama, falling back to offline.
+    `embedder` (the app's) gives model residues their themes_embedding."""
+    chosen = check_dweller(name, env)
+    if chosen == "offline":
+        return offline
+    s = model_settings(env)
+    # model residues are checked against the corpus the offline dweller writes from
+    kb = getattr(offline, "kb", None)
+    grounding = Grounding(kb, embedder) if kb is not None else None
+    if chosen == "ollama":
+        return RouterDweller(
+            offline=offline,
+            local=_ollama_dweller(s, embedder, sleep),
+            mode="local",
+            cooldown=s.cooldown,
+            grounding=grounding,
+        )
+    if chosen == "anthropic":
+        return RouterDweller(
+            offline=offline,
+            cloud=_anthropic_dweller(s, embedder, sleep),
+            mode="cloud",
+            cooldown=s.cooldown,
+            grounding=grounding,
+        )
+    cloud = _anthropic_dweller(s, embedder, sleep) if s.anthropic_key else None
+    return RouterDweller(
+        offline=offline,
+        local=_ollama_dweller(s, embedder, sleep),
+        cloud=cloud,
+        mode="rule",
+        cooldown=s.cooldown,
+        grounding=grounding,
+    )
+
+
+DwellerBuilder = Callable[[Dweller, Embedder], Dweller]
+
+
+def dweller_builder(name: str | None = None, env: Mapping[str, str] | None = None) -> DwellerBuilder:
+    """build_dweller for later, once the app has its offline dweller and embedder
+    (wiring.open_app(dweller=...) calls it). Checks the name now."""
+    chosen = check_dweller(name, env)
+
+    def build(offline: Dweller, embedder: Embedder) -> Dweller:
+        return build_dweller(chosen, offline=offline, env=env, embedder=embedder)
+
+    build.name = chosen  # type: ignore[attr-defined]
+    return build
+
+
+def helpers_wired(name: str | None, env: Mapping[str, str] | None = None) -> bool:
+    """Whether the dweller's models also propose analogies/tensions and ruminate: with any
+    model dweller (ollama, anthropic, auto) unless WANDER_MODEL_HELPERS is "0". Their cloud
+    calls are made within the session's budget left and charged to it (engine.model_spend)."""
+    return name in ("ollama", "anthropic", "auto") and model_settings(env).helpers
+
+
+def model_helpers(name: str | None, env: Mapping[str, str] | None = None):
+    """(proposer, rumination model) for the engine when helpers_wired(name), else (None, None):
+    routed as the dweller is (ollama: the local model; anthropic: the cloud model, the heavy
+    one ruminating; auto: local first for proposals, the heavy cloud model for rumination
+    when the budget allows), each falling back to the offline path."""
+    if not helpers_wired(name, env):
+        return None, None
+    return build_proposer(name, env=env), build_rumination(name, env=env)
+
+
+local_helpers = model_helpers  # the name wiring knew them by
+
+
+def _ollama_chat(s: ModelSettings):
+    from wander.adapters.llm import ollama as ollama_llm
+
+    return ollama_llm.OllamaChat(s.ollama_url, s.ollama_model, timeout=s.ollama_timeout)
+
+
+def _anthropic_chat(s: ModelSettings):
+    from wander.adapters.llm import anthropic as anthropic_llm
+
+    return anthropic_llm.AnthropicChat(
+        s.anthropic_key or "",
+        s.anthropic_model,
+        base_url=s.anthropic_url,
+        heavy_model=s.anthropic_heavy_model,
+        prices=s.prices,
+        timeout=s.anthropic_timeout,
+    )
+
+
+def build_proposer(
+    name: str | None = None, *, env: Mapping[str, str] | None = None, sleep: Sleep | None = None
+) -> ConceptProposer | None:
+    """The model that proposes analogies and tensions, or None (offline)."""
+    chosen = check_dweller(name, env)
+    s = model_settings(env)
+    if chosen == "offline":
+        return None
+    if chosen == "ollama":
+        return ModelProposer(_ollama_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)
+    if chosen == "anthropic":
+        return ModelProposer(_anthropic_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)
+    local = ModelProposer(_ollama_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)
+    if not s.anthropic_key:
+        return local
+    return ChainProposer([local, ModelProposer(_anthropic_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)])
+
+
+def build_rumination(
+    name: str | None = None, *, env: Mapping[str, str] | None = None, sleep: Sleep | None = None
+) -> RoutedRumination | None:
+    """What ruminates before a crystal, or None (offline): the heavy cloud model
+    (WANDER_ANTHROPIC_HEAVY_MODEL) when the dweller is anthropic or auto with a key and the
+    budget covers the turn, the Ollama model for ollama and auto, the offline ruminator last."""
+    chosen = check_dweller(name, env)
+    s = model_settings(env)
+    if chosen == "offline":
+        return None
+    cloud = local = None
+    if chosen in ("anthropic", "auto") and s.anthropic_key:
+        cloud = ModelRumination(_anthropic_chat(s), model=s.anthropic_heavy_model, retry=s.retry_policy(sleep))
+    if chosen in ("ollama", "auto"):
+        local = ModelRumination(_ollama_chat(s), retry=s.retry_policy(sleep))
+    return RoutedRumination(offline=OfflineRuminator(), cloud=cloud, local=local, cooldown=s.cooldown)
+
+
+def build_embedder(
+    name: str | None = None, *, env: Mapping[str, str] | None = None, dim: int | None = None
+) -> Embedder:
+    """minilm (shipped, offline) or ollama (WANDER_OLLAMA_EMBED_MODEL at WANDER_OLLAMA_URL,
+    cut to WANDER_OLLAMA_EMBED_DIM, else to `dim` when given: the vector columns' size)."""
+    s = model_settings(env)
+    chosen = (name or s.embedder).lower()
+    if chosen == "ollama":
+        from wander.adapters.embed.ollama import OllamaEmbedder
+
+        return OllamaEmbedder(s.ollama_url, s.ollama_embed_model, dim=s.ollama_embed_dim or dim)
+    if chosen == "minilm":
+        from wander.adapters.embed.minilm import MiniLMEmbedder
+
+        return MiniLMEmbedder()
+    raise InvalidInput("embedder", f"must be one of {', '.join(EMBEDDERS)} (got '{name}')")

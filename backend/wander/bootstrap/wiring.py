@@ -1,0 +1,304 @@
+"""The composition root: wires the adapters (Postgres store, MiniLM embedder, knowledge
+index, dweller, bus) into the engine. The faces (CLI, API, MCP) start from here."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from wander.adapters.bus.inprocess import InProcessBus
+from wander.adapters.ca.adapter import WheelerSignals
+from wander.bootstrap.settings import Settings, load_section, load_settings
+from wander.core.domain.errors import InvalidInput
+from wander.core.engine.clock import ManualClock, SystemClock
+from wander.adapters.memory.inmemory_store import InMemoryStore
+from wander.core.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
+from wander.core.engine.queries import Queries
+from wander.core.engine.service import WanderEngine
+from wander.adapters.kb import corpus, importer, reach_cache
+from wander.adapters.kb.index import KnowledgeIndex
+from wander.adapters.kb.corpus_embedding import corpus_matrix
+from wander.adapters.llm.offline import OfflineDweller
+from wander.adapters.postgres import migrate
+from wander.adapters.postgres.database import database_url, make_engine, wait_ready
+from wander.adapters.postgres.kb_repository import KbRepository, KbRow
+from wander.adapters.postgres.repository import PostgresStore
+from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID
+from wander.bootstrap.warmup import phase
+
+log = logging.getLogger(__name__)
+CORPUS_SOURCE = "wordnet"
+
+
+class Progress(Protocol):
+    def start(self, description: str, total: int) -> None: ...
+
+    def advance(self, n: int) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class NoProgress:
+    def start(self, description: str, total: int) -> None: ...
+
+    def advance(self, n: int) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+async def open_database(settings: Settings) -> AsyncEngine:
+    """Connect (starting the embedded Postgres if no URL is set) and migrate to head."""
+    engine = make_engine(database_url(settings))
+    await wait_ready(engine)
+    await migrate.upgrade(engine)
+    return engine
+
+
+def _embed_rows(embedder: Embedder, texts: list[str], progress: Progress, what: str) -> Any:
+    progress.start(what, len(texts))
+    try:
+        embed = embedder.embed
+        try:
+            return embed(texts, progress=progress.advance)  # type: ignore[call-arg]
+        except TypeError:  # an embedder without progress reporting
+            out = embed(texts)
+            progress.advance(len(texts))
+            return out
+    finally:
+        progress.stop()
+
+
+async def ensure_corpus(
+    kb: KbRepository, embedder: Embedder, progress: Progress, vector_cache: Path | None = None
+) -> bool:
+    """Load the shipped concept corpus once per database, with its shipped vectors (checked
+    against the model on a sample; kb.corpus_embedding); True if it was loaded now.
+    VECTOR_CACHE: the machine's folder of corpus vectors (kb.vector_cache), used only when
+    the shipped vectors do not fit, so at most the first database on a machine embeds."""
+    fingerprint = f"{corpus.corpus_fingerprint()}:{embedder.name}"
+    if await kb.source_fingerprint(CORPUS_SOURCE) == fingerprint:
+        return False
+    concepts = corpus.load_corpus()
+    rows = [
+        KbRow(
+            c.key,
+            c.label,
+            c.embed_text,
+            c.gloss,
+            tuple(c.domains),
+            tuple(c.broader),
+            tuple(c.path),
+            tuple(c.opposites),
+            CORPUS_SOURCE,
+        )
+        for c in concepts
+    ]
+    texts = [r.text for r in rows]
+
+    def embed_many(some: list[str]) -> Any:
+        return _embed_rows(embedder, some, progress, "Embedding the concept corpus")
+
+    with phase(f"loading the concept corpus ({len(texts)} concepts) into the database, once"):
+        vectors = corpus_matrix(texts, embedder.name, embedder.embed, vector_cache, embed_many=embed_many)
+        await kb.replace_source(CORPUS_SOURCE, fingerprint, embedder.name, rows, vectors)
+    return True
+
+
+async def import_notes(kb: KbRepository, embedder: Embedder, path: Path, progress: Progress) -> int:
+    """Add (or refresh) a folder or file of notes as one knowledge source."""
+    chunks = importer.read_notes(path)
+    source = f"import:{path.expanduser().resolve()}"
+    rows = [KbRow(c.key, c.label, c.text, c.text[:300], c.domains, (), (), (), source) for c in chunks]
+    vectors = _embed_rows(embedder, [r.text for r in rows], progress, f"Embedding {len(rows)} note chunks")
+    await kb.replace_source(source, importer.fingerprint(chunks), embedder.name, rows, vectors)
+    return len(rows)
+
+
+async def load_knowledge(kb: KbRepository, cache_dir: Path | None = None) -> KnowledgeIndex:
+    """The knowledge index over every concept, with the derived tables an earlier process kept
+    in CACHE_DIR for the same content, or those shipped with the corpus (kb.reach_cache)."""
+    rows, matrix = await kb.load_all()
+    concepts = [
+        KnowledgeConcept(r.key, r.label, r.gloss, r.domains, r.path, r.opposites, r.source, r.broader) for r in rows
+    ]
+    index = KnowledgeIndex(concepts, matrix)
+    reach_cache.restore(index, cache_dir)  # or the shipped corpus's, when that is the content
+    return index
+
+
+def dweller_builder_for(name: str | None) -> Any:
+    """The builder open_app(dweller=...) takes for NAME (else WANDER_DWELLER, else offline):
+    None for the offline dweller, without importing any model SDK; raises InvalidInput
+    (field 'dweller')."""
+    if (name or load_section("models").dweller).strip().lower() == "offline":
+        return None
+    from wander.bootstrap.llm_factory import dweller_builder
+
+    return dweller_builder(name)
+
+
+def default_embedder(settings: Settings | None = None) -> Embedder:
+    """The embedder WANDER_EMBEDDER names (minilm | ollama), checked against the vector
+    columns' size (WANDER_EMBED_DIM)."""
+    from wander.bootstrap.llm_factory import build_embedder
+
+    settings = settings or load_settings()
+    embedder = build_embedder(settings.models.embedder, dim=settings.embed_dim)
+    if embedder.dim != settings.embed_dim:
+        raise InvalidInput(
+            "WANDER_EMBED_DIM",
+            f"is {settings.embed_dim} but the {settings.models.embedder} embedder makes {embedder.dim}-d vectors",
+        )
+    return embedder
+
+
+def offline_engine(
+    knowledge: Any, embedder: Embedder, project_id: str = "p"
+) -> tuple[WanderEngine, InMemoryStore, ManualClock]:
+    """The real engine with the offline dweller over the in-memory store and a manual clock:
+    what the quality benchmark and the quality and property tests walk with."""
+    store, clock = InMemoryStore(), ManualClock()
+    engine = WanderEngine(
+        store=store,  # type: ignore[arg-type]  # has what a walk uses of Store, not the interventions
+        knowledge=knowledge,
+        embedder=embedder,
+        dweller=OfflineDweller(knowledge),
+        bus=InProcessBus(),
+        clock=clock,
+        project_id=project_id,
+    )
+    return engine, store, clock
+
+
+@dataclass
+class App:
+    settings: Settings
+    db: AsyncEngine
+    store: PostgresStore
+    kb: KbRepository
+    knowledge: KnowledgeIndex
+    embedder: Embedder
+    engine: WanderEngine
+    bus: EventBus  # InProcessBus, or NatsBus when WANDER_NATS_URL is set (wander.bootstrap.scale)
+    run_queue: Any = None  # the JetStream run queue with NATS; None: runs stay in-process
+    scale: Any = None  # wander.bootstrap.scale.Scale with NATS
+    crystal_memory: Any = None  # wander.adapters.ca.crystal_memory.CrystalMemory: crystals in the Wheeler memory
+    sandwiches: Any = None  # wander.adapters.postgres.sandwich_repository.SandwichRepository: the SANDWICH corpus
+
+    @property
+    def queries(self) -> Queries:
+        """What the faces read and the settings they change (engine.queries)."""
+        return Queries(self.store, self.embedder, self.knowledge, self.engine.project_id)
+
+
+@asynccontextmanager
+async def open_queries(settings: Settings | None = None):
+    """The read side over the store alone (no model, no knowledge index, no engine)."""
+    db = await open_database(settings or load_settings())
+    try:
+        yield Queries(PostgresStore(db))
+    finally:
+        await db.dispose()
+
+
+def make_runner(app: App) -> Any:
+    """In-process runs (embedded default), or run requests on the queue for workers."""
+    if app.run_queue is None:
+        from wander.core.engine.runner import Runner
+
+        return Runner(app.engine)
+    from wander.core.engine.queue_runner import QueueRunner
+
+    return QueueRunner(app.engine, app.run_queue)
+
+
+@asynccontextmanager
+async def open_app(
+    settings: Settings | None = None,
+    *,
+    progress: Progress | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
+    knowledge: KnowledgeIndex | None = None,
+    nats: Any = None,
+    role: str = "app",
+    dweller: Any = None,
+    wrap_store: Any = None,
+):
+    """Everything a face needs, ready to wander; closed on exit. `nats` (NatsSettings)
+    overrides WANDER_NATS_URL; with either, events go over NATS and runs to workers.
+    `dweller`: a Dweller, or a builder called with (offline dweller, embedder) such as
+    llm.factory.dweller_builder(name); the offline dweller when None."""
+    settings = settings or load_settings()
+    with phase("opening the database (the embedded Postgres: created on a first start)"):
+        db = await open_database(settings)
+    scale = None
+    loaded_here = False
+    try:
+        kb = KbRepository(db)
+        embedder = embedder or default_embedder(settings)
+        await ensure_corpus(kb, embedder, progress or NoProgress(), settings.vector_cache_dir)
+        loaded_here = knowledge is None
+        if knowledge is None:
+            with phase("loading the knowledge index"):
+                knowledge = await load_knowledge(kb, settings.cache_dir)
+        store = PostgresStore(db)
+        if nats is not None or settings.nats.url:
+            from wander.bootstrap.scale import open_scale
+
+            scale = await open_scale(db, nats, role=role)
+        bus = scale.bus if scale is not None else InProcessBus()
+        offline = OfflineDweller(knowledge)
+        proposer = ruminator = None
+        if dweller is not None and not hasattr(dweller, "dwell"):
+            from wander.bootstrap.llm_factory import model_helpers
+
+            proposer, ruminator = model_helpers(getattr(dweller, "name", None))
+            dweller = dweller(offline, embedder)  # a builder (llm.factory.dweller_builder)
+        engine = WanderEngine(
+            # wrap_store: what the engine writes through (a worker's lease-fenced store, wander.bootstrap.worker)
+            store=wrap_store(store) if wrap_store else store,
+            knowledge=knowledge,
+            embedder=embedder,
+            dweller=dweller or offline,
+            bus=bus,
+            clock=clock or SystemClock(),
+            project_id=str(DEFAULT_PROJECT_ID),
+            ca=WheelerSignals(),
+            proposer=proposer,
+            ruminator=ruminator,
+        )
+        from wander.adapters.ca.crystal_memory import CrystalMemory
+
+        crystal_memory = CrystalMemory.open(settings.memory_dir, embedder)
+        crystal_memory.attach(bus)  # every crystal is stored in the Wheeler memory as it forms
+        from wander.bootstrap.foraging import attach_crystal_sandwiches
+        from wander.adapters.postgres.sandwich_repository import SandwichRepository
+
+        sandwiches = SandwichRepository(db)
+        attach_crystal_sandwiches(bus, sandwiches, embedder)  # ... and as a sandwich of the corpus
+        yield App(
+            settings,
+            db,
+            store,
+            kb,
+            knowledge,
+            embedder,
+            engine,
+            bus,
+            run_queue=scale.queue if scale is not None else None,
+            scale=scale,
+            crystal_memory=crystal_memory,
+            sandwiches=sandwiches,
+        )
+    finally:
+        if loaded_here and knowledge is not None:
+            reach_cache.keep(knowledge, settings.cache_dir)  # for the next start, if this one computed them
+        if scale is not None:
+            await scale.close()
+        await db.dispose()

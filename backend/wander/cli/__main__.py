@@ -1,5 +1,0 @@
-"""`python -m wander.cli`."""
-
-from wander.cli import main
-
-main()

@@ -1,0 +1,71 @@
+"""Analogy, A:B :: C:? : the offsets of relations already walked (A -> B) applied to the
+current locus C, plus corpus relations (broader and narrower concepts of C)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wander.core.domain.geometry import BAND_HIGH, BAND_LOW, normalize
+from wander.core.domain.models import Candidate
+from wander.core.engine.adjacency.common import in_scope, kb_candidates, open_in_band
+from wander.core.engine.walk import Walk
+
+NAME = "analogy"
+MIN_OFFSET_ALIGNMENT = 0.2  # cos(D - C, B - A) an analogy must reach
+RECENT_RELATIONS = 8
+PER_RELATION = 16  # the best 3CosAdd targets of each relation whose alignment is checked
+
+
+def offset_alignment(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> float:
+    """How well C -> D repeats A -> B: cosine of the two offsets."""
+    return float(normalize(normalize(d) - normalize(c)) @ normalize(normalize(b) - normalize(a)))
+
+
+def analogy(walk: Walk, limit: int = 8) -> list[Candidate]:
+    kb = walk.knowledge
+    c_vec = np.asarray(walk.current.embedding, dtype=np.float32)
+    chosen: dict[int, str] = {}
+    # 3CosAdd lands on B itself more often than not: leave out everything already walked.
+    pairs = [(a, b) for a, b in walk.relations[-RECENT_RELATIONS:] if walk.current.id not in (a.id, b.id)]
+    s_c = kb.similarities(c_vec)
+    # only what a step may reach (in the band, in scope, in the field): the corpus's best few
+    # are mostly out of scope otherwise, and the analogy never competes; a few hundred at
+    # most, so each relation is scored over them alone
+    allowed = np.flatnonzero(open_in_band(walk, 1.0 - s_c, BAND_LOW, BAND_HIGH)) if pairs else np.zeros(0, np.int64)
+    if len(allowed):
+        c_unit = normalize(c_vec)
+        vectors = kb.vectors(allowed)
+        steps = normalize(normalize(vectors) - c_unit)  # D - C for every allowed D
+        base = s_c[allowed]
+        for a, b in pairs:
+            # the relation's 3CosAdd target c + b^ - a^ scored from the rows the corpus keeps
+            # for the walk's recent loci (similarity is linear in the vector)
+            b_u, a_u = normalize(b.embedding), normalize(a.embedding)
+            raw = c_vec + b_u - a_u
+            norm = float(np.sqrt(raw @ raw))
+            if norm <= 0:
+                continue
+            score = (
+                base
+                + kb.similarities(b.embedding)[allowed] / max(float(np.sqrt(b.embedding @ b.embedding)), 1e-9)
+                - kb.similarities(a.embedding)[allowed] / max(float(np.sqrt(a.embedding @ a.embedding)), 1e-9)
+            ) / norm
+            top = np.argsort(-score, kind="stable")[:PER_RELATION]
+            aligns = steps[top] @ normalize(b_u - a_u)  # offset_alignment for all of them at once
+            for j, align in zip(top.tolist(), aligns.tolist()):
+                i = int(allowed[j])
+                if align >= MIN_OFFSET_ALIGNMENT and i not in chosen:
+                    chosen[i] = (
+                        f"'{a.concept}' is to '{b.concept}' as '{walk.current.concept}' is to "
+                        f"'{kb.concept(i).label}' (offset alignment {align:.2f})"
+                    )
+    own = kb.index_of(walk.current.kb_key) if walk.current.kb_key else None
+    if own is not None:
+        for j in kb.broader(own):
+            chosen.setdefault(j, f"broader concept of '{walk.current.concept}' in the corpus")
+        for j in kb.narrower(own)[:10]:
+            chosen.setdefault(j, f"narrower concept of '{walk.current.concept}' in the corpus")
+    if not chosen:
+        return []
+    idx = in_scope(walk, np.array(list(chosen), dtype=np.int64))
+    return kb_candidates(walk, idx, NAME, [chosen[int(i)] for i in idx], limit)

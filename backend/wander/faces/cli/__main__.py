@@ -1,0 +1,5 @@
+"""`python -m wander.faces.cli`."""
+
+from wander.faces.cli import main
+
+main()
