@@ -21,7 +21,7 @@ import { navigate } from "../router";
 import { adjacencyView, useWander } from "../store";
 import { edgeTypes } from "./edges";
 import { flowEdges, flowNodes, layoutInput, layoutInputCache, type FlowCache, type MapExtras } from "./flow";
-import { fractalEdges, fractalNodes, useProposalList } from "./fractals";
+import { fractalEdges, fractalNodes } from "./fractals";
 import { IncrementalLayout, type Point } from "./layout/force";
 import { parentsOf, semanticScale, semanticTargets, useAnimatedPositions, type Box, type LayoutMode } from "./layout/semantic";
 import { useProjection } from "./layout/useProjection";
@@ -69,7 +69,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   const graph = useWander((s) => s.graph);
   const selectedId = useWander((s) => s.selectedId);
   const select = useWander((s) => s.select);
-  const fences = useWander((s) => s.fences);
+  const fences = useWander((s) => s.graph.fences);
   const highlight = useWander((s) => s.highlight);
   const crystalId = useWander((s) => s.crystalId);
   const compareId = useWander((s) => s.compareId);
@@ -128,7 +128,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   );
   const nodeCache = useRef<FlowCache>(new Map());
   const edgeCache = useRef<FlowCache>(new Map());
-  const proposals = useProposalList((s) => s.list);
+  const proposals = useWander((s) => s.proposals);
   // (the flow layout's map grows in place while nodes are only added: its size says when)
   const fractals = useMemo(() => fractalNodes(proposals, positions), [proposals, positions, positions.size]); // eslint-disable-line react-hooks/exhaustive-deps
   const laidOut = useMemo(

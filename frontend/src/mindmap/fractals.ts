@@ -1,18 +1,12 @@
 // Proposals on the map: each one's fractal image as a square hanging off its crystal (the
 // crystal node when the map draws one, else the crystal's first locus); the review panel
-// keeps the list fresh.
+// keeps the list fresh (the store's `proposals`).
 import type { Edge, Node } from "@xyflow/react";
-import { create } from "zustand";
 import type { ProposalOut } from "../api/types.gen";
 import type { Point } from "./layout/force";
 import type { FractalNodeData } from "./nodes/FractalNode";
 
 export const FRACTAL_SIZE = 56;
-
-export const useProposalList = create<{ list: ProposalOut[]; setList: (list: ProposalOut[]) => void }>((set) => ({
-  list: [],
-  setList: (list) => set({ list }),
-}));
 
 function anchorOf(p: ProposalOut, positions: Map<string, Point>): string | null {
   if (positions.has(`crystal:${p.crystal_id}`)) return `crystal:${p.crystal_id}`;

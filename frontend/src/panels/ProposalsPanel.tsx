@@ -2,7 +2,6 @@ import { useCallback, useEffect, useState } from "react";
 import { ApiError } from "../api/client";
 import { lastProposalSeq, proposalsApi, reviewedImage } from "../api/proposals";
 import type { CrystalOut, ProposalOut, WalletOut } from "../api/types.gen";
-import { useProposalList } from "../mindmap/fractals";
 import { FractalSquare } from "../mindmap/nodes/FractalNode";
 import { useWander } from "../store";
 import { WalletView } from "./WalletView";
@@ -99,7 +98,7 @@ export function ProposalsPanel({ sessionId }: { sessionId: string }) {
   const [reviewer, setReviewer] = useState(() => localStorage.getItem(REVIEWER_KEY) ?? "");
   const [error, setError] = useState<string | null>(null);
   const [wallet, setWallet] = useState<WalletOut | null>(null);
-  const setOnMap = useProposalList((s) => s.setList);
+  const setOnMap = useWander((s) => s.setProposals);
   const refresh = useCallback(async () => {
     try {
       const [ps, cs] = await Promise.all([proposalsApi.list(sessionId), sessionCrystals(sessionId)]);
