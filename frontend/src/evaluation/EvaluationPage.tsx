@@ -2,7 +2,7 @@
 // to judge blind (V is not shown): is it a sandwich (yes/no), and its quality, creativity,
 // clarity and name from 1 to 5. Beside it the calibration report (V's threshold and weights
 // fitted to the judgments, agreement before and after) and 8.3's failure table.
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Brand } from "../panels/Brand";
 import { Link } from "../router";
 import {
@@ -47,10 +47,11 @@ export function EvaluationPage() {
     evaluationApi.sample(judge.trim()).then(setQueue, (e: Error) => setError(e.message));
   }, [judge]);
   useEffect(refreshReport, [refreshReport]);
+  // Sampled when the page opens, for the judge it opened with: a name being typed does not
+  // resample on every key.
+  const openedBy = useRef(judge.trim());
   useEffect(() => {
-    if (judge.trim()) sample();
-    // Only when the page opens: a name being typed does not resample on every key.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (openedBy.current) evaluationApi.sample(openedBy.current).then(setQueue, (e: Error) => setError(e.message));
   }, []);
 
   const subject = queue?.[0] ?? null;

@@ -16,13 +16,15 @@ export function BrickPage({ source }: { source: BrickSource }) {
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
   const [playing, setPlaying] = useState(false);
+  // the source by value: a page rendered again with an equal source loads nothing again
   const key = JSON.stringify(source);
+  const wanted = useMemo(() => JSON.parse(key) as BrickSource, [key]);
 
   useEffect(() => {
     let live = true;
     setBrick(null);
     setError(null);
-    loadBrick(source)
+    loadBrick(wanted)
       .then((b) => {
         if (!live) return;
         const d = decodeBrick(b);
@@ -33,8 +35,7 @@ export function BrickPage({ source }: { source: BrickSource }) {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the source, by value
-  }, [key]);
+  }, [wanted]);
 
   const last = brick ? brick.frameCount - 1 : 0;
   useEffect(() => {
