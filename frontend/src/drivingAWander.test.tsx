@@ -1,5 +1,5 @@
-// Issue 17, browser side: planting, resume/abandon state, controls that follow the state,
-// sub-wanders under their parent, the create form's new fields and failed start, sign-in.
+// Driving a wander from the browser: planting, resume/abandon state, controls that follow the
+// state, sub-wanders under their parent, the create form's fields and failed start, sign-in.
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "./api/client";

@@ -1,14 +1,14 @@
-// Issue 17, rendered: the "stepping N" badge (#4), the locus panel back at its title when a
-// connection is followed (#15), sub-wanders under their parent with links both ways (#16).
+// Rendered: the "stepping N" badge, the locus panel back at its title when a connection is
+// followed, sub-wanders under their parent with links both ways.
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SessionList as SessionListT, SessionOut } from "./api/types.gen";
-import { Lineage } from "./panels/Lineage";
-import { LocusPanel } from "./panels/LocusPanel";
-import { SessionList } from "./panels/SessionList";
-import { StatusBar } from "./panels/StatusBar";
-import { emptyGraph, reduceEvent, reduceEvents, useWander } from "./store";
-import { ev, SID, walkEvents } from "./test/fixtures";
+import type { SessionList as SessionListT, SessionOut } from "../api/types.gen";
+import { Lineage } from "./Lineage";
+import { LocusPanel } from "./LocusPanel";
+import { SessionList } from "./SessionList";
+import { StatusBar } from "./StatusBar";
+import { emptyGraph, reduceEvent, reduceEvents, useWander } from "../store";
+import { ev, SID, walkEvents } from "../test/fixtures";
 
 function serve(routes: Record<string, unknown>) {
   vi.stubGlobal(
