@@ -19,17 +19,17 @@ from pathlib import Path
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+from wander.adapters.embed.minilm import MiniLMEmbedder  # noqa: E402
+from wander.adapters.postgres.database import ensure_embedded_database  # noqa: E402
+from wander.adapters.postgres.kb_repository import KbRepository  # noqa: E402
+from wander.adapters.projection.tokens import count_tokens  # noqa: E402
+from wander.bootstrap.settings import load_settings  # noqa: E402
+from wander.bootstrap.wiring import NoProgress, ensure_corpus, open_app, open_database  # noqa: E402
 from wander.core.archive.build import document  # noqa: E402
 from wander.core.archive.markdown import render_markdown  # noqa: E402
 from wander.core.archive.plot import render_png  # noqa: E402
 from wander.core.archive.service import Archivist  # noqa: E402
-from wander.adapters.projection.tokens import count_tokens  # noqa: E402
-from wander.bootstrap.settings import load_settings  # noqa: E402
-from wander.adapters.embed.minilm import MiniLMEmbedder  # noqa: E402
 from wander.core.engine.service import NewWander  # noqa: E402
-from wander.adapters.postgres.database import ensure_embedded_database  # noqa: E402
-from wander.adapters.postgres.kb_repository import KbRepository  # noqa: E402
-from wander.bootstrap.wiring import NoProgress, ensure_corpus, open_app, open_database  # noqa: E402
 
 CHECKPOINTS = [int(x) for x in os.environ.get("WANDER_BENCH_ARCHIVE_STEPS", "50,150,300,1000,5000").split(",")]
 

@@ -20,13 +20,13 @@ import numpy as np
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from wander.bootstrap.settings import load_settings  # noqa: E402
 from wander.adapters.embed.minilm import MiniLMEmbedder  # noqa: E402
-from wander.core.engine.service import NewWander  # noqa: E402
 from wander.adapters.kb import corpus  # noqa: E402
 from wander.adapters.postgres.database import ensure_embedded_database  # noqa: E402
 from wander.adapters.postgres.kb_repository import KbRepository  # noqa: E402
+from wander.bootstrap.settings import load_settings  # noqa: E402
 from wander.bootstrap.wiring import NoProgress, ensure_corpus, open_app, open_database  # noqa: E402
+from wander.core.engine.service import NewWander  # noqa: E402
 
 STEPS = 1000  # issue 4's figure; the first 200 steps give the foundation's figure
 # The first pair gives the historical figures; the others show they are not one walk's luck.

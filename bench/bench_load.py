@@ -37,13 +37,13 @@ import httpx  # noqa: E402
 import uvicorn  # noqa: E402
 from bench_ws_latency import free_port, percentile  # noqa: E402
 
-from wander.faces.api.app import ApiSettings, create_app  # noqa: E402
-from wander.bootstrap.settings import load_settings  # noqa: E402
-from wander.core.engine.runner import Runner  # noqa: E402
-from wander.core.engine.service import NewWander  # noqa: E402
 from wander.adapters.postgres.database import embedded_server, ensure_embedded_database  # noqa: E402
 from wander.adapters.postgres.kb_repository import KbRepository  # noqa: E402
+from wander.bootstrap.settings import load_settings  # noqa: E402
 from wander.bootstrap.wiring import NoProgress, ensure_corpus, load_knowledge, open_app, open_database  # noqa: E402
+from wander.core.engine.runner import Runner  # noqa: E402
+from wander.core.engine.service import NewWander  # noqa: E402
+from wander.faces.api.app import ApiSettings, create_app  # noqa: E402
 
 TEMPLATE = "bench_load_tpl"
 FANOUT_CLIENTS = (20, 100)

@@ -42,14 +42,15 @@ from pathlib import Path
 
 import numpy as np
 import uvicorn
+
 from shared_schemas.common import ResidueOut
 from shared_schemas.events import StepCompletedPayload
-from wander.faces.api.app import ApiSettings, create_app
 from wander.bootstrap.settings import load_settings
+from wander.bootstrap.wiring import open_app
 from wander.core.domain.models import EventDraft, Locus, SourceType, new_id
 from wander.core.engine import events as ev
 from wander.core.engine.service import NewWander
-from wander.bootstrap.wiring import open_app
+from wander.faces.api.app import ApiSettings, create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 DURING_RUN = "--during-run" in sys.argv

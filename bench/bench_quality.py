@@ -49,10 +49,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_cache import load_index
 from text_quality import rejected_as_trivial, template_share_by_kind
+
+from wander.bootstrap.wiring import offline_engine
 from wander.core.domain.themes import degenerate_labels
 from wander.core.engine.service import NewWander
 from wander.core.engine.step import CRYSTALLIZE_EVERY
-from wander.bootstrap.wiring import offline_engine
 
 PAIRS = [  # (seed, attractor): varied fields
     ("coral reef", "urban planning"),

@@ -41,11 +41,11 @@ import websockets  # noqa: E402
 
 from wander.adapters.bus import subjects  # noqa: E402
 from wander.adapters.bus.nats import NatsSettings  # noqa: E402
-from wander.bootstrap.settings import load_settings  # noqa: E402
-from wander.core.engine.service import NewWander  # noqa: E402
 from wander.adapters.postgres.database import embedded_server, ensure_embedded_database, make_engine  # noqa: E402
 from wander.adapters.postgres.kb_repository import KbRepository  # noqa: E402
+from wander.bootstrap.settings import load_settings  # noqa: E402
 from wander.bootstrap.wiring import NoProgress, ensure_corpus, make_runner, open_app, open_database  # noqa: E402
+from wander.core.engine.service import NewWander  # noqa: E402
 
 HOME = Path(tempfile.gettempdir()) / "wander-bench-scale"
 TEMPLATE = "bench_scale_tpl"

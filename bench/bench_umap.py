@@ -20,6 +20,7 @@ import resource
 import time
 
 import numpy as np
+
 from wander.adapters.projection import projection as proj
 from wander.adapters.projection.pca_projector import PcaProjector
 from wander.adapters.projection.umap_projector import UmapProjector, _import_umap

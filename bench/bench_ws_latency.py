@@ -38,10 +38,10 @@ os.environ.pop("WANDER_NATS_URL", None)
 import httpx  # noqa: E402
 import uvicorn  # noqa: E402
 
-from wander.faces.api.app import ApiSettings, create_app  # noqa: E402
 from wander.adapters.bus.nats import NatsSettings  # noqa: E402
 from wander.bootstrap.settings import load_settings  # noqa: E402
 from wander.bootstrap.wiring import open_app  # noqa: E402
+from wander.faces.api.app import ApiSettings, create_app  # noqa: E402
 
 STEPS = int(os.environ.get("WANDER_BENCH_WS_STEPS", "40"))
 PACES = (("paced_200ms", 0.2), ("back_to_back", 0.0))

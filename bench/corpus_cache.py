@@ -13,11 +13,11 @@ from pathlib import Path
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+from wander.adapters.kb import corpus
+from wander.adapters.kb.corpus_embedding import corpus_matrix
+from wander.adapters.kb.index import KnowledgeIndex
 from wander.bootstrap.settings import load_settings
 from wander.core.engine.ports import KnowledgeConcept
-from wander.adapters.kb import corpus
-from wander.adapters.kb.index import KnowledgeIndex
-from wander.adapters.kb.corpus_embedding import corpus_matrix
 
 
 def load_index(embedder=None) -> KnowledgeIndex:

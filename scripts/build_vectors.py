@@ -22,9 +22,9 @@ import numpy as np
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from wander.adapters.embed.minilm import MiniLMEmbedder
-from wander.core.engine.ports import KnowledgeConcept
 from wander.adapters.kb import corpus, reach_cache, shipped_vectors
 from wander.adapters.kb.index import KnowledgeIndex
+from wander.core.engine.ports import KnowledgeConcept
 
 
 def main(argv: list[str] | None = None) -> int:

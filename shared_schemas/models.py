@@ -13,17 +13,15 @@ from pydantic import BaseModel, Field
 
 from shared_schemas.action import ACTION_MODELS
 from shared_schemas.archive import ARCHIVE_MODELS
-from shared_schemas.brick import BRICK_MODELS
-from shared_schemas.map_view import MAP_MODELS
-from shared_schemas.sandwich_charts import CHART_MODELS
 from shared_schemas.archive import ArchiveList as ArchiveList
 from shared_schemas.archive import ArchiveOut as ArchiveOut
 from shared_schemas.archive import ProjectionOut as ProjectionOut
+from shared_schemas.brick import BRICK_MODELS
 
 # Re-exported: the shapes and the event contract live in common.py and events.py.
 from shared_schemas.common import BridgeLink as BridgeLink
-from shared_schemas.common import ContradictionLink as ContradictionLink
 from shared_schemas.common import CandidateOut as CandidateOut
+from shared_schemas.common import ContradictionLink as ContradictionLink
 from shared_schemas.common import FenceAnchorOut as FenceAnchorOut
 from shared_schemas.common import LocusOut as LocusOut
 from shared_schemas.common import ResidueOut as ResidueOut
@@ -36,6 +34,8 @@ from shared_schemas.events import EventOut as EventOut
 from shared_schemas.events import EventSubject as EventSubject
 from shared_schemas.events import Subject as Subject
 from shared_schemas.events import WsFrame as WsFrame
+from shared_schemas.map_view import MAP_MODELS
+from shared_schemas.sandwich_charts import CHART_MODELS
 
 # ---- requests ------------------------------------------------------------------------
 # Every text a client sends has a maximum length and every list a maximum item count (issue 15).

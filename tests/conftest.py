@@ -103,9 +103,9 @@ async def template_db(pg_server, embedder) -> str:
 
 
 async def _build_template(pg_server, embedder) -> str:
-    from wander.bootstrap.settings import load_settings
     from wander.adapters.postgres.database import ensure_embedded_database
     from wander.adapters.postgres.kb_repository import KbRepository
+    from wander.bootstrap.settings import load_settings
     from wander.bootstrap.wiring import NoProgress, ensure_corpus, open_database
 
     name = _template_name()

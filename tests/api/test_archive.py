@@ -7,10 +7,10 @@ import asyncio
 import uuid
 
 import pytest
-from wander.core.domain.views import StoredProjection
-from wander.adapters.postgres.archive_repository import ArchiveRepository
 
 from tests.api.conftest import API, create, wait_idle
+from wander.adapters.postgres.archive_repository import ArchiveRepository
+from wander.core.domain.views import StoredProjection
 
 BASE = "/api/v1/wander"
 

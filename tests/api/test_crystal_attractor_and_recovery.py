@@ -9,8 +9,8 @@ from PIL import Image
 from sqlalchemy import insert
 
 from tests.api.conftest import API, create, start_server, wait_idle
-from wander.faces.api.app import ApiSettings
 from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
+from wander.faces.api.app import ApiSettings
 
 
 async def test_crystal_attractor_png_is_served(app, client):

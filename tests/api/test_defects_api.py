@@ -5,9 +5,9 @@ import json
 
 import httpx
 import websockets
-from wander.faces.api.app import ApiSettings
 
 from tests.api.conftest import API, create, start_server, wait_idle
+from wander.faces.api.app import ApiSettings
 
 
 async def test_browser_signs_in_once_with_a_cookie(app):

@@ -4,9 +4,9 @@ across reloads, and what a missing corpus key means to the crystallizer."""
 from datetime import UTC, datetime
 
 import numpy as np
-from wander.core.domain.models import Crystal, new_id
 
 from tests.api.conftest import API, create, wait_idle
+from wander.core.domain.models import Crystal, new_id
 
 
 def _crystal(session: dict, locus_id: str, resonance_id: str | None, dim: int) -> Crystal:

@@ -13,18 +13,18 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from sqlalchemy import insert, text
+
 from shared_schemas.events import Subject
-from wander.core.domain.models import Event
-from wander.core.domain.sandwich_views import UnstoredCrystal
-from wander.bootstrap.foraging import make_forager
-from wander.adapters.sources.egress import EgressPolicy
-from wander.core.sandwich.forager import NOVELTY_COS
-from wander.core.sandwich.model import DUPLICATE
+from tests.api.conftest import API, create
 from wander.adapters.postgres.kb_repository import KbRepository
 from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, DIM, WanderCrystal
+from wander.adapters.sources.egress import EgressPolicy
+from wander.bootstrap.foraging import make_forager
 from wander.bootstrap.wiring import NoProgress, import_notes, load_knowledge
-
-from tests.api.conftest import API, create
+from wander.core.domain.models import Event
+from wander.core.domain.sandwich_views import UnstoredCrystal
+from wander.core.sandwich.forager import NOVELTY_COS
+from wander.core.sandwich.model import DUPLICATE
 
 MARKETS = (
     "In a market a buyer and a seller meet at a price. The seller knows the quality of the goods and the "

@@ -14,10 +14,10 @@ import websockets
 
 from tests.api.conftest import create, start_server
 from tests.unit.forage.protocol_server import as_text, serve, silent_server
-from wander.faces.api.app import ApiSettings
+from wander.adapters.sources.egress import EgressPolicy
 from wander.bootstrap.foraging import make_forager
 from wander.core.sandwich.model import SOURCE_ERROR
-from wander.adapters.sources.egress import EgressPolicy
+from wander.faces.api.app import ApiSettings
 
 HANG_S = 4  # the forager's timeout here: a server whose loop it blocked would stall this long
 

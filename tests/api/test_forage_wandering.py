@@ -5,9 +5,9 @@ an error), and a page too close to what was just foraged is not followed further
 from __future__ import annotations
 
 from tests.unit.forage.protocol_server import as_text, serve
+from wander.adapters.sources.egress import EgressPolicy
 from wander.bootstrap.foraging import make_forager
 from wander.core.sandwich.model import DUPLICATE, SOURCE_ERROR
-from wander.adapters.sources.egress import EgressPolicy
 
 TEXTS = {
     "/start": "A market sits between the buyer and the seller; price is what the two sides agree between them.",

@@ -12,13 +12,13 @@ import uuid
 
 import pytest
 from sqlalchemy import insert
-from wander.bootstrap.settings import load_settings
-from wander.adapters.postgres.session_budget import SessionBudget
-from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
 
 from tests.api.conftest import API, create
 from tests.api.test_proposals import INSIGHT, write_assets
 from tests.unit.llm.servers import AnthropicServer, OllamaServer, Reply, anthropic_error, hopeless
+from wander.adapters.postgres.session_budget import SessionBudget
+from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
+from wander.bootstrap.settings import load_settings
 
 A = "/api/v1/wander"
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import math
 
 import httpx
-from wander.bootstrap.action_factory import action_service
-from wander.faces.api.app import ApiSettings
 
 from tests.api.conftest import start_server
 from tests.api.test_proposals import A, accepted_crystal, decision, propose, write_assets
+from wander.bootstrap.action_factory import action_service
+from wander.faces.api.app import ApiSettings
 
 STOP = 0.4
 HUGE = 100000.0

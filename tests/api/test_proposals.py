@@ -8,14 +8,14 @@ from dataclasses import asdict
 
 import pytest
 from sqlalchemy import insert, select, update
-from wander.core.action import codec
-from wander.bootstrap.action_factory import action_service
-from wander.core.domain.errors import Refused
-from wander.core.domain.wallet_views import LedgerEntry, WalletPosition, WalletState
-from wander.adapters.postgres.action_tables import LEDGER, PROPOSALS
-from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
 
 from tests.api.conftest import API, create
+from wander.adapters.postgres.action_tables import LEDGER, PROPOSALS
+from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
+from wander.bootstrap.action_factory import action_service
+from wander.core.action import codec
+from wander.core.domain.errors import Refused
+from wander.core.domain.wallet_views import LedgerEntry, WalletPosition, WalletState
 
 A = "/api/v1/wander"
 INSIGHT = "markets price the information they cannot see"

@@ -8,9 +8,9 @@ import httpx
 import pytest
 
 from tests.api.conftest import API, create, start_server
+from wander.bootstrap.settings import load_settings, parse_rate
 from wander.faces.api.app import ApiSettings
 from wander.faces.api.rate_limit import LIMITED, TokenBuckets, make_rate_guard
-from wander.bootstrap.settings import load_settings, parse_rate
 
 PROBLEM = "application/problem+json"
 

@@ -12,11 +12,11 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import ClassVar
 
 import pytest
-from wander.core.domain.models import Event
-from shared_schemas.events import Subject
 
+from shared_schemas.events import Subject
 from tests.api.conftest import API, create, free_port, wait_idle
 from tests.conftest import REPO
+from wander.core.domain.models import Event
 
 RECALL = "/api/v1/wander/recall"
 CRYSTAL_FORMED = str(Subject.CRYSTAL_FORMED)

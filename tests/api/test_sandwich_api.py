@@ -7,6 +7,10 @@ from dataclasses import asdict
 from datetime import datetime
 
 import pytest
+
+from wander.adapters.postgres.sandwich_tables import SANDWICHES
+from wander.bootstrap.foraging import make_forager
+from wander.core.domain.sandwich import TAXONOMY
 from wander.core.domain.sandwich_views import (
     ForageLogRow,
     ForageRunRow,
@@ -16,11 +20,8 @@ from wander.core.domain.sandwich_views import (
     TypeDistributionRow,
     TypeExample,
 )
-from wander.bootstrap.foraging import make_forager
-from wander.core.domain.sandwich import TAXONOMY
 from wander.core.sandwich.analysis import TARGETS, novelty_stability
 from wander.core.sandwich.model import SUBJECTS
-from wander.adapters.postgres.sandwich_tables import SANDWICHES
 
 
 async def test_metrics_and_analysis_over_http(app, client):

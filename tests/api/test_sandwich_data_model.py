@@ -12,11 +12,11 @@ import sys
 import numpy as np
 from sqlalchemy import text
 
+from wander.adapters.postgres.sandwich_corpus_queries import RESEARCH
+from wander.adapters.postgres.tables import DIM
 from wander.core.domain.sandwich import TAXONOMY
 from wander.core.sandwich.model import MADE, Attempt, Content, Ingredient, Sandwich
 from wander.core.sandwich.taxonomy import TYPES
-from wander.adapters.postgres.sandwich_corpus_queries import RESEARCH
-from wander.adapters.postgres.tables import DIM
 
 S = "/api/v1/sandwich"
 BASIS = np.linalg.qr(np.random.default_rng(11).normal(size=(DIM, DIM)))[0].T.astype(np.float32)

@@ -10,8 +10,8 @@ import subprocess
 import sys
 import uuid
 
-from wander.core.sandwich.model import DUPLICATE, NO_BREAD, REJECTED, Attempt, Content
 from tests.api.test_sandwich_data_model import corpus, make, v
+from wander.core.sandwich.model import DUPLICATE, NO_BREAD, REJECTED, Attempt, Content
 
 E = "/api/v1/sandwich/evaluation"
 WANDER = [sys.executable, "-m", "wander.faces.cli"]

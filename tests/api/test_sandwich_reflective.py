@@ -4,8 +4,8 @@ GET /api/v1/sandwich/explain gives the definition with the corpus's own examples
 
 from __future__ import annotations
 
-from wander.core.domain.sandwich import TAXONOMY
 from wander.bootstrap.foraging import make_forager
+from wander.core.domain.sandwich import TAXONOMY
 
 S = "/api/v1/sandwich"
 

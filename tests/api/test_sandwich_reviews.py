@@ -7,8 +7,8 @@ import json
 import subprocess
 import sys
 
-from wander.core.domain.sandwich import ACCEPT, REVIEW
 from wander.bootstrap.foraging import make_forager
+from wander.core.domain.sandwich import ACCEPT, REVIEW
 from wander.core.sandwich.model import REJECTED
 
 WANDER = [sys.executable, "-m", "wander.faces.cli"]

@@ -19,10 +19,10 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from shared_schemas.events import Subject
 from shared_schemas.models import SessionCreate
 from tests.api.conftest import API, create, wait_idle
-from wander.faces.api import problems
 from wander.bootstrap.settings import load_settings
-from wander.core.engine.service import NewWander
 from wander.bootstrap.wiring import open_app
+from wander.core.engine.service import NewWander
+from wander.faces.api import problems
 
 WALK = dict(seed_concept="tide pool", max_steps=20, random_seed=11, human_checkpoint_frequency=0, max_drift_distance=2)
 FULL = """

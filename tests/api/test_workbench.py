@@ -1,9 +1,9 @@
 """The mind map's own endpoints: crystal review, the fence as a list, comparing two loci."""
 
 import numpy as np
-from wander.core.domain.models import Crystal, new_id
 
 from tests.api.conftest import API, create, wait_idle
+from wander.core.domain.models import Crystal, new_id
 
 
 async def _crystal(app, sid: str, loci: list[dict], verdict: str, v: float) -> str:

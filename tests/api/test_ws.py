@@ -111,8 +111,8 @@ def test_events_frames_split_in_order(monkeypatch):
     from datetime import UTC, datetime
 
     from shared_schemas.events import EventsFrame
-    from wander.faces.api import ws as ws_module
     from wander.core.domain.models import Event
+    from wander.faces.api import ws as ws_module
 
     def ev(seq: int) -> Event:
         payload = {"session_id": "s", "step_number": seq, "from_locus_id": "l"}

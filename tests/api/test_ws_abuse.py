@@ -17,10 +17,10 @@ import websockets
 from websockets.exceptions import ConnectionClosed
 
 from tests.api.conftest import API, create, free_port, wait_idle
-from wander.faces.api.app import ApiSettings, create_app
-from wander.faces.api.ws import CLOSE_TOO_BIG, CLOSE_TOO_SLOW, socket_stats
 from wander.bootstrap.settings import load_settings
 from wander.bootstrap.wiring import open_app
+from wander.faces.api.app import ApiSettings, create_app
+from wander.faces.api.ws import CLOSE_TOO_BIG, CLOSE_TOO_SLOW, socket_stats
 
 
 @asynccontextmanager

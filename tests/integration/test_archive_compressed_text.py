@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from wander.core.archive.markdown import CRYSTALS_SHOWN, render_markdown
 from wander.adapters.projection.tokens import count_tokens
+from wander.core.archive.markdown import CRYSTALS_SHOWN, render_markdown
 
 WORDS = (
     "tide pool lighthouse keeper ledger signal market lemon insurance trust harbour salt lattice "

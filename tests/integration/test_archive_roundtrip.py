@@ -11,11 +11,12 @@ import subprocess
 import sys
 
 import pytest
-from wander.core.archive.service import Archivist
-from wander.core.engine.service import NewWander
+
 from wander.adapters.postgres.archive_repository import ArchiveRepository
 from wander.adapters.postgres.database import make_engine
 from wander.adapters.postgres.repository import PostgresStore
+from wander.core.archive.service import Archivist
+from wander.core.engine.service import NewWander
 
 WANDER = [sys.executable, "-m", "wander.faces.cli"]
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from wander.bootstrap.settings import load_settings
-from wander.core.engine.service import NewWander
 from wander.adapters.postgres.database import make_engine
 from wander.adapters.postgres.repository import PostgresStore
+from wander.bootstrap.settings import load_settings
 from wander.bootstrap.wiring import open_app
+from wander.core.engine.service import NewWander
 
 WANDER = [sys.executable, "-m", "wander.faces.cli"]
 WALK = NewWander(

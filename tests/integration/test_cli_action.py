@@ -4,10 +4,10 @@ import json
 import uuid
 
 from sqlalchemy import insert
-from wander.core.engine.service import NewWander
-from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
 
 from tests.integration.test_cli import wander
+from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
+from wander.core.engine.service import NewWander
 
 
 async def test_the_gate_from_the_terminal(app, cli_env):

@@ -12,10 +12,10 @@ from wander.adapters.bus.inprocess import InProcessBus
 from wander.adapters.ca import rotation
 from wander.adapters.ca.adapter import WheelerSignals
 from wander.adapters.ca.kernel import OSCILLATING, Evolution
-from wander.core.engine.clock import ManualClock
-from wander.adapters.memory.inmemory_store import InMemoryStore
-from wander.core.engine.service import NewWander, WanderEngine
 from wander.adapters.llm.offline import OfflineDweller
+from wander.adapters.memory.inmemory_store import InMemoryStore
+from wander.core.engine.clock import ManualClock
+from wander.core.engine.service import NewWander, WanderEngine
 
 
 def with_ca(knowledge, embedder) -> tuple[WanderEngine, InMemoryStore]:

@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 
 from wander.adapters.bus.inprocess import InProcessBus
+from wander.adapters.llm.offline import OfflineDweller
+from wander.adapters.memory.inmemory_store import InMemoryStore
 from wander.core.domain.errors import StoreUnavailable
 from wander.core.domain.models import FenceAnchor, Resonance, ResonanceStatus, new_id
 from wander.core.engine import fence as fences
 from wander.core.engine.clock import ManualClock
-from wander.adapters.memory.inmemory_store import InMemoryStore
 from wander.core.engine.service import Interventions, NewWander, WanderEngine
-from wander.adapters.llm.offline import OfflineDweller
 
 SEED = "information asymmetry"
 DAY_DECAY = 0.9  # 000: a resonance's strength decays 10% a day since it was last reinforced

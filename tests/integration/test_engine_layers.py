@@ -5,7 +5,9 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import update
 
+from wander.adapters.postgres.tables import WanderSession
 from wander.core.domain.views import EvidenceItem
 from wander.core.engine import fence as fences
 from wander.core.engine.adjacency import analogy as analogy_mod
@@ -15,8 +17,6 @@ from wander.core.engine.adjacency.bridging import bridging
 from wander.core.engine.adjacency.distance_band import _compost_candidates
 from wander.core.engine.adjacency.tension import tension
 from wander.core.engine.service import Interventions, NewWander
-from wander.adapters.postgres.tables import WanderSession
-from sqlalchemy import update
 
 SEED = "information asymmetry"
 

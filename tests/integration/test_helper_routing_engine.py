@@ -8,11 +8,11 @@ import uuid
 
 from tests.unit.llm.servers import AnthropicServer, OllamaServer
 from wander.adapters.bus.inprocess import InProcessBus
-from wander.core.engine.clock import ManualClock
-from wander.adapters.memory.inmemory_store import InMemoryStore
-from wander.core.engine.service import NewWander, WanderEngine
-from wander.bootstrap.llm_factory import build_dweller, model_helpers
 from wander.adapters.llm.offline import OfflineDweller
+from wander.adapters.memory.inmemory_store import InMemoryStore
+from wander.bootstrap.llm_factory import build_dweller, model_helpers
+from wander.core.engine.clock import ManualClock
+from wander.core.engine.service import NewWander, WanderEngine
 
 SEED = "information asymmetry"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from wander.core.domain.views import KnowledgeSource
 from wander.adapters.postgres.database import make_engine
 from wander.adapters.postgres.kb_repository import KbRepository, KbRow, vectors_from_send
+from wander.core.domain.views import KnowledgeSource
 
 
 async def test_load_all_reads_back_every_vector_bit_for_bit(db_url):

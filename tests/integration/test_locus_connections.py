@@ -11,12 +11,12 @@ import numpy as np
 from sqlalchemy import select, text
 
 from wander.adapters.bus.inprocess import InProcessBus
+from wander.adapters.llm.offline import OfflineDweller
+from wander.adapters.memory.inmemory_store import InMemoryStore
 from wander.core.domain.models import FenceAnchor
 from wander.core.engine import connections
 from wander.core.engine.clock import ManualClock
-from wander.adapters.memory.inmemory_store import InMemoryStore
 from wander.core.engine.service import Interventions, NewWander, WanderEngine
-from wander.adapters.llm.offline import OfflineDweller
 
 SEED = "information asymmetry"
 

@@ -14,12 +14,12 @@ import uvicorn
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
-from wander.faces.mcp.http import with_token
-from wander.core.engine.service import Interventions
-from wander.faces.mcp.server import build_server
 
 from tests.api.conftest import free_port
 from tests.conftest import REPO
+from wander.core.engine.service import Interventions
+from wander.faces.mcp.http import with_token
+from wander.faces.mcp.server import build_server
 
 TOOLS = {
     "wander_create_session",

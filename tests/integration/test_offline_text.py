@@ -8,12 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from wander.adapters.llm.offline_facets.facts import LEAN_OWN, Side, _kinship
+from wander.bootstrap.wiring import offline_engine
 from wander.core.domain import sandwich
 from wander.core.domain.geometry import normalize
 from wander.core.engine import crystal_structure as cs
 from wander.core.engine.service import NewWander
-from wander.adapters.llm.offline_facets.facts import LEAN_OWN, Side, _kinship
-from wander.bootstrap.wiring import offline_engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from text_quality import template_share_by_kind  # noqa: E402

@@ -9,10 +9,10 @@ import subprocess
 import sys
 
 from sqlalchemy import text
-from wander.bootstrap.foraging import make_forager
-from wander.core.sandwich.model import MADE, OUTCOMES, SOURCE_ERROR, SUBJECTS
 
 from tests.api.conftest import free_port
+from wander.bootstrap.foraging import make_forager
+from wander.core.sandwich.model import MADE, OUTCOMES, SOURCE_ERROR, SUBJECTS
 
 NOTES = {
     "economics/markets.md": "# Markets\n\nIn a market, a buyer and a seller meet at a price. The seller knows the "

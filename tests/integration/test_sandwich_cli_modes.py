@@ -8,8 +8,8 @@ import json
 import subprocess
 import sys
 
-from wander.core.domain.sandwich import TAXONOMY
 from wander.bootstrap.foraging import ask_corpus, make_forager
+from wander.core.domain.sandwich import TAXONOMY
 
 WANDER = [sys.executable, "-m", "wander.faces.cli"]
 

@@ -9,12 +9,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from wander.bootstrap.wiring import offline_engine
 from wander.core.domain.models import WHYS
 from wander.core.engine.adjacency.common import WHY
 from wander.core.engine.adjacency.senses import senses_of
 from wander.core.engine.service import NewWander
 from wander.core.engine.step import gather_candidates
-from wander.bootstrap.wiring import offline_engine
 
 STEPS = 300
 STRATEGIES = ("distance_band", "bridging", "analogy", "tension")

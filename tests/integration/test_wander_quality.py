@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+
 from wander.bootstrap.wiring import offline_engine
 from wander.core.domain import sandwich
 from wander.core.domain.geometry import midpoint, normalize

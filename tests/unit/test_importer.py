@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from wander.core.domain.errors import InvalidInput
 from wander.adapters.kb.importer import read_notes
+from wander.core.domain.errors import InvalidInput
 
 
 def test_chunks_per_heading_and_paragraph_with_domains(tmp_path: Path):

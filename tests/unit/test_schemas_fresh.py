@@ -111,8 +111,8 @@ def test_engine_payloads_validate_against_the_contract():
 def test_the_websocket_frame_parses_as_the_contract():
     from datetime import UTC, datetime
 
-    from wander.faces.api.ws import event_frame
     from wander.core.domain.models import Event
+    from wander.faces.api.ws import event_frame
 
     payload = {"session_id": "s", "step_number": 1, "from_locus_id": "l"}
     frame = events.EventFrame.model_validate_json(

@@ -2,8 +2,8 @@ import math
 
 import pytest
 
-from wander.core.domain.errors import InvalidInput
 from wander.core.domain import validation as v
+from wander.core.domain.errors import InvalidInput
 
 
 @pytest.mark.parametrize("bad", ["", "   ", "\n\t", None])

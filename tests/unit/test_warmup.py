@@ -8,10 +8,10 @@ import threading
 
 import numpy as np
 
-from wander.core.engine.ports import KnowledgeConcept
 from wander.adapters.kb import reach_cache
 from wander.adapters.kb.index import KnowledgeIndex
 from wander.bootstrap.warmup import Warmup
+from wander.core.engine.ports import KnowledgeConcept
 
 
 class SlowReach:

@@ -15,8 +15,8 @@ from wander.core.action.service import ActionService
 def action_service(app: Any, require_token: bool = False) -> ActionService:
     from wander.adapters.llm.evaluator import build_evaluator
     from wander.adapters.postgres.action_repository import ActionRepository
-    from wander.adapters.postgres.wallet_repository import PaperWallet
     from wander.adapters.postgres.session_budget import SessionBudget
+    from wander.adapters.postgres.wallet_repository import PaperWallet
 
     home = app.settings.home
     assets = load_assets(home)

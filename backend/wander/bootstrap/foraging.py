@@ -10,19 +10,19 @@ import logging
 from dataclasses import asdict
 from typing import Any
 
+import numpy as np
+
+from shared_schemas.events import Subject
+from wander.adapters.postgres.sandwich_repository import SandwichRepository
+from wander.adapters.sources import build_router, shared_fetcher
+from wander.adapters.sources.egress import EgressPolicy
+from wander.bootstrap.settings import ForageSettings
 from wander.core.domain.errors import InvalidInput
 from wander.core.domain.models import Event
 from wander.core.domain.sandwich import ACCEPT, REVIEW, TAXONOMY, WEIGHTS
-from shared_schemas.events import Subject
-import numpy as np
-
-from wander.bootstrap.settings import ForageSettings
-from wander.adapters.sources import build_router, shared_fetcher
-from wander.adapters.sources.egress import EgressPolicy
 from wander.core.sandwich.assembler import Assembler
 from wander.core.sandwich.crystals import crystal_sandwich
 from wander.core.sandwich.forager import Forager
-from wander.adapters.postgres.sandwich_repository import SandwichRepository
 
 log = logging.getLogger(__name__)
 CRYSTAL_FORMED = str(Subject.CRYSTAL_FORMED)
@@ -114,8 +114,8 @@ async def ask_corpus(app: Any, question: str) -> dict[str, Any]:
     """Reflective mode (`wander corpus ask`, POST /api/v1/sandwich/ask): the question routed to
     one of 004's analysis queries (or a vector search over the sandwiches when none fits),
     and that query's rows as the answer."""
-    from wander.core.sandwich.analysis import route_with_args
     from wander.adapters.postgres.sandwich_corpus_queries import RESEARCH
+    from wander.core.sandwich.analysis import route_with_args
 
     question = (question or "").strip()
     if not question:

@@ -12,10 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from wander.bootstrap.settings import DWELLERS, EMBEDDERS, load_settings
-from wander.core.domain.errors import InvalidInput
-from wander.core.engine.ports import ConceptProposer, Dweller, Embedder
-from wander.core.engine.rumination import OfflineRuminator
 from wander.adapters.llm.base import RetryPolicy, Sleep
 from wander.adapters.llm.grounding import Grounding
 from wander.adapters.llm.pricing import PriceTable
@@ -23,6 +19,10 @@ from wander.adapters.llm.proposer import ChainProposer, ModelProposer
 from wander.adapters.llm.router import ModelMember, RouterDweller
 from wander.adapters.llm.rumination import ModelRumination
 from wander.adapters.llm.rumination_router import RoutedRumination
+from wander.bootstrap.settings import DWELLERS, EMBEDDERS, load_settings
+from wander.core.domain.errors import InvalidInput
+from wander.core.engine.ports import ConceptProposer, Dweller, Embedder
+from wander.core.engine.rumination import OfflineRuminator
 
 # The provider modules (and their SDKs) are imported where they are first needed.
 

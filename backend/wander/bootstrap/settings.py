@@ -22,8 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from wander.core.domain.errors import InvalidInput
 from wander.adapters.llm import defaults
+from wander.core.domain.errors import InvalidInput
 
 DWELLERS = ("offline", "ollama", "anthropic", "auto")
 EMBEDDERS = ("minilm", "ollama")

@@ -13,23 +13,23 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.adapters.bus.inprocess import InProcessBus
 from wander.adapters.ca.adapter import WheelerSignals
-from wander.bootstrap.settings import Settings, load_section, load_settings
-from wander.core.domain.errors import InvalidInput
-from wander.core.engine.clock import ManualClock, SystemClock
-from wander.adapters.memory.inmemory_store import InMemoryStore
-from wander.core.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
-from wander.core.engine.queries import Queries
-from wander.core.engine.service import WanderEngine
 from wander.adapters.kb import corpus, importer, reach_cache
-from wander.adapters.kb.index import KnowledgeIndex
 from wander.adapters.kb.corpus_embedding import corpus_matrix
+from wander.adapters.kb.index import KnowledgeIndex
 from wander.adapters.llm.offline import OfflineDweller
+from wander.adapters.memory.inmemory_store import InMemoryStore
 from wander.adapters.postgres import migrate
 from wander.adapters.postgres.database import database_url, make_engine, wait_ready
 from wander.adapters.postgres.kb_repository import KbRepository, KbRow
 from wander.adapters.postgres.repository import PostgresStore
 from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID
+from wander.bootstrap.settings import Settings, load_section, load_settings
 from wander.bootstrap.warmup import phase
+from wander.core.domain.errors import InvalidInput
+from wander.core.engine.clock import ManualClock, SystemClock
+from wander.core.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
+from wander.core.engine.queries import Queries
+from wander.core.engine.service import WanderEngine
 
 log = logging.getLogger(__name__)
 CORPUS_SOURCE = "wordnet"
@@ -277,8 +277,8 @@ async def open_app(
 
         crystal_memory = CrystalMemory.open(settings.memory_dir, embedder)
         crystal_memory.attach(bus)  # every crystal is stored in the Wheeler memory as it forms
-        from wander.bootstrap.foraging import attach_crystal_sandwiches
         from wander.adapters.postgres.sandwich_repository import SandwichRepository
+        from wander.bootstrap.foraging import attach_crystal_sandwiches
 
         sandwiches = SandwichRepository(db)
         attach_crystal_sandwiches(bus, sandwiches, embedder)  # ... and as a sandwich of the corpus

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from shared_schemas.models import CrystalOut, FenceAnchorOut, LocusOut, ResidueOut, ResonanceOut, SessionOut, TraceStep
 from wander.core.domain.models import Crystal, Locus, Residue, Resonance, Session
 from wander.core.domain.views import StepView

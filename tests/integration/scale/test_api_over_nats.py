@@ -8,8 +8,8 @@ import httpx
 
 from tests.api.conftest import API, start_server
 from tests.integration.scale.conftest import eventually, traces
-from wander.faces.api.app import ApiSettings
 from wander.core.engine.service import NewWander
+from wander.faces.api.app import ApiSettings
 
 
 async def test_runs_go_to_the_worker_and_survive_pause_resume_and_api_restart(

@@ -108,8 +108,8 @@ def test_transient_errors_are_told_from_bugs():
 
 
 async def test_the_engine_of_a_worker_commits_steps_only_under_its_lease(settings, embedder, knowledge, db_url):
-    from wander.core.engine.service import NewWander
     from wander.bootstrap.wiring import open_app
+    from wander.core.engine.service import NewWander
 
     leases = LeaseManager(db_url, name="lease-engine")
     other = LeaseManager(db_url, name="lease-other")

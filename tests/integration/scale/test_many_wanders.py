@@ -18,9 +18,9 @@ from collections import Counter
 from sqlalchemy import text
 
 from tests.integration.scale.conftest import eventually
+from wander.bootstrap.wiring import make_runner
 from wander.core.engine.runner import Runner
 from wander.core.engine.service import NewWander
-from wander.bootstrap.wiring import make_runner
 
 SEEDS = ("harbor", "lantern", "orchard", "glacier", "market", "tide pools", "volcano", "library", "compass", "beehive")
 STEPS = 8

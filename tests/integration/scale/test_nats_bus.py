@@ -13,8 +13,8 @@ from sqlalchemy import text
 
 from tests.integration.scale.conftest import eventually
 from wander.adapters.bus import subjects
-from wander.core.engine.service import NewWander
 from wander.adapters.postgres.outbox import PostgresOutbox
+from wander.core.engine.service import NewWander
 
 
 async def take_steps(app, sid: str, n: int) -> None:

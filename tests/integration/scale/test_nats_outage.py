@@ -12,8 +12,8 @@ import websockets
 
 from tests.api.conftest import API, start_server
 from tests.integration.scale.conftest import eventually
-from wander.faces.api.app import ApiSettings
 from wander.adapters.postgres.outbox import PostgresOutbox
+from wander.faces.api.app import ApiSettings
 
 
 async def test_wander_survives_a_nats_outage_and_the_socket_sees_every_event_once(

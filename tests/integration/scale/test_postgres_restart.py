@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 
 from tests.integration.scale.conftest import eventually, traces
-from wander.bootstrap.settings import load_settings
-from wander.core.engine.service import NewWander
 from wander.adapters.postgres.outbox import PostgresOutbox
+from wander.bootstrap.settings import load_settings
 from wander.bootstrap.wiring import make_runner, open_app
+from wander.core.engine.service import NewWander
 
 
 async def _tolerant(check):

@@ -9,9 +9,9 @@ import itertools
 import signal
 
 from tests.integration.scale.conftest import eventually, traces
-from wander.core.engine.service import NewWander
 from wander.adapters.postgres.outbox import PostgresOutbox
 from wander.bootstrap.wiring import make_runner
+from wander.core.engine.service import NewWander
 
 
 async def _completed(app, sid: str):

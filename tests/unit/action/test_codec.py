@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
+
 from wander.core.action import codec
 
 KEYS = codec.Keys.from_secret(b"k" * 32)

@@ -3,11 +3,12 @@ Anthropic (only with a key) before Ollama, each behind the rules; a bad value na
 variable."""
 
 import pytest
+
+from wander.adapters.llm.evaluator import ModelEvaluator, build_evaluator
+from wander.bootstrap.settings import load_settings
 from wander.core.action.assets import load_assets
 from wander.core.action.evaluator import OfflineEvaluator
-from wander.bootstrap.settings import load_settings
 from wander.core.domain.errors import InvalidInput
-from wander.adapters.llm.evaluator import ModelEvaluator, build_evaluator
 
 
 class NoBudget:

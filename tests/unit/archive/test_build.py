@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 from PIL import Image
+
 from wander.core.archive.build import PROJECTION_SUBJECT, build, document, fingerprint, session_embedding
 
 

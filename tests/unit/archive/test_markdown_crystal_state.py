@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import copy
 
-from wander.core.archive.markdown import render_markdown
-
 from tests.unit.archive.test_build import rows
+from wander.core.archive.markdown import render_markdown
 
 
 def _reviewed(r: dict, cid: str, human_approved: bool, status: str) -> dict:

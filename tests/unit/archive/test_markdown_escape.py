@@ -4,9 +4,9 @@ CommonMark parser, a hostile name, seed, concept, residue or insight stays liter
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
-from wander.core.archive.markdown import md, render_markdown
 
 from tests.unit.archive.test_build import rows
+from wander.core.archive.markdown import md, render_markdown
 
 HOSTILE = "<script>alert(1)</script> [click](javascript:alert(1)) *loud* # heading | a | b |\n\n# injected"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from wander.adapters.projection import projection as proj
 from wander.adapters.projection.pca_projector import PcaProjector
 

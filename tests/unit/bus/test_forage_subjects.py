@@ -2,6 +2,7 @@
 their own de-duplication ids; wander events keep their scheme."""
 
 import pytest
+
 from wander.adapters.bus import subjects
 
 RUN = "7b0c2f7e-1111-4a2b-9c3d-000000000001"

@@ -5,11 +5,10 @@ meanwhile, and why the wander stopped (nothing while it is still active)."""
 from datetime import UTC, datetime
 
 from shared_schemas.events import Subject
+from tests.unit.bus.test_queue_runner import FakeEngine, FakeQueue, FakeStore, S
 from wander.adapters.bus.inprocess import InProcessBus
 from wander.core.domain.models import Event, SessionStatus
 from wander.core.engine.queue_runner import QueueRunner
-
-from tests.unit.bus.test_queue_runner import FakeEngine, FakeQueue, FakeStore, S
 
 
 def event(sid, subject, **payload):

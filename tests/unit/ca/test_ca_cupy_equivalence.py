@@ -8,8 +8,9 @@ and the elementwise passes (``fused=False``)."""
 
 import numpy as np
 import pytest
-from wander.adapters.ca import xp as xpmod
+
 from wander.adapters.ca import kernel
+from wander.adapters.ca import xp as xpmod
 from wander.adapters.ca.kernel import CHAOTIC, OSCILLATING, evolve_batch, run_ticks
 from wander.adapters.ca.seed import hash_frames
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import pytest
-
-import json
 
 from wander.adapters.ca import rotation
 from wander.adapters.ca.kernel import CHAOTIC, CONVERGED, OSCILLATING, Evolution

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from wander.core.engine.crystallizer import Crystallizer, accepted_crystals
 from wander.adapters.memory.inmemory_store import InMemoryStore
+from wander.core.engine.crystallizer import Crystallizer, accepted_crystals
 
 LABELS = ["hound", "tabby", "between", "reef", "harbour", "tide"]
 

@@ -4,10 +4,10 @@ the nearest concepts (engine/grounding.py): both its words and its meaning must 
 import numpy as np
 import pytest
 
+from wander.adapters.kb.index import KnowledgeIndex
 from wander.core.domain.errors import InvalidInput
 from wander.core.engine.grounding import FLOOR, check_grounded, nonsense_texts, vocabulary, words
 from wander.core.engine.ports import KnowledgeConcept
-from wander.adapters.kb.index import KnowledgeIndex
 
 CONCEPTS = [
     KnowledgeConcept("tide.n.01", "tide", "the periodic rise and fall of the sea", ("phenomenon",)),

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from wander.adapters.kb import corpus, shipped_vectors
+from wander.adapters.kb.index import KnowledgeIndex
 from wander.core.domain.errors import InvalidInput
 from wander.core.engine.grounding import check_grounded, nonsense_texts, vocabulary, words
 from wander.core.engine.ports import KnowledgeConcept
-from wander.adapters.kb import corpus, shipped_vectors
-from wander.adapters.kb.index import KnowledgeIndex
 
 REAL = ["smartphone", "Bitcoin", "Netflix", "podcast", "Wikipedia", "cryptocurrency", "selfie", "microservices"]
 MADE_UP = ["xqzvbnm plorf", "qwxz lkjhg", "zzzz", "fjdksla", "florgle wimbo", "blorp", "plonk trebbit", "brrrzt"]

@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
+from wander.adapters.kb.index import KnowledgeIndex
 from wander.core.domain.models import Resonance, ResonanceStatus
 from wander.core.engine.ports import KnowledgeConcept
 from wander.core.engine.resonance import decayed_strength
 from wander.core.engine.resonance_rows import ResonanceRows, best_rows, opposite_labels
-from wander.adapters.kb.index import KnowledgeIndex
 
 DIM = 16
 NOW = datetime(2026, 3, 1, tzinfo=UTC)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.forage.protocol_server import Seen, as_text, serve
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.arxiv import CATEGORIES, Arxiv
+from wander.core.sandwich.ports import SourceError
 
 ATOM = "application/atom+xml; charset=utf-8"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.forage.protocol_server import Seen, as_json, serve
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.ckan import Ckan
+from wander.core.sandwich.ports import SourceError
 
 HELP = "https://catalog.example/api/3/action/help_show?name=package_search"
 

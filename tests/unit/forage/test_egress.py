@@ -10,10 +10,10 @@ import time
 import pytest
 
 from tests.unit.forage.protocol_server import as_text, serve, silent_server
-from wander.bootstrap.settings import load_settings
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.egress import EgressPolicy, Refused, Unreachable
 from wander.adapters.sources.fetch import Fetcher, HostLimiter, RateLimited
+from wander.bootstrap.settings import load_settings
+from wander.core.sandwich.ports import SourceError
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.forage.protocol_server import as_text, serve
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.feeds import Feeds
+from wander.core.sandwich.ports import SourceError
 
 RSS = """<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.forage.protocol_server import Seen, as_json, as_text, serve
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.gutenberg import Gutenberg, body_of
+from wander.core.sandwich.ports import SourceError
 
 BOOK = (
     "The Project Gutenberg eBook of Walden\n\nThis eBook is for the use of anyone anywhere...\n\n"

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.forage.protocol_server import Seen, as_json, serve
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.fetch import RateLimited
 from wander.adapters.sources.mediawiki import MediaWiki
+from wander.core.sandwich.ports import SourceError
 
 EXTRACT = (
     "Entropy is a scientific concept that is most commonly associated with a state of disorder, randomness, "

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.forage.protocol_server import as_text, serve
-from wander.core.sandwich.model import Content
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.router import SourceRouter
 from wander.adapters.sources.web import WebPage, absolute_links
+from wander.core.sandwich.model import Content
+from wander.core.sandwich.ports import SourceError
 
 PAGE = """<html><head><title>Shores</title></head><body><nav><a href="/menu">menu</a></nav>
 <h1>Shores</h1><p>A shore lies between the sea and the land, and the tide moves across it twice a day,

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.forage.protocol_server import Seen, as_json, as_text, serve
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.fetch import RateLimited
 from wander.adapters.sources.websearch import WebSearch
+from wander.core.sandwich.ports import SourceError
 
 
 def result(n: int) -> dict:

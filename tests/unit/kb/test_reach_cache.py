@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from wander.core.engine.ports import KnowledgeConcept
 from wander.adapters.kb import reach_cache
 from wander.adapters.kb.index import KnowledgeIndex
+from wander.core.engine.ports import KnowledgeConcept
 
 DOMAINS = ["animal", "artifact", "cognition", "food"]
 

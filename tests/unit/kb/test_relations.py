@@ -10,9 +10,9 @@ import json
 import numpy as np
 import pytest
 
-from wander.core.engine.ports import RELATION_KINDS, ConceptRelations, KnowledgeConcept
 from wander.adapters.kb import corpus
 from wander.adapters.kb.index import KnowledgeIndex
+from wander.core.engine.ports import RELATION_KINDS, ConceptRelations, KnowledgeConcept
 
 
 @pytest.fixture(scope="module")

@@ -27,9 +27,9 @@ def test_shipped_vectors_cover_the_corpus_and_agree_with_the_model(embedder):
 def test_the_shipped_domain_neighbourhoods_fit_the_shipped_corpus_and_vectors(embedder):
     """A new machine's knowledge index (the shipped corpus with its shipped vectors, as
     ensure_corpus loads them) finds its domain neighbourhoods shipped, equal to computed ones."""
-    from wander.core.engine.ports import KnowledgeConcept
     from wander.adapters.kb import reach_cache
     from wander.adapters.kb.index import KnowledgeIndex
+    from wander.core.engine.ports import KnowledgeConcept
 
     concepts = corpus.load_corpus()
     shipped = shipped_vectors.load(embedder.name)

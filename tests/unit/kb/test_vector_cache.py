@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from wander.bootstrap.settings import load_settings
 from wander.adapters.kb.vector_cache import corpus_vectors
+from wander.bootstrap.settings import load_settings
 
 
 def vectors(rows: int = 5, seed: int = 0) -> np.ndarray:

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
+from wander.adapters.llm.base import RetryPolicy
 from wander.core.domain.models import Locus, Residue, Session, SourceType
 from wander.core.engine.ports import DwellRequest
-from wander.adapters.llm.base import RetryPolicy
 
 from .servers import AnthropicServer, OllamaServer
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from wander.faces.cli.doctor import diagnose
-from wander.core.domain.errors import InvalidInput
 from wander.adapters.embed.minilm import MiniLMEmbedder
 from wander.adapters.embed.ollama import OllamaEmbedder
+from wander.adapters.llm.proposer import ChainProposer, ModelProposer
+from wander.adapters.llm.router import RouterDweller
+from wander.adapters.llm.rumination import ModelRumination
+from wander.adapters.llm.rumination_router import RoutedRumination
 from wander.bootstrap.llm_factory import (
     build_dweller,
     build_embedder,
@@ -19,11 +21,9 @@ from wander.bootstrap.llm_factory import (
     model_helpers,
     model_settings,
 )
-from wander.adapters.llm.proposer import ChainProposer, ModelProposer
-from wander.adapters.llm.router import RouterDweller
+from wander.core.domain.errors import InvalidInput
 from wander.core.engine.rumination import OfflineRuminator
-from wander.adapters.llm.rumination import ModelRumination
-from wander.adapters.llm.rumination_router import RoutedRumination
+from wander.faces.cli.doctor import diagnose
 
 from .conftest import StubOffline, UnitEmbedder, make_request
 

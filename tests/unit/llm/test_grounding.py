@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from wander.core.domain.models import Residue
-from wander.bootstrap.llm_factory import build_dweller
 from wander.adapters.llm.grounding import Grounding, named_terms
 from wander.adapters.llm.ollama import OllamaDweller
 from wander.adapters.llm.router import RouterDweller
+from wander.bootstrap.llm_factory import build_dweller
+from wander.core.domain.models import Residue
 
 from .conftest import StubOffline, make_request
 from .servers import Reply, dwelling

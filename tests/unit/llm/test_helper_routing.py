@@ -5,10 +5,10 @@ within the budget; what every call cost said in the answer, failed cloud calls i
 
 from __future__ import annotations
 
+from wander.bootstrap.llm_factory import build_proposer, build_rumination
 from wander.core.domain.views import EvidenceItem
 from wander.core.engine.model_spend import Spend
 from wander.core.engine.ports import RuminationTurn
-from wander.bootstrap.llm_factory import build_proposer, build_rumination
 
 from .servers import Reply, anthropic_error
 

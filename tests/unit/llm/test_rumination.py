@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 
-from wander.core.domain.views import EvidenceItem
-from wander.core.engine.ports import RuminationTurn
 from wander.adapters.llm.anthropic import AnthropicChat
 from wander.adapters.llm.ollama import OllamaChat
 from wander.adapters.llm.proposer import ChainProposer, ModelProposer, clean_concepts
 from wander.adapters.llm.rumination import ModelRumination, build_continuation_prompt, parse_rumination_reply
+from wander.core.domain.views import EvidenceItem
+from wander.core.engine.ports import RuminationTurn
 
 from .servers import Reply, rumination_answer
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wander.adapters.llm.dwelling import ModelDweller
-from wander.adapters.llm.ollama import OllamaChat
 from wander.adapters.llm.dwelling_answer import parse_dwelling
+from wander.adapters.llm.ollama import OllamaChat
 from wander.adapters.llm.output import OutputError, extract_json, failed_residue
 
 from .conftest import make_request

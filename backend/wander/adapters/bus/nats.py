@@ -36,9 +36,8 @@ from typing import Any
 
 import nats
 from nats.aio.client import Client as NATS
-from nats.errors import TimeoutError as NatsTimeoutError
-from nats.js.errors import BadRequestError
 from nats.aio.msg import Msg
+from nats.errors import TimeoutError as NatsTimeoutError
 from nats.js import JetStreamContext
 from nats.js.api import (
     AckPolicy,
@@ -48,6 +47,7 @@ from nats.js.api import (
     StorageType,
     StreamConfig,
 )
+from nats.js.errors import BadRequestError
 from tenacity import (
     AsyncRetrying,
     RetryCallState,

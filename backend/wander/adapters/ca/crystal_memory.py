@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from shared_schemas.events import Subject
 from wander.adapters.ca.kernel import evolve_batch
 from wander.adapters.ca.wheeler_memory import (
     MemoryInputError,
@@ -28,7 +29,6 @@ from wander.adapters.ca.wheeler_memory import (
 from wander.adapters.ca.xp import get_xp
 from wander.core.domain.errors import InvalidInput
 from wander.core.domain.models import Event
-from shared_schemas.events import Subject
 from wander.core.engine.ports import Embedder
 
 log = logging.getLogger(__name__)

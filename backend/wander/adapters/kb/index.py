@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from wander.adapters.kb import corpus
 from wander.core.domain.geometry import top_k
 from wander.core.engine.ports import ConceptRelations, KnowledgeConcept, RelatedConcept
-from wander.adapters.kb import corpus
 
 # Similarity rows kept (56 KB each over 14k concepts): the current locus's and those of the
 # walk's last few loci, which the analogy strategy combines instead of scanning again.

@@ -21,7 +21,6 @@ from typing import Any
 
 import anthropic
 
-from wander.core.engine.ports import Embedder
 from wander.adapters.llm import defaults
 from wander.adapters.llm.base import (
     Completion,
@@ -33,6 +32,7 @@ from wander.adapters.llm.base import (
 )
 from wander.adapters.llm.dwelling import ModelDweller
 from wander.adapters.llm.pricing import PriceTable
+from wander.core.engine.ports import Embedder
 
 DEFAULT_MODEL = defaults.ANTHROPIC_MODEL
 DEFAULT_HEAVY_MODEL = defaults.ANTHROPIC_HEAVY_MODEL

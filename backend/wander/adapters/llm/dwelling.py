@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from wander.core.domain.models import Residue
-from wander.core.engine.ports import DwellRequest, Embedder
 from wander.adapters.llm import prompts
 from wander.adapters.llm.base import BudgetRefused, ChatModel, Completion, ModelUnavailable, RetryPolicy
 from wander.adapters.llm.dwelling_answer import DWELLING_JSON_SCHEMA, DWELLING_SCHEMA, parse_dwelling
 from wander.adapters.llm.output import OutputError, clip_raw, failed_residue
+from wander.core.domain.models import Residue
+from wander.core.engine.ports import DwellRequest, Embedder
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from wander.core.domain.pii import scrub_pii
 from wander.adapters.llm.output import DEFAULT_ACTIONABILITY, DEFAULT_INTERESTINGNESS, OutputError, extract_json
+from wander.core.domain.pii import scrub_pii
 
 FACETS = ("connection", "tension", "bridge", "surprise", "possibility")
 MIN_FACETS = 3  # fewer facets than this is not a dwelling, whatever else came back

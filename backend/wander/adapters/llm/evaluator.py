@@ -29,13 +29,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from wander.adapters.llm import prompts
+from wander.adapters.llm.base import ChatModel, Completion, ModelUnavailable, RetryPolicy
+from wander.adapters.llm.output import OutputError, extract_json
 from wander.core.action.assets import Assets
 from wander.core.action.evaluator import OfflineEvaluator
 from wander.core.action.ports import CloudBudget, CrystalContext
 from wander.core.domain.pii import scrub_pii
-from wander.adapters.llm import prompts
-from wander.adapters.llm.base import ChatModel, Completion, ModelUnavailable, RetryPolicy
-from wander.adapters.llm.output import OutputError, extract_json
 
 log = logging.getLogger(__name__)
 

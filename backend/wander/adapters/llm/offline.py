@@ -16,13 +16,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from wander.adapters.llm.offline_facets import writers
+from wander.adapters.llm.offline_facets.facts import lemma, pair_facts
 from wander.core.domain import scoring
 from wander.core.domain.geometry import band_centrality, midpoint, normalize
 from wander.core.domain.models import Locus, Residue
 from wander.core.domain.themes import degenerate_labels
 from wander.core.engine.ports import DwellRequest, Knowledge
-from wander.adapters.llm.offline_facets import writers
-from wander.adapters.llm.offline_facets.facts import lemma, pair_facts
 
 
 class OfflineDweller:

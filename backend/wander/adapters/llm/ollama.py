@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 import ollama
 
-from wander.core.engine.ports import Embedder
 from wander.adapters.llm import defaults
 from wander.adapters.llm.base import (
     Completion,
@@ -25,6 +24,7 @@ from wander.adapters.llm.base import (
     estimate_tokens,
 )
 from wander.adapters.llm.dwelling import ModelDweller
+from wander.core.engine.ports import Embedder
 
 DEFAULT_URL = defaults.OLLAMA_URL
 DEFAULT_MODEL = defaults.OLLAMA_MODEL

@@ -20,12 +20,12 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from wander.core.domain.pii import scrub_pii
-from wander.core.engine.model_spend import Proposals
-from wander.core.engine.ports import ConceptProposer
 from wander.adapters.llm import prompts
 from wander.adapters.llm.base import ChatModel, Completion, ModelUnavailable, ModelUsage, RetryPolicy
 from wander.adapters.llm.output import LIST_SCHEMA, OutputError, extract_json
+from wander.core.domain.pii import scrub_pii
+from wander.core.engine.model_spend import Proposals
+from wander.core.engine.ports import ConceptProposer
 
 log = logging.getLogger(__name__)
 

@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from wander.core.domain.models import Residue
-from wander.core.engine.ports import Dweller, DwellRequest
 from wander.adapters.llm.base import BudgetRefused, ModelUnavailable
 from wander.adapters.llm.grounding import Grounding
 from wander.adapters.llm.output import failed_residue
+from wander.core.domain.models import Residue
+from wander.core.engine.ports import Dweller, DwellRequest
 
 log = logging.getLogger(__name__)
 

@@ -18,12 +18,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from wander.core.domain.pii import scrub_pii
-from wander.core.domain.views import EvidenceItem
-from wander.core.engine.ports import RuminationReply, RuminationTurn
 from wander.adapters.llm import prompts
 from wander.adapters.llm.base import ChatModel, Completion, ModelUnavailable, ModelUsage, RetryPolicy
 from wander.adapters.llm.output import OutputError, clip_raw, extract_json
+from wander.core.domain.pii import scrub_pii
+from wander.core.domain.views import EvidenceItem
+from wander.core.engine.ports import RuminationReply, RuminationTurn
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 
-from wander.core.engine.ports import RuminationModel, RuminationReply, RuminationTurn
 from wander.adapters.llm.rumination import ModelRumination, ModelRuminationReply
+from wander.core.engine.ports import RuminationModel, RuminationReply, RuminationTurn
 
 log = logging.getLogger(__name__)
 

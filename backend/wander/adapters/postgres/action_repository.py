@@ -12,11 +12,11 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from wander.adapters.postgres.action_tables import DECISIONS, LEDGER, PROPOSALS
+from wander.adapters.postgres.tables import WanderEvent, WanderSession
 from wander.core.action.ports import Decision, Proposal
 from wander.core.domain.errors import Refused
 from wander.core.domain.models import Event, EventDraft
-from wander.adapters.postgres.action_tables import DECISIONS, LEDGER, PROPOSALS
-from wander.adapters.postgres.tables import WanderEvent, WanderSession
 
 S = WanderSession.__table__
 E = WanderEvent.__table__

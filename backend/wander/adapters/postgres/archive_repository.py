@@ -13,11 +13,11 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from wander.core.domain.models import FINISHED, Event
-from wander.core.domain.views import StoredProjection
 from wander.adapters.postgres.archive_tables import WanderArchive, WanderProjection
 from wander.adapters.postgres.tables import WanderEvent, WanderLocus, WanderSession
 from wander.adapters.postgres.wander_rows import WanderRowsRepository
+from wander.core.domain.models import FINISHED, Event
+from wander.core.domain.views import StoredProjection
 
 A = WanderArchive.__table__
 P = WanderProjection.__table__

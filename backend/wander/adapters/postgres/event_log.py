@@ -15,10 +15,10 @@ from sqlalchemy import CTE, Select, Text, Update, and_, bindparam, column, func,
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from wander.core.domain.errors import Conflict
-from wander.core.domain.models import Event, EventDraft
 from wander.adapters.postgres.mappers import as_uuid
 from wander.adapters.postgres.tables import WanderEvent, WanderSession
+from wander.core.domain.errors import Conflict
+from wander.core.domain.models import Event, EventDraft
 
 S = WanderSession.__table__
 E = WanderEvent.__table__

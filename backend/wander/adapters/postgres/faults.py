@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 from sqlalchemy.exc import DBAPIError
 
-from wander.core.domain.errors import StoreUnavailable
 from wander.adapters.postgres.leases import is_transient_db_error
+from wander.core.domain.errors import StoreUnavailable
 
 CANNOT_WRITE = ("53", "58")
 AWAY = ("08", "57P")

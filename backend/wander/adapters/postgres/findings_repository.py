@@ -5,10 +5,10 @@ from __future__ import annotations
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from wander.core.domain.models import Crystal, CrystalStatus, Event, EventDraft, Resonance
 from wander.adapters.postgres.event_log import append_after_lock
 from wander.adapters.postgres.mappers import as_uuid, crystal_from_row, crystal_values, parse_uuid, resonance_from_row
 from wander.adapters.postgres.tables import WanderCrystal, WanderResonance
+from wander.core.domain.models import Crystal, CrystalStatus, Event, EventDraft, Resonance
 
 RS = WanderResonance.__table__
 C = WanderCrystal.__table__

@@ -8,11 +8,11 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 
+from wander.adapters.postgres.mappers import as_uuid, fence_embeddings, fence_from_json, fence_to_json
+from wander.adapters.postgres.tables import WanderCrystal, WanderSession
 from wander.core.domain.errors import Conflict
 from wander.core.domain.models import FINISHED, Event, EventDraft
 from wander.core.engine.ports import FenceChange
-from wander.adapters.postgres.mappers import as_uuid, fence_embeddings, fence_from_json, fence_to_json
-from wander.adapters.postgres.tables import WanderCrystal, WanderSession
 
 S = WanderSession.__table__
 C = WanderCrystal.__table__

@@ -9,8 +9,8 @@ import numpy as np
 from sqlalchemy import LargeBinary, delete, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from wander.core.domain.views import KnowledgeSource
 from wander.adapters.postgres.tables import KbConcept, KbSource
+from wander.core.domain.views import KnowledgeSource
 
 K = KbConcept.__table__
 KS = KbSource.__table__

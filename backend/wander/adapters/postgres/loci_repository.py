@@ -7,10 +7,10 @@ from collections.abc import Callable
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from wander.core.domain.models import Event, EventDraft, Locus
 from wander.adapters.postgres.event_log import append_events, lock_session
 from wander.adapters.postgres.mappers import as_uuid, locus_from_row, locus_values, parse_uuid
 from wander.adapters.postgres.tables import WanderLocus
+from wander.core.domain.models import Event, EventDraft, Locus
 
 L = WanderLocus.__table__
 

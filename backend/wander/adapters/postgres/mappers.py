@@ -10,7 +10,6 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy import Text, cast, literal
 from sqlalchemy.dialects.postgresql import ARRAY
 
-from wander.core.domain.validation import parse_uuid  # noqa: F401  (the store modules import it from here)
 from wander.core.domain.models import (
     Crystal,
     FenceAnchor,
@@ -23,6 +22,7 @@ from wander.core.domain.models import (
     Trace,
     WarmMemory,
 )
+from wander.core.domain.validation import parse_uuid  # noqa: F401  (the store modules import it from here)
 from wander.core.engine.ports import StepCommit
 
 

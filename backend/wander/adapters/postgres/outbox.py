@@ -18,8 +18,8 @@ from datetime import timedelta
 from sqlalchemy import and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from wander.core.domain.models import Event
 from wander.adapters.postgres.tables import WanderEvent
+from wander.core.domain.models import Event
 
 E = WanderEvent.__table__
 RELAY_LOCK_CLASS = 0x57524C59  # 'WRLY': the relay's advisory lock namespace (int4)

@@ -10,8 +10,6 @@ from sqlalchemy import cast, func, or_, select
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from wander.core.domain.models import CrystalStatus, Locus, ResonanceStatus, Session, SourceType
-from wander.core.domain.views import EvidenceItem, SimilarItem, StepView
 from wander.adapters.postgres.mappers import as_uuid, parse_uuid
 from wander.adapters.postgres.tables import (
     WanderCompost,
@@ -23,6 +21,8 @@ from wander.adapters.postgres.tables import (
     WanderTrace,
     WanderWarmMemory,
 )
+from wander.core.domain.models import CrystalStatus, Locus, ResonanceStatus, Session, SourceType
+from wander.core.domain.views import EvidenceItem, SimilarItem, StepView
 
 S = WanderSession.__table__
 L = WanderLocus.__table__

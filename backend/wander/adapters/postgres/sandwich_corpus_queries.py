@@ -14,13 +14,13 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from wander.adapters.postgres.sandwich_corpus_tables import STRUCTURAL_TYPES  # noqa: F401  (the table joins the metadata)
+from wander.adapters.postgres.sandwich_read_models import _plain
+from wander.adapters.postgres.tables import DIM
 from wander.core.domain.errors import InvalidInput, NotFound
 from wander.core.domain.sandwich import ACCEPT
 from wander.core.sandwich.relations import KINDS
 from wander.core.sandwich.research import predict_validity
-from wander.adapters.postgres.sandwich_read_models import _plain
-from wander.adapters.postgres.sandwich_corpus_tables import STRUCTURAL_TYPES  # noqa: F401  (the table joins the metadata)
-from wander.adapters.postgres.tables import DIM
 
 RESEARCH = {  # 7.2's questions, by the name of the query that answers each
     "types_across_domains": "What structural types appear most frequently across all domains?",

@@ -11,11 +11,11 @@ from sqlalchemy import text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from wander.adapters.postgres.sandwich_corpus_queries import SandwichCorpusQueries
+from wander.adapters.postgres.sandwich_corpus_tables import JUDGMENTS, SUBJECT_KINDS
 from wander.core.domain.errors import InvalidInput, NotFound
 from wander.core.domain.sandwich import ACCEPT
 from wander.core.sandwich.calibration import Judged
-from wander.adapters.postgres.sandwich_corpus_queries import SandwichCorpusQueries
-from wander.adapters.postgres.sandwich_corpus_tables import JUDGMENTS, SUBJECT_KINDS
 
 RATINGS = ("quality", "creativity", "clarity", "name_quality")
 

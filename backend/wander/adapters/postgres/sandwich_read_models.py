@@ -15,6 +15,13 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy import Executable, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from wander.adapters.postgres.sandwich_tables import (
+    LOG,
+    RUNS,
+    SANDWICHES,
+    SOURCES,
+)
+from wander.adapters.postgres.tables import DIM
 from wander.core.domain.sandwich_views import (
     CrossDomainBreadRow,
     ForageLogRow,
@@ -29,13 +36,6 @@ from wander.core.domain.sandwich_views import (
     UnstoredCrystal,
     ValidityOverTimeRow,
 )
-from wander.adapters.postgres.sandwich_tables import (
-    LOG,
-    RUNS,
-    SANDWICHES,
-    SOURCES,
-)
-from wander.adapters.postgres.tables import DIM
 
 T = TypeVar("T")
 

@@ -15,9 +15,9 @@ from sqlalchemy import select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from wander.adapters.postgres.sandwich_tables import INGREDIENTS, RELATIONS, SANDWICHES
 from wander.core.sandwich.model import Sandwich
 from wander.core.sandwich.relations import SandwichFacts, relate
-from wander.adapters.postgres.sandwich_tables import INGREDIENTS, RELATIONS, SANDWICHES
 
 RELATE_NEAREST, RELATE_SHARING, RELATE_SAME_TYPE = 20, 50, 100  # the candidates a sandwich is related to
 COLS = (

@@ -13,11 +13,9 @@ from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from wander.core.domain.models import Event
-from wander.core.sandwich.model import FINISHED, STARTED, Attempt, Sandwich, content_hash
 from wander.adapters.postgres.sandwich_evaluation import SandwichEvaluation
-from wander.adapters.postgres.sandwich_relating import SandwichRelating, facts_of
 from wander.adapters.postgres.sandwich_read_models import SandwichReadModels
+from wander.adapters.postgres.sandwich_relating import SandwichRelating, facts_of
 from wander.adapters.postgres.sandwich_reviews import SandwichReviews
 from wander.adapters.postgres.sandwich_tables import (
     EVENTS,
@@ -28,6 +26,8 @@ from wander.adapters.postgres.sandwich_tables import (
     SANDWICHES,
     SOURCES,
 )
+from wander.core.domain.models import Event
+from wander.core.sandwich.model import FINISHED, STARTED, Attempt, Sandwich, content_hash
 
 
 def _vecs(rows: list[Any]) -> np.ndarray:

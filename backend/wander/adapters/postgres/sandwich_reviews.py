@@ -13,9 +13,9 @@ import numpy as np
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from wander.adapters.postgres.sandwich_tables import REVIEW_STATUSES, REVIEWS
 from wander.core.domain.errors import Conflict, InvalidInput, NotFound
 from wander.core.sandwich.model import Ingredient, Sandwich
-from wander.adapters.postgres.sandwich_tables import REVIEW_STATUSES, REVIEWS
 
 EMBEDDINGS = ("bread_top_embedding", "filling_embedding", "bread_bottom_embedding", "sandwich_embedding")
 

@@ -9,9 +9,6 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from wander.core.domain.errors import Conflict
-from wander.core.domain.models import FINISHED, Event, EventDraft, Locus, Session, SessionStatus
-from wander.core.engine.ports import InjectionChange, SessionControls
 from wander.adapters.postgres.event_log import append_events, events_params, lock_session, numbered, with_events
 from wander.adapters.postgres.faults import writing
 from wander.adapters.postgres.mappers import (
@@ -25,6 +22,9 @@ from wander.adapters.postgres.mappers import (
     session_values,
 )
 from wander.adapters.postgres.tables import WanderLocus, WanderSession
+from wander.core.domain.errors import Conflict
+from wander.core.domain.models import FINISHED, Event, EventDraft, Locus, Session, SessionStatus
+from wander.core.engine.ports import InjectionChange, SessionControls
 
 S = WanderSession.__table__
 L = WanderLocus.__table__

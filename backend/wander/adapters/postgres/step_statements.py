@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from sqlalchemy import CTE, Table, bindparam, func, insert, select, update
 
-from wander.core.domain.models import SessionStatus
 from wander.adapters.postgres.event_log import with_events
 from wander.adapters.postgres.tables import WanderLocus, WanderResidue, WanderResonance, WanderSession, WanderTrace
+from wander.core.domain.models import SessionStatus
 
 S = WanderSession.__table__
 L = WanderLocus.__table__

@@ -4,14 +4,10 @@ transaction. A step's start is sessions_repository.start_step."""
 
 from __future__ import annotations
 
-
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from wander.core.domain.errors import Conflict, ResonanceMoved, StepAlreadyCommitted
-from wander.core.domain.models import CompostItem, Event, HotItem, ResonanceStatus, SessionStatus
-from wander.core.engine.ports import StepCommit, WalkState
 from wander.adapters.postgres import step_statements as sql
 from wander.adapters.postgres.event_log import events_params, lock_session, numbered
 from wander.adapters.postgres.faults import writing
@@ -39,6 +35,9 @@ from wander.adapters.postgres.tables import (
     WanderTrace,
     WanderWarmMemory,
 )
+from wander.core.domain.errors import Conflict, ResonanceMoved, StepAlreadyCommitted
+from wander.core.domain.models import CompostItem, Event, HotItem, ResonanceStatus, SessionStatus
+from wander.core.engine.ports import StepCommit, WalkState
 
 S = WanderSession.__table__
 L = WanderLocus.__table__

@@ -199,5 +199,5 @@ class WanderEvent(SQLModel, table=True):
 
 
 from wander.adapters.postgres import action_tables as _action_tables  # noqa: E402,F401  (registers the action tables)
-from wander.adapters.postgres import sandwich_tables as _sandwich_tables  # noqa: E402,F401  (SANDWICH tables, same metadata)
 from wander.adapters.postgres import archive_tables  # noqa: E402,F401  (registers the archive tables)
+from wander.adapters.postgres import sandwich_tables as _sandwich_tables  # noqa: E402,F401  (SANDWICH tables, same metadata)

@@ -13,12 +13,12 @@ from sqlalchemy import and_, func, insert, literal_column, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from wander.adapters.postgres.action_repository import append_events
+from wander.adapters.postgres.action_tables import DECISIONS, LEDGER, POSITIONS, PROPOSALS, WALLETS
 from wander.core.action.ports import Limits, Order
 from wander.core.domain.errors import Refused
 from wander.core.domain.models import Event
 from wander.core.domain.wallet_views import LedgerEntry, WalletPosition, WalletState
-from wander.adapters.postgres.action_repository import append_events
-from wander.adapters.postgres.action_tables import DECISIONS, LEDGER, POSITIONS, PROPOSALS, WALLETS
 
 P, D = PROPOSALS, DECISIONS
 UTC_TODAY: Any = literal_column("(now() AT TIME ZONE 'UTC')::date")

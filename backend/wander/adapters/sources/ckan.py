@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from wander.core.sandwich.model import Content
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.common import plain
 from wander.adapters.sources.fetch import Fetcher
+from wander.core.sandwich.model import Content
+from wander.core.sandwich.ports import SourceError
 
 ROWS = 4
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 import re
 
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.fetch import Response
+from wander.core.sandwich.ports import SourceError
 
 TAG = re.compile(r"<[^>]+>")
 

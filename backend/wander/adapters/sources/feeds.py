@@ -9,10 +9,10 @@ from collections.abc import Sequence
 import feedparser
 import numpy as np
 
-from wander.core.sandwich.model import Content
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.common import plain, require_ok
 from wander.adapters.sources.fetch import Fetcher
+from wander.core.sandwich.model import Content
+from wander.core.sandwich.ports import SourceError
 
 ACCEPT = "application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5"
 MAX_PAGES = 2

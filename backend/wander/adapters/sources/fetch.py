@@ -21,8 +21,8 @@ from typing import Any
 
 import httpx
 
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.egress import EgressPolicy, Refused, Unreachable
+from wander.core.sandwich.ports import SourceError
 
 MAX_REDIRECTS = 5
 ROBOTS_TTL_S = 3600.0

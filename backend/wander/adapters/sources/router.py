@@ -16,9 +16,9 @@ import re
 from typing import Protocol
 
 from wander.adapters.kb.forage_sources import FileReader
+from wander.adapters.sources.web import WebPage
 from wander.core.sandwich.model import Content
 from wander.core.sandwich.ports import SourceError
-from wander.adapters.sources.web import WebPage
 
 URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 SPEC = re.compile(r"^([a-z]+):(?!//)(.*)$", re.IGNORECASE | re.DOTALL)

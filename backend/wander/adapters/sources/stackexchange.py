@@ -10,10 +10,10 @@ from typing import Any
 
 import httpx
 
-from wander.core.sandwich.model import Content
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.common import plain
 from wander.adapters.sources.fetch import Fetcher, RateLimited
+from wander.core.sandwich.model import Content
+from wander.core.sandwich.ports import SourceError
 
 WANTED = 4
 PAGE_SIZE = 4

@@ -6,9 +6,9 @@ from __future__ import annotations
 import httpx
 
 from wander.adapters.kb.forage_sources import html_page, to_contents
+from wander.adapters.sources.fetch import Fetcher
 from wander.core.sandwich.model import Content
 from wander.core.sandwich.ports import SourceError
-from wander.adapters.sources.fetch import Fetcher
 
 ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.8"
 MAX_LINKS = 60

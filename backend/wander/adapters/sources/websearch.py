@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from wander.core.sandwich.model import Content
-from wander.core.sandwich.ports import SourceError
 from wander.adapters.sources.common import plain
 from wander.adapters.sources.fetch import Fetcher
+from wander.core.sandwich.model import Content
+from wander.core.sandwich.ports import SourceError
 
 ENOUGH = 5
 MAX_PAGES = 2

@@ -9,9 +9,6 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from wander.core.action import codec
-from wander.core.action.ports import CrystalContext, Evaluator, Limits, Order, Proposal
-from wander.core.domain.errors import InvalidInput, NotFound, Refused
 from shared_schemas.events import (
     ProposalApprovedPayload,
     ProposalEncodedPayload,
@@ -21,6 +18,9 @@ from shared_schemas.events import (
     ProposalRejectedPayload,
     Subject,
 )
+from wander.core.action import codec
+from wander.core.action.ports import CrystalContext, Evaluator, Limits, Order, Proposal
+from wander.core.domain.errors import InvalidInput, NotFound, Refused
 from wander.core.domain.models import EventDraft
 from wander.core.engine.events import draft
 

@@ -7,8 +7,8 @@ it. What the gate rejected stays rejected, and a marginal one is held already.""
 
 from __future__ import annotations
 
-from wander.core.domain.models import Crystal, EventDraft, Session
 from shared_schemas.events import Subject
+from wander.core.domain.models import Crystal, EventDraft, Session
 
 HELD_NOTE = (
     "held for a person's verdict: this wander requires approval of every crystal (the gate accepted it, V >= 0.7)"

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 import snowballstemmer
 
+from shared_schemas.events import CrystalFormedPayload, CrystalSummary, CrystalValidatedPayload
 from wander.core.domain import sandwich
 from wander.core.domain.geometry import midpoint, normalize
 from wander.core.domain.models import Crystal, CrystalStatus, EventDraft, Locus, Resonance, new_id
-from shared_schemas.events import CrystalFormedPayload, CrystalSummary, CrystalValidatedPayload
 from wander.core.engine import crystal_structure
-from wander.core.engine.approval import hold_for_approval
 from wander.core.engine import events as ev
+from wander.core.engine.approval import hold_for_approval
 from wander.core.engine.crystal_text import SENTENCE_END, plain_insight
 from wander.core.engine.ports import Clock, Embedder, Knowledge, RuminationModel, Store
 from wander.core.engine.rumination import RuminationResult, ruminate

@@ -15,14 +15,14 @@ from datetime import datetime
 
 import numpy as np
 
-from wander.core.domain.geometry import normalize
-from wander.core.domain.models import EventDraft, Locus, Residue, Resonance, ResonanceStatus, new_id
 from shared_schemas.events import (
     ResonanceConfirmedPayload,
     ResonanceDetectedPayload,
     ResonanceStrengthenedPayload,
     ResonanceSummary,
 )
+from wander.core.domain.geometry import normalize
+from wander.core.domain.models import EventDraft, Locus, Residue, Resonance, ResonanceStatus, new_id
 from wander.core.engine import events as ev
 from wander.core.engine.resonance_rows import ResonanceRows, best_rows
 from wander.core.engine.walk import Walk

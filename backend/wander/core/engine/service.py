@@ -11,6 +11,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from shared_schemas.common import FenceAnchorOut
+from shared_schemas.events import (
+    CircuitTrippedPayload,
+    FenceAddedPayload,
+    FenceRemovedPayload,
+    InjectionQueuedPayload,
+    LocusPlantedPayload,
+    LocusVisitedPayload,
+    SessionCompletedPayload,
+    SessionCreatedPayload,
+    SessionPausedPayload,
+    SessionResumedPayload,
+    SubwanderSpawnedPayload,
+)
 from wander.core.domain.errors import (
     Conflict,
     InvalidInput,
@@ -38,20 +52,6 @@ from wander.core.domain.validation import (
     check_temperature,
     clean_text,
 )
-from shared_schemas.common import FenceAnchorOut
-from shared_schemas.events import (
-    CircuitTrippedPayload,
-    FenceAddedPayload,
-    FenceRemovedPayload,
-    InjectionQueuedPayload,
-    LocusPlantedPayload,
-    LocusVisitedPayload,
-    SessionCompletedPayload,
-    SessionCreatedPayload,
-    SessionPausedPayload,
-    SessionResumedPayload,
-    SubwanderSpawnedPayload,
-)
 from wander.core.engine import events as ev
 from wander.core.engine import tiers
 from wander.core.engine.crystallizer import Crystallizer
@@ -70,7 +70,6 @@ from wander.core.engine.ports import (
 from wander.core.engine.rumination import OfflineRuminator
 from wander.core.engine.step import StepContext, StepResult, take_step
 from wander.core.engine.walk import Walk
-
 
 # how often a step is taken again when another wander moved a resonance it changed
 RESONANCE_RETRIES = 8

@@ -11,6 +11,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from shared_schemas.events import (
+    AdjacenciesFoundPayload,
+    BudgetLowPayload,
+    CircuitTrippedPayload,
+    FenceApproachedPayload,
+    LocusVisitedPayload,
+    SessionCompletedPayload,
+    SessionPausedPayload,
+    StepCompletedPayload,
+    StepStartedPayload,
+)
 from wander.core.domain import scoring
 from wander.core.domain.errors import NoCandidates
 from wander.core.domain.geometry import BAND_HIGH, BAND_LOW
@@ -28,17 +39,6 @@ from wander.core.domain.models import (
     SourceType,
     Trace,
     new_id,
-)
-from shared_schemas.events import (
-    AdjacenciesFoundPayload,
-    BudgetLowPayload,
-    CircuitTrippedPayload,
-    FenceApproachedPayload,
-    LocusVisitedPayload,
-    SessionCompletedPayload,
-    SessionPausedPayload,
-    StepCompletedPayload,
-    StepStartedPayload,
 )
 from wander.core.domain.themes import keep_themes
 from wander.core.engine import breakers, connections, model_spend, resonance, tiers

@@ -25,13 +25,12 @@ from typing import Any
 
 import numpy as np
 
+from wander.core.domain import sandwich as sw
 from wander.core.domain.errors import InvalidInput
 from wander.core.domain.geometry import normalize
 from wander.core.engine.ports import Embedder, EventBus, Knowledge
-from wander.core.domain import sandwich as sw
 from wander.core.sandwich import validator
 from wander.core.sandwich.assembler import Assembler
-from wander.core.sandwich.relations import lineage
 from wander.core.sandwich.identifier import Identifier
 from wander.core.sandwich.model import (
     ATTEMPTED,
@@ -48,6 +47,7 @@ from wander.core.sandwich.model import (
     content_hash,
 )
 from wander.core.sandwich.ports import SandwichStore, SourceError, SourceReader
+from wander.core.sandwich.relations import lineage
 from wander.core.sandwich.reuben import Reuben
 
 log = logging.getLogger(__name__)

@@ -8,43 +8,42 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litestar import Litestar
+from litestar import Litestar, Request, Response
 from litestar.config.cors import CORSConfig
 from litestar.di import Provide
-from litestar import Request, Response
 from litestar.exceptions import NotFoundException
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.openapi import OpenAPIConfig
 
+from wander.bootstrap.settings import Settings, load_settings, parse_rate
+from wander.bootstrap.warmup import START, Warmup, phase
+from wander.bootstrap.wiring import App, dweller_builder_for, make_runner, open_app
+from wander.core.archive.service import Archivist
+from wander.core.engine.runner import Runner
 from wander.faces.api import auth, problems, static
 from wander.faces.api.controllers.archive import ArchiveController
 from wander.faces.api.controllers.bricks import BrickController
 from wander.faces.api.controllers.control import ControlController
 from wander.faces.api.controllers.crystals import CrystalController
 from wander.faces.api.controllers.interventions import InterventionController
-from wander.faces.api.controllers.memory import MemoryController
-from wander.faces.api.controllers.proposals import ProposalController
-from wander.faces.api.controllers.meta import domains, health
 from wander.faces.api.controllers.map_view import MapViewController
+from wander.faces.api.controllers.memory import MemoryController
+from wander.faces.api.controllers.meta import domains, health
+from wander.faces.api.controllers.proposals import ProposalController
 from wander.faces.api.controllers.recall import recall
 from wander.faces.api.controllers.sandwich import SandwichController
+from wander.faces.api.controllers.sandwich_charts import SandwichChartsController
 from wander.faces.api.controllers.sandwich_corpus import SandwichCorpusController
 from wander.faces.api.controllers.sandwich_evaluation import SandwichEvaluationController
-from wander.faces.api.controllers.sandwich_charts import SandwichChartsController
 from wander.faces.api.controllers.sessions import SessionController
 from wander.faces.api.controllers.workbench import WorkbenchController
 from wander.faces.api.deps import Services, provide_services
 from wander.faces.api.headers import API_HEADERS
 from wander.faces.api.openapi_problems import SCHEMA_PATH, document_problems_on_first_read
 from wander.faces.api.rate_limit import RateLimited, make_rate_guard, on_rate_limited
-from wander.faces.api.text_guard import refuse_nul
 from wander.faces.api.security import make_token_guard
-from wander.core.archive.service import Archivist
+from wander.faces.api.text_guard import refuse_nul
 from wander.faces.api.ws import session_socket
-from wander.bootstrap.settings import Settings, load_settings, parse_rate
-from wander.core.engine.runner import Runner
-from wander.bootstrap.warmup import START, Warmup, phase
-from wander.bootstrap.wiring import App, dweller_builder_for, make_runner, open_app
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from litestar.datastructures import State
 
-from typing import Any
-
-from wander.core.engine.runner import Runner
 from wander.bootstrap.wiring import App
+from wander.core.engine.runner import Runner
 
 
 @dataclass

@@ -10,9 +10,9 @@ from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 from sqlalchemy.exc import DBAPIError
 
-from wander.faces.api.headers import API_HEADERS
-from wander.core.domain.errors import Conflict, InvalidInput, NotFound, Refused, StoreUnavailable, WanderError
 from wander.adapters.postgres import faults
+from wander.core.domain.errors import Conflict, InvalidInput, NotFound, Refused, StoreUnavailable, WanderError
+from wander.faces.api.headers import API_HEADERS
 
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"

@@ -28,10 +28,10 @@ from datetime import UTC, datetime
 from litestar import WebSocket, websocket
 from litestar.exceptions import WebSocketDisconnect
 
-from wander.faces.api.deps import Services
-from wander.faces.api.security import origin_ok, token_ok
 from wander.core.domain.errors import NotFound
 from wander.core.domain.models import Event
+from wander.faces.api.deps import Services
+from wander.faces.api.security import origin_ok, token_ok
 
 log = logging.getLogger(__name__)
 

@@ -14,18 +14,18 @@ from types import SimpleNamespace
 import typer
 from rich.table import Table
 
-from wander.faces.cli.common import console, quiet_libraries, run_async
 from wander.bootstrap.settings import load_section
 from wander.core.domain.errors import Refused
+from wander.faces.cli.common import console, quiet_libraries, run_async
 
 
 @asynccontextmanager
 async def _service():
     """The action service over the database alone (no model, no knowledge index)."""
-    from wander.bootstrap.action_factory import action_service
     from wander.adapters.bus.inprocess import InProcessBus
-    from wander.bootstrap.settings import load_settings
     from wander.adapters.postgres.repository import PostgresStore
+    from wander.bootstrap.action_factory import action_service
+    from wander.bootstrap.settings import load_settings
     from wander.bootstrap.wiring import open_database
 
     quiet_libraries()

@@ -9,19 +9,19 @@ from pathlib import Path
 
 import typer
 
-from wander.faces.cli.common import console, err, fail, quiet_libraries, run_async
 from wander.core.domain.errors import Conflict, InvalidInput, NotFound
+from wander.faces.cli.common import console, err, fail, quiet_libraries, run_async
 
 FORMATS = ("json", "md", "png")
 
 
 @asynccontextmanager
 async def _archivist():
-    from wander.core.archive.service import Archivist
     from wander.adapters.bus.inprocess import InProcessBus
-    from wander.bootstrap.settings import load_settings
     from wander.adapters.postgres.archive_repository import ArchiveRepository
+    from wander.bootstrap.settings import load_settings
     from wander.bootstrap.wiring import open_database
+    from wander.core.archive.service import Archivist
 
     db = await open_database(load_settings())
     try:
@@ -92,8 +92,8 @@ def import_(file: Path = typer.Argument(..., help="A JSON export (wander export 
     doc = read_export(file)
 
     async def main() -> str:
-        from wander.bootstrap.settings import load_settings
         from wander.adapters.postgres.archive_repository import ArchiveRepository
+        from wander.bootstrap.settings import load_settings
         from wander.bootstrap.wiring import open_database
 
         db = await open_database(load_settings())

@@ -25,8 +25,8 @@ def db_upgrade() -> None:
 
 
 def _where() -> tuple[str, Path]:
-    from wander.bootstrap.settings import load_settings
     from wander.adapters.postgres.database import database_url
+    from wander.bootstrap.settings import load_settings
 
     settings = load_settings()
     return database_url(settings), settings.memory_dir

@@ -16,9 +16,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from wander.faces.cli.common import DWELLER_HELP
 from wander.bootstrap.settings import load_section
 from wander.core.domain.errors import InvalidInput
+from wander.faces.cli.common import DWELLER_HELP
 
 
 def fallback_notice(engine: Any) -> str | None:

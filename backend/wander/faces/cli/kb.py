@@ -7,8 +7,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from wander.faces.cli.common import RichProgress, console, fail, open_app, quiet_libraries, run_async
 from wander.core.domain.errors import InvalidInput
+from wander.faces.cli.common import RichProgress, console, fail, open_app, quiet_libraries, run_async
 
 kb_app = typer.Typer(help="The knowledge base: import notes, show counts.", no_args_is_help=True)
 

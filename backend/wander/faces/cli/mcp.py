@@ -25,8 +25,8 @@ def mcp(
     port: int = typer.Option(8766, help="Port for --http."),
 ) -> None:
     """Serve the five Wander tools and the trace/crystal resources to MCP clients."""
-    from wander.faces.cli.common import quiet_libraries
     from wander.bootstrap.settings import load_settings
+    from wander.faces.cli.common import quiet_libraries
 
     quiet_libraries()  # logs go to stderr: on stdio, stdout carries the protocol only
     token = load_settings().api.token
@@ -46,8 +46,8 @@ def _fail(message: str) -> None:
 
 
 async def _serve(http: bool, host: str, port: int, token: str | None) -> None:
-    from wander.faces.mcp.server import build_server
     from wander.bootstrap.wiring import open_app
+    from wander.faces.mcp.server import build_server
 
     async with open_app() as app:
         server = build_server(app)

@@ -40,9 +40,9 @@ def serve(
     show_start_phases()
     import uvicorn
 
+    from wander.bootstrap.settings import load_section
     from wander.faces.api.app import ApiSettings, create_app
     from wander.faces.api.security import check_bind
-    from wander.bootstrap.settings import load_section
 
     if not 0 < port < 65536:
         fail(f"port: must be between 1 and 65535 (got {port})")

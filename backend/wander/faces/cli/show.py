@@ -10,9 +10,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from wander.faces.cli.common import console, fail, open_queries, quiet_libraries, run_async
 from wander.core.domain.errors import InvalidInput
 from wander.core.domain.models import Crystal, Locus, Resonance, ResonanceStatus, SessionStatus
+from wander.faces.cli.common import console, fail, open_queries, quiet_libraries, run_async
 
 
 def print_resonances(console: Console, resonances: list[Resonance]) -> None:

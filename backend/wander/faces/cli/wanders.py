@@ -9,10 +9,10 @@ from typing import Any, Optional
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from wander.faces.cli.common import DWELLER_HELP, console, err, fail, open_app, quiet_libraries, run_async
 from wander.core.domain.errors import InvalidInput
 from wander.core.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.core.domain.validation import check_random_seed, check_steps, check_temperature, clean_text
+from wander.faces.cli.common import DWELLER_HELP, console, err, fail, open_app, quiet_libraries, run_async
 
 
 def _dweller(name: str | None) -> Any:

@@ -17,13 +17,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from pydantic import Field
 
-from wander.faces.wire import (
-    crystal_out,
-    locus_out,
-    resonance_out,
-    session_out,
-    trace_step,
-)
+from wander.bootstrap.wiring import App
 from wander.core.domain.errors import (
     Conflict,
     InvalidInput,
@@ -34,7 +28,13 @@ from wander.core.domain.errors import (
 from wander.core.domain.models import CrystalStatus, SessionStatus
 from wander.core.domain.validation import check_steps
 from wander.core.engine.service import Interventions, NewWander
-from wander.bootstrap.wiring import App
+from wander.faces.wire import (
+    crystal_out,
+    locus_out,
+    resonance_out,
+    session_out,
+    trace_step,
+)
 
 T = TypeVar("T")
 MAX_STEPS_DEFAULT = 100  # a session made over MCP may take this many steps (the API's default)

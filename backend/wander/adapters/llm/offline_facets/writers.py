@@ -8,9 +8,9 @@ of one side only says which ("back toward", "ahead toward")."""
 
 from __future__ import annotations
 
-from wander.core.engine.ports import Knowledge, KnowledgeConcept
 from wander.adapters.llm.offline_facets.facts import TOWARD, PairFacts, Side, lemma
 from wander.adapters.llm.offline_facets.words import domains, gloss, num, q, realm, relation, role, shared, times
+from wander.core.engine.ports import Knowledge, KnowledgeConcept
 
 BALANCED = 0.06  # a concept this much nearer one side than the other still stands between them
 

@@ -8,8 +8,8 @@ import numpy as np
 from wander.core.domain import scoring
 from wander.core.domain.geometry import BAND_HIGH, BAND_LOW, normalize
 from wander.core.domain.models import Candidate, Scores
-from wander.core.engine.adjacency.common import POOL, in_field, kb_candidates
 from wander.core.engine import fence as fences
+from wander.core.engine.adjacency.common import POOL, in_field, kb_candidates
 from wander.core.engine.breakers import LOOP_WINDOW
 from wander.core.engine.scope import domains_allowed, drift_sims, passes_scope
 from wander.core.engine.walk import Walk

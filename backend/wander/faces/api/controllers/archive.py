@@ -15,8 +15,8 @@ from litestar.params import Parameter
 from litestar.response import Stream
 
 from shared_schemas.models import ArchiveList, ArchiveOut, ProjectionOut
-from wander.faces.api.deps import Services
 from wander.core.domain.errors import InvalidInput
+from wander.faces.api.deps import Services
 
 
 def archive_out(a: Any, written: bool | None = None) -> ArchiveOut:

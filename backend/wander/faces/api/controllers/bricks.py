@@ -12,10 +12,10 @@ from functools import lru_cache
 from litestar import Controller, get
 
 from shared_schemas.brick import BrickOut
-from wander.faces.api.deps import Services
 from wander.adapters.ca.brick_view import BrickView, text_brick, view_of
 from wander.adapters.ca.seed import text_key
 from wander.core.domain.errors import Conflict, InvalidInput, NotFound
+from wander.faces.api.deps import Services
 
 
 @lru_cache(maxsize=32)

@@ -9,12 +9,12 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Parameter
 
 from shared_schemas.models import SessionOut, StepOut, WanderOutcome, WanderRequest, WanderStarted
-from wander.faces.api.controllers.sessions import change_status, load_session
-from wander.faces.wire import locus_out, residue_out, session_out
-from wander.faces.api.deps import Services
 from wander.core.domain.errors import Conflict
 from wander.core.domain.models import SessionStatus
 from wander.core.engine.service import RunOutcome, require_active, run_outcome
+from wander.faces.api.controllers.sessions import change_status, load_session
+from wander.faces.api.deps import Services
+from wander.faces.wire import locus_out, residue_out, session_out
 
 log = logging.getLogger(__name__)
 

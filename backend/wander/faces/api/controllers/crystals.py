@@ -11,10 +11,10 @@ from litestar import Controller, Response, get, post
 from litestar.params import Parameter
 
 from shared_schemas.models import CrystalOut, ResonanceOut, SearchHit, SearchRequest
-from wander.faces.wire import crystal_out, resonance_out
-from wander.faces.api.deps import Services
 from wander.adapters.ca.signals import attractor_png_for_text
 from wander.core.domain.models import CrystalStatus
+from wander.faces.api.deps import Services
+from wander.faces.wire import crystal_out, resonance_out
 
 
 @lru_cache(maxsize=256)

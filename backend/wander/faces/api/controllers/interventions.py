@@ -5,10 +5,10 @@ from __future__ import annotations
 from litestar import Controller, delete, get, post
 
 from shared_schemas.models import CrystallizeOut, FenceRequest, InjectRequest, SessionOut, SubwanderRequest
-from wander.faces.api.controllers.sessions import load_session
-from wander.faces.wire import crystal_out, session_out
-from wander.faces.api.deps import Services
 from wander.core.engine.service import Interventions
+from wander.faces.api.controllers.sessions import load_session
+from wander.faces.api.deps import Services
+from wander.faces.wire import crystal_out, session_out
 
 
 class InterventionController(Controller):

@@ -10,11 +10,11 @@ from litestar import Controller, get
 
 from shared_schemas.events import AdjacenciesFoundPayload
 from shared_schemas.map_view import AttractorLocusOut, AttractorOut
-from wander.faces.api.controllers.sessions import load_session
-from wander.faces.api.deps import Services
 from wander.core.domain.errors import NotFound
 from wander.core.engine.attractor_near import nearest_to_attractor, seed_similarity
 from wander.core.engine.preview import next_candidates
+from wander.faces.api.controllers.sessions import load_session
+from wander.faces.api.deps import Services
 
 
 class MapViewController(Controller):

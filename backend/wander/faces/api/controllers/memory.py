@@ -8,8 +8,8 @@ from litestar import Controller, get
 from litestar.params import Parameter
 
 from shared_schemas.models import Connection, CrystalOut, LocusDetail, LocusOut, ResonanceOut, TraceStep
-from wander.faces.wire import crystal_out, locus_out, resonance_out, step_residue_out, trace_step
 from wander.faces.api.deps import Services
+from wander.faces.wire import crystal_out, locus_out, resonance_out, step_residue_out, trace_step
 
 
 class MemoryController(Controller):

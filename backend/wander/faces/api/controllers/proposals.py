@@ -13,9 +13,9 @@ from litestar import Controller, Request, Response, get, post
 from shared_schemas.action import DecisionOut, DecisionRequest, ProposalOut, ProposalStatus, WalletOut
 from wander.bootstrap.action_factory import action_service
 from wander.core.action.ports import Proposal
-from wander.faces.api.deps import Services
 from wander.core.domain.errors import InvalidInput
 from wander.core.domain.validation import parse_uuid
+from wander.faces.api.deps import Services
 
 STATUSES = get_args(ProposalStatus)
 

@@ -10,9 +10,9 @@ from dataclasses import asdict
 from litestar import post
 
 from shared_schemas.models import RecallHitOut, RecallOut, RecallRequest
-from wander.faces.api.deps import Services
 from wander.adapters.ca.crystal_memory import context_block
 from wander.core.domain.errors import Conflict
+from wander.faces.api.deps import Services
 
 
 @post("/api/v1/wander/recall", status_code=200, tags=["memory"])

@@ -31,9 +31,9 @@ from shared_schemas.models import (
     ReviewDecision,
     SandwichMetrics,
 )
-from wander.faces.api.deps import Services
 from wander.core.domain.errors import InvalidInput, NotFound
 from wander.core.domain.validation import parse_uuid
+from wander.faces.api.deps import Services
 
 URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 
@@ -96,8 +96,8 @@ class SandwichController(Controller):
         """Runs to the end (patience or max_attempts) and returns the run's summary; the run's
         events go out on the bus as it goes (GET /runs/{id}/events replays them). A `source`
         path must lie under the server's foraging roots (WANDER_FORAGE_ROOTS)."""
-        from wander.faces.api.security import is_loopback
         from wander.bootstrap.foraging import make_forager
+        from wander.faces.api.security import is_loopback
 
         api = request.app.state.api_settings
         beyond = not is_loopback(api.host)

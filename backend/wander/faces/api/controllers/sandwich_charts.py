@@ -11,8 +11,8 @@ from litestar import Controller, get
 from litestar.params import Parameter
 
 from shared_schemas.sandwich_charts import ReviewCounts, SandwichCharts
-from wander.faces.api.deps import Services
 from wander.adapters.postgres import sandwich_charts
+from wander.faces.api.deps import Services
 
 
 class SandwichChartsController(Controller):

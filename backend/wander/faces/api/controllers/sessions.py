@@ -8,11 +8,11 @@ from litestar import Controller, Response, delete, get, patch, post
 from litestar.params import Parameter
 
 from shared_schemas.models import SessionCreate, SessionList, SessionOut, SessionPatch
-from wander.faces.wire import session_out
-from wander.faces.api.deps import Services
 from wander.core.domain.models import FINISHED, Session, SessionStatus
 from wander.core.engine.service import NewWander
 from wander.core.engine.session_settings import update_settings
+from wander.faces.api.deps import Services
+from wander.faces.wire import session_out
 
 
 async def load_session(svc: Services, session_id: str) -> Session:

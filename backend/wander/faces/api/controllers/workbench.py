@@ -7,11 +7,11 @@ from __future__ import annotations
 from litestar import Controller, delete, get, post
 
 from shared_schemas.models import CompareOut, CrystalOut, CrystalReview, FenceOut
-from wander.faces.api.controllers.sessions import load_session
-from wander.faces.wire import crystal_out, locus_out
-from wander.faces.api.deps import Services
 from wander.core.domain.models import FenceAnchor
 from wander.core.engine.workbench import Workbench
+from wander.faces.api.controllers.sessions import load_session
+from wander.faces.api.deps import Services
+from wander.faces.wire import crystal_out, locus_out
 
 
 def _workbench(svc: Services) -> Workbench:

@@ -5,10 +5,10 @@ Revises:
 Create Date: 2026-11-21 13:41:33.701047
 """
 
-from alembic import op
+import pgvector.sqlalchemy
 import sqlalchemy as sa
 import sqlmodel
-import pgvector.sqlalchemy
+from alembic import op
 from sqlalchemy.dialects import postgresql
 
 from wander.bootstrap.settings import load_section

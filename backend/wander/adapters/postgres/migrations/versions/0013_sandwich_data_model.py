@@ -14,9 +14,9 @@ Revises: 0012
 import sqlalchemy as sa
 from alembic import op
 
-from wander.core.sandwich.taxonomy import TYPES
 from wander.adapters.postgres.sandwich_corpus_tables import JUDGMENTS, STRUCTURAL_TYPES
 from wander.adapters.postgres.tables import DIM
+from wander.core.sandwich.taxonomy import TYPES
 
 revision = "0013"
 down_revision = "0012"
