@@ -13,8 +13,8 @@ from wander.bootstrap.wiring import offline_engine
 from wander.core.domain.models import WHYS
 from wander.core.engine.adjacency.common import WHY
 from wander.core.engine.adjacency.senses import senses_of
+from wander.core.engine.candidates import gather_candidates
 from wander.core.engine.service import NewWander
-from wander.core.engine.step import gather_candidates
 
 STEPS = 300
 STRATEGIES = ("distance_band", "bridging", "analogy", "tension")

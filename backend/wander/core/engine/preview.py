@@ -1,5 +1,5 @@
 """What the next step would consider from the current locus, read-only: the same candidate
-generation as the step (engine/step.py), with the probabilities its softmax would draw from,
+generation as the step (engine/candidates.py), with the probabilities its softmax would draw from,
 but no step taken, nothing written and no event published. The step's generators are seeded
 per (wander, step number), so previewing draws nothing the step would otherwise draw."""
 
@@ -10,7 +10,8 @@ import numpy as np
 from shared_schemas.events import AdjacenciesFoundPayload
 from wander.core.domain import scoring
 from wander.core.engine import events as ev
-from wander.core.engine.step import StepContext, _injected, gather_candidates
+from wander.core.engine.candidates import gather_candidates, injected_candidate
+from wander.core.engine.step_context import StepContext
 from wander.core.engine.walk import Walk
 
 
@@ -20,7 +21,7 @@ async def next_candidates(walk: Walk, ctx: StepContext) -> AdjacenciesFoundPaylo
     left out (asking a model costs a call for a picture), so with a proposer configured the
     step may consider a few more."""
     session = walk.session
-    injected = await _injected(walk, ctx)
+    injected = await injected_candidate(walk, ctx)
     if injected is not None:
         candidates, probs = [injected], np.ones(1)
     else:

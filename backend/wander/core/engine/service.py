@@ -68,7 +68,8 @@ from wander.core.engine.ports import (
     Store,
 )
 from wander.core.engine.rumination import OfflineRuminator
-from wander.core.engine.step import StepContext, StepResult, take_step
+from wander.core.engine.step import take_step
+from wander.core.engine.step_context import StepContext, StepResult
 from wander.core.engine.walk import Walk
 
 # how often a step is taken again when another wander moved a resonance it changed

@@ -15,7 +15,7 @@ from wander.core.engine.walk import Walk
 
 NAME = "bridging"
 MIN_DOMAINS = 2  # a bridge reaches at least two domains besides its own
-BAND = (BAND_LOW, BAND_HIGH)  # steps keep to the band (step.gather_candidates)
+BAND = (BAND_LOW, BAND_HIGH)  # steps keep to the band (candidates.gather_candidates)
 SPAN = 0.9  # a seed-attractor bridge is among the 10% nearest both (what bench_quality counts as one)
 SPAN_K = 4  # at most this many of them a step
 

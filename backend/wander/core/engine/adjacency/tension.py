@@ -19,7 +19,7 @@ from wander.core.engine.ports import Knowledge
 from wander.core.engine.walk import Walk
 
 NAME = "tension"
-BAND = (BAND_LOW, BAND_HIGH)  # steps keep to the band (step.gather_candidates)
+BAND = (BAND_LOW, BAND_HIGH)  # steps keep to the band (candidates.gather_candidates)
 CONTRAST_K = 8  # the concepts of other domains pulled farthest from its own (not every other domain)
 NEAR_OPPOSITE = 0.5  # a concept at least this similar to the current locus lends it its opposites
 # The corpus's part/whole and member/group links, read as the part set against the whole.
