@@ -12,7 +12,7 @@ from wander.core.domain import sandwich
 from wander.core.domain.geometry import midpoint, normalize
 from wander.core.domain.themes import degenerate_labels
 from wander.core.engine.crystal_text import LEAN_CHOICES, LEAN_OWN, lean_of
-from wander.core.engine.crystallizer import in_lineage
+from wander.core.engine.sandwich_choice import in_lineage
 from wander.core.engine.service import NewWander
 from wander.core.engine.step import CRYSTAL_GAP, CRYSTALLIZE_EVERY
 

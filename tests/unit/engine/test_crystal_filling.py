@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from wander.core.engine.crystallizer import _filling, word_stems
+from wander.core.engine.sandwich_choice import _filling, word_stems
 
 
 def unit(*xs):

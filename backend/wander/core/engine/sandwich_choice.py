@@ -1,0 +1,169 @@
+"""Which sandwich a crystal is made of (004): two bread loci near the stimulus, apart enough
+for something to stand between them, and the corpus concept that stands between them best
+(the filling), weighed by the V their concepts promise before any words are written."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+
+import numpy as np
+import snowballstemmer
+
+from wander.core.domain import sandwich
+from wander.core.domain.geometry import midpoint, normalize
+from wander.core.domain.models import Locus
+from wander.core.engine import crystal_structure
+from wander.core.engine.ports import Knowledge
+from wander.core.engine.walk import Walk
+
+MAX_BREAD_POOL = 12
+BREAD_CHOICE = 10  # the breads are a pair among the loci this near the stimulus
+BREAD_APART = (0.35, 0.55)  # bread similarity that leaves room for a filling
+CANDIDATE_PAIRS = 45  # bread pairs (in order) whose sandwiches are weighed against each other
+FILLINGS_WEIGHED = 3  # ... each with this many of its best fillings
+FILLING_CHOICES = 16  # concepts nearest the breads' midpoint that a filling is chosen among
+_STEMMER = snowballstemmer.stemmer("english")
+# a candidate sandwich: its two bread loci, the corpus concepts they are, and the filling concept
+Sandwich = tuple[Locus, Locus, int, int, int]
+
+
+def bread_pool(walk: Walk, vector: np.ndarray) -> list[Locus]:
+    """The loci nearest the stimulus (the seed excluded): what the sandwich's bread comes from."""
+    loci = [lo for lo in walk.loci if str(lo.source_type) != "SEED"]
+    loci.sort(key=lambda lo: -float(normalize(lo.embedding) @ vector))
+    return loci[:MAX_BREAD_POOL]
+
+
+def candidate_sandwiches(
+    walk: Walk, pool: list[Locus], vector: np.ndarray, said: set[tuple[frozenset, str | None]]
+) -> list[Sandwich]:
+    """The sandwich is chosen by what it is about (the pair of loci near the stimulus that
+    frames it best, and the corpus concept nearest their midpoint), never by its V: the gate
+    then judges it, so V says something. A sandwich already formed (same breads, same
+    filling) is passed over for the next best pair.
+
+    Pairs no crystal has joined yet come first (the same two breads with another filling
+    mostly says the same thing again); among those, pairs a filling can stand between
+    (related, yet apart enough that something sits between them: BREAD_APART) come first,
+    and among them breads of one kind that relate on their own (crystal_structure.sound);
+    then the rest, each by its midpoint's nearness to the stimulus."""
+    joined = {breads for breads, _ in said}
+    kb = walk.knowledge
+
+    def unsound(p: tuple[Locus, Locus]) -> bool:  # breads of different kinds, or unrelated
+        s12 = float(normalize(p[0].embedding) @ normalize(p[1].embedding))
+        return not crystal_structure.sound(kb, anchor(kb, p[0]), anchor(kb, p[1]), s12)
+
+    pairs = sorted(
+        itertools.combinations(pool[:BREAD_CHOICE], 2),
+        key=lambda p: (
+            frozenset((p[0].id, p[1].id)) in joined,
+            not BREAD_APART[0] <= float(normalize(p[0].embedding) @ normalize(p[1].embedding)) <= BREAD_APART[1],
+            unsound(p),
+            -float(midpoint(p[0].embedding, p[1].embedding) @ vector),
+        ),
+    )
+    used = frozenset(f for _, f in said)
+    candidates = []
+    for b1, b2 in pairs:
+        a1, a2 = anchor(kb, b1), anchor(kb, b2)
+        for f_i in fillings(kb, walk, b1, b2, a1, a2, used)[:FILLINGS_WEIGHED]:
+            if (frozenset((b1.id, b2.id)), kb.concept(f_i).label) not in said:
+                candidates.append((b1, b2, a1, a2, f_i))
+    return candidates
+
+
+def substance(b1: np.ndarray, filling: np.ndarray, b2: np.ndarray) -> np.ndarray:
+    """What a sandwich is about: the mean of its three concepts' unit vectors, unit length."""
+    return normalize(normalize(b1) + normalize(filling) + normalize(b2))
+
+
+def rows(vectors: list[np.ndarray], dim: int) -> np.ndarray:
+    """Unit rows to compare with (an empty matrix for none)."""
+    if not vectors:
+        return np.zeros((0, dim), dtype=np.float32)
+    return normalize(np.stack(vectors))
+
+
+def _filling(
+    kb: Knowledge, walk: Walk, b1: Locus, b2: Locus, a1: int, a2: int, used: frozenset[str | None] = frozenset()
+) -> int:
+    """The best filling of `fillings`."""
+    return fillings(kb, walk, b1, b2, a1, a2, used)[0]
+
+
+def fillings(
+    kb: Knowledge, walk: Walk, b1: Locus, b2: Locus, a1: int, a2: int, used: frozenset[str | None] = frozenset()
+) -> list[int]:
+    """Filling candidates, best first: the corpus concept nearest both breads (the highest
+    of its lower similarity to the two) first: the concept nearest their midpoint alone is often much nearer one bread than the
+    other, which makes it a restatement of that bread, not what stands between them. Taken
+    among the FILLING_CHOICES concepts nearest the midpoint that are not another sense of a
+    bread's word nor a bread's broader concept; where there is a choice, one this wander's
+    crystals have not used already (`used`: filling labels) and the walk has not met."""
+    near = kb.nearest(midpoint(b1.embedding, b2.embedding), FILLING_CHOICES, exclude=[a1, a2])
+    bread_words = {_lemma(kb, a1).lower(), _lemma(kb, a2).lower(), b1.concept.lower(), b2.concept.lower()}
+    bread_stems = set().union(*(word_stems(w.split(" (")[0]) for w in bread_words))
+    fresh = [
+        i for i, _ in near if _lemma(kb, i).lower() not in bread_words and not word_stems(_lemma(kb, i)) & bread_stems
+    ]
+    apt = [i for i in fresh if not (in_lineage(kb, i, a1) or in_lineage(kb, i, a2))]
+    # a filling that only names the breads' category, or one of the corpus's most abstract
+    # concepts, is the last resort
+    apt = [
+        i
+        for i in apt
+        if crystal_structure.triviality(kb, i, a1, a2) is None and not crystal_structure.is_abstract(kb, i)
+    ] or apt
+    unused = [i for i in apt if kb.concept(i).label not in used]
+    choice = [i for i in unused if not walk.visited_mask[i]] or unused or apt or fresh or [near[0][0]]
+    v1, v2 = normalize(b1.embedding), normalize(b2.embedding)
+    both = kb.vectors(np.asarray(choice, dtype=np.int64)) @ np.stack([v1, v2]).T
+    order = np.argsort(-both.min(axis=1), kind="stable")  # the first (nearest the midpoint) of equals
+    return [choice[int(k)] for k in order]
+
+
+def best(kb: Knowledge, candidates: list[Sandwich], accepted: np.ndarray) -> Sandwich:
+    """The candidate sandwich (breads, their anchors, filling) with no hard failure and the
+    highest promised V; the first candidate where none is sound."""
+
+    def promise(c: Sandwich) -> tuple[bool, float]:
+        b1, b2, a1, a2, f_i = c
+        lineage = in_lineage(kb, f_i, a1) or in_lineage(kb, f_i, a2)
+        shape = crystal_structure.structure(kb, f_i, a1, a2, b1.embedding, b2.embedding)
+        val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, accepted, lineage, shape)
+        mine = substance(b1.embedding, kb.vector(f_i), b2.embedding)
+        val = dataclasses.replace(val, novelty=sandwich.novelty(mine, accepted))
+        return (not val.hard_failures(), val.v)
+
+    scored = [(promise(c), -n) for n, c in enumerate(candidates)]
+    return candidates[-max(scored)[1]]
+
+
+def word_stems(text: str) -> set[str]:
+    """The stems of a name's words of four letters or more: 'film making' and 'filming' share
+    'film', so the one only restates the other."""
+    words = [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4]
+    return set(_STEMMER.stemWords(words))
+
+
+def anchor(kb: Knowledge, locus: Locus) -> int:
+    """The corpus concept a locus is (or the nearest one)."""
+    i = kb.index_of(locus.kb_key) if locus.kb_key else None
+    return i if i is not None else kb.nearest(locus.embedding, 1)[0][0]
+
+
+def _lemma(kb: Knowledge, i: int) -> str:
+    return kb.concept(i).label.split(" (")[0]
+
+
+def in_lineage(kb: Knowledge, filling: int, bread: int) -> bool:
+    """The filling is one of the bread's broader concepts (or the bread one of its own)."""
+    f, b = kb.concept(filling), kb.concept(bread)
+    return (
+        _lemma(kb, filling) in b.path
+        or _lemma(kb, bread) in f.path
+        or _lemma(kb, filling).lower() == _lemma(kb, bread).lower()
+    )
