@@ -66,94 +66,117 @@ def _rows(walk: Walk) -> ResonanceRows:
     return walk.resonance_rows
 
 
+class _Edits:
+    """The step's own copies of the resonances it changes (the walk's are left as they are),
+    each one's state as read kept in the outcome's bases."""
+
+    def __init__(self, out: ResonanceOutcome):
+        self.out = out
+        self.touched: dict[str, Resonance] = {}
+
+    def edit(self, r: Resonance) -> Resonance:
+        if r.id not in self.touched:
+            self.touched[r.id] = copy.copy(r)
+            self.out.bases[r.id] = (r.occurrences, str(r.status), r.last_reinforced_at)
+        return self.touched[r.id]
+
+    def current(self, r: Resonance) -> Resonance:
+        return self.touched.get(r.id, r)
+
+
 def check_resonances(walk: Walk, residue: Residue, residue_id: str, visited: Locus, now: datetime) -> ResonanceOutcome:
     """Work out what this residue does to the resonances; the walk is not changed here."""
     out = ResonanceOutcome()
-    sid = walk.session.id
-    touched: dict[str, Resonance] = {}
-
-    def edit(r: Resonance) -> Resonance:
-        if r.id not in touched:
-            touched[r.id] = copy.copy(r)
-            out.bases[r.id] = (r.occurrences, str(r.status), r.last_reinforced_at)
-        return touched[r.id]
-
+    edits = _Edits(out)
     rows = _rows(walk)
-    resonances = walk.resonances
-    active = np.flatnonzero(rows.active)
-    # Only a resonance the visit contradicts, or one decayed near the floor, can change here.
-    opposed = set(rows.opposing(visited.concept, active))
-    weak = np.flatnonzero(rows.active & rows.weakening(now, INVALID_STRENGTH))
-    dropped: list[int] = []
-    for i in sorted(opposed.union(weak.tolist())):
-        r = resonances[i]
-        strength = decayed_strength(r, now)
-        if i in opposed:
-            e = edit(r)
-            e.strength, e.last_reinforced_at = strength / 2, now
-            strength = e.strength
-        if strength < INVALID_STRENGTH:
-            e = edit(r)
-            e.status = ResonanceStatus.INVALIDATED
-            dropped.append(i)
-
+    dropped = _weaken(walk, rows, visited, now, edits)
     if residue.themes_embedding is not None and residue.themes and not residue.failed:
         v = normalize(residue.themes_embedding)
-        best, best_cos = None, -1.0
         live = rows.active.copy()
         live[dropped] = False
+        best, best_cos = None, -1.0
         for i in best_rows(rows.similarities(v), np.flatnonzero(live)):
-            current = touched.get(resonances[i].id, resonances[i])
+            current = edits.current(walk.resonances[i])
             c = float(current.embedding @ v)
             if c > best_cos:
                 best, best_cos = current, c
         if best is not None and best_cos >= MATCH_COS:
-            e = edit(best)
-            e.strength = decayed_strength(best, now) + 1.0
-            e.occurrences += 1
-            e.last_reinforced_at = now
-            e.supporting_residue_ids = [*best.supporting_residue_ids, residue_id]
-            e.themes = list(dict.fromkeys([*best.themes, *residue.themes]))[:MAX_THEMES]
-            e.embedding = normalize(best.embedding * (e.occurrences - 1) + v)
-            out.matched = e
-            if (
-                e.status == ResonanceStatus.CANDIDATE
-                and e.occurrences >= CONFIRM_OCCURRENCES
-                and e.strength >= CONFIRM_STRENGTH
-            ):
-                e.status = ResonanceStatus.CONFIRMED
-                out.confirmed.append(e)
-                out.events.append(
-                    ev.draft(
-                        ResonanceConfirmedPayload(
-                            session_id=sid, resonance=summary(e), similarity=round(float(best_cos), 4)
-                        )
-                    )
-                )
-            else:
-                out.events.append(
-                    ev.draft(
-                        ResonanceStrengthenedPayload(
-                            session_id=sid, resonance=summary(e), similarity=round(float(best_cos), 4)
-                        )
-                    )
-                )
+            _reinforce(walk.session.id, best, best_cos, v, residue, residue_id, now, edits)
         else:
             r = Resonance(
                 id=new_id(),
                 project_id=walk.session.project_id,
-                session_id=sid,
+                session_id=walk.session.id,
                 themes=list(residue.themes),
                 embedding=v,
                 supporting_residue_ids=[residue_id],
                 last_reinforced_at=now,
                 created_at=now,
             )
-            touched[r.id] = r
+            edits.touched[r.id] = r
             out.detected += 1
-            out.events.append(ev.draft(ResonanceDetectedPayload(session_id=sid, resonance=summary(r))))
-    out.changed = list(touched.values())
+            out.events.append(ev.draft(ResonanceDetectedPayload(session_id=walk.session.id, resonance=summary(r))))
+    out.changed = list(edits.touched.values())
     return out
+
+
+def _weaken(walk: Walk, rows: ResonanceRows, visited: Locus, now: datetime, edits: _Edits) -> list[int]:
+    """A resonance the visit contradicts loses half its strength; one decayed below the floor
+    (only those near it can be) is invalidated. Returns the rows invalidated."""
+    active = np.flatnonzero(rows.active)
+    opposed = set(rows.opposing(visited.concept, active))
+    weak = np.flatnonzero(rows.active & rows.weakening(now, INVALID_STRENGTH))
+    dropped: list[int] = []
+    for i in sorted(opposed.union(weak.tolist())):
+        r = walk.resonances[i]
+        strength = decayed_strength(r, now)
+        if i in opposed:
+            e = edits.edit(r)
+            e.strength, e.last_reinforced_at = strength / 2, now
+            strength = e.strength
+        if strength < INVALID_STRENGTH:
+            e = edits.edit(r)
+            e.status = ResonanceStatus.INVALIDATED
+            dropped.append(i)
+    return dropped
+
+
+def _reinforce(
+    sid: str,
+    best: Resonance,
+    best_cos: float,
+    v: np.ndarray,
+    residue: Residue,
+    residue_id: str,
+    now: datetime,
+    edits: _Edits,
+) -> None:
+    """The residue matched `best`: it recurs once more, stronger, its themes and centre
+    joined with the residue's; confirmed once it has recurred often and strongly enough."""
+    out = edits.out
+    e = edits.edit(best)
+    e.strength = decayed_strength(best, now) + 1.0
+    e.occurrences += 1
+    e.last_reinforced_at = now
+    e.supporting_residue_ids = [*best.supporting_residue_ids, residue_id]
+    e.themes = list(dict.fromkeys([*best.themes, *residue.themes]))[:MAX_THEMES]
+    e.embedding = normalize(best.embedding * (e.occurrences - 1) + v)
+    out.matched = e
+    similarity = round(float(best_cos), 4)
+    if (
+        e.status == ResonanceStatus.CANDIDATE
+        and e.occurrences >= CONFIRM_OCCURRENCES
+        and e.strength >= CONFIRM_STRENGTH
+    ):
+        e.status = ResonanceStatus.CONFIRMED
+        out.confirmed.append(e)
+        out.events.append(
+            ev.draft(ResonanceConfirmedPayload(session_id=sid, resonance=summary(e), similarity=similarity))
+        )
+    else:
+        out.events.append(
+            ev.draft(ResonanceStrengthenedPayload(session_id=sid, resonance=summary(e), similarity=similarity))
+        )
 
 
 def apply(walk: Walk, outcome: ResonanceOutcome) -> None:

@@ -168,46 +168,15 @@ async def ruminate(
         evidence = probe[lens] if lens not in explored else await store.lens_evidence(session, lens, vector, EVIDENCE_K)
         for e in evidence:
             result.evidence[e.id] = asdict(e)
-        coverage_now = len(set(explored) | {lens}) / len(LENSES)
-        have = [k for k in LENSES if k in explored]
-        gap_text = (
-            f"gap {open_gaps[lens]:.2f} at {lens} (semantic {parts['semantic']:.2f}, quality {parts['quality']:.2f}, "
-            f"structural {parts['structural']:.2f}), the largest of the lenses not covered; "
-            + (f"covered so far: {', '.join(have)}" if have else "nothing covered yet")
-        )
-        turn = RuminationTurn(
-            step=step,
-            lens=lens,
-            gap=gap_text,
-            evidence=evidence,
-            findings_so_far=list(result.findings),
-            coverage=coverage_now,
-        )
+        turn = _turn(step, lens, parts, open_gaps[lens], evidence, explored, result.findings)
         if budget_cents is None:
             reply = await model.ruminate(seed, turn)
         else:
             reply = await model.ruminate(seed, turn, budget_cents=max(0, budget_cents - result.spend.cloud_cents))
         result.spend.add(reply)
         returned = {e.id for e in evidence}
-        record: dict[str, Any] = {
-            "step": step,
-            "lens": lens,
-            "gap_before": round(gap_before, 4),
-            "lens_gaps": open_gaps,
-            "evidence_ids": sorted(returned),
-            "finding": reply.finding,
-            "monologue": reply.monologue,
-            "signal": reply.signal,
-        }
-        model_used = getattr(reply, "model_used", "")
-        if model_used:  # which model ruminated (the heavy cloud model, a local one) and at what cost
-            record["model"] = model_used
-            record["route"] = getattr(reply, "route", "")
-            record["cost_cents"] = getattr(reply, "cost_cents", 0)
-        invented = [i for i in reply.cited_ids if i not in returned]
-        if invented:
-            record["rejected"] = f"cites ids the queries did not return: {invented}"
-        else:
+        record = _record(step, lens, gap_before, open_gaps, returned, reply)
+        if "rejected" not in record:
             result.findings.append(reply.finding)
         explored[lens] = evidence
         new = returned - seen
@@ -217,20 +186,7 @@ async def ruminate(
         gap_after, _ = composite_gap(explored)
         record["gap_after"] = round(gap_after, 4)
         result.steps.append(record)
-        enough = len(explored) >= MIN_LENSES
-        if reply.signal == "CRYSTALLIZE":
-            if not enough:
-                record["guard"] = f"premature [CRYSTALLIZE] refused: {len(explored)} of {MIN_LENSES} lenses explored"
-            else:
-                result.decision, result.reason, result.insight = "crystallize", "signalled", reply.insight
-                break
-        if enough and gap_after < GAP_CLOSED:
-            result.decision, result.reason, result.insight = "crystallize", "gaps closed", reply.insight
-            break
-        if dry_steps >= 2:
-            record["guard"] = "stuck: two steps brought nothing new"
-            result.decision = "crystallize" if enough else "abort"
-            result.reason = "stuck"
+        if _settled(result, record, reply, len(explored), gap_after, dry_steps):
             break
     else:
         result.steps[-1]["guard"] = f"forced [CRYSTALLIZE] at {MAX_STEPS} steps"
@@ -238,3 +194,83 @@ async def ruminate(
     result.coverage = len(explored) / len(LENSES)
     result.final_gap = composite_gap(explored)[0]
     return result
+
+
+def _turn(
+    step: int,
+    lens: str,
+    parts: dict[str, float],
+    gap: float,
+    evidence: list[EvidenceItem],
+    explored: dict[str, list[EvidenceItem]],
+    findings: list[str],
+) -> RuminationTurn:
+    """What the ruminator is shown this step: the lens, why it (its gap), what it returned."""
+    have = [k for k in LENSES if k in explored]
+    gap_text = (
+        f"gap {gap:.2f} at {lens} (semantic {parts['semantic']:.2f}, quality {parts['quality']:.2f}, "
+        f"structural {parts['structural']:.2f}), the largest of the lenses not covered; "
+        + (f"covered so far: {', '.join(have)}" if have else "nothing covered yet")
+    )
+    return RuminationTurn(
+        step=step,
+        lens=lens,
+        gap=gap_text,
+        evidence=evidence,
+        findings_so_far=list(findings),
+        coverage=len(set(explored) | {lens}) / len(LENSES),
+    )
+
+
+def _record(
+    step: int, lens: str, gap_before: float, open_gaps: dict[str, float], returned: set[str], reply: RuminationReply
+) -> dict[str, Any]:
+    """The step as the crystal keeps it; a finding citing ids the queries did not return is
+    marked rejected."""
+    record: dict[str, Any] = {
+        "step": step,
+        "lens": lens,
+        "gap_before": round(gap_before, 4),
+        "lens_gaps": open_gaps,
+        "evidence_ids": sorted(returned),
+        "finding": reply.finding,
+        "monologue": reply.monologue,
+        "signal": reply.signal,
+    }
+    model_used = getattr(reply, "model_used", "")
+    if model_used:  # which model ruminated (the heavy cloud model, a local one) and at what cost
+        record["model"] = model_used
+        record["route"] = getattr(reply, "route", "")
+        record["cost_cents"] = getattr(reply, "cost_cents", 0)
+    invented = [i for i in reply.cited_ids if i not in returned]
+    if invented:
+        record["rejected"] = f"cites ids the queries did not return: {invented}"
+    return record
+
+
+def _settled(
+    result: RuminationResult,
+    record: dict[str, Any],
+    reply: RuminationReply,
+    explored: int,
+    gap_after: float,
+    dry_steps: int,
+) -> bool:
+    """The guard rails: whether the rumination ends after this step (the decision and the
+    reason set on `result`, a refused or stuck signal noted on `record`)."""
+    enough = explored >= MIN_LENSES
+    if reply.signal == "CRYSTALLIZE":
+        if not enough:
+            record["guard"] = f"premature [CRYSTALLIZE] refused: {explored} of {MIN_LENSES} lenses explored"
+        else:
+            result.decision, result.reason, result.insight = "crystallize", "signalled", reply.insight
+            return True
+    if enough and gap_after < GAP_CLOSED:
+        result.decision, result.reason, result.insight = "crystallize", "gaps closed", reply.insight
+        return True
+    if dry_steps >= 2:
+        record["guard"] = "stuck: two steps brought nothing new"
+        result.decision = "crystallize" if enough else "abort"
+        result.reason = "stuck"
+        return True
+    return False

@@ -61,7 +61,8 @@ def _clusters(items: list[HotItem]) -> list[list[HotItem]]:
 
 
 def compress(walk: Walk, hot_limit: int, now: datetime) -> MemoryChange:
-    """Move the oldest half of HOT into WARM when HOT is over its limit."""
+    """Move the oldest half of HOT into WARM when HOT is over its limit: its theme clusters
+    (a theme that came back warms its cluster up), its failed paths and a summary."""
     change = MemoryChange()
     if len(walk.hot) <= hot_limit:
         return change
@@ -70,7 +71,6 @@ def compress(walk: Walk, hot_limit: int, now: datetime) -> MemoryChange:
     sid = walk.session.id
     existing = [w for w in walk.warm if w.cluster_type == "theme_cluster" and w.embedding is not None]
     for members in _clusters(old):
-        themes = [t for t, _ in Counter(t for m in members for t in m.themes).most_common(6)]
         v = normalize(np.mean([m.themes_embedding for m in members], axis=0))
         match = next((w for w in existing if float(w.embedding @ v) >= CLUSTER_COS), None)
         if match is not None:  # the theme came back: warm it up
@@ -81,70 +81,64 @@ def compress(walk: Walk, hot_limit: int, now: datetime) -> MemoryChange:
             }
             match.last_accessed_at = now
             change.warm_updated.append(match)
-            continue
-        change.warm_new.append(
-            WarmMemory(
-                id=new_id(),
-                session_id=sid,
-                cluster_type="theme_cluster",
-                embedding=v,
-                content={
-                    "themes": themes,
-                    "hits": len(members),
-                    "steps": [m.step_number for m in members],
-                    "concepts": sorted({m.to_concept for m in members}),
-                    "domains": _domains(members),
-                },
-                last_accessed_at=now,
-                created_at=now,
-                expires_at=now + WARM_TTL,
-            )
-        )
-    for m in old:
-        if m.interestingness < FAILED_BELOW:
-            change.warm_new.append(
-                WarmMemory(
-                    id=new_id(),
-                    session_id=sid,
-                    cluster_type="failed_path",
-                    embedding=normalize(m.themes_embedding),
-                    content={
-                        "from": m.from_concept,
-                        "to": m.to_concept,
-                        "step": m.step_number,
-                        "hits": 1,
-                        "interestingness": round(m.interestingness, 4),
-                        "themes": m.themes[:3],
-                        "domains": m.to_domains,
-                    },
-                    last_accessed_at=now,
-                    created_at=now,
-                    expires_at=now + WARM_TTL,
-                )
-            )
-    top = [t for t, _ in Counter(t for m in old for t in m.themes).most_common(5)]
-    change.warm_new.append(
-        WarmMemory(
-            id=new_id(),
-            session_id=sid,
-            cluster_type="summary",
-            embedding=normalize(np.mean([m.themes_embedding for m in old], axis=0)),
-            content={
-                "from_step": old[0].step_number,
-                "to_step": old[-1].step_number,
-                "hits": 1,
-                "themes": top,
-                "path": [m.to_concept for m in old],
-                "domains": _domains(old),
-                "text": f"steps {old[0].step_number}-{old[-1].step_number}: "
-                f"{old[0].from_concept} -> ... -> {old[-1].to_concept}; themes {', '.join(top)}",
-            },
-            last_accessed_at=now,
-            created_at=now,
-            expires_at=now + WARM_TTL,
-        )
-    )
+        else:
+            change.warm_new.append(_theme_cluster(sid, members, v, now))
+    change.warm_new += [_failed_path(sid, m, now) for m in old if m.interestingness < FAILED_BELOW]
+    change.warm_new.append(_summary(sid, old, now))
     return change
+
+
+def _warm(sid: str, kind: str, embedding: np.ndarray, content: dict, now: datetime) -> WarmMemory:
+    return WarmMemory(
+        id=new_id(),
+        session_id=sid,
+        cluster_type=kind,
+        embedding=embedding,
+        content=content,
+        last_accessed_at=now,
+        created_at=now,
+        expires_at=now + WARM_TTL,
+    )
+
+
+def _theme_cluster(sid: str, members: list[HotItem], v: np.ndarray, now: datetime) -> WarmMemory:
+    themes = [t for t, _ in Counter(t for m in members for t in m.themes).most_common(6)]
+    content = {
+        "themes": themes,
+        "hits": len(members),
+        "steps": [m.step_number for m in members],
+        "concepts": sorted({m.to_concept for m in members}),
+        "domains": _domains(members),
+    }
+    return _warm(sid, "theme_cluster", v, content, now)
+
+
+def _failed_path(sid: str, m: HotItem, now: datetime) -> WarmMemory:
+    content = {
+        "from": m.from_concept,
+        "to": m.to_concept,
+        "step": m.step_number,
+        "hits": 1,
+        "interestingness": round(m.interestingness, 4),
+        "themes": m.themes[:3],
+        "domains": m.to_domains,
+    }
+    return _warm(sid, "failed_path", normalize(m.themes_embedding), content, now)
+
+
+def _summary(sid: str, old: list[HotItem], now: datetime) -> WarmMemory:
+    top = [t for t, _ in Counter(t for m in old for t in m.themes).most_common(5)]
+    content = {
+        "from_step": old[0].step_number,
+        "to_step": old[-1].step_number,
+        "hits": 1,
+        "themes": top,
+        "path": [m.to_concept for m in old],
+        "domains": _domains(old),
+        "text": f"steps {old[0].step_number}-{old[-1].step_number}: "
+        f"{old[0].from_concept} -> ... -> {old[-1].to_concept}; themes {', '.join(top)}",
+    }
+    return _warm(sid, "summary", normalize(np.mean([m.themes_embedding for m in old], axis=0)), content, now)
 
 
 def decay(walk: Walk, now: datetime, change: MemoryChange | None = None) -> MemoryChange:
