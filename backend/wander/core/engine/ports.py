@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -234,6 +234,19 @@ class Knowledge(Protocol):
     def sharing_lemma(self, index: int) -> list[int]:
         """The other concepts that share a lemma with this one (case-folded): one word with
         several senses, whose step from one sense to another is a pun."""
+        ...
+
+
+@runtime_checkable
+class BandSampler(Protocol):
+    """A knowledge base too large to scan every step (adapters/kb/approximate_index.py): the
+    distance band strategy draws from it instead of scoring every concept."""
+
+    def sample_band(
+        self, v: np.ndarray, low: float, high: float, k: int, seed: Sequence[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Up to K concept indices at cosine distance LOW-HIGH from V and their distances,
+        after reading a bounded number of concepts; the same for the same SEED."""
         ...
 
 

@@ -11,6 +11,7 @@ from wander.core.domain.models import Candidate, Scores
 from wander.core.engine import fence as fences
 from wander.core.engine.adjacency.common import POOL, in_field, kb_candidates
 from wander.core.engine.breakers import LOOP_WINDOW
+from wander.core.engine.ports import BandSampler
 from wander.core.engine.scope import domains_allowed, drift_sims, passes_scope
 from wander.core.engine.walk import Walk
 
@@ -23,6 +24,9 @@ BEST_K = 6  # the best of its pool
 LOCI_K = 2  # earlier loci (and compost items) put forward, the best by composite score
 TOWARD, SAMPLED = "toward the attractor", "sampled from the band"  # how their reasons end
 GAIN = 0.05  # a step this much nearer the attractor than the current locus heads toward it
+# Concepts drawn from the band of a knowledge base that draws it (ports.BandSampler): the
+# pool, the uniform draws and room for those already visited or outside the field.
+DRAW = 8 * POOL
 
 
 def distance_band(walk: Walk, limit: int = BEST_K) -> list[Candidate]:
@@ -47,23 +51,20 @@ def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> li
     the concepts whose step from here points most directly at the attractor, and a seeded
     uniform sample (serendipity, so the walk does not settle where the scores favour)."""
     kb = walk.knowledge
-    sims = kb.similarities(walk.current.embedding)
-    dist = 1.0 - sims
-    # loci already visited come back as loci, with their visit counts
-    mask = (dist >= low) & (dist <= high) & walk.open_mask
-    idx = np.flatnonzero(mask)
+    seed = [int(walk.session.random_seed) & 0xFFFFFFFF, walk.session.step_count + 1, 7]
+    idx, dist, sims = _band(walk, low, high, seed)
     if len(idx) == 0:
         return []
     reasons = _Reasons(walk, dist, low, high)
     idx = in_field(walk, idx)
-    rng = np.random.default_rng([int(walk.session.random_seed) & 0xFFFFFFFF, walk.session.step_count + 1, 7])
+    rng = np.random.default_rng(seed)
     # The best of a pool as large as the other strategies' (common.POOL), not of the whole
     # band: the best of thousands always outscored the best of a few dozen.
     pool = rng.choice(idx, size=min(POOL, len(idx)), replace=False)
     out = kb_candidates(walk, pool, NAME, reasons.of(pool), limit)  # type: ignore[arg-type]  # a lazy Sequence[str]
     _say_toward(walk, out)
     taken = {c.kb_key for c in out}
-    toward = idx[np.argsort(-_toward(walk, sims, idx), kind="stable")[:TOWARD_K]]
+    toward = idx[np.argsort(-_toward(walk, sims[idx], idx), kind="stable")[:TOWARD_K]]
     if walk.session.attractor_embedding is None:
         toward = toward[:0]
     sample = rng.choice(idx, size=min(SAMPLE_K, len(idx)), replace=False)
@@ -82,6 +83,31 @@ def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> li
     return out
 
 
+def _band(walk: Walk, low: float, high: float, seed: list[int]) -> tuple[np.ndarray, _Lookup, _Lookup]:
+    """The concepts at cosine distance LOW-HIGH from the current locus that are open to a
+    step (loci already visited come back as loci, with their visit counts), and lookups of
+    their distances and similarities to it. Every concept is scored, unless the knowledge base is one that draws
+    its band (ports.BandSampler): then a seeded draw of DRAW of them, read within a bound."""
+    kb = walk.knowledge
+    if isinstance(kb, BandSampler):
+        drawn, d = kb.sample_band(walk.current.embedding, low, high, DRAW, [*seed, int(low * 10), int(high * 10)])
+        keep = walk.open_mask[drawn]
+        return drawn[keep], _Drawn(drawn[keep], d[keep]), _Drawn(drawn[keep], 1.0 - d[keep])
+    sims = kb.similarities(walk.current.embedding)
+    dist = 1.0 - sims
+    return np.flatnonzero((dist >= low) & (dist <= high) & walk.open_mask), dist, sims
+
+
+class _Drawn:
+    """Values of drawn concepts, looked up by concept index like a whole row's."""
+
+    def __init__(self, idx: np.ndarray, dist: np.ndarray):
+        self._at = dict(zip(idx.tolist(), dist.tolist()))
+
+    def __getitem__(self, i: np.ndarray | int) -> np.ndarray:
+        return np.array([self._at[int(j)] for j in np.atleast_1d(i)], dtype=np.float32).reshape(np.shape(i))
+
+
 def _say_toward(walk: Walk, found: list[Candidate], drawn_toward: bool = False) -> None:
     """A band candidate whose step gains on the attractor (at least GAIN nearer it than the
     current locus, and nearer it than the seed's anchor) is put forward as a step toward the
@@ -98,17 +124,21 @@ def _say_toward(walk: Walk, found: list[Candidate], drawn_toward: bool = False) 
 
 def _toward(walk: Walk, sims: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """Cosine between each step (concept - current) and the way to the attractor
-    (attractor - current), from similarities alone: (v.a - v.c - c.a + 1) / (|v - c| |a - c|)."""
+    (attractor - current), from similarities alone (SIMS: concepts IDX's to the current
+    locus): (v.a - v.c - c.a + 1) / (|v - c| |a - c|)."""
     ca = float(np.asarray(walk.current.embedding, dtype=np.float32) @ walk.pull_vector)
-    num = walk.pull_sims[idx] - sims[idx] - ca + 1.0
-    den = np.sqrt(np.maximum(2.0 - 2.0 * sims[idx], 1e-9)) * np.sqrt(max(2.0 - 2.0 * ca, 1e-9))
+    num = walk.pull_sims[idx] - sims - ca + 1.0
+    den = np.sqrt(np.maximum(2.0 - 2.0 * sims, 1e-9)) * np.sqrt(max(2.0 - 2.0 * ca, 1e-9))
     return num / den
+
+
+_Lookup = np.ndarray | _Drawn  # a concept index -> its value (a whole row, or the drawn's)
 
 
 class _Reasons:
     """Reason texts made only for the candidates kept (the band holds thousands)."""
 
-    def __init__(self, walk: Walk, dist: np.ndarray, low: float, high: float):
+    def __init__(self, walk: Walk, dist: _Lookup, low: float, high: float):
         self.walk, self.dist, self.low, self.high = walk, dist, low, high
 
     def text(self, i: int) -> str:

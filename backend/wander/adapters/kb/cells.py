@@ -1,0 +1,193 @@
+"""Coarse cells over a knowledge base's unit vectors, and the distance band sampled from them.
+
+The step's distance band (cosine distance 0.3-0.7 from the current locus) holds a tenth of
+the corpus or more; at a million concepts scoring every one per step costs a whole pass over
+the vectors (1.5 GB). Spherical k-means splits the vectors into about sqrt(N) cells. For a
+query, each cell's centroid similarity and angular radius bound its members' similarities
+(the triangle inequality on the sphere), so a cell that cannot hold a band member is never
+read. The cells that can are read in a seeded random order weighted by their size and their
+estimated share of band members, until a fixed budget of members has been read; the band
+members among them are exact (their similarities are computed), and a seeded uniform draw
+among those is the sample. No nearest-neighbour library answers "between these distances",
+which is why the cells are ours; nearest neighbours come from the ANN index (kb/ann.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+# concept indices -> their unit vectors as float32 rows
+RowReader = Callable[[np.ndarray], np.ndarray]
+
+# Members read per band query at most (4,096 rows of 384 float16: 3 MB).
+BUDGET = 4096
+TRAIN_SAMPLE = 40_000  # k-means trains on at most this many vectors
+ITERATIONS = 8
+CHUNK = 32_768  # rows per matrix product while assigning
+
+
+def cell_count(n: int) -> int:
+    """About sqrt(N) cells: a cell of ~1,000 members at a million."""
+    return int(min(2048, max(8, round(np.sqrt(max(n, 1))))))
+
+
+def _unit(m: np.ndarray) -> np.ndarray:
+    norm = np.linalg.norm(m, axis=1, keepdims=True)
+    return np.divide(m, norm, out=np.zeros_like(m), where=norm > 0)
+
+
+def _assign(matrix: np.ndarray, centroids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Nearest centroid of every row and its similarity, in chunks (matrix may be float16)."""
+    cells = np.empty(len(matrix), dtype=np.int32)
+    sims = np.empty(len(matrix), dtype=np.float32)
+    for s in range(0, len(matrix), CHUNK):
+        block = np.asarray(matrix[s : s + CHUNK], dtype=np.float32) @ centroids.T
+        cells[s : s + CHUNK] = block.argmax(axis=1)
+        sims[s : s + CHUNK] = block[np.arange(len(block)), cells[s : s + CHUNK]]
+    return cells, sims
+
+
+@dataclass
+class BandDraw:
+    """A band sample: concept indices, their exact cosine distances, and how much was read."""
+
+    indices: np.ndarray
+    distances: np.ndarray
+    scanned: int  # members whose similarity was computed
+    cells_read: int
+
+
+class Cells:
+    """Unit centroids, each row's cell, and per cell its members and angular radius."""
+
+    def __init__(self, centroids: np.ndarray, assignment: np.ndarray, member_sims: np.ndarray):
+        self.centroids = np.ascontiguousarray(centroids, dtype=np.float32)
+        self.assignment = np.asarray(assignment, dtype=np.int32)
+        self.member_sims = np.asarray(member_sims, dtype=np.float32)
+        self._index()
+
+    def _index(self) -> None:
+        k = len(self.centroids)
+        order = np.argsort(self.assignment, kind="stable").astype(np.int64)
+        self.members = order
+        self.offsets = np.zeros(k + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.assignment, minlength=k), out=self.offsets[1:])
+        sims = np.clip(self.member_sims, -1.0, 1.0)
+        # per cell: the widest angle of a member from the centroid, and the members' mean
+        # cosine to it (their expected similarity to a query is about mean x centroid's)
+        self.radius = np.zeros(k, dtype=np.float32)
+        self.mean_sim = np.ones(k, dtype=np.float32)
+        sizes = np.diff(self.offsets)
+        full = sizes > 0
+        if full.any():
+            starts = self.offsets[:-1][full]
+            by_cell = sims[order]
+            self.radius[full] = np.arccos(np.minimum.reduceat(by_cell, starts))
+            self.mean_sim[full] = np.add.reduceat(by_cell, starts) / sizes[full]
+        self.sizes = sizes
+
+    def __len__(self) -> int:
+        return len(self.assignment)
+
+    @classmethod
+    def build(cls, matrix: np.ndarray, n_cells: int | None = None, seed: int = 0) -> Cells:
+        """Spherical k-means over MATRIX's unit rows (trained on a sample, then every row assigned)."""
+        n = len(matrix)
+        if n == 0:
+            raise ValueError("no vectors to build cells from")
+        k = min(n_cells or cell_count(n), n)
+        rng = np.random.default_rng(seed)
+        sample = np.sort(rng.choice(n, size=min(n, max(TRAIN_SAMPLE, 20 * k)), replace=False))
+        train = np.asarray(matrix[sample], dtype=np.float32)
+        centroids = train[rng.choice(len(train), size=k, replace=False)].copy()
+        for _ in range(ITERATIONS):
+            cells, _ = _assign(train, centroids)
+            sums = np.zeros_like(centroids)
+            np.add.at(sums, cells, train)
+            empty = np.bincount(cells, minlength=k) == 0
+            sums[empty] = train[rng.choice(len(train), size=int(empty.sum()), replace=False)]
+            centroids = _unit(sums)
+        assignment, sims = _assign(matrix, centroids)
+        return cls(centroids, assignment, sims)
+
+    def add(self, vectors: np.ndarray) -> None:
+        """Put new rows (appended after the existing ones) into their nearest cells; the
+        centroids stay, a cell's radius widens to hold them."""
+        if len(vectors) == 0:
+            return
+        cells, sims = _assign(np.asarray(vectors, dtype=np.float32), self.centroids)
+        self.assignment = np.concatenate([self.assignment, cells])
+        self.member_sims = np.concatenate([self.member_sims, sims])
+        self._index()
+
+    def cell_members(self, cell: int) -> np.ndarray:
+        return self.members[self.offsets[cell] : self.offsets[cell + 1]]
+
+    def reachable(self, v: np.ndarray, low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
+        """The cells that may hold a member at cosine distance LOW-HIGH from unit V (every
+        other cell provably holds none), and each one's estimated share of band members."""
+        a = np.clip(self.centroids @ v, -1.0, 1.0)
+        theta = np.arccos(a)
+        # members' similarity to v lies in [cos(theta + r), cos(max(theta - r, 0))]
+        top = np.cos(np.maximum(theta - self.radius, 0.0))
+        bottom = np.cos(np.minimum(theta + self.radius, np.pi))
+        s_low, s_high = 1.0 - high, 1.0 - low
+        cand = np.flatnonzero((self.sizes > 0) & (top >= s_low) & (bottom <= s_high))
+        # expected member similarity ~ mean_sim * a, spread ~ the members' off-centroid part
+        mu = self.mean_sim[cand] * a[cand]
+        spread = np.sqrt(np.maximum(1.0 - self.mean_sim[cand] ** 2, 1e-4)) * np.sqrt(
+            np.maximum(1.0 - a[cand] ** 2, 1e-4)
+        )
+        sigma = np.maximum(0.05, 0.5 * spread)
+        share = np.exp(-0.5 * (np.maximum(np.maximum(s_low - mu, mu - s_high), 0.0) / sigma) ** 2)
+        return cand, share.astype(np.float64)
+
+    def sample_band(
+        self,
+        rows: RowReader,
+        v: np.ndarray,
+        low: float,
+        high: float,
+        k: int,
+        rng: np.random.Generator,
+        budget: int = BUDGET,
+    ) -> BandDraw:
+        """Up to K members at cosine distance LOW-HIGH from V, drawn without replacement
+        (seeded by RNG) from the reachable cells read within BUDGET members."""
+        v = np.asarray(v, dtype=np.float32)
+        norm = float(np.sqrt(v @ v))
+        if norm == 0.0 or k <= 0:
+            return BandDraw(np.zeros(0, np.int64), np.zeros(0, np.float32), 0, 0)
+        v = v / norm
+        cand, share = self.reachable(v, low, high)
+        if len(cand) == 0:
+            return BandDraw(np.zeros(0, np.int64), np.zeros(0, np.float32), 0, 0)
+        weight = self.sizes[cand] * share
+        # a weighted order without replacement (Efraimidis-Spirakis keys)
+        keys = np.log(np.maximum(rng.random(len(cand)), 1e-300)) / np.maximum(weight, 1e-12)
+        order = cand[np.argsort(-keys, kind="stable")]
+        sizes = self.sizes[order]
+        read = int(np.searchsorted(np.cumsum(sizes), budget, side="left")) + 1
+        chosen = order[: max(1, min(read, len(order)))]
+        # a cell larger than what is left of the budget is read in part (a random slice)
+        idx_parts, left = [], budget
+        for c in chosen:
+            members = self.cell_members(int(c))
+            if len(members) > left:
+                start = int(rng.integers(0, len(members) - left + 1))
+                members = members[start : start + left]
+            idx_parts.append(members)
+            left -= len(members)
+            if left <= 0:
+                break
+        idx = np.concatenate(idx_parts)
+        dist = 1.0 - rows(idx) @ v
+        keep = (dist >= low) & (dist <= high)
+        idx, dist = idx[keep], dist[keep].astype(np.float32)
+        if len(idx) > k:
+            pick = np.sort(rng.choice(len(idx), size=k, replace=False))
+            idx, dist = idx[pick], dist[pick]
+        return BandDraw(idx, dist, int(sum(len(p) for p in idx_parts)), len(idx_parts))

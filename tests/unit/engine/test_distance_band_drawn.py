@@ -1,0 +1,108 @@
+"""The distance band over a knowledge base that draws its band (ports.BandSampler): the
+strategy scores a bounded seeded draw instead of every concept, keeps to the band, and a
+replay (same seed, same step) puts forward the same candidates."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wander.adapters.kb.approximate_index import ApproximateIndex
+from wander.adapters.kb.index import KnowledgeIndex
+from wander.core.domain.models import Locus, Session, SourceType
+from wander.core.engine.adjacency import distance_band as band
+from wander.core.engine.ports import BandSampler, KnowledgeConcept, WalkState
+from wander.core.engine.walk import Walk
+
+N, DIM, CLUSTERS = 2000, 24, 10
+
+
+def corpus() -> tuple[list[KnowledgeConcept], np.ndarray]:
+    rng = np.random.default_rng(4)
+    centres = rng.standard_normal((CLUSTERS, DIM)).astype(np.float32)
+    which = rng.integers(0, CLUSTERS, N)
+    m = centres[which] + 0.9 * rng.standard_normal((N, DIM)).astype(np.float32)
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    concepts = [
+        KnowledgeConcept(f"c{i}", f"concept {i}", f"gloss {i}", (f"d{which[i]}",), source="synthetic") for i in range(N)
+    ]
+    return concepts, m
+
+
+@pytest.fixture(scope="module")
+def kb() -> ApproximateIndex:
+    concepts, m = corpus()
+    return ApproximateIndex(concepts, m)
+
+
+def make_walk(kb: KnowledgeIndex, random_seed: int = 3, at: int = 0) -> Walk:
+    v = kb.vector(at)
+    session = Session(
+        id="s",
+        project_id="p",
+        name="w",
+        seed_concept="concept 0",
+        seed_embedding=kb.vector(0),
+        attractor="concept 1",
+        attractor_embedding=kb.vector(1),
+        max_drift_distance=2.0,
+        max_steps=100,
+        step_count=5,
+        random_seed=random_seed,
+        current_locus_id=f"l{at}",
+    )
+    locus = Locus(
+        id=f"l{at}",
+        session_id="s",
+        concept=f"concept {at}",
+        embedding=v,
+        source_type=SourceType.SEED,
+        domains=list(kb.concept(at).domains),
+        kb_key=f"c{at}",
+    )
+    return Walk(WalkState(session=session, loci=[locus], recent_themes=[]), kb)
+
+
+def test_only_the_large_index_draws_its_band(kb: ApproximateIndex) -> None:
+    concepts, m = corpus()
+    assert isinstance(kb, BandSampler)
+    assert not isinstance(KnowledgeIndex(concepts, m), BandSampler)
+
+
+def test_the_band_is_drawn_not_scanned_and_kept_to(kb: ApproximateIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    walk = make_walk(kb)
+    asked: list[int] = []
+    real = type(kb).sample_band
+
+    def counting(self, v, low, high, k, seed):
+        asked.append(k)
+        return real(self, v, low, high, k, seed)
+
+    monkeypatch.setattr(type(kb), "similarities", lambda self, v: pytest.fail("a whole pass over the corpus"))
+    monkeypatch.setattr(type(kb), "sample_band", counting)
+    found = [c for c in band.distance_band(walk) if c.locus_id is None]
+    assert found and asked and all(k == band.DRAW for k in asked)
+    here = kb.vector(0)
+    for c in found:
+        i = kb.index_of(c.kb_key)
+        assert i is not None and i != 0
+        exact = 1.0 - float(kb.vector(i) @ here)
+        assert 0.3 - 1e-6 <= exact <= 0.7 + 1e-6
+        assert c.distance == pytest.approx(exact, abs=1e-5)
+        assert f"cosine distance {exact:.2f}" in c.reason
+
+
+def test_a_replay_puts_forward_the_same_candidates(kb: ApproximateIndex) -> None:
+    first = [(c.kb_key, c.reason) for c in band.distance_band(make_walk(kb, random_seed=3))]
+    again = [(c.kb_key, c.reason) for c in band.distance_band(make_walk(kb, random_seed=3))]
+    other = [(c.kb_key, c.reason) for c in band.distance_band(make_walk(kb, random_seed=4))]
+    assert first == again
+    assert first != other
+
+
+def test_nearest_comes_from_the_graph_with_exact_similarities(kb: ApproximateIndex) -> None:
+    v = 2.0 * kb.vector(17)  # the port's similarity is the row's dot product with v, as in the exact index
+    got = kb.nearest(v, 5)
+    exact = KnowledgeIndex([kb.concept(i) for i in range(len(kb))], kb.vectors(np.arange(len(kb)))).nearest(v, 5)
+    assert got[0][0] == 17 and got[0][1] == pytest.approx(2.0, abs=1e-4)
+    assert len({i for i, _ in got} & {i for i, _ in exact}) >= 4
