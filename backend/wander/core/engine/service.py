@@ -5,29 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from shared_schemas.common import FenceAnchorOut
 from shared_schemas.events import (
     CircuitTrippedPayload,
-    FenceAddedPayload,
-    FenceRemovedPayload,
-    InjectionQueuedPayload,
-    LocusPlantedPayload,
-    LocusVisitedPayload,
     SessionCompletedPayload,
-    SessionCreatedPayload,
     SessionPausedPayload,
     SessionResumedPayload,
-    SubwanderSpawnedPayload,
 )
 from wander.core.domain.errors import (
     Conflict,
-    InvalidInput,
     NoCandidates,
     NotFound,
     ResonanceMoved,
@@ -38,24 +28,16 @@ from wander.core.domain.models import (
     FINISHED,
     CrystalStatus,
     EventDraft,
-    FenceAnchor,
     Locus,
     Session,
     SessionStatus,
-    SourceType,
-    new_id,
-)
-from wander.core.domain.validation import (
-    check_domains,
-    check_random_seed,
-    check_steps,
-    check_temperature,
-    clean_text,
 )
 from wander.core.engine import events as ev
 from wander.core.engine import tiers
+from wander.core.engine.creation import NewWander, founding, validate
 from wander.core.engine.crystallizer import Crystallizer
 from wander.core.engine.grounding import check_grounded, nonsense_texts, vocabulary, words
+from wander.core.engine.interventions import Interventions
 from wander.core.engine.ports import (
     CAKernel,
     Clock,
@@ -72,28 +54,11 @@ from wander.core.engine.step import take_step
 from wander.core.engine.step_context import StepContext, StepResult
 from wander.core.engine.walk import Walk
 
+# Interventions and NewWander are imported from here by the faces and the tests.
+__all__ = ["Interventions", "NewWander", "RunOutcome", "WanderEngine", "require_active", "run_outcome"]
+
 # how often a step is taken again when another wander moved a resonance it changed
 RESONANCE_RETRIES = 8
-
-
-@dataclass
-class NewWander:
-    seed_concept: str
-    attractor: str | None = None
-    name: str | None = None
-    allowed_domains: list[str] | None = None
-    forbidden_domains: list[str] | None = None
-    max_steps: int = 50
-    temperature: float = 0.7
-    random_seed: int = 0
-    max_drift_distance: float = 0.8
-    cloud_budget_cents: int = 500
-    human_checkpoint_frequency: int = 50
-    require_crystal_approval: bool = False  # hold every crystal for a person's verdict
-    other_seeds: list[str] | None = None  # planted as further SEED loci (presets)
-    parent_session_id: str | None = None
-    parent_locus_id: str | None = None
-    fence: list[FenceAnchor] | None = None
 
 
 def require_active(session: Session, action: str) -> None:
@@ -186,54 +151,6 @@ class WanderEngine:
 
     # ---- creation -------------------------------------------------------------------
 
-    def validate(self, req: NewWander) -> NewWander:
-        """Check every field before anything is embedded or written."""
-        known = self.knowledge.domains()
-        seed = clean_text("seed_concept", req.seed_concept)
-        attractor = clean_text("attractor", req.attractor, required=False)
-        allowed = check_domains("allowed_domains", req.allowed_domains, known)
-        forbidden = check_domains("forbidden_domains", req.forbidden_domains, known)
-        if set(allowed) & set(forbidden):
-            raise InvalidInput("forbidden_domains", f"also allowed: {sorted(set(allowed) & set(forbidden))}")
-        if not (0.0 < req.max_drift_distance <= 2.0):
-            raise InvalidInput("max_drift_distance", "must be greater than 0 and at most 2")
-        if req.cloud_budget_cents < 0:
-            raise InvalidInput("cloud_budget_cents", "must not be negative")
-        if req.human_checkpoint_frequency < 0:
-            raise InvalidInput("human_checkpoint_frequency", "must not be negative")
-        name = clean_text("name", req.name, required=False) or seed[:255]
-        return NewWander(
-            seed_concept=seed,
-            attractor=attractor,
-            name=name[:255],
-            allowed_domains=allowed,
-            forbidden_domains=forbidden,
-            max_steps=check_steps("max_steps", req.max_steps),
-            temperature=check_temperature(req.temperature),
-            random_seed=check_random_seed(req.random_seed),
-            max_drift_distance=req.max_drift_distance,
-            cloud_budget_cents=req.cloud_budget_cents,
-            human_checkpoint_frequency=req.human_checkpoint_frequency,
-            require_crystal_approval=bool(req.require_crystal_approval),
-            other_seeds=[clean_text("other_seeds", x) for x in req.other_seeds or []],
-            parent_session_id=req.parent_session_id,
-            parent_locus_id=req.parent_locus_id,
-            fence=req.fence,
-        )
-
-    def _seed_domains(self, text: str, vector: np.ndarray) -> tuple[list[str], str | None, float]:
-        """Domains of the seed: its own corpus entry if it has one, else the commonest
-        domains among its five nearest corpus concepts."""
-        exact = self.knowledge.find_label(text)
-        if exact is not None:
-            c = self.knowledge.concept(exact)
-            return list(c.domains), c.key, c.abstraction_level
-        near = self.knowledge.nearest(vector, 5)
-        counts = Counter(d for i, _ in near for d in self.knowledge.concept(i).domains[:1])
-        domains = [d for d, _ in counts.most_common(2)]
-        abstraction = float(np.mean([self.knowledge.concept(i).abstraction_level for i, _ in near]))
-        return domains, None, abstraction
-
     async def create(self, req: NewWander) -> Session:
         session, loci, drafts = await self.prepare(req)
         events = await self.store.create_session(session, loci, drafts)
@@ -243,92 +160,16 @@ class WanderEngine:
     async def prepare(self, req: NewWander) -> tuple[Session, list[Locus], list[EventDraft]]:
         """A new wander as it is to be written: the session, its seed locus (then any planted
         seeds) and their events; nothing is written yet."""
-        req = self.validate(req)
+        req = validate(req, self.knowledge)
         texts = [req.seed_concept] + ([req.attractor] if req.attractor else [])
-        others = list(req.other_seeds or [])
-        vectors = await self.embed(texts + others)
+        vectors = await self.embed(texts + list(req.other_seeds or []))
         # a seed or attractor that matches nothing in the corpus would be walked from noise
         nonsense = None
         if len(self.knowledge) and any(not words(t) & vocabulary(self.knowledge) for t in texts):
             nonsense = await self._nonsense()
         for field, text, v in zip(("seed_concept", "attractor"), texts, vectors):
             check_grounded(field, text, v, self.knowledge, nonsense)
-        now = self.clock.now()
-        session = Session(
-            id=new_id(),
-            project_id=self.project_id,
-            name=req.name or req.seed_concept,
-            seed_concept=req.seed_concept,
-            seed_embedding=vectors[0],
-            attractor=req.attractor,
-            attractor_embedding=vectors[1] if req.attractor else None,
-            allowed_domains=req.allowed_domains or [],
-            forbidden_domains=req.forbidden_domains or [],
-            max_drift_distance=req.max_drift_distance,
-            max_steps=req.max_steps,
-            cloud_budget_cents=req.cloud_budget_cents,
-            temperature=req.temperature,
-            human_checkpoint_frequency=req.human_checkpoint_frequency,
-            require_crystal_approval=req.require_crystal_approval,
-            random_seed=req.random_seed,
-            parent_session_id=req.parent_session_id,
-            parent_locus_id=req.parent_locus_id,
-            fence=list(req.fence or []),
-            created_at=now,
-        )
-        domains, kb_key, abstraction = self._seed_domains(req.seed_concept, vectors[0])
-        seed = Locus(
-            id=new_id(),
-            session_id=session.id,
-            concept=req.seed_concept,
-            embedding=vectors[0],
-            source_type=SourceType.SEED,
-            domains=domains,
-            abstraction_level=abstraction,
-            novelty_score=1.0,
-            visit_count=1,
-            kb_key=kb_key,
-            first_encountered=now,
-            last_visited=now,
-        )
-        session.current_locus_id = seed.id
-        planted = []
-        for text, v in zip(others, vectors[len(texts) :]):
-            domains, kb_key, abstraction = self._seed_domains(text, v)
-            planted.append(
-                Locus(
-                    id=new_id(),
-                    session_id=session.id,
-                    concept=text,
-                    embedding=v,
-                    source_type=SourceType.SEED,
-                    domains=domains,
-                    abstraction_level=abstraction,
-                    novelty_score=1.0,
-                    visit_count=0,
-                    kb_key=kb_key,
-                    first_encountered=now,
-                )
-            )
-        drafts = [
-            ev.draft(
-                SessionCreatedPayload(
-                    session_id=session.id,
-                    name=session.name,
-                    seed_concept=session.seed_concept,
-                    attractor=session.attractor,
-                    max_steps=session.max_steps,
-                )
-            ),
-            ev.draft(LocusVisitedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(seed), new=True)),
-        ]
-        drafts += [
-            ev.draft(
-                LocusPlantedPayload(session_id=session.id, step_number=0, locus=ev.locus_summary(p), source="preset")
-            )
-            for p in planted
-        ]
-        return session, [seed, *planted], drafts
+        return founding(req, vectors, self.knowledge, self.project_id, self.clock.now())
 
     # ---- stepping -------------------------------------------------------------------
 
@@ -499,186 +340,3 @@ class WanderEngine:
         updated = await self.store.get_session(session_id)
         assert updated is not None
         return updated
-
-
-class Interventions:
-    """What a person (or an agent) does to a wander from outside: inject a concept, move
-    the fence, force a crystallization, spawn a sub-wander."""
-
-    def __init__(self, engine: WanderEngine):
-        self.engine = engine
-
-    async def _session(self, session_id: str) -> Session:
-        session = await self.engine.store.get_session(session_id)
-        if session is None:
-            raise NotFound("session", session_id)
-        return session
-
-    async def inject(self, session_id: str, concept: str, force_visit: bool = True) -> Session:
-        """force_visit: the next step goes to the concept, whoever runs it. Otherwise the
-        concept is planted as a locus that the distance band can reach."""
-        session = await self._session(session_id)
-        concept = clean_text("concept", concept)
-        if session.status in FINISHED:
-            raise Conflict(f"session {session_id} is {session.status}")
-        if force_visit:
-            # Its own id: the step that takes it clears this injection, not one made meanwhile.
-            injection_id = new_id()
-
-            def queue(pending: dict | None) -> tuple[dict | None, list[EventDraft]]:
-                # Applied to the injection pending under the session's lock: the one it replaces.
-                payload = InjectionQueuedPayload(
-                    session_id=session_id,
-                    concept=concept,
-                    injection_id=injection_id,
-                    replaced=pending.get("concept") if pending else None,
-                )
-                return {"concept": concept, "id": injection_id}, [ev.draft(payload)]
-
-            # The pending injection and wander.injection.queued, in one transaction.
-            events = await self.engine.store.set_injection(session_id, queue)
-            await self.engine.bus.publish(events)
-        else:
-            # A hint: a new locus, or the wander's own locus of that concept when it has one
-            # (one node per concept on the map); wander.locus.planted names it either way.
-            v = (await self.engine.embed([concept]))[0]
-            domains, kb_key, abstraction = self.engine._seed_domains(concept, v)
-            locus = Locus(
-                id=new_id(),
-                session_id=session_id,
-                concept=concept,
-                embedding=v,
-                source_type=SourceType.SERENDIPITOUS,
-                domains=domains,
-                abstraction_level=abstraction,
-                kb_key=kb_key,
-                first_encountered=self.engine.clock.now(),
-            )
-            _, events = await self.engine.store.plant_locus(
-                session_id,
-                locus,
-                lambda lo: [
-                    ev.draft(
-                        LocusPlantedPayload(
-                            session_id=session_id,
-                            step_number=session.step_count,
-                            locus=ev.locus_summary(lo),
-                            source="inject",
-                        )
-                    )
-                ],
-            )
-            await self.engine.bus.publish(events)
-        return await self._session(session_id)
-
-    async def fence(self, session_id: str, concept: str, action: str) -> Session:
-        """Add (or re-aim) a fence anchor: wander.fence.added; refused once the wander is finished."""
-        session = await self._session(session_id)
-        concept = clean_text("concept", concept)
-        if action not in ("include", "exclude"):
-            raise InvalidInput("action", f"must be 'include' or 'exclude' (got '{action}')")
-        _require_unfinished(session)
-        v = (await self.engine.embed([concept]))[0]
-
-        def add(fence: list[FenceAnchor]) -> tuple[list[FenceAnchor], list[EventDraft]]:
-            anchors = [a for a in fence if a.concept != concept] + [FenceAnchor(concept, action, v)]
-            payload = FenceAddedPayload(
-                session_id=session_id,
-                concept=concept,
-                action=action,  # type: ignore[arg-type]
-                fence=_fence_summary(anchors),
-            )
-            return anchors, [ev.draft(payload)]
-
-        # Applied to the fence as it is under the session's lock: a change made meanwhile stays.
-        events = await self.engine.store.set_fence(session_id, add)
-        await self.engine.bus.publish(events)
-        return await self._session(session_id)
-
-    async def unfence(self, session_id: str, concept: str) -> Session:
-        """Remove a fence anchor: wander.fence.removed."""
-        session = await self._session(session_id)
-        concept = clean_text("concept", concept)
-        _require_unfinished(session)
-
-        def remove(fence: list[FenceAnchor]) -> tuple[list[FenceAnchor], list[EventDraft]]:
-            if all(a.concept != concept for a in fence):
-                raise InvalidInput("concept", f"'{concept}' is not in the fence")
-            anchors = [a for a in fence if a.concept != concept]
-            payload = FenceRemovedPayload(session_id=session_id, concept=concept, fence=_fence_summary(anchors))
-            return anchors, [ev.draft(payload)]
-
-        events = await self.engine.store.set_fence(session_id, remove)
-        await self.engine.bus.publish(events)
-        return await self._session(session_id)
-
-    async def crystallize(self, session_id: str):
-        """Force a crystallization attempt at the current locus."""
-        walk = await self.engine.load_walk(session_id)
-        outcome = await self.engine.crystallizer.crystallize(walk, "manual", walk.current, None)
-        if outcome.crystal is not None:
-            events = await self.engine.store.save_crystal(outcome.crystal, outcome.events)
-            await self.engine.bus.publish(events)
-        return outcome
-
-    async def spawn(
-        self,
-        session_id: str,
-        locus_id: str,
-        max_steps: int = 50,
-        budget_share: float = 0.25,
-        random_seed: int | None = None,
-    ) -> Session:
-        """A sub-wander ("go deeper") seeded at a locus of the parent, inheriting its fences and
-        domains and taking a share of the parent's remaining cloud budget."""
-        parent = await self._session(session_id)
-        if not 0 <= budget_share <= 1:
-            raise InvalidInput("budget_share", "must be between 0 and 1")
-        locus = await self.engine.store.locus(session_id, locus_id)
-        if locus is None:
-            raise NotFound("locus", locus_id)
-        share = int((parent.cloud_budget_cents - parent.cloud_spent_cents) * budget_share)
-        child, loci, drafts = await self.engine.prepare(
-            NewWander(
-                seed_concept=locus.concept,
-                attractor=parent.attractor,
-                name=f"{parent.name} / {locus.concept}"[:255],
-                allowed_domains=parent.allowed_domains,
-                forbidden_domains=parent.forbidden_domains,
-                max_steps=max_steps,
-                temperature=parent.temperature,
-                random_seed=parent.random_seed if random_seed is None else random_seed,
-                max_drift_distance=parent.max_drift_distance,
-                cloud_budget_cents=share,
-                human_checkpoint_frequency=parent.human_checkpoint_frequency,
-                require_crystal_approval=parent.require_crystal_approval,
-                parent_session_id=parent.id,
-                parent_locus_id=locus.id,
-                fence=list(parent.fence),
-            )
-        )
-        # announced on the parent's stream, written with the child and the parent's budget
-        spawned = ev.draft(
-            SubwanderSpawnedPayload(
-                session_id=parent.id,
-                child_session_id=child.id,
-                parent_locus_id=locus.id,
-                seed_concept=child.seed_concept,
-                name=child.name,
-                max_steps=child.max_steps,
-                budget_share=budget_share,
-                cloud_budget_cents=share,
-            )
-        )
-        events = await self.engine.store.create_subwander(child, loci, drafts, [spawned])
-        await self.engine.bus.publish(events)
-        return child
-
-
-def _require_unfinished(session: Session) -> None:
-    if session.status in (SessionStatus.COMPLETED, SessionStatus.ABANDONED):
-        raise Conflict(f"session {session.id} is {session.status}; its fence can no longer change")
-
-
-def _fence_summary(anchors: list[FenceAnchor]) -> list[FenceAnchorOut]:
-    return [FenceAnchorOut(concept=a.concept, action=a.action) for a in anchors]  # type: ignore[arg-type]
