@@ -20,7 +20,6 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -49,6 +48,7 @@ from wander.core.sandwich.model import (
 from wander.core.sandwich.ports import SandwichStore, SourceError, SourceReader
 from wander.core.sandwich.relations import lineage
 from wander.core.sandwich.reuben import Reuben
+from wander.core.sandwich.run_state import RunState, RunSummary, check_run
 
 log = logging.getLogger(__name__)
 NOVELTY_COS = 0.93  # this close to recently foraged content: already seen
@@ -57,18 +57,6 @@ NEIGHBOURS = 7  # corpus foraging: a concept and this many neighbours in the wan
 MAX_ATTEMPTS = 200
 FANOUT = 3  # links followed from one page while wandering
 CHUNKS_PER_PAGE = 4  # of a page reached by wandering, the first chunks are attempted
-
-
-@dataclass
-class RunSummary:
-    run_id: str
-    mode: str
-    attempts: int = 0
-    made: int = 0
-    outcomes: dict[str, int] = field(default_factory=dict)
-    sandwich_ids: list[str] = field(default_factory=list)
-    status: str = "completed"
-    farewell: str = REST
 
 
 class Forager:
@@ -286,18 +274,14 @@ class Forager:
         """Autonomous without source/topic (until patience runs out or max_attempts); directed
         with a source spec (each chunk of it, and the pages wandering reaches from it: `depth`
         links deep, `pages` in all; the forager's defaults when None) or a topic (one attempt)."""
-        if isinstance(patience, bool) or not isinstance(patience, int) or not 1 <= patience <= 100:
-            raise InvalidInput("patience", f"must be an integer between 1 and 100 (got {patience})")
-        if not 1 <= max_attempts <= 10_000:
-            raise InvalidInput("max_attempts", f"must be between 1 and 10000 (got {max_attempts})")
-        if source is not None and topic is not None:
-            raise InvalidInput("from", "give a path/URL or a topic, not both")
-        max_depth = self.wander_depth if depth is None else depth
-        if not 0 <= max_depth <= 5:
-            raise InvalidInput("depth", f"must be between 0 and 5 (got {max_depth})")
-        budget = self.wander_pages if pages is None else pages
-        if not 0 <= budget <= 200:
-            raise InvalidInput("pages", f"must be between 0 and 200 (got {budget})")
+        max_depth, budget = check_run(
+            patience,
+            max_attempts,
+            source,
+            topic,
+            self.wander_depth if depth is None else depth,
+            self.wander_pages if pages is None else pages,
+        )
         mode = "autonomous" if source is None and topic is None else "directed"
         target = source or topic
         frontier: deque[tuple[Content, int, str | None]] = deque()  # content, depth, why reached
@@ -312,67 +296,77 @@ class Forager:
         self.reuben = Reuben(np.random.default_rng(self._voice_seed), enabled=self.voice)  # a session's voice
         run_id, events = await self.store.start_run(mode, target, patience)
         await self._publish(events)
-        summary = RunSummary(run_id, mode)
+        run = RunState(RunSummary(run_id, mode), patience, max_attempts, max_depth, budget, on_attempt, frontier)
         if error is not None:
-            await self._record(run_id, Attempt(f"Make me a sandwich from {target}", SOURCE_ERROR, error), None, summary)
-            summary.status, summary.farewell = "failed", self.reuben.say(SOURCE_ERROR, source=target)
-        left = patience
-        followed: set[str] = set()
+            await self._record(
+                run_id, Attempt(f"Make me a sandwich from {target}", SOURCE_ERROR, error), None, run.summary
+            )
+            run.summary.status, run.summary.farewell = "failed", self.reuben.say(SOURCE_ERROR, source=target)
+        else:
+            await self._loop(run)
+        return await self._finish(run.summary)
 
-        async def report(attempt: Attempt) -> None:
-            if on_attempt is not None:
-                maybe = on_attempt(attempt)
-                if maybe is not None:
-                    await maybe
-
-        while error is None and left > 0 and summary.attempts < max_attempts:
-            if frontier:
-                content, depth, why = frontier.popleft()
+    async def _loop(self, run: RunState) -> None:
+        """Attempt after attempt: the frontier's next content, else (autonomous) an online
+        source's answer or a random concept's; patience resets on a sandwich."""
+        summary = run.summary
+        while run.left > 0 and summary.attempts < run.max_attempts:
+            if run.frontier:
+                content, depth, why = run.frontier.popleft()
                 prompt = why or f"Make me a sandwich from {content.kind} '{content.title}'"
-            elif mode == "directed":
+            elif summary.mode == "directed":
                 break
             elif (asked := self.online_curiosity()) is not None:
-                prompt, spec = asked
-                try:
-                    contents = await self.read(spec)
-                except SourceError as exc:
-                    failed = Attempt(prompt, SOURCE_ERROR, str(exc), Content("", "source", spec, spec, ""))
-                    await self._record(run_id, failed, None, summary)
-                    left -= 1
-                    await report(failed)
-                    continue
-                frontier.extend((c, 0, prompt) for c in contents[:CHUNKS_PER_PAGE])
+                await self._ask_online(run, *asked)
                 continue
             else:
                 (prompt, content), depth = await asyncio.to_thread(self.curiosity), 0
             attempt, vector = await self.attempt(prompt, content)
-            await self._record(run_id, attempt, vector, summary)
-            left = patience if attempt.outcome == MADE else left - 1
-            await report(attempt)
-            if attempt.outcome == DUPLICATE or depth >= max_depth or not content.links:
+            await self._record(summary.run_id, attempt, vector, summary)
+            run.left = run.patience if attempt.outcome == MADE else run.left - 1
+            await run.report(attempt)
+            if attempt.outcome == DUPLICATE or depth >= run.max_depth or not content.links:
                 continue
-            links = [x for x in content.links if x not in followed]
-            picks = [links[int(k)] for k in self.rng.permutation(len(links))[:FANOUT]]
-            for link in picks:
-                if budget <= 0 or summary.attempts >= max_attempts:
-                    break
-                followed.add(link)
-                budget -= 1
-                why = f"Wandering from {content.kind} '{content.title}' to {link} (depth {depth + 1})"
-                try:
-                    reached = await self.read(link)
-                except SourceError as exc:
-                    failed = Attempt(why, SOURCE_ERROR, str(exc), Content("", "link", link, link, ""))
-                    await self._record(run_id, failed, None, summary)
-                    await report(failed)
-                    continue
-                frontier.extend((c, depth + 1, why) for c in reached[:CHUNKS_PER_PAGE])
-        if summary.status != "failed" and mode == "directed" and summary.made == 0:
+            await self._wander_from(run, content, depth)
+
+    async def _ask_online(self, run: RunState, prompt: str, spec: str) -> None:
+        """An online source's answer joins the frontier; a source that fails costs patience."""
+        try:
+            contents = await self.read(spec)
+        except SourceError as exc:
+            failed = Attempt(prompt, SOURCE_ERROR, str(exc), Content("", "source", spec, spec, ""))
+            await self._record(run.summary.run_id, failed, None, run.summary)
+            run.left -= 1
+            await run.report(failed)
+            return
+        run.frontier.extend((c, 0, prompt) for c in contents[:CHUNKS_PER_PAGE])
+
+    async def _wander_from(self, run: RunState, content: Content, depth: int) -> None:
+        """Follow up to FANOUT of a page's links not followed yet, within the pages left."""
+        links = [x for x in content.links if x not in run.followed]
+        picks = [links[int(k)] for k in self.rng.permutation(len(links))[:FANOUT]]
+        for link in picks:
+            if run.budget <= 0 or run.summary.attempts >= run.max_attempts:
+                break
+            run.followed.add(link)
+            run.budget -= 1
+            why = f"Wandering from {content.kind} '{content.title}' to {link} (depth {depth + 1})"
+            try:
+                reached = await self.read(link)
+            except SourceError as exc:
+                failed = Attempt(why, SOURCE_ERROR, str(exc), Content("", "link", link, link, ""))
+                await self._record(run.summary.run_id, failed, None, run.summary)
+                await run.report(failed)
+                continue
+            run.frontier.extend((c, depth + 1, why) for c in reached[:CHUNKS_PER_PAGE])
+
+    async def _finish(self, summary: RunSummary) -> RunSummary:
+        if summary.status != "failed" and summary.mode == "directed" and summary.made == 0:
             summary.farewell = self.reuben.say("rest:empty")
         if summary.farewell == REST:
             summary.farewell = self.reuben.say("rest")
         events = await self.store.finish_run(
-            run_id,
+            summary.run_id,
             summary.status,
             {
                 "attempts": summary.attempts,
