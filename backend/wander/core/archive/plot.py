@@ -101,23 +101,10 @@ def render_png(rows: dict[str, Any], points: dict[str, list[float]], size: int =
     font = ImageFont.load_default(size=max(10, round(13 * size / SIZE)))
     scale, at = layout(points, size)
     colours = domain_colours(rows["loci"])
-
     loci = {lo["id"]: lo for lo in rows["loci"]}
-    traces = sorted(rows["traces"], key=lambda t: t["step_number"])
-    # halos: the loci each confirmed resonance's residues arrived at
-    residue_to = {r["id"]: r["to_locus_id"] for r in rows["residues"]}
-    halo = 18 * scale
-    for res in rows["resonances"]:
-        if res["status"] != "confirmed":
-            continue
-        for rid in res.get("supporting_residue_ids") or []:
-            p = at(residue_to.get(rid))
-            if p:
-                d.ellipse(
-                    [p[0] - halo, p[1] - halo, p[0] + halo, p[1] + halo], outline=HALO, width=max(1, round(scale))
-                )
+    _draw_halos(d, rows, at, scale)
     path_width = max(1, round(1.5 * scale))
-    for t in traces:
+    for t in sorted(rows["traces"], key=lambda t: t["step_number"]):
         a, b = at(t["from_locus_id"]), at(t["to_locus_id"])
         if a and b:
             d.line([a, b], fill=PATH, width=path_width)
@@ -128,24 +115,7 @@ def render_png(rows: dict[str, Any], points: dict[str, list[float]], size: int =
         r = marker_radius(lo.get("visit_count") or 0, scale)
         fill = colours.get((lo.get("domains") or [None])[0] or "", OTHER)
         d.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=fill if lo.get("visit_count") else None, outline=fill)
-    star = 11 * scale
-    labels: list[tuple[tuple[float, float], str, Any]] = []
-    for c in rows["crystals"]:
-        lid = crystal_locus(c, points)
-        p = at(lid)
-        if p:
-            d.polygon(_star(p[0], p[1], star), fill=STAR)
-            name = (c.get("validity") or {}).get("filling") or c.get("insight") or "crystal"
-            labels.append((p, f"* {name}", STAR))
-    for lo in loci.values():
-        if lo.get("source_type") == "SEED" and lo.get("visit_count"):
-            p = at(lo["id"])
-            if p:
-                labels.append((p, f"seed: {lo['concept']}", TEXT))
-    for lo in hubs(rows["loci"]):
-        p = at(lo["id"])
-        if p:
-            labels.append((p, f"{lo['concept']} ({lo['visit_count']}x)", TEXT))
+    labels = _draw_crystals(d, rows, points, at, scale) + _locus_labels(rows, loci, at)
     for p, text, fill in labels:
         _label(d, font, (p[0] + 12 * scale, p[1] - 6 * scale), text[:32], fill, size)
     s = rows["session"]
@@ -159,6 +129,53 @@ def render_png(rows: dict[str, Any], points: dict[str, list[float]], size: int =
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=True)
     return buf.getvalue()
+
+
+def _draw_halos(d: ImageDraw.ImageDraw, rows: dict[str, Any], at: Any, scale: float) -> None:
+    """Halos round the loci each confirmed resonance's residues arrived at."""
+    residue_to = {r["id"]: r["to_locus_id"] for r in rows["residues"]}
+    halo = 18 * scale
+    for res in rows["resonances"]:
+        if res["status"] != "confirmed":
+            continue
+        for rid in res.get("supporting_residue_ids") or []:
+            p = at(residue_to.get(rid))
+            if p:
+                d.ellipse(
+                    [p[0] - halo, p[1] - halo, p[0] + halo, p[1] + halo], outline=HALO, width=max(1, round(scale))
+                )
+
+
+Label = tuple[tuple[float, float], str, Any]  # where, what, in which colour
+
+
+def _draw_crystals(
+    d: ImageDraw.ImageDraw, rows: dict[str, Any], points: dict[str, list[float]], at: Any, scale: float
+) -> list[Label]:
+    """A star on each placed crystal; returns their labels (by filling)."""
+    labels: list[Label] = []
+    for c in rows["crystals"]:
+        p = at(crystal_locus(c, points))
+        if p:
+            d.polygon(_star(p[0], p[1], 11 * scale), fill=STAR)
+            name = (c.get("validity") or {}).get("filling") or c.get("insight") or "crystal"
+            labels.append((p, f"* {name}", STAR))
+    return labels
+
+
+def _locus_labels(rows: dict[str, Any], loci: dict[str, dict[str, Any]], at: Any) -> list[Label]:
+    """The seed's label, then the hubs' (with their visits)."""
+    labels: list[Label] = []
+    for lo in loci.values():
+        if lo.get("source_type") == "SEED" and lo.get("visit_count"):
+            p = at(lo["id"])
+            if p:
+                labels.append((p, f"seed: {lo['concept']}", TEXT))
+    for lo in hubs(rows["loci"]):
+        p = at(lo["id"])
+        if p:
+            labels.append((p, f"{lo['concept']} ({lo['visit_count']}x)", TEXT))
+    return labels
 
 
 def _label(d: ImageDraw.ImageDraw, font: Any, at: tuple[float, float], text: str, fill: Any, size: int) -> None:
