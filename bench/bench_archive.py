@@ -23,6 +23,7 @@ from wander.adapters.embed.minilm import MiniLMEmbedder  # noqa: E402
 from wander.adapters.postgres.database import ensure_embedded_database  # noqa: E402
 from wander.adapters.postgres.kb_repository import KbRepository  # noqa: E402
 from wander.adapters.projection.tokens import count_tokens  # noqa: E402
+from wander.bootstrap.archivist import open_archivist  # noqa: E402
 from wander.bootstrap.settings import load_settings  # noqa: E402
 from wander.bootstrap.wiring import NoProgress, ensure_corpus, open_app, open_database  # noqa: E402
 from wander.core.archive.build import document  # noqa: E402
@@ -46,7 +47,7 @@ async def main() -> None:
     await ensure_corpus(KbRepository(db), embedder, NoProgress())
     await db.dispose()
     async with open_app(settings, embedder=embedder) as app:
-        archivist = Archivist.open(app.db, app.bus, embedder=embedder)
+        archivist = open_archivist(app.db, app.bus, app.settings, embedder=embedder)
         s = await app.engine.create(
             NewWander(
                 seed_concept="information asymmetry",

@@ -16,8 +16,9 @@ from sqlalchemy import insert, text
 
 from shared_schemas.events import Subject
 from tests.api.conftest import API, create
+from wander.adapters.postgres.columns import DEFAULT_VECTOR_DIM as DIM  # the tests run with WANDER_EMBED_DIM unset
 from wander.adapters.postgres.kb_repository import KbRepository
-from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, DIM, WanderCrystal
+from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
 from wander.adapters.sources.egress import EgressPolicy
 from wander.bootstrap.foraging import make_forager
 from wander.bootstrap.wiring import NoProgress, import_notes, load_knowledge

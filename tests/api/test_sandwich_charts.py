@@ -12,8 +12,8 @@ import numpy as np
 from sqlalchemy import insert
 
 from shared_schemas.sandwich_charts import SandwichReviewOut
+from wander.adapters.postgres.columns import DEFAULT_VECTOR_DIM as DIM  # the tests run with WANDER_EMBED_DIM unset
 from wander.adapters.postgres.sandwich_tables import INGREDIENTS, LOG, RELATIONS, REVIEWS, RUNS, SANDWICHES
-from wander.adapters.postgres.tables import DIM
 
 CHARTS = "/api/v1/sandwich/charts"
 DAY1 = datetime(2026, 1, 1, 9, tzinfo=UTC)

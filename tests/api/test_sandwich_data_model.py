@@ -12,8 +12,8 @@ import sys
 import numpy as np
 from sqlalchemy import text
 
+from wander.adapters.postgres.columns import DEFAULT_VECTOR_DIM as DIM  # the tests run with WANDER_EMBED_DIM unset
 from wander.adapters.postgres.sandwich_corpus_queries import RESEARCH
-from wander.adapters.postgres.tables import DIM
 from wander.core.domain.sandwich import TAXONOMY
 from wander.core.sandwich.model import MADE, Attempt, Content, Ingredient, Sandwich
 from wander.core.sandwich.taxonomy import TYPES

@@ -15,6 +15,7 @@ import pytest
 from wander.adapters.postgres.archive_repository import ArchiveRepository
 from wander.adapters.postgres.database import make_engine
 from wander.adapters.postgres.repository import PostgresStore
+from wander.adapters.projection.projection import Projectors
 from wander.core.archive.service import Archivist
 from wander.core.engine.service import NewWander
 
@@ -71,7 +72,7 @@ async def test_export_import_round_trip_same_ids_identical_trace(app, db_url, fr
         NewWander("information asymmetry", attractor="opportunity", max_steps=12, random_seed=5)
     )
     await app.engine.run(session.id)
-    archivist = Archivist(ArchiveRepository(app.db), app.bus, projector="pca")
+    archivist = Archivist(ArchiveRepository(app.db), app.bus, projectors=Projectors("pca"))
     row, written = await archivist.archive(session.id)
     assert written and row.step_count == 12
     assert (await archivist.archive(session.id)) == (row, False)  # idempotent: unchanged, not rewritten
@@ -97,7 +98,7 @@ async def test_export_import_round_trip_same_ids_identical_trace(app, db_url, fr
     # the imported wander archives to the same fingerprint
     db = make_engine(fresh_db)
     try:
-        row2, _ = await Archivist(ArchiveRepository(db), app.bus, projector="pca").archive(session.id)
+        row2, _ = await Archivist(ArchiveRepository(db), app.bus, projectors=Projectors("pca")).archive(session.id)
     finally:
         await db.dispose()
     assert row2.fingerprint == row.fingerprint

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from wander.adapters.bus.nats import NatsBus, NatsClient, NatsRunQueue, NatsSettings
 from wander.adapters.bus.relay import OutboxRelay
 from wander.adapters.postgres.outbox import PostgresOutbox
+from wander.bootstrap.settings import NatsSettingsSection
 
 log = logging.getLogger(__name__)
 
@@ -33,18 +34,28 @@ class Scale:
         await self.client.close()
 
 
+def nats_settings(section: NatsSettingsSection) -> NatsSettings | None:
+    """The NATS adapter's settings from its section; None without WANDER_NATS_URL: everything
+    stays in-process (the embedded default)."""
+    if section.url is None:
+        return None
+    return NatsSettings(
+        url=section.url,
+        ack_wait_s=section.run_ack_wait_s,
+        events_max_age_s=section.events_max_age_s,
+        relay_sweep_s=section.relay_sweep_s,
+        relay_horizon_s=section.relay_horizon_s,
+    )
+
+
 def process_name(role: str) -> str:
     return f"wander-{role}@{socket.gethostname()}:{os.getpid()}"
 
 
 async def open_scale(
-    db: AsyncEngine, settings: NatsSettings | None = None, *, role: str = "app", connect_wait_s: float = 5.0
-) -> Scale | None:
-    """Connect to NATS (in the background if it is not there yet) and start the relay;
-    None when NATS is not configured."""
-    settings = settings or NatsSettings.from_env()
-    if settings is None:
-        return None
+    db: AsyncEngine, settings: NatsSettings, *, role: str = "app", connect_wait_s: float = 5.0
+) -> Scale:
+    """Connect to NATS (in the background if it is not there yet) and start the relay."""
     client = NatsClient(settings, name=process_name(role))
     horizon = timedelta(seconds=settings.relay_horizon_s)
     relay = OutboxRelay(

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from wander.adapters.llm import defaults
+from wander.core import model_defaults as defaults
 from wander.core.domain.errors import InvalidInput
 
 DWELLERS = ("offline", "ollama", "anthropic", "auto")

@@ -12,17 +12,21 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.adapters.bus.inprocess import InProcessBus
+from wander.adapters.ca import xp
 from wander.adapters.ca.adapter import WheelerSignals
+from wander.adapters.ca.wheeler_memory import parse_capacity
 from wander.adapters.kb import corpus, importer, reach_cache
 from wander.adapters.kb.corpus_embedding import corpus_matrix
 from wander.adapters.kb.index import KnowledgeIndex
 from wander.adapters.llm.offline import OfflineDweller
 from wander.adapters.memory.inmemory_store import InMemoryStore
 from wander.adapters.postgres import migrate
+from wander.adapters.postgres.columns import use_vector_dim
 from wander.adapters.postgres.database import database_url, make_engine, wait_ready
 from wander.adapters.postgres.kb_repository import KbRepository, KbRow
 from wander.adapters.postgres.repository import PostgresStore
 from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID
+from wander.bootstrap.scale import nats_settings, open_scale
 from wander.bootstrap.settings import Settings, load_section, load_settings
 from wander.bootstrap.warmup import phase
 from wander.core.domain.errors import InvalidInput
@@ -52,8 +56,10 @@ class NoProgress:
 
 
 async def open_database(settings: Settings) -> AsyncEngine:
-    """Connect (starting the embedded Postgres if no URL is set) and migrate to head."""
-    engine = make_engine(database_url(settings))
+    """Connect (starting the embedded Postgres if no URL is set) and migrate to head, with
+    vector columns of WANDER_EMBED_DIM."""
+    use_vector_dim(settings.embed_dim)
+    engine = make_engine(database_url(settings.database_url, settings.pg_dir))
     await wait_ready(engine)
     await migrate.upgrade(engine)
     return engine
@@ -235,6 +241,7 @@ async def open_app(
     `dweller`: a Dweller, or a builder called with (offline dweller, embedder) such as
     llm.factory.dweller_builder(name); the offline dweller when None."""
     settings = settings or load_settings()
+    xp.use_backend(settings.ca.backend)  # the CA kernel's array module, for every CA call of this process
     with phase("opening the database (the embedded Postgres: created on a first start)"):
         db = await open_database(settings)
     scale = None
@@ -248,9 +255,8 @@ async def open_app(
             with phase("loading the knowledge index"):
                 knowledge = await load_knowledge(kb, settings.cache_dir)
         store = PostgresStore(db)
-        if nats is not None or settings.nats.url:
-            from wander.bootstrap.scale import open_scale
-
+        nats = nats or nats_settings(settings.nats)
+        if nats is not None:
             scale = await open_scale(db, nats, role=role)
         bus = scale.bus if scale is not None else InProcessBus()
         offline = OfflineDweller(knowledge)
@@ -275,7 +281,7 @@ async def open_app(
         )
         from wander.adapters.ca.crystal_memory import CrystalMemory
 
-        crystal_memory = CrystalMemory.open(settings.memory_dir, embedder)
+        crystal_memory = CrystalMemory.open(settings.memory_dir, embedder, parse_capacity(settings.ca.memory_capacity))
         crystal_memory.attach(bus)  # every crystal is stored in the Wheeler memory as it forms
         from wander.adapters.postgres.sandwich_repository import SandwichRepository
         from wander.bootstrap.foraging import attach_crystal_sandwiches

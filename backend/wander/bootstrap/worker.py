@@ -223,19 +223,21 @@ async def run_worker(
     settings: Settings | None = None, worker: WorkerSettings | None = None, nats=None, ready=None
 ) -> int:
     """The `wander worker` process: until SIGTERM/SIGINT. Returns the runs completed."""
-    from wander.adapters.bus.nats import NatsSettings
     from wander.adapters.postgres.database import database_url
     from wander.adapters.postgres.leases import FencedStore, LeaseManager
+    from wander.bootstrap.scale import nats_settings
     from wander.bootstrap.wiring import dweller_builder_for, open_app
 
     settings = settings or load_settings()
     worker = worker or WorkerSettings.from_env()
-    nats = nats or NatsSettings.from_env()
+    nats = nats or nats_settings(settings.nats)
     if nats is None:
         raise SystemExit("wander worker needs WANDER_NATS_URL (the NATS server with JetStream to pull runs from)")
     t0 = time.monotonic()
     limit_threads(worker.threads)
-    leases = LeaseManager(database_url(settings), name=f"wander-worker {worker.worker_id}")
+    leases = LeaseManager(
+        database_url(settings.database_url, settings.pg_dir), name=f"wander-worker {worker.worker_id}"
+    )
     async with open_app(
         settings,
         nats=nats,

@@ -7,6 +7,7 @@ import pytest
 
 from wander.adapters.projection import projection as proj
 from wander.adapters.projection.pca_projector import PcaProjector
+from wander.core.archive import fit as core_fit
 
 
 def clusters(n_per: int = 15, dim: int = 32, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -14,7 +15,7 @@ def clusters(n_per: int = 15, dim: int = 32, seed: int = 0) -> tuple[np.ndarray,
     rng = np.random.default_rng(seed)
     centres = rng.normal(size=(3, dim)) * 4
     x = np.concatenate([c + rng.normal(scale=0.3, size=(n_per, dim)) for c in centres])
-    return proj.unit(x), np.repeat(np.arange(3), n_per)
+    return core_fit.unit(x), np.repeat(np.arange(3), n_per)
 
 
 def separated(xy: np.ndarray, labels: np.ndarray) -> float:
@@ -28,8 +29,8 @@ def separated(xy: np.ndarray, labels: np.ndarray) -> float:
 def test_pca_fit_is_normalised_deterministic_and_keeps_clusters_apart():
     x, labels = clusters()
     ids = [f"l{i}" for i in range(len(x))]
-    a = proj.fit(ids, x, projector=PcaProjector())
-    b = proj.fit(ids, x, projector=PcaProjector())
+    a = core_fit.fit(ids, x, projector=PcaProjector())
+    b = core_fit.fit(ids, x, projector=PcaProjector())
     assert a.method == "pca" and a.fit_id == b.fit_id and a.fit_id.startswith("pca-")
     assert np.array_equal(a.xy, b.xy)
     assert np.abs(a.xy).max() == pytest.approx(1.0)
@@ -39,7 +40,7 @@ def test_pca_fit_is_normalised_deterministic_and_keeps_clusters_apart():
 
 def test_umap_adapter_fits_small_data_and_separates_clusters():
     x, labels = clusters()
-    fit = proj.fit([f"l{i}" for i in range(len(x))], x, seed=3, projector=proj.make_projector("umap", len(x)))
+    fit = core_fit.fit([f"l{i}" for i in range(len(x))], x, seed=3, projector=proj.make_projector("umap", len(x)))
     assert fit.method == "umap" and fit.xy.shape == (45, 2)
     assert np.isfinite(fit.xy).all()
     assert separated(fit.xy, labels) > 3
@@ -53,7 +54,7 @@ def test_few_points_fall_back_to_pca_and_an_unknown_method_is_refused():
 
 def test_transform_places_a_new_point_among_its_nearest_fitted_neighbours():
     x, labels = clusters()
-    fit = proj.fit([f"l{i}" for i in range(len(x))], x, projector=PcaProjector())
+    fit = core_fit.fit([f"l{i}" for i in range(len(x))], x, projector=PcaProjector())
     rng = np.random.default_rng(9)
     for k in range(3):
         member = x[labels == k][0]

@@ -6,7 +6,9 @@ import pytest
 
 from shared_schemas.events import Subject
 from wander.adapters.bus import subjects
-from wander.adapters.bus.nats import NatsSettings, decode_event, encode_event
+from wander.adapters.bus.nats import decode_event, encode_event
+from wander.bootstrap.scale import nats_settings
+from wander.bootstrap.settings import load_settings
 from wander.core.domain.models import Event
 
 SID = "3f0c2a1e-8d4b-4c55-9a61-0b2f7d9e11aa"
@@ -55,7 +57,7 @@ def test_event_body_round_trips():
 
 
 def test_settings_only_with_a_url():
-    assert NatsSettings.from_env({}) is None
-    assert NatsSettings.from_env({"WANDER_NATS_URL": "  "}) is None
-    s = NatsSettings.from_env({"WANDER_NATS_URL": "nats://n:4222", "WANDER_RUN_ACK_WAIT_S": "7"})
+    assert nats_settings(load_settings({}).nats) is None
+    assert nats_settings(load_settings({"WANDER_NATS_URL": "  "}).nats) is None
+    s = nats_settings(load_settings({"WANDER_NATS_URL": "nats://n:4222", "WANDER_RUN_ACK_WAIT_S": "7"}).nats)
     assert s.url == "nats://n:4222" and s.ack_wait_s == 7.0

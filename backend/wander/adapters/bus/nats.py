@@ -29,7 +29,7 @@ import asyncio
 import json
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -79,22 +79,6 @@ class NatsSettings:
     publish_timeout_s: float = 2.0
     relay_sweep_s: float = 10.0  # how often the relay looks for events left by others
     relay_horizon_s: float = 86_400.0  # older unpublished events are never relayed
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> NatsSettings | None:
-        """None without WANDER_NATS_URL: everything stays in-process (the embedded default)."""
-        from wander.bootstrap.settings import load_settings
-
-        n = load_settings(env).nats
-        if n.url is None:
-            return None
-        return cls(
-            url=n.url,
-            ack_wait_s=n.run_ack_wait_s,
-            events_max_age_s=n.events_max_age_s,
-            relay_sweep_s=n.relay_sweep_s,
-            relay_horizon_s=n.relay_horizon_s,
-        )
 
 
 def encode_event(e: Event) -> bytes:

@@ -35,9 +35,9 @@ _EXPORTS = {
     "first_differing_tick": "bricks",
     "FAILED_ALL_ROTATIONS": "rotation",
     # memory
-    "WheelerMemory": "memory",
-    "RecallHit": "memory",
-    "MemoryEntry": "memory",
+    "WheelerMemory": "wheeler_memory",
+    "RecallHit": "wheeler_memory",
+    "MemoryEntry": "wheeler_memory",
     # pictures
     "attractor_png": "image",
     "brick_gif": "image",

@@ -23,7 +23,6 @@ from wander.adapters.ca.kernel import evolve_batch
 from wander.adapters.ca.wheeler_memory import (
     MemoryInputError,
     WheelerMemory,
-    default_capacity,
     pearson_many,
 )
 from wander.adapters.ca.xp import get_xp
@@ -56,8 +55,9 @@ class CrystalMemory:
         self._lock = threading.Lock()  # WheelerMemory is one process's files, not thread-safe
 
     @classmethod
-    def open(cls, memory_dir, embedder: Embedder) -> CrystalMemory:
-        return cls(WheelerMemory(memory_dir, capacity=default_capacity()), embedder)
+    def open(cls, memory_dir, embedder: Embedder, capacity: int) -> CrystalMemory:
+        """Over the Wheeler memory in `memory_dir`, holding `capacity` memories (WANDER_MEMORY_CAPACITY)."""
+        return cls(WheelerMemory(memory_dir, capacity=capacity), embedder)
 
     def attach(self, bus: Any) -> None:
         """Subscribe to every session's events (the in-process bus; NATS buses that offer the

@@ -162,11 +162,8 @@ class MemoryInputError(ValueError):
     """Bad input to the memory (the message names the field and the reason)."""
 
 
-def default_capacity(env: dict[str, str] | None = None) -> int:
-    """Capacity from WANDER_MEMORY_CAPACITY (default 1000)."""
-    from wander.bootstrap.settings import load_section
-
-    raw = load_section("ca", env).memory_capacity
+def parse_capacity(raw: str) -> int:
+    """The capacity WANDER_MEMORY_CAPACITY's text gives (DEFAULT_CAPACITY when empty)."""
     if not raw.strip():
         return DEFAULT_CAPACITY
     try:
@@ -649,7 +646,7 @@ __all__ = [
     "MemoryInputError",
     "RecallHit",
     "WheelerMemory",
-    "default_capacity",
+    "parse_capacity",
     "pearson_many",
     "select_chunk",
     "select_recall_chunks",

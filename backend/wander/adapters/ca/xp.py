@@ -1,6 +1,8 @@
 """Choice of array module for the CA kernel: CuPy on a CUDA device, NumPy otherwise.
 
-The kernel is written once against an ``xp`` module. ``WANDER_CA_BACKEND`` picks it:
+The kernel is written once against an ``xp`` module. ``WANDER_CA_BACKEND`` picks it (the
+composition root, wander.bootstrap, hands it to :func:`use_backend` at start-up; this module
+reads no settings):
 
 - ``numpy``: always NumPy;
 - ``cupy``: CuPy, and a clear :class:`CABackendError` when CuPy or a CUDA device is missing;
@@ -25,6 +27,14 @@ class CABackendError(RuntimeError):
 
 
 _cupy_probe: tuple[ModuleType | None, str] | None = None
+_default_backend = "auto"  # what a call naming no backend gets: WANDER_CA_BACKEND, via use_backend
+
+
+def use_backend(backend: str) -> None:
+    """Make `backend` (WANDER_CA_BACKEND) what every CA call in this process that names none
+    runs on (checked there, as a named one is: CABackendError for an unknown name)."""
+    global _default_backend
+    _default_backend = backend
 
 
 def _probe_cupy() -> tuple[ModuleType | None, str]:
@@ -51,11 +61,9 @@ def cupy_available() -> bool:
 
 
 def requested_backend(backend: str | None = None) -> str:
-    """The backend asked for: the argument, else WANDER_CA_BACKEND, else 'auto'."""
+    """The backend asked for: the argument, else the process's (use_backend), else 'auto'."""
     if backend is None:
-        from wander.bootstrap.settings import load_section
-
-        backend = load_section("ca").backend
+        backend = _default_backend
     name = backend.strip().lower() or "auto"
     if name not in BACKENDS:
         raise CABackendError(f"WANDER_CA_BACKEND: unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
@@ -63,7 +71,7 @@ def requested_backend(backend: str | None = None) -> str:
 
 
 def get_xp(backend: str | None = None) -> ModuleType:
-    """The array module to use (numpy or cupy) for ``backend`` (default: from the env)."""
+    """The array module to use (numpy or cupy) for ``backend`` (default: the process's, see use_backend)."""
     name = requested_backend(backend)
     if name == "numpy":
         return np

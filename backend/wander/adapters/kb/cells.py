@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# (concept indices, unit vector) -> their rows' similarities to it
-Dots = Callable[[np.ndarray, np.ndarray], np.ndarray]
+# concept indices -> their unit vectors as float32 rows
+RowReader = Callable[[np.ndarray], np.ndarray]
 
 # Members read per band query at most (4,096 rows of 384 float16: 3 MB).
 BUDGET = 4096
@@ -147,7 +147,7 @@ class Cells:
 
     def sample_band(
         self,
-        dots: Dots,
+        rows: RowReader,
         v: np.ndarray,
         low: float,
         high: float,
@@ -184,7 +184,7 @@ class Cells:
             if left <= 0:
                 break
         idx = np.concatenate(idx_parts)
-        dist = 1.0 - dots(idx, v)
+        dist = 1.0 - rows(idx) @ v
         keep = (dist >= low) & (dist <= high)
         idx, dist = idx[keep], dist[keep].astype(np.float32)
         if len(idx) > k:

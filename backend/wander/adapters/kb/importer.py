@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wander.core.domain.errors import InvalidInput
+from wander.core.sandwich import text_chunks
+from wander.core.sandwich.text_chunks import MAX_CHUNK, NOTE_SUFFIXES
 
-SUFFIXES = {".md", ".markdown", ".txt", ".text"}
+SUFFIXES = NOTE_SUFFIXES
 TAG = re.compile(r"(?<![\w#])#([A-Za-z][\w-]{1,40})")
-HEADING = re.compile(r"^(#{1,6})\s+(.*\S)\s*$")
-MAX_CHUNK = 1500
 
 
 @dataclass(frozen=True)
@@ -52,27 +52,6 @@ def note_files(path: Path) -> list[Path]:
     return files
 
 
-def _chunks(text: str) -> list[tuple[str | None, str]]:
-    """(heading, body) per heading section; sections without headings split by paragraph."""
-    sections: list[tuple[str | None, list[str]]] = [(None, [])]
-    for line in text.splitlines():
-        m = HEADING.match(line)
-        if m:
-            sections.append((m.group(2).strip(), []))
-        else:
-            sections[-1][1].append(line)
-    out: list[tuple[str | None, str]] = []
-    for heading, lines in sections:
-        body = "\n".join(lines).strip()
-        if heading is None:
-            for para in re.split(r"\n\s*\n", body):
-                if para.strip():
-                    out.append((None, para.strip()))
-        elif body or heading:
-            out.append((heading, body))
-    return out
-
-
 def read_notes(root: Path) -> list[NoteChunk]:
     root = root.expanduser().resolve()
     base = root if root.is_dir() else root.parent
@@ -84,7 +63,7 @@ def read_notes(root: Path) -> list[NoteChunk]:
             raise InvalidInput("path", f"cannot read '{file}': {exc}") from exc
         rel = file.relative_to(base)
         folders = [_domain(p) for p in rel.parts[:-1] if _domain(p)]
-        for n, (heading, body) in enumerate(_chunks(text)):
+        for n, (heading, body) in enumerate(text_chunks.chunks(text)):
             full = f"{heading}\n{body}".strip() if heading else body
             full = full[:MAX_CHUNK]
             tags = [_domain(t) for t in TAG.findall(full)]

@@ -66,13 +66,6 @@ class ScaledVectors:
             return self.matrix[idx]
         return self.matrix[idx].astype(np.float32) * self.step[idx, None]
 
-    def dots(self, idx: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """Rows IDX's similarities to V (int8 codes widened, scaled after the product)."""
-        idx = np.asarray(idx, dtype=np.int64)
-        if self.step is None:
-            return self.matrix[idx] @ v
-        return (self.matrix[idx].astype(np.float32) @ v) * self.step[idx]
-
     def similarities(self, v: np.ndarray) -> np.ndarray:
         """Cosine of unit-normalised V to every row: a whole pass (what the band draw and
         the ANN avoid), in chunks so int8 rows are widened a block at a time."""
@@ -91,7 +84,7 @@ class ScaledVectors:
         self, v: np.ndarray, low: float, high: float, k: int, seed: Sequence[int], budget: int = BUDGET
     ) -> BandDraw:
         """Up to K concepts at cosine distance LOW-HIGH from V, the same for the same SEED."""
-        return self.cells.sample_band(self.dots, v, low, high, k, np.random.default_rng(list(seed)), budget)
+        return self.cells.sample_band(self.rows, v, low, high, k, np.random.default_rng(list(seed)), budget)
 
     def add(self, vectors: np.ndarray) -> range:
         """Append unit VECTORS (foraged or imported concepts): new rows, cells and graph keys."""

@@ -21,7 +21,6 @@ from typing import Any
 
 import anthropic
 
-from wander.adapters.llm import defaults
 from wander.adapters.llm.base import (
     Completion,
     ModelUnreachable,
@@ -32,6 +31,7 @@ from wander.adapters.llm.base import (
 )
 from wander.adapters.llm.dwelling import ModelDweller
 from wander.adapters.llm.pricing import PriceTable
+from wander.core import model_defaults as defaults
 from wander.core.engine.ports import Embedder
 
 DEFAULT_MODEL = defaults.ANTHROPIC_MODEL

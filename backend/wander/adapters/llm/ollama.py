@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 import ollama
 
-from wander.adapters.llm import defaults
 from wander.adapters.llm.base import (
     Completion,
     ModelUnreachable,
@@ -24,6 +23,7 @@ from wander.adapters.llm.base import (
     estimate_tokens,
 )
 from wander.adapters.llm.dwelling import ModelDweller
+from wander.core import model_defaults as defaults
 from wander.core.engine.ports import Embedder
 
 DEFAULT_URL = defaults.OLLAMA_URL

@@ -6,12 +6,11 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from pgvector.sqlalchemy import Vector
 from sqlalchemy import Column, DateTime, ForeignKey, Integer, LargeBinary, Text, func
 from sqlalchemy.dialects.postgresql import JSONB, UUID
 from sqlmodel import Field, SQLModel
 
-from wander.adapters.postgres.tables import DIM
+from wander.adapters.postgres.columns import SizedVector
 
 
 def _session_pk() -> Any:
@@ -36,7 +35,7 @@ class WanderArchive(SQLModel, table=True):
     crystal_count: int = Field(sa_column=Column(Integer, nullable=False))
     markdown: str = Field(sa_column=Column(Text, nullable=False))
     png: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    embedding: Any = Field(default=None, sa_column=Column(Vector(DIM), nullable=False))
+    embedding: Any = Field(default=None, sa_column=Column(SizedVector(), nullable=False))
     fit_id: str | None = Field(default=None, sa_column=Column(Text))
     created_at: datetime | None = _now()
 

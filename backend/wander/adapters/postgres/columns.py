@@ -1,5 +1,8 @@
 """Column helpers the table modules share, and the vector dimension: it follows the
-embedder (WANDER_EMBED_DIM, 384 for MiniLM)."""
+embedder (WANDER_EMBED_DIM, 384 for MiniLM). This module reads no settings: the composition
+root (wander.bootstrap) hands the dimension to `use_vector_dim` before it opens the database,
+and the vector columns' type reads it when SQL is compiled (the migrations' DDL, the casts of
+every vector written), not when the tables are defined."""
 
 from __future__ import annotations
 
@@ -12,9 +15,8 @@ from sqlalchemy import REAL, Column, DateTime, ForeignKey, Text, cast, func, tex
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlmodel import Field
 
-from wander.bootstrap.settings import load_section
-
-DIM: int = load_section("database").embed_dim  # WANDER_EMBED_DIM
+DEFAULT_VECTOR_DIM = 384  # MiniLM's, WANDER_EMBED_DIM's default
+_vector_dim = DEFAULT_VECTOR_DIM
 DEFAULT_PROJECT_ID = uuid.UUID("00000000-0000-0000-0000-000000000001")
 
 
@@ -49,6 +51,19 @@ def jsonb_list(default: str = "[]") -> Any:
     return Field(default_factory=list, sa_column=Column(JSONB, nullable=False, server_default=text(f"'{default}'")))
 
 
+def use_vector_dim(dim: int) -> None:
+    """The size of every vector column (WANDER_EMBED_DIM), for this process."""
+    global _vector_dim
+    if dim < 1:
+        raise ValueError(f"WANDER_EMBED_DIM: must be at least 1 (got {dim})")
+    _vector_dim = dim
+
+
+def vector_dim() -> int:
+    """The size of every vector column: DEFAULT_VECTOR_DIM unless use_vector_dim said otherwise."""
+    return _vector_dim
+
+
 class PackedVector(Vector):
     """A pgvector column whose values travel both ways as a binary real[], cast to and from
     vector on the server, instead of pgvector's text form: writing a 384-float vector as
@@ -77,8 +92,38 @@ class PackedVector(Vector):
         return process
 
 
+class _ProcessSize:
+    """The type's size is the process's vector size (vector_dim), read when SQL is compiled."""
+
+    @property
+    def dim(self) -> int:
+        return vector_dim()
+
+    @dim.setter
+    def dim(self, _: int | None) -> None:  # pgvector's __init__ assigns it; the size is vector_dim's
+        pass
+
+
+class SizedVector(_ProcessSize, Vector):
+    """pgvector's vector type, of the process's vector size."""
+
+    cache_ok = True  # one size per process: the compiled SQL may be kept
+
+    def __init__(self) -> None:
+        Vector.__init__(self, None)
+
+
+class SizedPackedVector(_ProcessSize, PackedVector):
+    """A PackedVector of the process's vector size: every vector column of the tables."""
+
+    cache_ok = True
+
+    def __init__(self) -> None:
+        PackedVector.__init__(self, None)
+
+
 def vector(nullable: bool = True) -> Any:
-    return Field(default=None, sa_column=Column(PackedVector(DIM), nullable=nullable))
+    return Field(default=None, sa_column=Column(SizedPackedVector(), nullable=nullable))
 
 
 # HNSW build options of the vector indexes every step writes (loci, residues, resonances):

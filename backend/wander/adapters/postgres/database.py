@@ -15,8 +15,6 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from wander.bootstrap.settings import Settings
-
 log = logging.getLogger(__name__)
 EMBEDDED_DB = "wander"
 _servers: dict[Path, object] = {}
@@ -63,11 +61,12 @@ def ensure_embedded_database(pg_dir: Path, name: str = EMBEDDED_DB) -> str:
     return server.get_uri(name)
 
 
-def database_url(settings: Settings) -> str:
-    """The configured URL, or the embedded server's (started on demand)."""
-    if settings.database_url:
-        return settings.database_url
-    return ensure_embedded_database(settings.pg_dir)
+def database_url(url: str | None, pg_dir: Path) -> str:
+    """The configured URL (WANDER_DATABASE_URL), or else the embedded server's in `pg_dir`
+    (started on demand)."""
+    if url:
+        return url
+    return ensure_embedded_database(pg_dir)
 
 
 def async_url(url: str) -> str:

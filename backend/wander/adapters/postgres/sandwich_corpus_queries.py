@@ -10,13 +10,12 @@ import uuid
 from typing import Any
 
 import numpy as np
-from pgvector.sqlalchemy import Vector
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from wander.adapters.postgres.columns import SizedVector, vector_dim
 from wander.adapters.postgres.sandwich_corpus_tables import STRUCTURAL_TYPES  # noqa: F401  (the table joins the metadata)
 from wander.adapters.postgres.sandwich_read_models import _plain
-from wander.adapters.postgres.tables import DIM
 from wander.core.domain.errors import InvalidInput, NotFound
 from wander.core.domain.sandwich import ACCEPT
 from wander.core.sandwich.relations import KINDS
@@ -201,11 +200,11 @@ class SandwichCorpusQueries:
             SELECT bread_top_embedding, filling_embedding, bread_bottom_embedding, validity_score FROM sandwiches
             WHERE bread_top_embedding IS NOT NULL AND bread_bottom_embedding IS NOT NULL
             ORDER BY created_at, id""").columns(
-            bread_top_embedding=Vector(DIM), filling_embedding=Vector(DIM), bread_bottom_embedding=Vector(DIM)
+            bread_top_embedding=SizedVector(), filling_embedding=SizedVector(), bread_bottom_embedding=SizedVector()
         )
         async with self.engine.connect() as conn:
             rows = (await conn.execute(q)).all()
         if not rows:
-            return predict_validity(np.zeros((0, 3 * DIM)), np.zeros(0))
+            return predict_validity(np.zeros((0, 3 * vector_dim())), np.zeros(0))
         x = np.stack([np.concatenate([np.asarray(r[0]), np.asarray(r[1]), np.asarray(r[2])]) for r in rows])
         return await asyncio.to_thread(predict_validity, x, np.array([float(r[3]) for r in rows]))

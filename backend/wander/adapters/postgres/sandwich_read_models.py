@@ -11,17 +11,16 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 import numpy as np
-from pgvector.sqlalchemy import Vector
 from sqlalchemy import Executable, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from wander.adapters.postgres.columns import SizedVector
 from wander.adapters.postgres.sandwich_tables import (
     LOG,
     RUNS,
     SANDWICHES,
     SOURCES,
 )
-from wander.adapters.postgres.tables import DIM
 from wander.core.domain.sandwich_views import (
     CrossDomainBreadRow,
     ForageLogRow,
@@ -206,7 +205,7 @@ class SandwichReadModels:
               AND NOT EXISTS (SELECT 1 FROM sandwiches s WHERE s.crystal_id = c.id)
             ORDER BY c.created_at""")
         # Typed, the vector columns are parsed (from pgvector's text form) rather than left as text.
-        typed = q.columns(bread_a_embedding=Vector(DIM), bread_b_embedding=Vector(DIM))
+        typed = q.columns(bread_a_embedding=SizedVector(), bread_b_embedding=SizedVector())
         return await self._fetch(_unstored_crystal, typed)
 
 

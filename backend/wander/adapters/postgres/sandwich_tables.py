@@ -9,7 +9,6 @@ events. Structural types are the 10 names of domain.sandwich.TAXONOMY (a text co
 
 from __future__ import annotations
 
-from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     BigInteger,
     CheckConstraint,
@@ -28,7 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlmodel import SQLModel
 
-from wander.adapters.postgres.tables import DIM
+from wander.adapters.postgres.columns import SizedVector
 
 meta = SQLModel.metadata
 OUTCOMES = "('sandwich_made', 'no_bread', 'no_filling', 'trivial', 'rejected', 'already_seen', 'source_error')"
@@ -53,7 +52,7 @@ SOURCES = Table(
     Column("content_type", String(50), nullable=False),
     Column("content", Text, nullable=False),
     Column("content_hash", String(64), nullable=False),
-    Column("embedding", Vector(DIM), nullable=False),
+    Column("embedding", SizedVector(), nullable=False),
     _ts("fetched_at"),
     Index("ix_sandwich_sources_hash", "content_hash"),
     Index("ix_sandwich_sources_domain", "domain"),
@@ -74,10 +73,10 @@ SANDWICHES = Table(
     Column("bread_top", Text, nullable=False),
     Column("bread_bottom", Text, nullable=False),
     Column("filling", Text, nullable=False),
-    Column("filling_embedding", Vector(DIM), nullable=False),
-    Column("sandwich_embedding", Vector(DIM), nullable=False),
-    Column("bread_top_embedding", Vector(DIM)),  # migration 0013: null on sandwiches stored before it
-    Column("bread_bottom_embedding", Vector(DIM)),
+    Column("filling_embedding", SizedVector(), nullable=False),
+    Column("sandwich_embedding", SizedVector(), nullable=False),
+    Column("bread_top_embedding", SizedVector()),  # migration 0013: null on sandwiches stored before it
+    Column("bread_bottom_embedding", SizedVector()),
     Column("lineage", JSONB, nullable=False, server_default="{}"),  # role -> the ingredient's broader concepts
     Column("source_id", UUID(as_uuid=True), ForeignKey("sandwich_sources.id", ondelete="SET NULL")),
     Column("structural_type", String(100), nullable=False),
@@ -100,7 +99,7 @@ INGREDIENTS = Table(
     Column("text", Text, nullable=False),
     Column("ingredient_type", String(20), nullable=False),
     Column("domains", ARRAY(Text), nullable=False, server_default="{}"),
-    Column("embedding", Vector(DIM)),  # migration 0013
+    Column("embedding", SizedVector()),  # migration 0013
     Column("first_seen_sandwich", UUID(as_uuid=True), ForeignKey("sandwiches.id", ondelete="SET NULL")),
     _ts("first_seen_at"),
     Column("usage_count", Integer, nullable=False, server_default="1"),
@@ -205,10 +204,10 @@ REVIEWS = Table(
     Column("filling", Text, nullable=False),
     Column("bread_bottom", Text, nullable=False),
     Column("ingredient_domains", JSONB, nullable=False),  # {"bread_top": [...], "filling": [...], ...}
-    Column("bread_top_embedding", Vector(DIM), nullable=False),
-    Column("filling_embedding", Vector(DIM), nullable=False),
-    Column("bread_bottom_embedding", Vector(DIM), nullable=False),
-    Column("sandwich_embedding", Vector(DIM), nullable=False),
+    Column("bread_top_embedding", SizedVector(), nullable=False),
+    Column("filling_embedding", SizedVector(), nullable=False),
+    Column("bread_bottom_embedding", SizedVector(), nullable=False),
+    Column("sandwich_embedding", SizedVector(), nullable=False),
     Column("assembly_rationale", Text, nullable=False, server_default=""),
     Column("status", String(20), nullable=False, server_default="pending"),
     Column("decided_at", DateTime(timezone=True)),

@@ -9,7 +9,6 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -27,10 +26,10 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlmodel import Field, SQLModel
 
-from wander.adapters.postgres.columns import (  # noqa: F401  (DIM and DEFAULT_PROJECT_ID re-exported)
+from wander.adapters.postgres.columns import (  # noqa: F401  (DEFAULT_PROJECT_ID re-exported)
     DEFAULT_PROJECT_ID,
-    DIM,
     STEP_WRITTEN_HNSW,
+    SizedVector,
     foreign_key,
     jsonb_list,
     text_array,
@@ -67,7 +66,7 @@ class WanderSession(SQLModel, table=True):
     attractor_embedding: Any = vector()
     allowed_domains: list[str] = text_array()
     forbidden_domains: list[str] = text_array()
-    fence_embeddings: Any = Field(default=None, sa_column=Column(ARRAY(Vector(DIM))))
+    fence_embeddings: Any = Field(default=None, sa_column=Column(ARRAY(SizedVector())))
     max_drift_distance: float = 0.8
     max_steps: int = 1000
     cloud_budget_cents: int = 500

@@ -1,99 +1,46 @@
-"""The projection port: 2-D coordinates for a wander's loci, from their embeddings.
-
-An adapter fits (UMAP, or PCA as the cheap fallback); a Fit keeps what it was fitted on,
-so new loci are placed between refits by `transform`: the inverse-distance-weighted mean
-of the 2-D positions of their k nearest fitted neighbours (cosine). That costs one matrix
-product, well under a millisecond for one point, where UMAP's own transform re-runs its
-optimiser (about 200 ms); a refit off the hot path then corrects the picture."""
+"""The projectors by name: UMAP (umap-learn) or PCA, chosen from WANDER_PROJECTION by the
+composition root. The fit itself (normalising, the fit id, placing new loci between refits)
+is core's (wander.core.archive.fit); this only picks and makes the projector."""
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass, field
-from typing import Protocol
+from pathlib import Path
 
-import numpy as np
+from wander.adapters.projection.pca_projector import PcaProjector
+from wander.core.archive.fit import Projector
 
 MIN_UMAP_POINTS = 12  # below this UMAP's neighbour graph is degenerate: PCA instead
+METHODS = ("umap", "pca")
 
 
-class Projector(Protocol):
-    name: str
-
-    def fit(self, vectors: np.ndarray, seed: int = 0) -> np.ndarray:
-        """(n, d) unit vectors -> (n, 2) coordinates."""
-        ...
-
-
-def normalise(xy: np.ndarray) -> np.ndarray:
-    """Centre and scale into [-1, 1] on the larger axis, so every fit draws at one size."""
-    xy = np.asarray(xy, dtype=np.float64)
-    if len(xy) == 0:
-        return xy.reshape(0, 2)
-    xy = xy - (xy.min(axis=0) + xy.max(axis=0)) / 2
-    span = float(np.abs(xy).max())
-    return xy / span if span > 0 else xy
-
-
-def fit_id_for(method: str, ids: list[str], vectors: np.ndarray, seed: int) -> str:
-    h = hashlib.sha256(f"{method}:{seed}:".encode())
-    for i in ids:
-        h.update(i.encode())
-    h.update(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
-    return f"{method}-{h.hexdigest()[:16]}"
-
-
-@dataclass
-class Fit:
-    fit_id: str
-    method: str
-    ids: list[str]
-    xy: np.ndarray  # (n, 2), normalised
-    vectors: np.ndarray = field(repr=False)  # (n, d) the fitted embeddings, unit length
-
-    def points(self) -> dict[str, list[float]]:
-        return {i: [round(float(x), 5), round(float(y), 5)] for i, (x, y) in zip(self.ids, self.xy)}
-
-    def transform(self, vectors: np.ndarray, k: int = 5) -> np.ndarray:
-        """Place new points among the fitted ones (see the module docstring)."""
-        v = unit(np.atleast_2d(vectors))
-        if len(self.ids) == 0:
-            return np.zeros((len(v), 2))
-        sims = v @ self.vectors.T  # (m, n)
-        k = min(k, sims.shape[1])
-        idx = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-        near = np.take_along_axis(sims, idx, axis=1)
-        w = 1.0 / np.maximum(1.0 - near, 1e-4)  # inverse cosine distance
-        w /= w.sum(axis=1, keepdims=True)
-        return np.einsum("mk,mkc->mc", w, self.xy[idx])
-
-
-def unit(vectors: np.ndarray) -> np.ndarray:
-    v = np.asarray(vectors, dtype=np.float32)
-    n = np.linalg.norm(v, axis=1, keepdims=True)
-    return v / np.where(n == 0, 1, n)
-
-
-def make_projector(name: str | None = None, n_points: int | None = None) -> Projector:
-    """WANDER_PROJECTION: umap (default) or pca; PCA for a handful of points either way."""
-    if name is None:
-        from wander.bootstrap.settings import load_section
-
-        name = load_section("archive").projection
+def make_projector(name: str, n_points: int | None = None, numba_cache: Path | None = None) -> Projector:
+    """`umap` or `pca` (WANDER_PROJECTION); PCA for a handful of points either way."""
     name = name.lower()
-    if name not in ("umap", "pca"):
+    if name not in METHODS:
         raise ValueError(f"WANDER_PROJECTION: must be umap or pca (got {name!r})")
     if name == "umap" and (n_points is None or n_points >= MIN_UMAP_POINTS):
-        from wander.adapters.projection.umap_projector import UmapProjector
+        from wander.adapters.projection.umap_projector import UmapProjector  # umap-learn is heavy: on first use
 
-        return UmapProjector()
-    from wander.adapters.projection.pca_projector import PcaProjector
-
+        return UmapProjector(numba_cache=numba_cache)
     return PcaProjector()
 
 
-def fit(ids: list[str], vectors: np.ndarray, seed: int = 0, projector: Projector | None = None) -> Fit:
-    v = unit(vectors) if len(ids) else np.zeros((0, 1), dtype=np.float32)
-    projector = projector or make_projector(n_points=len(ids))
-    xy = normalise(projector.fit(v, seed)) if len(ids) else np.zeros((0, 2))
-    return Fit(fit_id_for(projector.name, ids, v, seed), projector.name, list(ids), xy, v)
+class Projectors:
+    """The archivist's projection port (wander.core.archive.ports.Projectors): the projector
+    named at start-up, for a given number of points, and UMAP's one-off compilation."""
+
+    def __init__(self, name: str = "umap", numba_cache: Path | None = None):
+        self.name = name.lower()
+        self.numba_cache = numba_cache
+        if self.name not in METHODS:
+            raise ValueError(f"WANDER_PROJECTION: must be umap or pca (got {name!r})")
+
+    def for_points(self, n: int | None) -> Projector:
+        return make_projector(self.name, n_points=n, numba_cache=self.numba_cache)
+
+    def warm_up(self) -> None:
+        """Compile UMAP now (call from a background thread); nothing to do for PCA."""
+        if self.name == "umap":
+            from wander.adapters.projection.umap_projector import warm_up
+
+            warm_up(self.numba_cache)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -19,14 +20,14 @@ _warm = threading.Event()
 _lock = threading.Lock()
 
 
-def _import_umap():
+def _import_umap(numba_cache: Path | None = None):
+    """umap-learn, its compiled code cached in `numba_cache` (Wander's cache folder's numba/,
+    passed in by the composition root; numba's own default place when None)."""
     import numba  # before umap, so that its cache folder is ours
 
-    from wander.bootstrap.settings import load_settings
-
-    cache = load_settings().cache_dir / "numba"
-    cache.mkdir(parents=True, exist_ok=True)
-    numba.config.CACHE_DIR = str(cache)
+    if numba_cache is not None:
+        numba_cache.mkdir(parents=True, exist_ok=True)
+        numba.config.CACHE_DIR = str(numba_cache)  # type: ignore[attr-defined]  # set from the environment at run time
     warnings.filterwarnings("ignore", module="umap")
     warnings.filterwarnings("ignore", message=".*n_jobs.*")
     import umap
@@ -53,12 +54,13 @@ def _cache_compiled_code(package: str) -> None:
 class UmapProjector:
     name = "umap"
 
-    def __init__(self, n_neighbors: int = 15, min_dist: float = 0.1):
+    def __init__(self, n_neighbors: int = 15, min_dist: float = 0.1, numba_cache: Path | None = None):
         self.n_neighbors = n_neighbors
         self.min_dist = min_dist
+        self.numba_cache = numba_cache
 
     def fit(self, vectors: np.ndarray, seed: int = 0) -> np.ndarray:
-        umap = _import_umap()
+        umap = _import_umap(self.numba_cache)
         x = np.asarray(vectors, dtype=np.float32)
         model = umap.UMAP(
             n_components=2,
@@ -75,12 +77,12 @@ class UmapProjector:
         return np.asarray(xy, dtype=np.float64)
 
 
-def warm_up() -> None:
+def warm_up(numba_cache: Path | None = None) -> None:
     """Compile UMAP once (call from a background thread)."""
     if _warm.is_set():
         return
     try:
         rng = np.random.default_rng(0)
-        UmapProjector().fit(rng.normal(size=(40, 16)).astype(np.float32))
+        UmapProjector(numba_cache=numba_cache).fit(rng.normal(size=(40, 16)).astype(np.float32))
     except Exception:  # a failed warm-up only means the first real fit pays for it
         log.exception("UMAP warm-up failed")

@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from wander.adapters.kb.forage_sources import to_contents
 from wander.adapters.sources.common import require_ok
 from wander.adapters.sources.fetch import Fetcher
 from wander.core.sandwich.model import Content
 from wander.core.sandwich.ports import SourceError
+from wander.core.sandwich.text_chunks import to_contents
 
 RANDOM_PAGES = 3  # `gutenberg:` draws from the first pages of the popular books
 WINDOW = 6  # contents taken from one book

@@ -11,11 +11,11 @@ from typing import Any
 
 import httpx
 
-from wander.adapters.kb.forage_sources import to_contents
 from wander.adapters.sources.common import require_ok
 from wander.adapters.sources.fetch import Fetcher, RateLimited, retry_after
 from wander.core.sandwich.model import Content
 from wander.core.sandwich.ports import SourceError
+from wander.core.sandwich.text_chunks import to_contents
 
 SEARCH_HITS = 2
 MAX_LINK_BATCHES = 3  # `continue` rounds for a page's links

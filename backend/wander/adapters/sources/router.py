@@ -5,7 +5,7 @@
     NAME:                the source's own pick (a random article, recent papers, hot questions)
     wikipedia:page:T     one Wikipedia page by title (what wandering follows)
     feed:URL             one RSS/Atom feed
-    anything else        a local file or folder (kb.forage_sources)
+    anything else        a local file or folder (sources.files)
 
 Sources are one file each in this folder; they are synchronous and the forager runs them in
 a worker thread."""
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from wander.adapters.kb.forage_sources import FileReader
+from wander.adapters.sources.files import FileReader
 from wander.adapters.sources.web import WebPage
 from wander.core.sandwich.model import Content
 from wander.core.sandwich.ports import SourceError

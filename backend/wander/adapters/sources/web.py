@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import httpx
 
-from wander.adapters.kb.forage_sources import html_page, to_contents
 from wander.adapters.sources.fetch import Fetcher
+from wander.adapters.sources.files import html_page
 from wander.core.sandwich.model import Content
 from wander.core.sandwich.ports import SourceError
+from wander.core.sandwich.text_chunks import to_contents
 
 ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.8"
 MAX_LINKS = 60

@@ -7,8 +7,9 @@ background tasks off the wander's hot path (never inside a step).
   refits new loci are placed by Fit.transform when the projection is read.
 - a refit stores the fit and appends wander.projection.updated to the wander's events.
 
-`repo` is a wander.adapters.postgres.archive_repository.ArchiveRepository (Archivist.open makes one);
-`bus` an EventBus; `embedder` (optional) embeds archive searches, in a thread.
+`repo` is an ArchiveStore and `projectors` the Projectors (wander.core.archive.ports; the
+composition root hands in the Postgres and projection adapters); `bus` an EventBus;
+`embedder` (optional) embeds archive searches, in a thread.
 
 The faces call it for everything about archives (the API's archive controller only
 translates): the stored archive, its artefacts (archived first when there is none yet),
@@ -26,9 +27,10 @@ from typing import Any
 import numpy as np
 
 from shared_schemas.events import ProjectionUpdatedPayload, payload_json
-from wander.adapters.projection import projection as proj
+from wander.core.archive import fit as proj
 from wander.core.archive.build import ARCHIVED_STATUSES, PROJECTION_SUBJECT, Artefacts, build, document, fingerprint
 from wander.core.archive.plot import SIZE, SIZES, render_png
+from wander.core.archive.ports import ArchiveStore, Projectors
 from wander.core.domain.errors import Conflict, InvalidInput, NotFound
 from wander.core.domain.models import SessionStatus
 
@@ -38,25 +40,24 @@ REFIT_EVERY = 25  # the default of WANDER_PROJECTION_REFIT_EVERY (the API passes
 
 class Archivist:
     def __init__(
-        self, repo: Any, bus: Any, *, refit_every: int = REFIT_EVERY, projector: str | None = None, embedder: Any = None
+        self,
+        repo: ArchiveStore,
+        bus: Any,
+        *,
+        projectors: Projectors | None = None,
+        refit_every: int = REFIT_EVERY,
+        embedder: Any = None,
     ):
         self.repo = repo
         self.bus = bus
         self.embedder = embedder
         self.refit_every = refit_every
-        self.projector = projector
+        self.projectors = projectors
         self._tasks: dict[str, asyncio.Task[Any]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._steps: dict[str, int] = {}
         self._joint: dict[tuple[str, ...], tuple[int, dict[str, Any]]] = {}
         self._unsubscribe: Callable[[], None] | None = None
-
-    @classmethod
-    def open(cls, db: Any, bus: Any, *, embedder: Any = None, refit_every: int = REFIT_EVERY) -> Archivist:
-        """The archivist over the database engine `db` (its archive repository made here)."""
-        from wander.adapters.postgres.archive_repository import ArchiveRepository
-
-        return cls(ArchiveRepository(db), bus, refit_every=refit_every, embedder=embedder)
 
     # ---- archives ------------------------------------------------------------------------
 
@@ -170,7 +171,7 @@ class Archivist:
     async def refit(self, session_id: str) -> proj.Fit:
         async with self._lock(f"fit:{session_id}"):
             ids, _, vectors = await self.repo.loci_vectors([session_id])
-            fit = await asyncio.to_thread(proj.fit, ids, vectors, 0, self._projector(len(ids)))
+            fit = await asyncio.to_thread(self._fit, ids, vectors)
             payload = payload_json(
                 ProjectionUpdatedPayload(session_id=session_id, fit_id=fit.fit_id, method=fit.method, n_loci=len(ids))
             )  # type: ignore[arg-type]
@@ -181,8 +182,10 @@ class Archivist:
             await self.bus.publish(events)
             return fit
 
-    def _projector(self, n: int) -> proj.Projector:
-        return proj.make_projector(self.projector, n_points=n)
+    def _fit(self, ids: list[str], vectors: np.ndarray) -> proj.Fit:
+        if self.projectors is None:
+            raise RuntimeError("this archivist was built without projectors: it reads archives but cannot fit")
+        return proj.fit(ids, vectors, 0, projector=self.projectors.for_points(len(ids)))
 
     async def projection(self, session_id: str) -> dict[str, Any]:
         """x, y per locus: fitted ones from the stored fit, newer ones transformed."""
@@ -217,7 +220,7 @@ class Archivist:
         hit = self._joint.get(key)
         if hit and hit[0] == len(ids):
             return hit[1]
-        fit = await asyncio.to_thread(proj.fit, ids, vectors, 0, self._projector(len(ids)))
+        fit = await asyncio.to_thread(self._fit, ids, vectors)
         out = {
             "sessions": list(session_ids),
             "fit_id": fit.fit_id,
@@ -239,12 +242,10 @@ class Archivist:
     def attach(self, warm_up: bool = False) -> None:
         """Listen to the bus; optionally compile UMAP in a background thread now."""
         self._unsubscribe = self.bus.subscribe(self._on_event)
-        if warm_up and proj.make_projector(self.projector).name == "umap":
-            from wander.adapters.projection.umap_projector import warm_up as warm
-
+        if warm_up and self.projectors is not None:
             # A daemon thread, not the loop's executor: a stop (Ctrl+C) never waits out a
             # compile nobody needs any more (asyncio's shutdown joins its executor's threads).
-            threading.Thread(target=warm, name="umap-warm-up", daemon=True).start()
+            threading.Thread(target=self.projectors.warm_up, name="umap-warm-up", daemon=True).start()
 
     async def _on_event(self, event: Any) -> None:
         sid, subject = event.session_id, event.subject

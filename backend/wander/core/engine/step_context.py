@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from wander.core.domain.models import Candidate, Crystal, Event, Locus, Residue
 from wander.core.engine import tiers
 from wander.core.engine.crystallizer import Crystallizer
-from wander.core.engine.ports import CAKernel, Clock, ConceptProposer, Dweller, Embedder, EventBus, StepStore
+from wander.core.engine.ports import CAKernel, Clock, ConceptProposer, Dweller, Embedder, EventBus, Store
 
 
 @dataclass
 class StepContext:
-    store: StepStore  # the step starts and commits through it
+    store: Store
     dweller: Dweller
     clock: Clock
     embedder: Embedder

@@ -15,10 +15,10 @@ from litestar.exceptions import NotFoundException
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.openapi import OpenAPIConfig
 
+from wander.bootstrap.archivist import open_archivist
 from wander.bootstrap.settings import Settings, load_settings, parse_rate
 from wander.bootstrap.warmup import START, Warmup, phase
 from wander.bootstrap.wiring import App, dweller_builder_for, make_runner, open_app
-from wander.core.archive.service import Archivist
 from wander.core.engine.runner import Runner
 from wander.faces.api import auth, problems, static
 from wander.faces.api.controllers.archive import ArchiveController
@@ -90,7 +90,7 @@ def create_app(
             warmup = Warmup()  # the CA kernel and the domain neighbourhoods, in the background
             warmup.start(a.knowledge, a.settings.cache_dir)
             runner = make_runner(a)  # in-process tasks, or the NATS run queue for workers
-            archivist = Archivist.open(a.db, a.bus, embedder=a.embedder, refit_every=a.settings.archive.refit_every)
+            archivist = open_archivist(a.db, a.bus, a.settings, embedder=a.embedder)
             archivist.attach(warm_up=api.umap_warm_up)
             archivist.spawn("catch-up", archivist.catch_up)  # finished while no archivist listened
             app.state.services = Services(app=a, runner=runner, archivist=archivist, warmup=warmup)

@@ -18,14 +18,14 @@ FORMATS = ("json", "md", "png")
 @asynccontextmanager
 async def _archivist():
     from wander.adapters.bus.inprocess import InProcessBus
-    from wander.adapters.postgres.archive_repository import ArchiveRepository
+    from wander.bootstrap.archivist import open_archivist
     from wander.bootstrap.settings import load_settings
     from wander.bootstrap.wiring import open_database
-    from wander.core.archive.service import Archivist
 
-    db = await open_database(load_settings())
+    settings = load_settings()
+    db = await open_database(settings)
     try:
-        yield Archivist(ArchiveRepository(db), InProcessBus())
+        yield open_archivist(db, InProcessBus(), settings)
     finally:
         await db.dispose()
 

@@ -29,7 +29,7 @@ def _where() -> tuple[str, Path]:
     from wander.bootstrap.settings import load_settings
 
     settings = load_settings()
-    return database_url(settings), settings.memory_dir
+    return database_url(settings.database_url, settings.pg_dir), settings.memory_dir
 
 
 @db_app.command("backup")

@@ -32,21 +32,22 @@ def _fail(field: str, reason: str) -> NoReturn:
 
 
 def _memory():
-    from wander.adapters.ca.wheeler_memory import MemoryInputError, WheelerMemory, default_capacity
+    from wander.adapters.ca.wheeler_memory import MemoryInputError, WheelerMemory, parse_capacity
     from wander.adapters.ca.xp import CABackendError, get_xp
     from wander.bootstrap.settings import load_settings
 
+    settings = load_settings()
     try:
-        capacity = default_capacity()
+        capacity = parse_capacity(settings.ca.memory_capacity)
     except MemoryInputError as exc:
         field, _, reason = str(exc).partition(": ")
         _fail(field, reason)
     try:
-        xp = get_xp()
+        xp = get_xp(settings.ca.backend)
     except CABackendError as exc:
         field, _, reason = str(exc).partition(": ")
         _fail(field, reason)
-    return WheelerMemory(load_settings().memory_dir, capacity=capacity, xp=xp)
+    return WheelerMemory(settings.memory_dir, capacity=capacity, xp=xp)
 
 
 def _check_text(value: str, field: str) -> str:

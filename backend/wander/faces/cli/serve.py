@@ -72,10 +72,10 @@ def worker(
     quiet_libraries()
     from dataclasses import replace
 
-    from wander.adapters.bus.nats import NatsSettings
+    from wander.bootstrap.settings import load_section
     from wander.bootstrap.worker import WorkerSettings, run_worker
 
-    if NatsSettings.from_env() is None:
+    if load_section("nats").url is None:
         fail("WANDER_NATS_URL: not set (the NATS server to pull runs from, e.g. nats://127.0.0.1:4222)")
     ws = WorkerSettings.from_env()
     if concurrency is not None:

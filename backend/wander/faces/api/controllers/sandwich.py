@@ -42,7 +42,7 @@ def confine_source(source: str, roots: tuple[Path, ...]) -> None:
     """Refuses (InvalidInput on `source`) a path the API must not read: not absolute, with
     `..`, outside every root once symbolic links are resolved, or a folder holding a file
     (of those the forager reads) that a symbolic link leads outside. A URL passes here."""
-    from wander.adapters.kb.forage_sources import SUFFIXES
+    from wander.adapters.sources.files import SUFFIXES
 
     target = source.strip()
     if URL.match(target):
@@ -57,7 +57,7 @@ def confine_source(source: str, roots: tuple[Path, ...]) -> None:
     if root is None:
         raise InvalidInput("source", "is outside the foraging roots (WANDER_FORAGE_ROOTS) the API may read")
     if resolved.is_dir():
-        for p in resolved.rglob("*"):  # the files the forager would read (kb.forage_sources)
+        for p in resolved.rglob("*"):  # the files the forager would read (sources.files)
             if (
                 p.suffix.lower() in SUFFIXES
                 and not any(x.startswith(".") for x in p.relative_to(resolved).parts)

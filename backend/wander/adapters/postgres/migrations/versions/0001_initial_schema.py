@@ -11,7 +11,7 @@ import sqlmodel
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-from wander.bootstrap.settings import load_section
+from wander.adapters.postgres.columns import vector_dim
 
 revision = "0001"
 down_revision = None
@@ -19,7 +19,7 @@ branch_labels = None
 depends_on = None
 
 # The vector dimension follows the embedder (384 for all-MiniLM-L6-v2).
-DIM: int = load_section("database").embed_dim  # WANDER_EMBED_DIM
+DIM: int = vector_dim()  # WANDER_EMBED_DIM, handed in by the composition root
 DEFAULT_PROJECT_ID = "00000000-0000-0000-0000-000000000001"
 
 

@@ -9,13 +9,13 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-from wander.bootstrap.settings import load_section
+from wander.adapters.postgres.columns import vector_dim
 
 revision = "0003"
 down_revision = "0002"
 branch_labels = None
 depends_on = None
-DIM: int = load_section("database").embed_dim  # WANDER_EMBED_DIM
+DIM: int = vector_dim()  # WANDER_EMBED_DIM, handed in by the composition root
 
 
 def upgrade() -> None:

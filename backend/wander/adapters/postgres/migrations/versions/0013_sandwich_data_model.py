@@ -14,8 +14,8 @@ Revises: 0012
 import sqlalchemy as sa
 from alembic import op
 
+from wander.adapters.postgres.columns import vector_dim
 from wander.adapters.postgres.sandwich_corpus_tables import JUDGMENTS, STRUCTURAL_TYPES
-from wander.adapters.postgres.tables import DIM
 from wander.core.sandwich.taxonomy import TYPES
 
 revision = "0013"
@@ -24,10 +24,10 @@ branch_labels = None
 depends_on = None
 
 COLUMNS = (
-    ("sandwiches", "bread_top_embedding", f"vector({DIM})"),
-    ("sandwiches", "bread_bottom_embedding", f"vector({DIM})"),
+    ("sandwiches", "bread_top_embedding", f"vector({vector_dim()})"),
+    ("sandwiches", "bread_bottom_embedding", f"vector({vector_dim()})"),
     ("sandwiches", "lineage", "jsonb NOT NULL DEFAULT '{}'::jsonb"),
-    ("sandwich_ingredient_catalog", "embedding", f"vector({DIM})"),
+    ("sandwich_ingredient_catalog", "embedding", f"vector({vector_dim()})"),
 )
 
 

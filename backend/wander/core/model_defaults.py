@@ -1,4 +1,4 @@
-"""Default model settings, in one light module (the provider SDKs are imported only when used)."""
+"""Default model settings: pure constants the settings and the model adapters share."""
 
 OLLAMA_URL = "http://127.0.0.1:11434"
 OLLAMA_MODEL = "llama3.2:3b"

@@ -1,25 +1,21 @@
 """The forager's local files: Markdown/text/HTML/PDF files or folders (URLs and the online
 sources go through wander.adapters.sources, under the egress policy).
 
-Text is split by kb.importer's chunker (a chunk per heading or paragraph); HTML is reduced to
+Text is split by core.sandwich.text_chunks (a chunk per heading or paragraph); HTML is reduced to
 its text first (headings kept as Markdown headings so the chunker sees them, links kept for
 wandering), PDF through pypdf (a dependency)."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-from wander.adapters.kb import importer
 from wander.core.sandwich.model import Content
 from wander.core.sandwich.ports import SourceError
+from wander.core.sandwich.text_chunks import NOTE_SUFFIXES, to_contents
 
-SUFFIXES = {*importer.SUFFIXES, ".html", ".htm", ".pdf"}
-URL_TIMEOUT_S = 10.0
-MAX_BYTES = 5_000_000
-MIN_CHUNK_CHARS = 80  # shorter paragraphs are merged into the next
+SUFFIXES = {*NOTE_SUFFIXES, ".html", ".htm", ".pdf"}
 
 
 class _Text(HTMLParser):
@@ -86,30 +82,6 @@ def pdf_text(path: Path) -> str:
         return "\n\n".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
     except Exception as exc:  # pypdf raises many kinds on a damaged file
         raise SourceError(f"from: cannot read PDF '{path}': {exc}") from exc
-
-
-def to_contents(
-    text: str, kind: str, ref: str, title: str, domain: str, links: tuple[str, ...] = (), content_type: str = "article"
-) -> list[Content]:
-    """kb.importer's chunker over the text; short paragraphs merged into the next. The links
-    (where wandering may go from this text) ride on its first chunk."""
-    out: list[Content] = []
-    pending = ""
-    for heading, body in importer._chunks(text):
-        chunk = f"{heading}\n{body}".strip() if heading else body
-        chunk = (pending + "\n" + chunk).strip() if pending else chunk
-        if len(chunk) < MIN_CHUNK_CHARS:
-            pending = chunk
-            continue
-        pending = ""
-        out.append(
-            Content(chunk[: importer.MAX_CHUNK], kind, f"{ref}#{len(out)}", heading or title, domain, content_type)
-        )
-    if pending:
-        out.append(Content(pending, kind, f"{ref}#{len(out)}", title, domain, content_type))
-    if out and links:
-        out[0] = dataclasses.replace(out[0], links=links)
-    return out
 
 
 class FileReader:
