@@ -1,20 +1,17 @@
-"""The real `wander` command in subprocesses, against the test database."""
+"""The `wander` command against the test database: in this process (tests/wander_cli.py), and
+as a real process where the process is what is tested (its exit code and output through the
+entry point, a kill midway)."""
 
 import asyncio
 import json
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
 
-WANDER = [sys.executable, "-m", "wander.faces.cli"]
-
-
-def wander(args, env, timeout=300):
-    return subprocess.run(WANDER + args, env=env, capture_output=True, text=True, timeout=timeout)
+from tests.wander_cli import WANDER, wander, wander_process
 
 
 def list_sessions(env) -> list[dict]:
@@ -68,6 +65,17 @@ def test_bad_input_is_one_line_exit_2_nothing_written(args, field, cli_env):
     assert count_sessions(cli_env) == 0
 
 
+def test_the_real_command_answers_bad_input_with_one_line_and_exit_2(cli_env):
+    """Through the entry point (`python -m wander.faces.cli`), in a process of its own."""
+    out = wander_process(["run", "x", "--steps", "0"], cli_env)
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    lines = [line for line in out.stderr.strip().splitlines() if line.strip()]
+    assert len(lines) == 1, out.stderr
+    assert "error:" in lines[0] and "steps" in lines[0], lines[0]
+    assert "Traceback" not in out.stderr
+    assert count_sessions(cli_env) == 0
+
+
 def test_unreadable_import_file(cli_env, tmp_path):
     bad = tmp_path / "notes.md"
     bad.write_bytes(b"\xff\xfe\xfa not utf-8 \xff")
@@ -92,7 +100,7 @@ async def _count_crystals(db_url: str, session_id: str) -> int:
 
 
 def test_run_json_show_and_sessions(cli_env):
-    out = wander(["run", "tide pool", "--steps", "6", "--seed", "3", "--json"], cli_env)
+    out = wander_process(["run", "tide pool", "--steps", "6", "--seed", "3", "--json"], cli_env)
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["steps"] == 6 and summary["status"] == "completed"

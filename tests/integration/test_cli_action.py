@@ -1,11 +1,11 @@
-"""`wander propose | proposals | approve | reject | execute | wallet` in subprocesses."""
+"""`wander propose | proposals | approve | reject | execute | wallet` against the test database."""
 
 import json
 import uuid
 
 from sqlalchemy import insert
 
-from tests.integration.test_cli import wander
+from tests.wander_cli import wander
 from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
 from wander.core.engine.service import NewWander
 

@@ -3,7 +3,7 @@
 import asyncio
 import json
 
-from tests.integration.test_cli import wander
+from tests.wander_cli import wander
 
 
 async def _session(db_url: str, session_id: str):

@@ -3,7 +3,8 @@ names the field and the nearest concepts, exit code 2, nothing written."""
 
 import pytest
 
-from tests.integration.test_cli import count_sessions, wander
+from tests.integration.test_cli import count_sessions
+from tests.wander_cli import wander
 
 
 @pytest.mark.parametrize(

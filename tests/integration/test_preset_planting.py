@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 
+from tests.wander_cli import wander
 from wander.core.domain.models import Event
 from wander.core.engine.presets import PRESETS
 from wander.core.engine.service import NewWander
-
-from .test_cli import wander
 
 PRESET = PRESETS["meta-wander"]
 
