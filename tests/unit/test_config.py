@@ -12,8 +12,8 @@ from wander.bootstrap import settings as config
 from wander.bootstrap.settings import load_section, load_settings
 from wander.core.domain.errors import InvalidInput
 
-SETTINGS_FILE = Path(config.__file__).resolve()
-BACKEND = SETTINGS_FILE.parents[1]
+SETTINGS_FILE = Path(config.loading.__file__).resolve()  # the one module that reads the environment
+BACKEND = SETTINGS_FILE.parents[3]
 
 # Every variable Wander read before the model existed: each must keep working.
 KNOWN = """WANDER_HOME WANDER_DATABASE_URL WANDER_EMBED_DIM WANDER_CA_BACKEND WANDER_LOG_LEVEL WANDER_API_TOKEN
