@@ -6,15 +6,13 @@ failure table."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import uuid
 
 from tests.api.test_sandwich_data_model import corpus, make, v
+from tests.wander_cli import wander
 from wander.core.sandwich.model import DUPLICATE, NO_BREAD, REJECTED, Attempt, Content
 
 E = "/api/v1/sandwich/evaluation"
-WANDER = [sys.executable, "-m", "wander.faces.cli"]
 
 
 async def subjects(app) -> None:
@@ -125,11 +123,9 @@ async def test_calibration_fits_the_threshold_to_a_stricter_person(app, client, 
     assert failures["no_ingredients"]["examples"][0]["source_content"] == "nothing to bound here"
     assert failures["low_validity"]["count"] == 1 and failures["low_validity"]["examples"][0]["review_name"] == "M"
     assert failures["duplicate"]["count"] == 1 and failures["duplicate"]["purpose"] == "Improve novelty detection"
-    done = subprocess.run(
-        [*WANDER, "corpus", "calibrate", "--json"], env=cli_env, capture_output=True, text=True, timeout=300
-    )
+    done = wander(["corpus", "calibrate", "--json"], cli_env)
     assert done.returncode == 0, done.stderr
     body = json.loads(done.stdout)
     assert body["calibration"] == report and [f["count"] for f in body["failures"]] == [1, 1, 4, 1]
-    plain = subprocess.run([*WANDER, "corpus", "calibrate"], env=cli_env, capture_output=True, text=True, timeout=300)
+    plain = wander(["corpus", "calibrate"], cli_env)
     assert plain.returncode == 0 and "Human disagrees" in plain.stdout and "threshold refitted" in plain.stdout

@@ -4,14 +4,11 @@ instead of dropped; the API and the CLI list it, accept it into the corpus or re
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
+from tests.wander_cli import wander
 from wander.bootstrap.foraging import make_forager
 from wander.core.domain.sandwich import ACCEPT, REVIEW
 from wander.core.sandwich.model import REJECTED
-
-WANDER = [sys.executable, "-m", "wander.faces.cli"]
 
 
 async def marginal_run(app):
@@ -72,26 +69,12 @@ async def test_a_person_accepts_or_rejects_once_over_http(app, client):
 async def test_the_cli_lists_and_decides(app, cli_env):
     await marginal_run(app)
     pending = await app.sandwiches.reviews()
-    listed = subprocess.run(
-        WANDER + ["sandwich", "reviews", "--json"], env=cli_env, capture_output=True, text=True, timeout=600
-    )
+    listed = wander(["sandwich", "reviews", "--json"], cli_env)
     assert listed.returncode == 0, listed.stderr
     assert [r["id"] for r in json.loads(listed.stdout)] == [p.id for p in pending]
     target = pending[0]
-    out = subprocess.run(
-        WANDER + ["sandwich", "reject", target.id, "--reviewer", "ada", "--note", "forced"],
-        env=cli_env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    out = wander(["sandwich", "reject", target.id, "--reviewer", "ada", "--note", "forced"], cli_env)
     assert out.returncode == 0 and "rejected" in out.stdout, out.stderr
-    again = subprocess.run(
-        WANDER + ["sandwich", "accept", target.id, "--reviewer", "ada"],
-        env=cli_env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    again = wander(["sandwich", "accept", target.id, "--reviewer", "ada"], cli_env)
     assert again.returncode == 2 and "already rejected" in again.stderr and "Traceback" not in again.stderr
     assert (await app.sandwiches.review(target.id)).note == "forced"

@@ -1,5 +1,5 @@
-"""`wander db backup` / `wander db restore` (issue 15) with the real command, pg_dump and
-pg_restore: a wander backed up after a few steps and restored into an empty database and a
+"""`wander db backup` / `wander db restore` with the command (in process, tests/wander_cli.py),
+pg_dump and pg_restore: a wander backed up after a few steps and restored into an empty database and a
 fresh home resumes there and walks the same path as an uninterrupted run with its seed; a
 missing, damaged or foreign file gets one line and changes nothing."""
 
@@ -7,19 +7,18 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import tarfile
 from pathlib import Path
 
 import pytest
 
+from tests.wander_cli import wander as run_wander
 from wander.adapters.postgres.database import make_engine
 from wander.adapters.postgres.repository import PostgresStore
 from wander.bootstrap.settings import load_settings
 from wander.bootstrap.wiring import open_app
 from wander.core.engine.service import NewWander
 
-WANDER = [sys.executable, "-m", "wander.faces.cli"]
 WALK = NewWander(
     "information asymmetry", attractor="opportunity", max_steps=10, random_seed=21, human_checkpoint_frequency=0
 )
@@ -27,7 +26,7 @@ WALK = NewWander(
 
 def wander(args: list[str], url: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, WANDER_DATABASE_URL=url, WANDER_HOME=str(home), COLUMNS="200")
-    return subprocess.run(WANDER + args, env=env, capture_output=True, text=True, timeout=600)
+    return run_wander(args, env, timeout=600)
 
 
 @pytest.fixture

@@ -5,12 +5,11 @@ outbox, the ingredient and relation tables, the analysis queries and the 8.1 met
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from sqlalchemy import text
 
 from tests.api.conftest import free_port
+from tests.wander_cli import wander
 from wander.bootstrap.foraging import make_forager
 from wander.core.sandwich.model import MADE, OUTCOMES, SOURCE_ERROR, SUBJECTS
 
@@ -96,21 +95,12 @@ async def test_directed_files_topic_duplicates_and_source_errors(app, tmp_path):
 
 
 def test_cli_forage_and_corpus(cli_env):
-    wander = [sys.executable, "-m", "wander.faces.cli"]
-    out = subprocess.run(
-        wander + ["forage", "--patience", "2", "--max-attempts", "6", "--seed", "5", "--json"],
-        env=cli_env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    out = wander(["forage", "--patience", "2", "--max-attempts", "6", "--seed", "5", "--json"], cli_env, timeout=600)
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["attempts"] >= 2 and sum(summary["outcomes"].values()) == summary["attempts"]
-    stats = subprocess.run(
-        wander + ["corpus", "stats", "--json"], env=cli_env, capture_output=True, text=True, timeout=600
-    )
+    stats = wander(["corpus", "stats", "--json"], cli_env, timeout=600)
     assert stats.returncode == 0, stats.stderr
     assert json.loads(stats.stdout)["counts"]["attempts"] == summary["attempts"]
-    bad = subprocess.run(wander + ["forage", "--patience", "0"], env=cli_env, capture_output=True, text=True)
+    bad = wander(["forage", "--patience", "0"], cli_env)
     assert bad.returncode == 2 and "patience" in bad.stderr and "Traceback" not in bad.stderr

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
+from tests.wander_cli import wander as run_wander
 from wander.bootstrap.foraging import ask_corpus, make_forager
 from wander.core.domain.sandwich import TAXONOMY
 
-WANDER = [sys.executable, "-m", "wander.faces.cli"]
-
 
 def wander(cli_env, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(WANDER + list(args), env=cli_env, capture_output=True, text=True, timeout=600)
+    return run_wander(args, cli_env, timeout=600)
 
 
 async def test_corpus_ask_and_sandwich_explain(app, cli_env):

@@ -1,25 +1,19 @@
-"""The real `wander` command with model dwellers, end to end through the engine and the real
+"""The `wander` command (in process, tests/wander_cli.py) with model dwellers, end to end through the engine and the real
 store, against local servers that speak the Ollama and Anthropic protocols."""
 
 from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
 
 from tests.unit.llm.servers import AnthropicServer, OllamaServer, Reply, anthropic_error, ollama_error, truncated
+from tests.wander_cli import wander
 from wander.adapters.llm.dwelling_answer import DWELLING_JSON_SCHEMA
 
-WANDER = [sys.executable, "-m", "wander.faces.cli"]
 SEED = "information asymmetry"
-
-
-def wander(args, env, timeout=300):
-    return subprocess.run(WANDER + args, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture
