@@ -1,16 +1,20 @@
 """Rate limits (issue 15): bound beyond loopback, a client's burst of session creates and
 steps gets 429 problems with Retry-After; on loopback (the default) nothing is limited.
-The clock is never read by the assertions: the buckets' refill is checked with a fake clock."""
+The clock is never read by the assertions: the window's end is checked with a fake clock."""
 
 from __future__ import annotations
 
 import httpx
 import pytest
+from litestar import Litestar, post
+from litestar.exceptions import TooManyRequestsException
+from litestar.middleware import rate_limit as rate_limit_middleware
+from litestar.testing import TestClient
 
 from tests.api.conftest import API, create, start_server
 from wander.bootstrap.settings import load_settings, parse_rate
-from wander.faces.api.app import ApiSettings
-from wander.faces.api.rate_limit import LIMITED, TokenBuckets, make_rate_guard
+from wander.faces.api.app import ApiSettings, create_app
+from wander.faces.api.rate_limit import RATE_LIMITED, on_rate_limited, rate_limit_config
 
 PROBLEM = "application/problem+json"
 
@@ -84,39 +88,58 @@ def test_the_setting():
     for bad in ("lots", "10/fortnight", "-1/minute", "1.5/second"):
         with pytest.raises(Exception, match="WANDER_API_RATE_LIMIT"):
             load_settings({"WANDER_API_RATE_LIMIT": bad})
-    assert make_rate_guard("127.0.0.1", (1, 60.0), "1/minute") is None
-    assert make_rate_guard("localhost", (1, 60.0), "1/minute") is None
-    assert make_rate_guard("::1", (1, 60.0), "1/minute") is None
-    assert make_rate_guard("0.0.0.0", None, "0") is None
-    assert make_rate_guard("0.0.0.0", (1, 60.0), "1/minute") is not None
+    assert rate_limit_config("127.0.0.1", (1, 60.0), "t") is None
+    assert rate_limit_config("localhost", (1, 60.0), "t") is None
+    assert rate_limit_config("::1", (1, 60.0), "t") is None
+    assert rate_limit_config("0.0.0.0", None, "t") is None
+    config = rate_limit_config("0.0.0.0", (1, 60.0), "t")
+    assert config is not None and config.rate_limit == ("minute", 1)
 
 
 def test_the_limited_handlers_exist():
-    """A renamed handler would silently escape the limit."""
-    from wander.faces.api.controllers.control import ControlController
-    from wander.faces.api.controllers.interventions import InterventionController
-    from wander.faces.api.controllers.sandwich import SandwichController
-    from wander.faces.api.controllers.sessions import SessionController
+    """A renamed or new handler that creates or moves a wander would escape the limit unmarked."""
+    app = create_app(api=ApiSettings(resume_interrupted=False, host="0.0.0.0", token="t"))
+    marked = {
+        h.fn.__qualname__
+        for route in app.routes
+        for h in getattr(route, "route_handlers", [])
+        if h.opt.get(RATE_LIMITED)
+    }
+    assert marked == {
+        "SessionController.create_session",
+        "InterventionController.subwander",
+        "ControlController.step",
+        "ControlController.wander",
+        "SandwichController.forage",
+    }
 
-    handlers = [
-        SessionController.create_session,
-        InterventionController.subwander,
-        ControlController.step,
-        ControlController.wander,
-        SandwichController.forage,
-    ]
-    assert {h.fn.__qualname__ for h in handlers} == LIMITED
 
+def test_a_client_counts_again_once_its_window_ends(monkeypatch):
+    now = [1_000_000.0]
+    monkeypatch.setattr(rate_limit_middleware, "time", lambda: now[0])
 
-def test_buckets_refill_evenly_per_client():
-    now = [100.0]
-    b = TokenBuckets(2, 60.0, clock=lambda: now[0])
-    assert b.take("a") == 0 and b.take("a") == 0
-    assert b.take("a") == pytest.approx(30.0)  # one token every 30 s
-    assert b.take("b") == 0  # another client has its own bucket
-    now[0] += 29.0
-    assert b.take("a") == pytest.approx(1.0)
-    now[0] += 1.0
-    assert b.take("a") == 0 and b.take("a") > 0
-    now[0] += 3600.0  # a long pause refills to the burst size, no more
-    assert [b.take("a") == 0 for _ in range(3)] == [True, True, False]
+    @post("/limited", opt={RATE_LIMITED: True}, status_code=200)
+    async def limited() -> str:
+        return "ok"
+
+    @post("/free", status_code=200)
+    async def free() -> str:
+        return "ok"
+
+    config = rate_limit_config("0.0.0.0", (2, 60.0), None)
+    assert config is not None
+    app = Litestar(
+        [limited, free],
+        middleware=[config.middleware],
+        exception_handlers={TooManyRequestsException: on_rate_limited("2/minute")},
+    )
+    with TestClient(app) as c:
+        assert [c.post("/limited").status_code for _ in range(2)] == [200, 200]
+        r = c.post("/limited")
+        assert_limited(r)
+        assert int(r.headers["retry-after"]) == 60
+        assert c.post("/free").status_code == 200  # an unmarked handler is not counted
+        now[0] += 30
+        assert int(c.post("/limited").headers["retry-after"]) == 30
+        now[0] += 30  # the minute from the first call is over: two more
+        assert [c.post("/limited").status_code for _ in range(3)] == [200, 200, 429]

@@ -4,6 +4,7 @@ budget), the Postgres proposal store and the paper wallet."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from wander.core.action import codec
@@ -31,3 +32,24 @@ def action_service(app: Any, require_token: bool = False) -> ActionService:
         bus=app.bus,
         require_token=require_token,
     )
+
+
+class ActionServices:
+    """The action service of a server's life: built on first use and again only when
+    WANDER_HOME/assets.toml changed (a person edits budgets and limits while it runs)."""
+
+    def __init__(self, app: Any, require_token: bool = False) -> None:
+        self._app, self._require_token = app, require_token
+        self._service: ActionService | None = None
+        self._assets_text: str | None = None
+
+    def current(self) -> ActionService:
+        if self._service is None or _assets_text(self._app.settings.home) != self._assets_text:
+            self._service = action_service(self._app, self._require_token)  # writes the example file if none
+            self._assets_text = _assets_text(self._app.settings.home)
+        return self._service
+
+
+def _assets_text(home: Path) -> str | None:
+    path = home / "assets.toml"  # what load_assets reads
+    return path.read_text() if path.exists() else None

@@ -3,24 +3,20 @@ built mind map, over the same wiring as the CLI."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 from litestar import Litestar, Request, Response
 from litestar.config.cors import CORSConfig
-from litestar.di import Provide
-from litestar.exceptions import NotFoundException
+from litestar.datastructures import State
+from litestar.exceptions import NotFoundException, TooManyRequestsException
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.openapi import OpenAPIConfig
+from litestar.types import ControllerRouterHandler
 
-from wander.bootstrap.archivist import open_archivist
-from wander.bootstrap.settings import Settings, load_settings, parse_rate
-from wander.bootstrap.warmup import START, Warmup, phase
-from wander.bootstrap.wiring import App, dweller_builder_for, make_runner, open_app
-from wander.core.engine.runner import Runner
+from wander.bootstrap.settings import Settings, parse_rate
+from wander.bootstrap.wiring import App
 from wander.faces.api import auth, problems, static
+from wander.faces.api.api_settings import ApiSettings
 from wander.faces.api.controllers.archive import ArchiveController
 from wander.faces.api.controllers.bricks import BrickController
 from wander.faces.api.controllers.control import ControlController
@@ -37,125 +33,68 @@ from wander.faces.api.controllers.sandwich_corpus import SandwichCorpusControlle
 from wander.faces.api.controllers.sandwich_evaluation import SandwichEvaluationController
 from wander.faces.api.controllers.sessions import SessionController
 from wander.faces.api.controllers.workbench import WorkbenchController
-from wander.faces.api.deps import Services, provide_services
+from wander.faces.api.deps import DEPENDENCIES
 from wander.faces.api.headers import API_HEADERS
+from wander.faces.api.lifespan import server_lifespan
 from wander.faces.api.openapi_problems import SCHEMA_PATH, document_problems_on_first_read
-from wander.faces.api.rate_limit import RateLimited, make_rate_guard, on_rate_limited
+from wander.faces.api.rate_limit import on_rate_limited, rate_limit_config
 from wander.faces.api.security import make_token_guard
 from wander.faces.api.text_guard import refuse_nul
 from wander.faces.api.ws import session_socket
 
+__all__ = ["MAX_QUERY_CHARS", "ApiSettings", "create_app"]
 
-@dataclass(frozen=True)
-class ApiSettings:
-    token: str | None = None
-    heartbeat_s: float = 15.0
-    allowed_origins: tuple[str, ...] = field(default_factory=tuple)
-    resume_interrupted: bool = True
-    umap_warm_up: bool = False  # compile UMAP in the background at start (`wander serve`: on; WANDER_UMAP_WARMUP=0)
-    host: str = "127.0.0.1"  # the address the server binds (`wander serve --host`): beyond loopback, rate limits
-    max_body_bytes: int = 1_048_576  # WANDER_API_MAX_BODY_BYTES
-    rate_limit: str = "60/minute"  # WANDER_API_RATE_LIMIT; applied only beyond loopback
-    forage_roots: tuple[Path, ...] = ()  # where POST /sandwich/forage may read a `source` path (none: nowhere)
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, *, host: str = "127.0.0.1") -> ApiSettings:
-        s = load_settings(env)
-        a = s.api
-        return cls(
-            token=a.token or None,
-            heartbeat_s=a.ws_heartbeat_s,
-            allowed_origins=a.allowed_origins,
-            umap_warm_up=s.archive.umap_warmup,
-            host=host,
-            max_body_bytes=a.max_body_bytes,
-            rate_limit=a.rate_limit,
-            forage_roots=s.forage_roots,
-        )
+ROUTES: list[ControllerRouterHandler] = [
+    SessionController,
+    ControlController,
+    MapViewController,
+    ArchiveController,
+    MemoryController,
+    CrystalController,
+    BrickController,
+    InterventionController,
+    WorkbenchController,
+    ProposalController,
+    SandwichController,
+    SandwichCorpusController,
+    SandwichEvaluationController,
+    SandwichChartsController,
+    health,
+    domains,
+    recall,
+    session_socket,
+    auth.sign_in,
+    static.index_page,
+]
+MAX_QUERY_CHARS = 8192  # a query parameter's value; bodies have their fields' own limits (shared_schemas)
 
 
 def create_app(
-    settings: Settings | None = None, api: ApiSettings | None = None, *, wired: App | None = None, progress=None
+    settings: Settings | None = None, api: ApiSettings | None = None, *, wired: App | None = None, progress: Any = None
 ) -> Litestar:
     """`wired` lets tests hand in an App they opened; otherwise the app opens its own."""
     api = api or ApiSettings.from_env()
-
-    @asynccontextmanager
-    async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        async def start(a: App) -> Runner:
-            # Load the embedding model before the first request (it now runs in a thread, and a
-            # first load can take longer than a client waits).
-            with phase("loading the embedding model"):
-                await a.engine.warm_up()
-            warmup = Warmup()  # the CA kernel and the domain neighbourhoods, in the background
-            warmup.start(a.knowledge, a.settings.cache_dir)
-            runner = make_runner(a)  # in-process tasks, or the NATS run queue for workers
-            archivist = open_archivist(a.db, a.bus, a.settings, embedder=a.embedder)
-            archivist.attach(warm_up=api.umap_warm_up)
-            archivist.spawn("catch-up", archivist.catch_up)  # finished while no archivist listened
-            app.state.services = Services(app=a, runner=runner, archivist=archivist, warmup=warmup)
-            app.state.api_settings = api
-            if api.resume_interrupted:
-                await runner.resume_interrupted()
-            START.info("answering requests")
-            return runner
-
-        async def stop(runner: Runner) -> None:
-            await runner.shutdown()
-            await app.state.services.archivist.close()
-
-        if wired is not None:
-            runner = await start(wired)
-            try:
-                yield
-            finally:
-                await stop(runner)
-        else:
-            async with open_app(settings or load_settings(), progress=progress, dweller=dweller_builder_for(None)) as a:
-                runner = await start(a)
-                try:
-                    yield
-                finally:
-                    await stop(runner)
+    rate_limit = rate_limit_config(api.host, parse_rate(api.rate_limit), api.token)
 
     def on_too_large(_: Request, exc: RequestEntityTooLarge) -> Response:
-        return problem_too_large(api.max_body_bytes)
+        detail = f"the request body is larger than {api.max_body_bytes} bytes (WANDER_API_MAX_BODY_BYTES)"
+        return problems.problem_response(413, detail)
 
-    rate_guard = make_rate_guard(api.host, parse_rate(api.rate_limit), api.rate_limit)
     return Litestar(
-        route_handlers=[
-            SessionController,
-            ControlController,
-            MapViewController,
-            ArchiveController,
-            MemoryController,
-            CrystalController,
-            BrickController,
-            InterventionController,
-            WorkbenchController,
-            ProposalController,
-            SandwichController,
-            SandwichCorpusController,
-            SandwichEvaluationController,
-            SandwichChartsController,
-            health,
-            domains,
-            recall,
-            session_socket,
-            auth.sign_in,
-            static.index_page,
-            *static.static_routes(),
-        ],
-        dependencies={"svc": Provide(provide_services, sync_to_thread=False)},
+        route_handlers=[*ROUTES, *static.static_routes()],
+        dependencies=DEPENDENCIES,
+        state=State({"api_settings": api}),  # auth and the page shell read the token before any service
+        plugins=[problems.PLUGIN],
         exception_handlers={
             **problems.HANDLERS,  # type: ignore[dict-item]
             NotFoundException: static.on_not_found,
             RequestEntityTooLarge: on_too_large,
-            RateLimited: on_rate_limited,
+            TooManyRequestsException: on_rate_limited(api.rate_limit),
         },
-        guards=[make_token_guard(api.token), *([rate_guard] if rate_guard else [])],
+        guards=[make_token_guard(api.token)],
+        middleware=[rate_limit.middleware] if rate_limit else [],
         request_max_body_size=api.max_body_bytes,
-        lifespan=[lifespan],
+        lifespan=[server_lifespan(api, settings, wired, progress)],
         before_request=check_request,
         openapi_config=OpenAPIConfig(title="Wander", version="0.1.0", path=SCHEMA_PATH),
         cors_config=CORSConfig(allow_origins=list(api.allowed_origins)) if api.allowed_origins else None,
@@ -164,18 +103,11 @@ def create_app(
     )
 
 
-MAX_QUERY_CHARS = 8192  # a query parameter's value; bodies have their fields' own limits (shared_schemas)
-
-
 async def check_request(request: Request) -> Response | None:
     """Before every handler: no query parameter over MAX_QUERY_CHARS, no NUL character; the
     OpenAPI document gets its problem answers before it is first served."""
     document_problems_on_first_read(request)
     for key, value in request.query_params.multi_items():
         if len(value) > MAX_QUERY_CHARS:
-            return problems.problem(422, f"{key}: at most {MAX_QUERY_CHARS} characters", key)
+            return problems.problem_response(422, f"{key}: at most {MAX_QUERY_CHARS} characters", key)
     return await refuse_nul(request)
-
-
-def problem_too_large(limit: int) -> Response:
-    return problems.problem(413, f"the request body is larger than {limit} bytes (WANDER_API_MAX_BODY_BYTES)")

@@ -1,13 +1,17 @@
 """Every error as RFC 9457 problem details naming the field and the reason; never a 500
-with a stack trace for bad input."""
+with a stack trace for bad input. Litestar's problem-details plugin answers them: each
+exception below is mapped to a ProblemDetailsException. Database and unexpected errors keep
+a small handler of their own, as the plugin's mapping is not handed the request and their
+log lines name the method and path."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from litestar import MediaType, Request, Response
+from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
+from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException, ProblemDetailsPlugin
 from sqlalchemy.exc import DBAPIError
 
 from wander.adapters.postgres import faults
@@ -33,33 +37,46 @@ TITLES = {
 
 
 def problem(
-    status: int, detail: str, field: str | None = None, suggestions: list[str] | None = None
-) -> Response[dict[str, Any]]:
-    body: dict[str, Any] = {
-        "type": "about:blank",
-        "title": TITLES.get(status, "Error"),
-        "status": status,
-        "detail": detail,
-    }
+    status: int,
+    detail: str,
+    field: str | None = None,
+    suggestions: list[str] | None = None,
+    headers: dict[str, str] | None = None,
+) -> ProblemDetailsException:
+    """The problem: {type, title, status, detail} and, where there are some, the field at
+    fault and suggestions. Error answers bypass the app's response headers: they carry them."""
+    extra: dict[str, Any] = {}
     if field:
-        body["field"] = field
+        extra["field"] = field
     if suggestions:
-        body["suggestions"] = suggestions
-    return Response(body, status_code=status, media_type=PROBLEM, headers=API_HEADERS)
+        extra["suggestions"] = suggestions
+    return ProblemDetailsException(
+        detail=detail,
+        status_code=status,
+        type_="about:blank",
+        title=TITLES.get(status, "Error"),
+        extra=extra or None,
+        headers={**API_HEADERS, **(headers or {})},
+    )
 
 
-def _field_of(error: dict[str, Any]) -> str | None:
-    key = error.get("key")
-    if key:
-        return str(key)
-    return None
+def problem_response(
+    status: int,
+    detail: str,
+    field: str | None = None,
+    suggestions: list[str] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response[dict[str, Any]]:
+    """The problem as a response, for the handlers and hooks that answer rather than raise."""
+    exc = problem(status, detail, field, suggestions, headers)
+    return exc.to_response(None)  # type: ignore[arg-type]  # the request is not read
 
 
-def on_validation(_: Request, exc: ValidationException) -> Response:
+def from_validation(exc: ValidationException) -> ProblemDetailsException:
     errors = exc.extra if isinstance(exc.extra, list) else []
     if errors and isinstance(errors[0], dict):
         first = errors[0]
-        field = _field_of(first)
+        field = str(first["key"]) if first.get("key") else None
         message = str(first.get("message", exc.detail))
         if field is None and "JSON" in message:
             return problem(400, f"the body is not valid JSON: {message}")
@@ -72,13 +89,13 @@ def on_validation(_: Request, exc: ValidationException) -> Response:
     return problem(400, detail)
 
 
-def on_http(_: Request, exc: HTTPException) -> Response:
+def from_http(exc: HTTPException) -> ProblemDetailsException:
     if isinstance(exc, NotFoundException):
         return problem(404, str(exc.detail) or "not found")
     return problem(exc.status_code, str(exc.detail))
 
 
-def on_wander_error(_: Request, exc: WanderError) -> Response:
+def from_wander_error(exc: WanderError) -> ProblemDetailsException:
     if isinstance(exc, InvalidInput):
         return problem(422, f"{exc.field}: {exc.reason}", exc.field, exc.suggestions)
     if isinstance(exc, NotFound):
@@ -100,19 +117,21 @@ def on_database_error(request: Request, exc: DBAPIError) -> Response:
         return on_unexpected(request, exc)
     log.warning("store unavailable on %s %s: %s", request.method, request.url.path, faults.why(exc))
     verb = "could not write" if faults.cannot_write(exc) else "could not be reached"
-    return problem(503, f"the store {verb}: {faults.why(exc)}; nothing was written, try again later")
+    return problem_response(503, f"the store {verb}: {faults.why(exc)}; nothing was written, try again later")
 
 
 def on_unexpected(request: Request, exc: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, request.url.path)
-    return problem(500, "internal error; the server log has the details")
+    return problem_response(500, "internal error; the server log has the details")
 
 
-HANDLERS = {
-    ValidationException: on_validation,
-    HTTPException: on_http,
-    WanderError: on_wander_error,
-    DBAPIError: on_database_error,
-    Exception: on_unexpected,
-}
-MEDIA = MediaType.JSON
+PLUGIN = ProblemDetailsPlugin(
+    ProblemDetailsConfig(
+        exception_to_problem_detail_map={  # type: ignore[dict-item]
+            ValidationException: from_validation,
+            HTTPException: from_http,
+            WanderError: from_wander_error,
+        }
+    )
+)
+HANDLERS = {DBAPIError: on_database_error, Exception: on_unexpected}  # they log the request's method and path

@@ -14,7 +14,7 @@ from litestar.static_files import create_static_files_router
 
 from wander.faces.api.auth import exchange_link_token
 from wander.faces.api.headers import SECURITY_HEADERS
-from wander.faces.api.problems import problem
+from wander.faces.api.problems import problem_response
 
 DIST = Path(__file__).resolve().parents[4] / "frontend" / "dist"
 NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>Wander</title>
@@ -74,7 +74,7 @@ def on_not_found(request: Request, exc: NotFoundException) -> Response:
     """API and socket paths get a problem body; any other path is a client-side route."""
     path = request.url.path
     if path.startswith(("/api/", "/ws/", "/schema", "/assets/")):
-        return problem(404, str(exc.detail) if exc.detail else f"no such path: {path}")
+        return problem_response(404, str(exc.detail) if exc.detail else f"no such path: {path}")
     file = DIST / path.lstrip("/")
     if DIST.exists() and file.is_file() and DIST in file.resolve().parents:
         return File(file, content_disposition_type="inline", headers=SECURITY_HEADERS)  # type: ignore[return-value]

@@ -9,7 +9,7 @@ from typing import Any
 
 from litestar import Request, Response
 
-from wander.faces.api.problems import problem
+from wander.faces.api.problems import problem_response
 
 
 def _nul_path(value: Any, path: str = "") -> str | None:
@@ -36,7 +36,7 @@ async def refuse_nul(request: Request) -> Response | None:
     """A before_request hook: a 422 problem for a NUL in a query parameter or a JSON body."""
     for key, value in request.query_params.multi_items():
         if "\x00" in key or "\x00" in value:
-            return problem(422, f"{key}: must not contain the NUL character (U+0000)", key)
+            return problem_response(422, f"{key}: must not contain the NUL character (U+0000)", key)
     if request.method in ("POST", "PUT", "PATCH") and "json" in request.headers.get("content-type", ""):
         body = await request.body()  # cached: the handler reads the same bytes
         if b"\\u0000" in body or b"\x00" in body:
@@ -45,5 +45,5 @@ async def refuse_nul(request: Request) -> Response | None:
             except ValueError:
                 return None  # not JSON: the handler's own parsing answers 400
             if field:
-                return problem(422, f"{field}: must not contain the NUL character (U+0000)", field)
+                return problem_response(422, f"{field}: must not contain the NUL character (U+0000)", field)
     return None

@@ -30,7 +30,8 @@ from litestar.exceptions import WebSocketDisconnect
 
 from wander.core.domain.errors import NotFound
 from wander.core.domain.models import Event
-from wander.faces.api.deps import Services
+from wander.core.engine.queries import Queries
+from wander.faces.api.deps import ApiServices
 from wander.faces.api.security import origin_ok, token_ok
 
 log = logging.getLogger(__name__)
@@ -108,31 +109,48 @@ async def _refuse(socket: WebSocket, code: int, reason: str) -> None:
     await socket.close(code=code, reason=reason)
 
 
+class _Refusal(Exception):
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code, self.reason = code, reason
+
+
 @websocket("/ws/sessions/{session_id:str}")
 async def session_socket(socket: WebSocket, session_id: str) -> None:
-    svc: Services = socket.app.state.services
-    settings = socket.app.state.api_settings
-    if not token_ok(socket, settings.token):
-        return await _refuse(socket, CLOSE_UNAUTHORIZED, "a valid token is required")
-    if not origin_ok(socket.headers.get("origin"), socket.headers.get("host"), settings.allowed_origins):
-        return await _refuse(socket, CLOSE_BAD_ORIGIN, "origin not allowed")
+    svc: ApiServices = socket.app.state.services
+    try:
+        after_seq, batch = await _admit(socket, svc, session_id)
+    except _Refusal as refusal:
+        return await _refuse(socket, refusal.code, refusal.reason)
+    await _serve(socket, svc, session_id, after_seq, batch)
+
+
+async def _admit(socket: WebSocket, svc: ApiServices, session_id: str) -> tuple[int, bool]:
+    """(after_seq, batch) of a socket that may listen; else _Refusal with the close code."""
+    if not token_ok(socket, svc.api.token):
+        raise _Refusal(CLOSE_UNAUTHORIZED, "a valid token is required")
+    if not origin_ok(socket.headers.get("origin"), socket.headers.get("host"), svc.api.allowed_origins):
+        raise _Refusal(CLOSE_BAD_ORIGIN, "origin not allowed")
     raw_after = socket.query_params.get("after_seq", "0")
     try:
         after_seq = int(raw_after)
         if after_seq < 0:
             raise ValueError
     except ValueError:
-        return await _refuse(socket, CLOSE_BAD_REQUEST, "after_seq: must be a non-negative integer")
+        raise _Refusal(CLOSE_BAD_REQUEST, "after_seq: must be a non-negative integer") from None
     raw_batch = socket.query_params.get("batch", "0")
     if raw_batch not in ("0", "1"):
-        return await _refuse(socket, CLOSE_BAD_REQUEST, "batch: must be 0 or 1")
-    queries = svc.app.queries
+        raise _Refusal(CLOSE_BAD_REQUEST, "batch: must be 0 or 1")
     try:
-        await queries.session(session_id)
+        await svc.queries.session(session_id)
     except NotFound:
-        return await _refuse(socket, CLOSE_UNKNOWN_SESSION, f"session not found: {session_id}")
+        raise _Refusal(CLOSE_UNKNOWN_SESSION, f"session not found: {session_id}") from None
+    return after_seq, raw_batch == "1"
 
-    limits = svc.app.settings.api
+
+async def _serve(socket: WebSocket, svc: ApiServices, session_id: str, after_seq: int, batch: bool) -> None:
+    """Accept, subscribe, and send until the client goes, falls too far behind or sends too much."""
+    limits = svc.limits
     stats = socket_stats(socket.app)
     await socket.accept()
     stats.accepted += 1
@@ -151,7 +169,7 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             return
         queue.put_nowait(event)
 
-    bus_unsubscribe = svc.app.bus.subscribe(on_event, session_id=session_id)
+    bus_unsubscribe = svc.bus.subscribe(on_event, session_id=session_id)
     stats.subscribed += 1
 
     def unsubscribe() -> None:
@@ -161,18 +179,8 @@ async def session_socket(socket: WebSocket, session_id: str) -> None:
             bus_unsubscribe = None
             stats.subscribed -= 1
 
-    sender = asyncio.create_task(
-        _send_events(
-            socket,
-            queue,
-            session_id=session_id,
-            after_seq=after_seq,
-            heartbeat_s=settings.heartbeat_s,
-            max_message=limits.ws_max_message,
-            queries=queries,
-            batch=raw_batch == "1",
-        )
-    )
+    stream = _Stream(socket, svc.queries, session_id, after_seq, batch)
+    sender = asyncio.create_task(_send_events(stream, queue, svc.api.heartbeat_s, limits.ws_max_message))
     slow = asyncio.create_task(overflowed.wait())
     try:
         await asyncio.wait({sender, slow}, return_when=asyncio.FIRST_COMPLETED)
@@ -201,97 +209,110 @@ async def _close(socket: WebSocket, code: int, reason: str) -> None:
         log.debug("close %d not sent: %r", code, exc)
 
 
-async def _send_events(
-    socket: WebSocket,
-    queue: asyncio.Queue,
-    *,
-    session_id: str,
-    after_seq: int,
-    heartbeat_s: float,
-    max_message: int,
-    queries,
-    batch: bool = False,
-) -> object:
-    """The backlog, caught_up, then live events until the client goes away. Returns
-    _TOO_BIG when the client sent a message over the limit, else None."""
-    last = after_seq
+class _Stream:
+    """What one client was sent: stored events (the backlog, a hole's or a quiet spell's tail)
+    and live ones, in seq order, `last` the seq of the last one sent."""
 
-    async def send_stored(events: list[Event]) -> None:
+    def __init__(self, socket: WebSocket, queries: Queries, session_id: str, after_seq: int, batch: bool) -> None:
+        self.socket, self.queries, self.session_id = socket, queries, session_id
+        self.last, self.batch = after_seq, batch
+
+    async def send_stored(self, events: list[Event]) -> None:
         """Stored events in seq order: in `events` frames when batching, else one each."""
-        nonlocal last
         if not events:
             return
-        if batch:
+        if self.batch:
             for frame in events_frames(events):
-                await socket.send_text(frame)
+                await self.socket.send_text(frame)
         else:
             for e in events:
-                await socket.send_text(event_frame(e))
-                last = e.seq  # a client that goes away mid-way: `last` is what it was sent
-        last = events[-1].seq
+                await self.socket.send_text(event_frame(e))
+                self.last = e.seq  # a client that goes away mid-way: `last` is what it was sent
+        self.last = events[-1].seq
 
-    async def send_texts(rows: list[tuple[int, str]]) -> None:
+    async def send_texts(self, rows: list[tuple[int, str]]) -> None:
         """The backlog's events, stored JSON as is (see event_texts_after), like send_stored."""
-        nonlocal last
         if not rows:
             return
-        if batch:
+        if self.batch:
             for frame in frames_of([text for _, text in rows]):
-                await socket.send_text(frame)
+                await self.socket.send_text(frame)
         else:
             for seq, text in rows:
-                await socket.send_text('{"type": "event", "event": ' + text + "}")
-                last = seq
-        last = rows[-1][0]
+                await self.socket.send_text('{"type": "event", "event": ' + text + "}")
+                self.last = seq
+        self.last = rows[-1][0]
 
-    receiver = ticker = None
-    loop = asyncio.get_running_loop()
-    sent_at = loop.time()
-    try:
+    async def backlog(self) -> None:
+        """The whole backlog, page by page (a 5,000-step walk has ~20,000 events), then
+        caught_up. Pages double from FIRST_PAGE: the client works on the first frames while
+        the rest is read and sent."""
         size = FIRST_PAGE
-        while True:  # the whole backlog, page by page (a 5,000-step walk has ~20,000 events)
-            # pages double from FIRST_PAGE: the client works on the first frames while the
-            # rest is read and sent
-            page = await queries.event_texts_after(session_id, last, limit=size)
-            await send_texts(page)
+        while True:
+            page = await self.queries.event_texts_after(self.session_id, self.last, limit=size)
+            await self.send_texts(page)
             if len(page) < size:
                 break
             size = min(CATCH_UP_PAGE, size * 2)
-        await socket.send_text(json.dumps({"type": "caught_up", "last_seq": last}))
-        receiver = asyncio.create_task(_drain_client(socket, queue, max_message))
+        await self.socket.send_text(json.dumps({"type": "caught_up", "last_seq": self.last}))
+
+    async def heartbeat(self) -> None:
+        """A quiet spell: any tail the bus did not deliver (e.g. events the relay published
+        while this process was reconnecting to NATS) from the outbox, then a heartbeat."""
+        await self.send_stored(await self.queries.events_after(self.session_id, self.last))
+        beat = {"type": "heartbeat", "ts": datetime.now(UTC).isoformat(), "last_seq": self.last}
+        await self.socket.send_text(json.dumps(beat))
+
+    async def live(self, event: Event) -> bool:
+        """A live event, after any hole before it (filled from the outbox); False when it
+        was already sent from the backlog."""
+        if event.seq <= self.last:
+            return False
+        if event.seq > self.last + 1:
+            hole = await self.queries.events_after(self.session_id, self.last, limit=event.seq - self.last - 1)
+            await self.send_stored(hole)
+        await self.socket.send_text(event_frame(event))
+        self.last = event.seq
+        return True
+
+
+async def _send_events(stream: _Stream, queue: asyncio.Queue, heartbeat_s: float, max_message: int) -> object:
+    """The backlog, caught_up, then live events until the client goes away. Returns
+    _TOO_BIG when the client sent a message over the limit, else None."""
+    receiver = ticker = None
+    try:
+        await stream.backlog()
+        receiver = asyncio.create_task(_drain_client(stream.socket, queue, max_message))
         ticker = asyncio.create_task(_tick(queue, heartbeat_s))
-        while not receiver.done():
-            # The queue is awaited directly (no wait_for task in between): a published event
-            # wakes this loop in the next turn of the event loop.
-            event = await queue.get()
-            if event is None:
-                if receiver.done():
-                    break
-                if not queue.empty() or loop.time() - sent_at < heartbeat_s * 0.9:
-                    continue  # events are flowing: no heartbeat needed
-                # A quiet spell: send any tail the bus did not deliver (e.g. events the relay
-                # published while this process was reconnecting to NATS) from the outbox.
-                await send_stored(await queries.events_after(session_id, last))
-                await socket.send_text(
-                    json.dumps({"type": "heartbeat", "ts": datetime.now(UTC).isoformat(), "last_seq": last})
-                )
-                continue
-            if event is _CLOSED:
-                break
-            if event is _TOO_BIG:
-                return _TOO_BIG
-            if event.seq <= last:
-                continue  # already sent from the backlog
-            if event.seq > last + 1:  # a hole: fetch what we missed from the outbox
-                await send_stored(await queries.events_after(session_id, last, limit=event.seq - last - 1))
-            await socket.send_text(event_frame(event))
-            last, sent_at = event.seq, loop.time()
+        return await _send_live(stream, queue, receiver, heartbeat_s)
     except (WebSocketDisconnect, OSError, RuntimeError) as exc:  # OSError: uvicorn's ClientDisconnected
-        log.debug("socket for %s closed: %s", session_id, exc)
+        log.debug("socket for %s closed: %s", stream.session_id, exc)
     finally:
         for task in (receiver, ticker):
             if task is not None:
                 task.cancel()
+    return None
+
+
+async def _send_live(stream: _Stream, queue: asyncio.Queue, receiver: asyncio.Task, heartbeat_s: float) -> object:
+    loop = asyncio.get_running_loop()
+    sent_at = loop.time()
+    while not receiver.done():
+        # The queue is awaited directly (no wait_for task in between): a published event
+        # wakes this loop in the next turn of the event loop.
+        event = await queue.get()
+        if event is None:
+            if receiver.done():
+                break
+            if queue.empty() and loop.time() - sent_at >= heartbeat_s * 0.9:
+                await stream.heartbeat()  # a quiet spell (events flowing need no heartbeat)
+            continue
+        if event is _CLOSED:
+            break
+        if event is _TOO_BIG:
+            return _TOO_BIG
+        if await stream.live(event):
+            sent_at = loop.time()
     return None
 
 

@@ -15,8 +15,9 @@ from litestar.params import Parameter
 from litestar.response import Stream
 
 from shared_schemas.models import ArchiveList, ArchiveOut, ProjectionOut
+from wander.core.archive.service import Archivist
 from wander.core.domain.errors import InvalidInput
-from wander.faces.api.deps import Services
+from wander.faces.api.deps import Runs
 
 
 def archive_out(a: Any, written: bool | None = None) -> ArchiveOut:
@@ -71,21 +72,23 @@ class ArchiveController(Controller):
     tags = ["archives"]
 
     @get("/sessions/{session_id:str}/archive")
-    async def get_archive(self, session_id: str, svc: Services) -> ArchiveOut:
-        return archive_out(await svc.archivist.stored(session_id))
+    async def get_archive(self, session_id: str, archivist: Archivist) -> ArchiveOut:
+        return archive_out(await archivist.stored(session_id))
 
     @post("/sessions/{session_id:str}/archive", status_code=200)
-    async def post_archive(self, session_id: str, svc: Services, force: bool = False) -> ArchiveOut:
-        row, written = await svc.archivist.archive(session_id, force=force, running=svc.runner.is_running(session_id))
+    async def post_archive(
+        self, session_id: str, archivist: Archivist, runner: Runs, force: bool = False
+    ) -> ArchiveOut:
+        row, written = await archivist.archive(session_id, force=force, running=runner.is_running(session_id))
         return archive_out(row, written)
 
     @get("/sessions/{session_id:str}/archive.json")
     async def archive_json(
-        self, request: Request, session_id: str, svc: Services, final: bool = True
+        self, request: Request, session_id: str, archivist: Archivist, runner: Runs, final: bool = True
     ) -> Response[bytes]:
         """The full JSON archive, streamed; gzip on the wire when the client accepts it (a
         wander's JSON is mostly vectors and repeated keys: it compresses several times over)."""
-        doc = await svc.archivist.export(session_id, final=final, running=svc.runner.is_running(session_id))
+        doc = await archivist.export(session_id, final=final, running=runner.is_running(session_id))
         body = json.dumps(doc, separators=(",", ":")).encode()
         headers = {"Content-Disposition": f'attachment; filename="wander-{session_id}.json"', "Vary": "Accept-Encoding"}
         if not accepts_gzip(request.headers.get("accept-encoding", "")):
@@ -95,8 +98,8 @@ class ArchiveController(Controller):
         )
 
     @get("/sessions/{session_id:str}/archive.md")
-    async def archive_md(self, session_id: str, svc: Services) -> Response[bytes]:
-        text = await svc.archivist.artefact(session_id, "markdown")
+    async def archive_md(self, session_id: str, archivist: Archivist) -> Response[bytes]:
+        text = await archivist.artefact(session_id, "markdown")
         return Response(
             text.encode(),
             media_type="text/markdown; charset=utf-8",
@@ -107,12 +110,12 @@ class ArchiveController(Controller):
     async def umap_png(
         self,
         session_id: str,
-        svc: Services,
+        archivist: Archivist,
         size: Annotated[
             int, Parameter(description="1024 (review, vision models) or 512 (a compact summary), as 000 asks")
         ] = 1024,
     ) -> Response[bytes]:
-        png = await svc.archivist.png(session_id, size)
+        png = await archivist.png(session_id, size)
         return Response(
             png,
             media_type="image/png",
@@ -122,29 +125,29 @@ class ArchiveController(Controller):
         )
 
     @get("/sessions/{session_id:str}/projection")
-    async def projection(self, session_id: str, svc: Services) -> ProjectionOut:
-        return ProjectionOut(**await svc.archivist.projection(session_id))
+    async def projection(self, session_id: str, archivist: Archivist) -> ProjectionOut:
+        return ProjectionOut(**await archivist.projection(session_id))
 
     @get("/projection")
     async def joint_projection(
-        self, svc: Services, sessions: Annotated[str, Parameter(description="comma-separated session ids")]
+        self, archivist: Archivist, sessions: Annotated[str, Parameter(description="comma-separated session ids")]
     ) -> ProjectionOut:
         ids = [s.strip() for s in sessions.split(",") if s.strip()]
         if not ids:
             raise InvalidInput("sessions", "name at least one session id")
         if len(ids) > 20:
             raise InvalidInput("sessions", f"at most 20 sessions (got {len(ids)})")
-        return ProjectionOut(**await svc.archivist.joint_projection(ids))
+        return ProjectionOut(**await archivist.joint_projection(ids))
 
     @get("/archives")
     async def list_archives(
         self,
-        svc: Services,
+        archivist: Archivist,
         q: Annotated[str | None, Parameter(description="wanders about ...")] = None,
         status: str | None = None,
         has_crystals: bool | None = None,
         since: datetime | None = None,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
     ) -> ArchiveList:
-        rows = await svc.archivist.search(q, status=status, has_crystals=has_crystals, since=since, limit=limit)
+        rows = await archivist.search(q, status=status, has_crystals=has_crystals, since=since, limit=limit)
         return ArchiveList(items=[archive_out(r) for r in rows])

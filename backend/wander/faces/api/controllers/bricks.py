@@ -13,9 +13,10 @@ from litestar import Controller, get
 
 from shared_schemas.brick import BrickOut
 from wander.adapters.ca.brick_view import BrickView, text_brick, view_of
+from wander.adapters.ca.crystal_memory import CrystalMemory
 from wander.adapters.ca.seed import text_key
 from wander.core.domain.errors import Conflict, InvalidInput, NotFound
-from wander.faces.api.deps import Services
+from wander.core.engine.queries import Queries
 
 
 @lru_cache(maxsize=32)
@@ -46,9 +47,9 @@ class BrickController(Controller):
     tags = ["memory"]
 
     @get("/memory/{memory_id:str}/brick")
-    async def memory_brick(self, memory_id: str, svc: Services) -> BrickOut:
+    async def memory_brick(self, memory_id: str, crystal_memory: CrystalMemory | None) -> BrickOut:
         """A stored memory's brick (crystals are stored as they form)."""
-        memory = svc.app.crystal_memory
+        memory = crystal_memory
         if memory is None:
             raise Conflict("the Wheeler memory is not open in this process")
         try:
@@ -59,9 +60,9 @@ class BrickController(Controller):
         return _out(view, "memory", memory_id, str(brick.metadata.get("text", "")))
 
     @get("/crystals/{crystal_id:str}/brick")
-    async def crystal_brick(self, crystal_id: str, svc: Services) -> BrickOut:
+    async def crystal_brick(self, crystal_id: str, queries: Queries) -> BrickOut:
         """The evolution that ends in the crystal's attractor picture (its insight's seed)."""
-        crystal = await svc.app.queries.crystal(crystal_id)
+        crystal = await queries.crystal(crystal_id)
         view = await asyncio.to_thread(_text_view, crystal.insight)
         return _out(view, "crystal", crystal_id, crystal.insight)
 

@@ -11,9 +11,10 @@ from litestar.params import Parameter
 from shared_schemas.models import SessionOut, StepOut, WanderOutcome, WanderRequest, WanderStarted
 from wander.core.domain.errors import Conflict
 from wander.core.domain.models import SessionStatus
-from wander.core.engine.service import RunOutcome, require_active, run_outcome
-from wander.faces.api.controllers.sessions import change_status, load_session
-from wander.faces.api.deps import Services
+from wander.core.engine.queries import Queries
+from wander.core.engine.service import RunOutcome, WanderEngine, require_active, run_outcome
+from wander.faces.api.controllers.sessions import change_status
+from wander.faces.api.deps import Runs
 from wander.faces.wire import locus_out, residue_out, session_out
 
 log = logging.getLogger(__name__)
@@ -29,14 +30,14 @@ class ControlController(Controller):
     path = "/api/v1/wander/sessions/{session_id:str}"
     tags = ["control"]
 
-    @post("/step", status_code=200)
-    async def step(self, session_id: str, svc: Services) -> StepOut:
-        session = await load_session(svc, session_id)
+    @post("/step", status_code=200, opt={"rate_limited": True})
+    async def step(self, session_id: str, queries: Queries, engine: WanderEngine, runner: Runs) -> StepOut:
+        session = await queries.session(session_id)
         require_active(session, "step")
-        if svc.runner.is_running(session_id):
+        if runner.is_running(session_id):
             raise Conflict(f"cannot step: session {session_id} is running; pause it first")
-        walk = await svc.app.engine.load_walk(session_id)
-        result = await svc.app.engine.step(walk)
+        walk = await engine.load_walk(session_id)
+        result = await engine.step(walk)
         return StepOut(
             step_number=result.step_number,
             from_locus=locus_out(result.from_locus),
@@ -48,6 +49,7 @@ class ControlController(Controller):
     @post(
         "/wander",
         status_code=202,
+        opt={"rate_limited": True},
         responses={
             200: ResponseSpec(
                 data_container=WanderOutcome,
@@ -59,19 +61,20 @@ class ControlController(Controller):
         self,
         session_id: str,
         data: WanderRequest,
-        svc: Services,
+        queries: Queries,
+        runner: Runs,
         wait: bool = Parameter(query="wait", default=False, description=WAIT_HELP),
     ) -> Response[WanderStarted]:
         """Run n_steps. By default the run goes on in the background and this returns at once
         (202; watch it on the WebSocket); with wait=true it returns when the run is over (200)."""
-        session = await load_session(svc, session_id)
+        session = await queries.session(session_id)
         require_active(session, "wander")
         if session.step_count >= session.max_steps:
             raise Conflict(f"cannot wander: session {session_id} has taken all {session.max_steps} steps")
-        await svc.runner.start(session_id, data.n_steps, data.step_delay_ms / 1000)
+        await runner.start(session_id, data.n_steps, data.step_delay_ms / 1000)
         if wait:
-            outcome = await _wait(svc, session_id, session.step_count)
-            after = await load_session(svc, session_id)
+            outcome = await _wait(queries, runner, session_id, session.step_count)
+            after = await queries.session(session_id)
             body = WanderOutcome(
                 session_id=session_id,
                 steps_completed=outcome.steps_completed,
@@ -91,38 +94,34 @@ class ControlController(Controller):
         return Response(started, status_code=202)
 
     @post("/pause", status_code=200)
-    async def pause(self, session_id: str, svc: Services) -> SessionOut:
-        session = await change_status(svc, session_id, SessionStatus.PAUSED, "paused by request")
-        return session_out(session, svc.runner.is_running(session_id))
+    async def pause(self, session_id: str, engine: WanderEngine, runner: Runs) -> SessionOut:
+        session = await change_status(engine, runner, session_id, SessionStatus.PAUSED, "paused by request")
+        return session_out(session, runner.is_running(session_id))
 
     @post("/resume", status_code=200)
-    async def resume(self, session_id: str, svc: Services) -> SessionOut:
+    async def resume(self, session_id: str, engine: WanderEngine, runner: Runs) -> SessionOut:
         """Make a paused wander active again and continue the run it was part of, if any."""
-        session = await svc.app.engine.resume(session_id, paused_only=True)
-        if (
-            session.run_until_step
-            and session.run_until_step > session.step_count
-            and not svc.runner.is_running(session_id)
-        ):
-            await svc.runner.start(session_id, session.run_until_step - session.step_count)
-        return session_out(session, svc.runner.is_running(session_id))
+        session = await engine.resume(session_id, paused_only=True)
+        if session.run_until_step and session.run_until_step > session.step_count and not runner.is_running(session_id):
+            await runner.start(session_id, session.run_until_step - session.step_count)
+        return session_out(session, runner.is_running(session_id))
 
     @post("/stop", status_code=200)
-    async def stop(self, session_id: str, svc: Services) -> SessionOut:
-        session = await change_status(svc, session_id, SessionStatus.COMPLETED, "stopped by request")
+    async def stop(self, session_id: str, engine: WanderEngine, runner: Runs) -> SessionOut:
+        session = await change_status(engine, runner, session_id, SessionStatus.COMPLETED, "stopped by request")
         return session_out(session, False)
 
 
-async def _wait(svc: Services, session_id: str, from_step: int) -> RunOutcome:
+async def _wait(queries: Queries, runner: Runs, session_id: str, from_step: int) -> RunOutcome:
     """The run's outcome; a run that failed answers as the wander it left (paused, with the
     reason, and the steps it committed), the way a client polling the session would find it."""
     try:
-        outcome = await svc.runner.wait(session_id)
+        outcome = await runner.wait(session_id)
     except Exception:
         log.info("run of %s failed while a client waited for it", session_id)
         outcome = None
     if outcome is not None and outcome.status != "unknown":
         return outcome
-    session = await load_session(svc, session_id)
+    session = await queries.session(session_id)
     crystals = outcome.crystals_formed if outcome is not None else 0
     return run_outcome(session, max(0, session.step_count - from_step), crystals)

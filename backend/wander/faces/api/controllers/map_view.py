@@ -10,11 +10,10 @@ from litestar import Controller, get
 
 from shared_schemas.events import AdjacenciesFoundPayload
 from shared_schemas.map_view import AttractorLocusOut, AttractorOut
-from wander.core.domain.errors import NotFound
 from wander.core.engine.attractor_near import nearest_to_attractor, seed_similarity
 from wander.core.engine.preview import next_candidates
-from wander.faces.api.controllers.sessions import load_session
-from wander.faces.api.deps import Services
+from wander.core.engine.queries import Queries
+from wander.core.engine.service import WanderEngine
 
 
 class MapViewController(Controller):
@@ -22,22 +21,21 @@ class MapViewController(Controller):
     tags = ["map"]
 
     @get("/next-candidates")
-    async def next_step_candidates(self, session_id: str, svc: Services) -> AdjacenciesFoundPayload:
+    async def next_step_candidates(
+        self, session_id: str, queries: Queries, engine: WanderEngine
+    ) -> AdjacenciesFoundPayload:
         """The next step's candidates from the current locus, best first, each with the
         probability the step's softmax would give it (the payload of wander.adjacencies.found
         that step would publish, unless a person changes something meanwhile)."""
-        await load_session(svc, session_id)  # 404 for an unknown wander
-        walk = await svc.app.engine.load_walk(session_id)
-        return await next_candidates(walk, svc.app.engine.ctx)
+        await queries.session(session_id)  # 404 for an unknown wander
+        walk = await engine.load_walk(session_id)
+        return await next_candidates(walk, engine.ctx)
 
     @get("/attractor")
-    async def attractor(self, session_id: str, svc: Services) -> AttractorOut:
+    async def attractor(self, session_id: str, queries: Queries) -> AttractorOut:
         """The loci nearest the wander's attractor in meaning, nearest first (12 at most)."""
-        await load_session(svc, session_id)
-        session = await svc.app.store.get_session(session_id)
-        if session is None:
-            raise NotFound("session", session_id)
-        loci = await svc.app.store.loci(session_id) if session.attractor_embedding is not None else []
+        session = await queries.session(session_id)
+        loci = await queries.loci(session_id) if session.attractor_embedding is not None else []
         return AttractorOut(
             attractor=session.attractor,
             nearest=[AttractorLocusOut(locus_id=i, similarity=s) for i, s in nearest_to_attractor(session, loci)],

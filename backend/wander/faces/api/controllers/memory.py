@@ -8,7 +8,7 @@ from litestar import Controller, get
 from litestar.params import Parameter
 
 from shared_schemas.models import Connection, CrystalOut, LocusDetail, LocusOut, ResonanceOut, TraceStep
-from wander.faces.api.deps import Services
+from wander.core.engine.queries import Queries
 from wander.faces.wire import crystal_out, locus_out, resonance_out, step_residue_out, trace_step
 
 
@@ -20,16 +20,16 @@ class MemoryController(Controller):
     async def loci(
         self,
         session_id: str,
-        svc: Services,
+        queries: Queries,
         visited: bool | None = None,
         min_interestingness: Annotated[float | None, Parameter(ge=0, le=1)] = None,
     ) -> list[LocusOut]:
-        rows = await svc.app.queries.loci(session_id, visited=visited, min_interestingness=min_interestingness)
+        rows = await queries.loci(session_id, visited=visited, min_interestingness=min_interestingness)
         return [locus_out(lo) for lo in rows]
 
     @get("/loci/{locus_id:str}")
-    async def locus(self, session_id: str, locus_id: str, svc: Services) -> LocusDetail:
-        detail = await svc.app.queries.locus(session_id, locus_id)
+    async def locus(self, session_id: str, locus_id: str, queries: Queries) -> LocusDetail:
+        detail = await queries.locus(session_id, locus_id)
         lo, steps = detail.locus, detail.steps
         connections = []
         for s in steps:
@@ -58,16 +58,16 @@ class MemoryController(Controller):
         )
 
     @get("/trace")
-    async def trace(self, session_id: str, svc: Services) -> list[TraceStep]:
-        return [trace_step(r) for r in await svc.app.queries.trace(session_id)]
+    async def trace(self, session_id: str, queries: Queries) -> list[TraceStep]:
+        return [trace_step(r) for r in await queries.trace(session_id)]
 
     @get("/resonances")
-    async def resonances(self, session_id: str, svc: Services) -> list[ResonanceOut]:
-        return [resonance_out(r) for r in await svc.app.queries.resonances(session_id=session_id)]
+    async def resonances(self, session_id: str, queries: Queries) -> list[ResonanceOut]:
+        return [resonance_out(r) for r in await queries.resonances(session_id=session_id)]
 
     @get("/crystals")
-    async def crystals(self, session_id: str, svc: Services) -> list[CrystalOut]:
-        return [crystal_out(c) for c in await svc.app.queries.crystals(session_id=session_id)]
+    async def crystals(self, session_id: str, queries: Queries) -> list[CrystalOut]:
+        return [crystal_out(c) for c in await queries.crystals(session_id=session_id)]
 
 
 def _why(scores: dict | None) -> str | None:

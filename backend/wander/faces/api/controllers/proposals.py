@@ -10,41 +10,14 @@ from typing import get_args
 
 from litestar import Controller, Request, Response, get, post
 
-from shared_schemas.action import DecisionOut, DecisionRequest, ProposalOut, ProposalStatus, WalletOut
-from wander.bootstrap.action_factory import action_service
-from wander.core.action.ports import Proposal
+from shared_schemas.action import DecisionRequest, ProposalOut, ProposalStatus, WalletOut
+from wander.bootstrap.action_factory import ActionServices
 from wander.core.domain.errors import InvalidInput
 from wander.core.domain.validation import parse_uuid
-from wander.faces.api.deps import Services
+from wander.faces.api.api_settings import ApiSettings
+from wander.faces.wire import proposal_out
 
 STATUSES = get_args(ProposalStatus)
-
-
-def proposal_out(p: Proposal) -> ProposalOut:
-    return ProposalOut(
-        id=p.id,
-        crystal_id=p.crystal_id,
-        session_id=p.session_id,
-        status=p.status,  # type: ignore[arg-type]
-        evaluator=p.evaluator,
-        evaluation=p.evaluation,
-        image_sha256=p.image_sha256,
-        image_url=f"/api/v1/wander/proposals/{p.id}/image.png",
-        params=p.params,
-        created_at=p.created_at,
-        decision=DecisionOut(**asdict(p.decision)) if p.decision else None,
-        execution=p.execution,
-    )
-
-
-def _service(svc: Services, request: Request):
-    settings = getattr(request.app.state, "api_settings", None)
-    return action_service(svc.app, require_token=bool(settings and settings.token))
-
-
-def _token_verified(request: Request) -> bool:
-    settings = getattr(request.app.state, "api_settings", None)
-    return bool(settings and settings.token)  # the guard let this request in with the token
 
 
 class ProposalController(Controller):
@@ -52,58 +25,68 @@ class ProposalController(Controller):
     tags = ["action"]
 
     @post("/crystals/{crystal_id:str}/proposals", status_code=201)
-    async def propose(self, crystal_id: str, svc: Services, request: Request) -> ProposalOut:
-        return proposal_out(await _service(svc, request).propose(crystal_id))
+    async def propose(self, crystal_id: str, actions: ActionServices) -> ProposalOut:
+        return proposal_out(await actions.current().propose(crystal_id))
 
     @get("/proposals")
     async def list_proposals(
-        self, svc: Services, request: Request, status: str | None = None, session_id: str | None = None
+        self, actions: ActionServices, status: str | None = None, session_id: str | None = None
     ) -> list[ProposalOut]:
         if status is not None and status not in STATUSES:
             raise InvalidInput("status", f"must be one of {', '.join(STATUSES)} (got '{status}')")
         if session_id is not None:
             if parse_uuid(session_id) is None:
                 raise InvalidInput("session_id", "not a valid id")
-        return [proposal_out(p) for p in await _service(svc, request).repo.find(status, session_id)]
+        return [proposal_out(p) for p in await actions.current().repo.find(status, session_id)]
 
     @get("/proposals/{proposal_id:str}")
-    async def get_proposal(self, proposal_id: str, svc: Services, request: Request) -> ProposalOut:
-        return proposal_out(await _service(svc, request).get(proposal_id))
+    async def get_proposal(self, proposal_id: str, actions: ActionServices) -> ProposalOut:
+        return proposal_out(await actions.current().get(proposal_id))
 
     @get("/proposals/{proposal_id:str}/image.png", media_type="image/png")
-    async def image(self, proposal_id: str, svc: Services, request: Request) -> Response[bytes]:
-        png = await _service(svc, request).image(proposal_id)
+    async def image(self, proposal_id: str, actions: ActionServices) -> Response[bytes]:
+        png = await actions.current().image(proposal_id)
         return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def _decide(
-        self, decision: str, proposal_id: str, data: DecisionRequest, svc: Services, request: Request
+        self,
+        decision: str,
+        proposal_id: str,
+        data: DecisionRequest,
+        actions: ActionServices,
+        api: ApiSettings,
+        via: str,
     ) -> ProposalOut:
-        p = await _service(svc, request).decide(
+        p = await actions.current().decide(
             proposal_id,
             decision,
             data.reviewer,
             data.image_sha256,
-            token_verified=_token_verified(request),
-            via=_via(request),
+            token_verified=bool(api.token),  # the guard let this request in with the token
+            via=via,
             note=data.note,
         )
         return proposal_out(p)
 
     @post("/proposals/{proposal_id:str}/approve", status_code=200)
-    async def approve(self, proposal_id: str, data: DecisionRequest, svc: Services, request: Request) -> ProposalOut:
-        return await self._decide("approved", proposal_id, data, svc, request)
+    async def approve(
+        self, proposal_id: str, data: DecisionRequest, actions: ActionServices, api: ApiSettings, request: Request
+    ) -> ProposalOut:
+        return await self._decide("approved", proposal_id, data, actions, api, _via(request))
 
     @post("/proposals/{proposal_id:str}/reject", status_code=200)
-    async def reject(self, proposal_id: str, data: DecisionRequest, svc: Services, request: Request) -> ProposalOut:
-        return await self._decide("rejected", proposal_id, data, svc, request)
+    async def reject(
+        self, proposal_id: str, data: DecisionRequest, actions: ActionServices, api: ApiSettings, request: Request
+    ) -> ProposalOut:
+        return await self._decide("rejected", proposal_id, data, actions, api, _via(request))
 
     @post("/proposals/{proposal_id:str}/execute", status_code=200)
-    async def execute(self, proposal_id: str, svc: Services, request: Request) -> ProposalOut:
-        return proposal_out(await _service(svc, request).execute(proposal_id))
+    async def execute(self, proposal_id: str, actions: ActionServices) -> ProposalOut:
+        return proposal_out(await actions.current().execute(proposal_id))
 
     @get("/wallet")
-    async def wallet(self, svc: Services, request: Request) -> WalletOut:
-        s = _service(svc, request)
+    async def wallet(self, actions: ActionServices) -> WalletOut:
+        s = actions.current()
         return WalletOut.model_validate(asdict(await s.wallet.state(s.limits)))
 
 

@@ -10,14 +10,13 @@ from dataclasses import asdict
 from litestar import post
 
 from shared_schemas.models import RecallHitOut, RecallOut, RecallRequest
-from wander.adapters.ca.crystal_memory import context_block
+from wander.adapters.ca.crystal_memory import CrystalMemory, context_block
 from wander.core.domain.errors import Conflict
-from wander.faces.api.deps import Services
 
 
 @post("/api/v1/wander/recall", status_code=200, tags=["memory"])
-async def recall(data: RecallRequest, svc: Services) -> RecallOut:
-    memory = svc.app.crystal_memory
+async def recall(data: RecallRequest, crystal_memory: CrystalMemory | None) -> RecallOut:
+    memory = crystal_memory
     if memory is None:
         raise Conflict("the Wheeler memory is not open in this process")
     hits = await asyncio.to_thread(memory.recall, data.query, data.top_k, data.alpha, data.min_similarity)

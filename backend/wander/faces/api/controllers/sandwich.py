@@ -20,7 +20,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
-from litestar import Controller, Request, get, post
+import httpx
+from litestar import Controller, get, post
 from litestar.params import Parameter
 
 from shared_schemas.models import (
@@ -31,9 +32,14 @@ from shared_schemas.models import (
     ReviewDecision,
     SandwichMetrics,
 )
+from wander.adapters.postgres.sandwich_repository import SandwichRepository
+from wander.adapters.sources.egress import Refused
+from wander.adapters.sources.files import SUFFIXES
 from wander.core.domain.errors import InvalidInput, NotFound
 from wander.core.domain.validation import parse_uuid
-from wander.faces.api.deps import Services
+from wander.faces.api.api_settings import ApiSettings
+from wander.faces.api.corpus import SandwichCorpus
+from wander.faces.api.security import is_loopback
 
 URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 
@@ -42,8 +48,6 @@ def confine_source(source: str, roots: tuple[Path, ...]) -> None:
     """Refuses (InvalidInput on `source`) a path the API must not read: not absolute, with
     `..`, outside every root once symbolic links are resolved, or a folder holding a file
     (of those the forager reads) that a symbolic link leads outside. A URL passes here."""
-    from wander.adapters.sources.files import SUFFIXES
-
     target = source.strip()
     if URL.match(target):
         return
@@ -69,10 +73,6 @@ def confine_source(source: str, roots: tuple[Path, ...]) -> None:
 def refuse_internal(url: str, forager: Any) -> None:
     """A URL whose host is (or resolves to) an internal address the egress policy refuses is a
     422 on `source` before any foraging; the fetcher checks again at every hop and redirect."""
-    import httpx
-
-    from wander.adapters.sources.egress import Refused
-
     try:
         u = httpx.URL(url)
     except (httpx.InvalidURL, ValueError) as exc:
@@ -91,19 +91,15 @@ class SandwichController(Controller):
     path = "/api/v1/sandwich"
     tags = ["sandwich"]
 
-    @post("/forage", status_code=200)
-    async def forage(self, data: ForageRequest, svc: Services, request: Request) -> ForageRunOut:
+    @post("/forage", status_code=200, opt={"rate_limited": True})
+    async def forage(self, data: ForageRequest, corpus: SandwichCorpus, api: ApiSettings) -> ForageRunOut:
         """Runs to the end (patience or max_attempts) and returns the run's summary; the run's
         events go out on the bus as it goes (GET /runs/{id}/events replays them). A `source`
         path must lie under the server's foraging roots (WANDER_FORAGE_ROOTS)."""
-        from wander.bootstrap.foraging import make_forager
-        from wander.faces.api.security import is_loopback
-
-        api = request.app.state.api_settings
         beyond = not is_loopback(api.host)
         if data.source is not None:
             await asyncio.to_thread(confine_source, data.source, api.forage_roots)
-        forager = await asyncio.to_thread(make_forager, svc.app, data.seed, beyond_loopback=beyond)
+        forager = await asyncio.to_thread(corpus.forager, data.seed, beyond_loopback=beyond)
         if data.source is not None and URL.match(data.source.strip()):
             await asyncio.to_thread(refuse_internal, data.source.strip(), forager)
         summary = await forager.run(
@@ -118,85 +114,80 @@ class SandwichController(Controller):
 
     @get("/sandwiches")
     async def sandwiches(
-        self, svc: Services, limit: Annotated[int, Parameter(ge=1, le=500)] = 50, origin: str | None = None
+        self, corpus: SandwichCorpus, limit: Annotated[int, Parameter(ge=1, le=500)] = 50, origin: str | None = None
     ) -> list[dict[str, Any]]:
         if origin is not None and origin not in ("forager", "crystal"):
             raise InvalidInput("origin", f"must be 'forager' or 'crystal' (got '{origin}')")
-        from wander.bootstrap.foraging import sync_crystals
-
-        await sync_crystals(svc.app.sandwiches, svc.app.embedder)
-        return [asdict(s) for s in await svc.app.sandwiches.sandwiches(limit, origin)]
+        await corpus.sync()
+        return [asdict(s) for s in await corpus.repo.sandwiches(limit, origin)]
 
     @get("/reviews")
     async def reviews(
         self,
-        svc: Services,
+        sandwiches: SandwichRepository,
         status: str = "pending",
         limit: Annotated[int, Parameter(ge=1, le=500)] = 50,
     ) -> list[dict[str, Any]]:
         """The review queue: marginal sandwiches (0.5 <= V < 0.7) waiting for a person
         (`status`: pending, accepted, rejected or all), oldest first."""
-        rows = await svc.app.sandwiches.reviews(None if status == "all" else status, limit)
+        rows = await sandwiches.reviews(None if status == "all" else status, limit)
         return [asdict(r) for r in rows]
 
     @get("/reviews/{review_id:str}")
-    async def review(self, review_id: str, svc: Services) -> dict[str, Any]:
-        return asdict(await svc.app.sandwiches.review(review_id))
+    async def review(self, review_id: str, sandwiches: SandwichRepository) -> dict[str, Any]:
+        return asdict(await sandwiches.review(review_id))
 
     @post("/reviews/{review_id:str}/accept", status_code=200)
-    async def accept(self, review_id: str, data: ReviewDecision, svc: Services) -> dict[str, Any]:
+    async def accept(self, review_id: str, data: ReviewDecision, sandwiches: SandwichRepository) -> dict[str, Any]:
         """The marginal sandwich joins the corpus (sandwich_id); 409 once decided."""
-        return asdict(await svc.app.sandwiches.decide_review(review_id, True, data.reviewer, data.note))
+        return asdict(await sandwiches.decide_review(review_id, True, data.reviewer, data.note))
 
     @post("/reviews/{review_id:str}/reject", status_code=200)
-    async def reject(self, review_id: str, data: ReviewDecision, svc: Services) -> dict[str, Any]:
-        return asdict(await svc.app.sandwiches.decide_review(review_id, False, data.reviewer, data.note))
+    async def reject(self, review_id: str, data: ReviewDecision, sandwiches: SandwichRepository) -> dict[str, Any]:
+        return asdict(await sandwiches.decide_review(review_id, False, data.reviewer, data.note))
 
     @get("/log")
     async def log(
-        self, svc: Services, run_id: str | None = None, limit: Annotated[int, Parameter(ge=1, le=1000)] = 100
+        self,
+        sandwiches: SandwichRepository,
+        run_id: str | None = None,
+        limit: Annotated[int, Parameter(ge=1, le=1000)] = 100,
     ) -> list[ForageLogEntry]:
         if run_id is not None and parse_uuid(run_id) is None:
             raise InvalidInput("run_id", "must be a UUID")
-        rows = await svc.app.sandwiches.log(run_id, limit)
+        rows = await sandwiches.log(run_id, limit)
         return [ForageLogEntry.model_validate(r, from_attributes=True) for r in rows]
 
     @get("/runs/{run_id:str}")
-    async def run(self, run_id: str, svc: Services) -> dict[str, Any]:
-        found = await svc.app.sandwiches.run(run_id) if parse_uuid(run_id) else None
+    async def run(self, run_id: str, sandwiches: SandwichRepository) -> dict[str, Any]:
+        found = await sandwiches.run(run_id) if parse_uuid(run_id) else None
         if found is None:
             raise NotFound("run", run_id)
         return asdict(found)
 
     @get("/runs/{run_id:str}/events")
     async def events(
-        self, run_id: str, svc: Services, after_seq: Annotated[int, Parameter(ge=0)] = 0
+        self, run_id: str, sandwiches: SandwichRepository, after_seq: Annotated[int, Parameter(ge=0)] = 0
     ) -> list[dict[str, Any]]:
-        if parse_uuid(run_id) is None or await svc.app.sandwiches.run(run_id) is None:
+        if parse_uuid(run_id) is None or await sandwiches.run(run_id) is None:
             raise NotFound("run", run_id)
         return [
             {"run_id": e.session_id, "seq": e.seq, "subject": e.subject, "ts": e.ts.isoformat(), "payload": e.payload}
-            for e in await svc.app.sandwiches.events_after(run_id, after_seq)
+            for e in await sandwiches.events_after(run_id, after_seq)
         ]
 
     @get("/metrics")
-    async def metrics(self, svc: Services) -> SandwichMetrics:
+    async def metrics(self, corpus: SandwichCorpus) -> SandwichMetrics:
         """004 8.1's metrics with their targets, and the analysis queries (the dashboard's data)."""
-        from wander.bootstrap.foraging import corpus_report
-
-        return SandwichMetrics.model_validate(await corpus_report(svc.app), from_attributes=True)
+        return SandwichMetrics.model_validate(await corpus.report(), from_attributes=True)
 
     @post("/ask", status_code=200)
-    async def ask(self, data: CorpusQuestion, svc: Services) -> dict[str, Any]:
+    async def ask(self, data: CorpusQuestion, corpus: SandwichCorpus) -> dict[str, Any]:
         """Reflective mode, as `wander corpus ask`: {question, query (the analysis query it was
         routed to), answer (that query's rows)}."""
-        from wander.bootstrap.foraging import ask_corpus
-
-        return await ask_corpus(svc.app, data.question)
+        return await corpus.ask(data.question)
 
     @get("/explain")
-    async def explain(self, svc: Services) -> dict[str, Any]:
+    async def explain(self, corpus: SandwichCorpus) -> dict[str, Any]:
         """Pedagogical mode, as `wander sandwich explain`."""
-        from wander.bootstrap.foraging import explanation
-
-        return await explanation(svc.app)
+        return await corpus.explain()

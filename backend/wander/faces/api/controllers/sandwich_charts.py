@@ -12,7 +12,8 @@ from litestar.params import Parameter
 
 from shared_schemas.sandwich_charts import ReviewCounts, SandwichCharts
 from wander.adapters.postgres import sandwich_charts
-from wander.faces.api.deps import Services
+from wander.adapters.postgres.sandwich_repository import SandwichRepository
+from wander.faces.api.corpus import SandwichCorpus
 
 
 class SandwichChartsController(Controller):
@@ -22,7 +23,7 @@ class SandwichChartsController(Controller):
     @get("/charts")
     async def charts(
         self,
-        svc: Services,
+        corpus: SandwichCorpus,
         nodes: Annotated[int, Parameter(ge=1, le=1000, description="sandwiches in the network graph, newest")] = 200,
         ingredients: Annotated[int, Parameter(ge=1, le=2000, description="most used ingredients in the treemap")] = 300,
         domains: Annotated[
@@ -31,15 +32,13 @@ class SandwichChartsController(Controller):
         runs: Annotated[int, Parameter(ge=1, le=1000, description="newest foraging runs on the timeline")] = 100,
         leaves: Annotated[int, Parameter(ge=1, le=500, description="sandwiches per type in the sunburst, best V")] = 40,
     ) -> SandwichCharts:
-        from wander.bootstrap.foraging import sync_crystals
-
-        await sync_crystals(svc.app.sandwiches, svc.app.embedder)  # the wanders' crystals are sandwiches too
+        await corpus.sync()  # the wanders' crystals are sandwiches too
         data = await sandwich_charts.chart_data(
-            svc.app.sandwiches.engine, nodes=nodes, ingredients=ingredients, domains=domains, runs=runs, leaves=leaves
+            corpus.repo.engine, nodes=nodes, ingredients=ingredients, domains=domains, runs=runs, leaves=leaves
         )
         return SandwichCharts.model_validate(data)
 
     @get("/review-counts")
-    async def review_counts(self, svc: Services) -> ReviewCounts:
+    async def review_counts(self, sandwiches: SandwichRepository) -> ReviewCounts:
         """How many marginal sandwiches wait for a person, and how many were accepted or rejected."""
-        return ReviewCounts.model_validate(await sandwich_charts.review_counts(svc.app.sandwiches.engine))
+        return ReviewCounts.model_validate(await sandwich_charts.review_counts(sandwiches.engine))

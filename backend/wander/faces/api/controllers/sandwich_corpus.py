@@ -10,7 +10,9 @@ from typing import Annotated, Any
 from litestar import Controller, get
 from litestar.params import Parameter
 
-from wander.faces.api.deps import Services
+from wander.adapters.postgres.sandwich_corpus_queries import RESEARCH
+from wander.adapters.postgres.sandwich_repository import SandwichRepository
+from wander.faces.api.corpus import SandwichCorpus
 
 
 class SandwichCorpusController(Controller):
@@ -18,43 +20,40 @@ class SandwichCorpusController(Controller):
     tags = ["sandwich"]
 
     @get("/structural-types")
-    async def structural_types(self, svc: Services) -> list[dict[str, Any]]:
-        from wander.bootstrap.foraging import sync_crystals
-
-        await sync_crystals(svc.app.sandwiches, svc.app.embedder)
-        return await svc.app.sandwiches.structural_types()
+    async def structural_types(self, corpus: SandwichCorpus) -> list[dict[str, Any]]:
+        await corpus.sync()
+        return await corpus.repo.structural_types()
 
     @get("/sandwiches/{sandwich_id:str}/related")
     async def related(
-        self, sandwich_id: str, svc: Services, relation_type: Annotated[str | None, Parameter(query="type")] = None
+        self,
+        sandwich_id: str,
+        sandwiches: SandwichRepository,
+        relation_type: Annotated[str | None, Parameter(query="type")] = None,
     ) -> list[dict[str, Any]]:
         """The sandwich's relations (`type`: similar, same_bread, same_filling, inverse,
         generalization, domain_transfer; none: all), strongest first."""
-        return await svc.app.sandwiches.related(sandwich_id, relation_type)
+        return await sandwiches.related(sandwich_id, relation_type)
 
     @get("/relations")
-    async def relations(self, svc: Services) -> dict[str, int]:
+    async def relations(self, sandwiches: SandwichRepository) -> dict[str, int]:
         """How many relations of each kind the corpus holds."""
-        return await svc.app.sandwiches.relation_counts()
+        return await sandwiches.relation_counts()
 
     @get("/breads")
     async def breads(
-        self, svc: Services, concept: str = "", limit: Annotated[int, Parameter(ge=1, le=500)] = 50
+        self, sandwiches: SandwichRepository, concept: str = "", limit: Annotated[int, Parameter(ge=1, le=500)] = 50
     ) -> list[dict[str, Any]]:
         """5.3: the sandwiches using a bread concept whose text contains `concept`."""
-        return await svc.app.sandwiches.by_bread(concept, limit)
+        return await sandwiches.by_bread(concept, limit)
 
     @get("/research")
     async def research_list(self) -> dict[str, str]:
         """7.2's research queries: name -> the question each answers."""
-        from wander.adapters.postgres.sandwich_corpus_queries import RESEARCH
-
         return dict(RESEARCH)
 
     @get("/research/{name:str}")
-    async def research(self, name: str, svc: Services) -> dict[str, Any]:
+    async def research(self, name: str, corpus: SandwichCorpus) -> dict[str, Any]:
         """{query, question, answer} of one of 7.2's research queries."""
-        from wander.bootstrap.foraging import sync_crystals
-
-        await sync_crystals(svc.app.sandwiches, svc.app.embedder)
-        return await svc.app.sandwiches.research(name)
+        await corpus.sync()
+        return await corpus.repo.research(name)

@@ -8,14 +8,10 @@ from litestar import Controller, delete, get, post
 
 from shared_schemas.models import CompareOut, CrystalOut, CrystalReview, FenceOut
 from wander.core.domain.models import FenceAnchor
+from wander.core.engine.queries import Queries
+from wander.core.engine.service import WanderEngine
 from wander.core.engine.workbench import Workbench
-from wander.faces.api.controllers.sessions import load_session
-from wander.faces.api.deps import Services
 from wander.faces.wire import crystal_out, locus_out
-
-
-def _workbench(svc: Services) -> Workbench:
-    return Workbench(svc.app.engine, svc.app.queries)
 
 
 def _fence_out(anchors: list[FenceAnchor]) -> list[FenceOut]:
@@ -27,24 +23,26 @@ class WorkbenchController(Controller):
     tags = ["mind map"]
 
     @post("/crystals/{crystal_id:str}/review", status_code=200)
-    async def review(self, crystal_id: str, data: CrystalReview, svc: Services) -> CrystalOut:
+    async def review(self, crystal_id: str, data: CrystalReview, engine: WanderEngine, queries: Queries) -> CrystalOut:
         """accept or reject a crystal the sandwich gate kept for human review (0.5 <= V < 0.7)."""
-        return crystal_out(await _workbench(svc).review_crystal(crystal_id, data.verdict, data.note))
+        return crystal_out(await Workbench(engine, queries).review_crystal(crystal_id, data.verdict, data.note))
 
     @get("/sessions/{session_id:str}/fences")
-    async def fences(self, session_id: str, svc: Services) -> list[FenceOut]:
-        return _fence_out((await load_session(svc, session_id)).fence)
+    async def fences(self, session_id: str, queries: Queries) -> list[FenceOut]:
+        return _fence_out((await queries.session(session_id)).fence)
 
     @delete("/sessions/{session_id:str}/fences", status_code=200)
-    async def remove_fence(self, session_id: str, concept: str, svc: Services) -> list[FenceOut]:
+    async def remove_fence(
+        self, session_id: str, concept: str, engine: WanderEngine, queries: Queries
+    ) -> list[FenceOut]:
         """Remove the anchor named `concept` from the fence (wander.fence.removed)."""
-        return _fence_out(await _workbench(svc).remove_fence(session_id, concept))
+        return _fence_out(await Workbench(engine, queries).remove_fence(session_id, concept))
 
     @get("/sessions/{session_id:str}/compare")
-    async def compare(self, session_id: str, a: str, b: str, svc: Services) -> CompareOut:
+    async def compare(self, session_id: str, a: str, b: str, engine: WanderEngine, queries: Queries) -> CompareOut:
         """Two loci side by side: distance, domains, the corpus concept between them and the
         shortest way the walk went from one to the other."""
-        c = await _workbench(svc).compare(session_id, a, b)
+        c = await Workbench(engine, queries).compare(session_id, a, b)
         return CompareOut(
             a=locus_out(c.a),
             b=locus_out(c.b),
