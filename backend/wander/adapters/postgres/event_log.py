@@ -136,16 +136,8 @@ async def append_after_lock(conn: AsyncConnection, session_id: str, drafts: list
 
 
 class EventLogRepository:
-    engine: AsyncEngine
-
-    # For repositories mixed into PostgresStore that write events (intervention_repository, crystal_review).
-    async def _lock_session(self, conn: AsyncConnection, session_id: str) -> Any:
-        return await lock_session(conn, session_id)
-
-    async def _append_events(
-        self, conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft], ts: datetime | None
-    ) -> list[Event]:
-        return await append_events(conn, session_id, first_seq, drafts, ts)
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
 
     async def event_texts_after(
         self, session_id: str, after_seq: int = 0, limit: int = 10_000

@@ -15,7 +15,8 @@ C = WanderCrystal.__table__
 
 
 class FindingsRepository:
-    engine: AsyncEngine
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
 
     async def find_resonances(self, session_id: str | None = None, status: str | None = None) -> list[Resonance]:
         q = select(RS).order_by(RS.c.created_at)

@@ -1,13 +1,14 @@
 """Writes from outside a step that carry their own events: fence changes, a person's
-verdict on a crystal. Mixed into PostgresStore, which supplies the row lock and the outbox."""
+verdict on a crystal, each under the session's row lock with its events in the outbox."""
 
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
 
+from wander.adapters.postgres.event_log import append_events, lock_session
 from wander.adapters.postgres.mappers import as_uuid, fence_embeddings, fence_from_json, fence_to_json
 from wander.adapters.postgres.tables import WanderCrystal, WanderSession
 from wander.core.domain.errors import Conflict
@@ -19,8 +20,11 @@ C = WanderCrystal.__table__
 
 
 class InterventionWrites:
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
+
     async def set_fence(
-        self: Any,
+        self,
         session_id: str,
         change: FenceChange,
         finished: frozenset[str] = FINISHED,
@@ -29,7 +33,7 @@ class InterventionWrites:
         gives the new one and its events (two changes at once both count, in one order).
         Refused once the wander is finished."""
         async with self.engine.begin() as conn:
-            row = await self._lock_session(conn, session_id)
+            row = await lock_session(conn, session_id)
             if row.status in finished:
                 raise Conflict(f"session {session_id} is {row.status}; its fence can no longer change")
             current = (await conn.execute(select(S.c.fence).where(S.c.id == uuid.UUID(session_id)))).scalar_one()
@@ -39,10 +43,10 @@ class InterventionWrites:
                 .where(S.c.id == uuid.UUID(session_id))
                 .values(fence=fence_to_json(anchors), fence_embeddings=fence_embeddings(anchors))
             )
-            return await self._append_events(conn, session_id, row.event_seq + 1, events, None)
+            return await append_events(conn, session_id, row.event_seq + 1, events, None)
 
     async def record_crystal_review(
-        self: Any,
+        self,
         crystal_id: str,
         session_id: str | None,
         status: str,
@@ -67,5 +71,5 @@ class InterventionWrites:
             )
             if session_id is None or not events:
                 return []
-            row = await self._lock_session(conn, session_id)
-            return await self._append_events(conn, session_id, row.event_seq + 1, events, None)
+            row = await lock_session(conn, session_id)
+            return await append_events(conn, session_id, row.event_seq + 1, events, None)

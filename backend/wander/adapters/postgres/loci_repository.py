@@ -16,7 +16,8 @@ L = WanderLocus.__table__
 
 
 class LociRepository:
-    engine: AsyncEngine
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
 
     async def add_locus(self, session_id: str, locus: Locus, events: list[EventDraft]) -> list[Event]:
         async with self.engine.begin() as conn:

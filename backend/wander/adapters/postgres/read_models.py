@@ -95,7 +95,8 @@ def step_from_row(r: Any) -> StepView:
 
 
 class ReadModels:
-    engine: AsyncEngine
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
 
     async def trace(self, session_id: str) -> list[StepView]:
         """The walk in step order, each step with its loci and residue."""

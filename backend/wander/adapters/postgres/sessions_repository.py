@@ -63,7 +63,8 @@ UPDATABLE = frozenset(
 
 
 class SessionsRepository:
-    engine: AsyncEngine
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
 
     async def create_session(self, session: Session, seed_loci: list[Locus], events: list[EventDraft]) -> list[Event]:
         """The session, its seed locus first (then any planted seeds), and their events."""

@@ -50,7 +50,8 @@ CP = WanderCompost.__table__
 
 
 class StepsRepository:
-    engine: AsyncEngine
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
 
     async def load_walk(self, session_id: str, recent: int = 20, hot: int = 30) -> WalkState:
         """`hot`: how many of the latest encounters are still in HOT memory."""
