@@ -133,9 +133,12 @@ fuzz: setup
 bench: setup
 	@for f in bench/bench_*.py; do echo "# $$f"; $(PY) $$f || exit 1; done
 
-# Regenerate shared_schemas/schema.json and frontend/src/api/types.gen.ts from the models.
+# Regenerate shared_schemas/schema.json and frontend/src/api/types.gen.ts from the models, and
+# shared_schemas/openapi.json (the API's /schema/openapi.json) and frontend/src/api/openapi.gen.ts,
+# the frontend client's types, from the app.
 schemas: $(PY_STAMP)
 	$(PY) -m shared_schemas.generate
+	$(PY) scripts/openapi_client.py
 
 # Rebuild the shipped concept corpus from WordNet (developers only; needs wordnet-base),
 # then its shipped vectors (only the texts that changed are embedded again).

@@ -1,7 +1,9 @@
-// REST calls of the archive room (issue 11). The wire types come from types.gen.ts; the
-// export document's rows are the stored rows, so only the parts the browser reads are typed.
-import { API_BASE, ApiError } from "./client";
-import type { ArchiveList, ArchiveOut, EventOut, ProjectionOut, SessionStatusName } from "./types.gen";
+// REST calls of the archive room, through the generated client. The export document's rows
+// are the stored rows (its OpenAPI answer is untyped), so only the parts the browser reads are
+// typed here.
+import { API_BASE, at, SESSION } from "./client";
+import { client, data } from "./http";
+import type { EventOut, SessionStatusName } from "./types.gen";
 
 const s = (id: string) => `${API_BASE}/sessions/${encodeURIComponent(id)}`;
 
@@ -14,18 +16,6 @@ export interface ArchiveDoc {
   events: EventOut[];
 }
 
-async function get<T>(path: string): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(path, { headers: { Accept: "application/json, application/problem+json" } });
-  } catch (err) {
-    throw new ApiError(0, null, `network error: ${(err as Error).message}`);
-  }
-  const body = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(res.status, body, `GET ${path}: HTTP ${res.status}`);
-  return body as T;
-}
-
 export interface ArchiveQuery {
   q?: string;
   status?: "" | "completed" | "abandoned" | "paused";
@@ -34,17 +24,17 @@ export interface ArchiveQuery {
 }
 
 export const archiveApi = {
-  doc: (id: string) => get<ArchiveDoc>(`${s(id)}/archive.json`),
-  meta: (id: string) => get<ArchiveOut>(`${s(id)}/archive`),
-  projection: (id: string) => get<ProjectionOut>(`${s(id)}/projection`),
+  doc: async (id: string) => (await data(client.GET(`${SESSION}/archive.json`, at(id)))) as unknown as ArchiveDoc,
+  meta: (id: string) => data(client.GET(`${SESSION}/archive`, at(id))),
+  projection: (id: string) => data(client.GET(`${SESSION}/projection`, at(id))),
   list(query: ArchiveQuery = {}) {
-    const q = new URLSearchParams();
-    if (query.q?.trim()) q.set("q", query.q.trim());
-    if (query.status) q.set("status", query.status);
-    if (query.hasCrystals) q.set("has_crystals", "true");
-    if (query.since) q.set("since", new Date(query.since).toISOString());
-    const qs = q.toString();
-    return get<ArchiveList>(`${API_BASE}/archives${qs ? `?${qs}` : ""}`);
+    const q = {
+      q: query.q?.trim() || undefined,
+      status: query.status || undefined,
+      has_crystals: query.hasCrystals ? true : undefined,
+      since: query.since ? new Date(query.since).toISOString() : undefined,
+    };
+    return data(client.GET("/api/v1/wander/archives", { params: { query: q } }));
   },
   exportUrl: (id: string, what: "archive.json" | "archive.md" | "umap.png") => `${s(id)}/${what}`,
 };

@@ -1,9 +1,9 @@
 // Steering from the map: every command a person gives goes through here to the REST API.
 // The effect comes back as events like everything else; the command itself reports its
 // result or the API's error as a notice on the map (nothing fails silently).
-import { API_BASE, ApiError, request, s } from "./client";
+import { API_BASE, at, SESSION } from "./client";
+import { ApiError, client, data } from "./http";
 import { crystallizeNotice } from "./crystallizeNotice";
-import type { CompareOut, CrystalOut, CrystallizeOut, SessionOut, TraceStep } from "./types.gen";
 import { HINT_DECAY_STEPS, useWander } from "../store";
 
 function say(kind: "ok" | "error", text: string) {
@@ -28,7 +28,7 @@ export const commands = {
   inject: (sessionId: string, concept: string, force: boolean) =>
     command(
       force ? "Go here next" : "Hint",
-      () => request<SessionOut>("POST", `${s(sessionId)}/inject`, { concept, force_visit: force }),
+      () => data(client.POST(`${SESSION}/inject`, { ...at(sessionId), body: { concept, force_visit: force } })),
       () =>
         force
           ? `The next step goes to “${concept}”`
@@ -38,31 +38,33 @@ export const commands = {
   fence: (sessionId: string, concept: string, action: "include" | "exclude") =>
     command(
       action === "include" ? "Fence in" : "Fence out",
-      () => request<SessionOut>("POST", `${s(sessionId)}/fence`, { concept, action }),
+      () => data(client.POST(`${SESSION}/fence`, { ...at(sessionId), body: { concept, action } })),
       () => `Fence ${action === "include" ? "includes" : "excludes"} the region of “${concept}”`,
     ),
   removeFence: (sessionId: string, concept: string) =>
     command(
       "Remove fence",
       // the intervention (not the bare DELETE .../fences): it emits wander.fence.removed
-      () => request<SessionOut>("DELETE", `${s(sessionId)}/fence?concept=${encodeURIComponent(concept)}`),
+      () => data(client.DELETE(`${SESSION}/fence`, { params: { path: { session_id: sessionId }, query: { concept } } })),
       () => `Fence anchor “${concept}” removed`,
     ),
   crystallize: (sessionId: string) =>
     command(
       "Crystallize",
-      () => request<CrystallizeOut>("POST", `${s(sessionId)}/crystallize`),
+      () => data(client.POST(`${SESSION}/crystallize`, at(sessionId))),
       crystallizeNotice,
     ),
   subwander: (sessionId: string, locusId: string, maxSteps: number, budgetShare: number) =>
     command(
       "Go deeper",
       async () => {
-        const child = await request<SessionOut>("POST", `${s(sessionId)}/loci/${encodeURIComponent(locusId)}/subwander`, {
-          max_steps: maxSteps,
-          budget_share: budgetShare,
-        });
-        await request("POST", `${s(child.id)}/wander`, { n_steps: maxSteps });
+        const child = await data(
+          client.POST(`${SESSION}/loci/{locus_id}/subwander`, {
+            params: { path: { session_id: sessionId, locus_id: locusId } },
+            body: { max_steps: maxSteps, budget_share: budgetShare },
+          }),
+        );
+        await data(client.POST(`${SESSION}/wander`, { ...at(child.id), body: { n_steps: maxSteps } }));
         useWander.getState().setChildren([...useWander.getState().children, { ...child, running: true }]);
         return child;
       },
@@ -71,17 +73,17 @@ export const commands = {
   review: (crystalId: string, verdict: "accept" | "reject") =>
     command(
       verdict === "accept" ? "Accept crystal" : "Reject crystal",
-      () => request<CrystalOut>("POST", `${API_BASE}/crystals/${encodeURIComponent(crystalId)}/review`, { verdict }),
+      () => data(client.POST("/api/v1/wander/crystals/{crystal_id}/review", { params: { path: { crystal_id: crystalId } }, body: { verdict } })),
       (c) => `Crystal ${verdict === "accept" ? "accepted" : "rejected"} (status ${c.status})`,
     ),
 };
 
 /** Reads the map's panels need (not commands: no notice). */
 export const reads = {
-  sessionCrystals: (sessionId: string) => request<CrystalOut[]>("GET", `${s(sessionId)}/crystals`),
-  children: (sessionId: string) => request<SessionOut[]>("GET", `${s(sessionId)}/children`),
+  sessionCrystals: (sessionId: string) => data(client.GET(`${SESSION}/crystals`, at(sessionId))),
+  children: (sessionId: string) => data(client.GET(`${SESSION}/children`, at(sessionId))),
   compare: (sessionId: string, a: string, b: string) =>
-    request<CompareOut>("GET", `${s(sessionId)}/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`),
-  trace: (sessionId: string) => request<TraceStep[]>("GET", `${s(sessionId)}/trace`),
+    data(client.GET(`${SESSION}/compare`, { params: { path: { session_id: sessionId }, query: { a, b } } })),
+  trace: (sessionId: string) => data(client.GET(`${SESSION}/trace`, at(sessionId))),
   attractorUrl: (crystalId: string) => `${API_BASE}/crystals/${encodeURIComponent(crystalId)}/attractor.png`,
 };

@@ -1,7 +1,8 @@
 // Wires one session's REST view and WebSocket feed into the store.
 import { useEffect, useState } from "react";
 import { whenSignedIn } from "./auth";
-import { api, ApiError, sessionSocketUrl } from "./client";
+import { api, sessionSocketUrl } from "./client";
+import { ApiError } from "./http";
 import type { EventOut } from "./types.gen";
 import { WanderSocket } from "./ws";
 import { handOnMap } from "../handOnMap";

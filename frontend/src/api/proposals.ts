@@ -1,27 +1,15 @@
 // REST client for the economic action layer (proposals, the human gate, the paper wallet).
-import { API_BASE, ApiError } from "./client";
-import type { DecisionRequest, EventOut, Problem, ProposalOut, WalletOut } from "./types.gen";
+import { authFetch, client, data } from "./http";
+import type { DecisionRequest, EventOut } from "./types.gen";
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  // (X-Wander-Client: a decision made here is recorded "via web")
-  const init: RequestInit = { method, headers: { Accept: "application/json, application/problem+json", "X-Wander-Client": "vislzr" } };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)["Content-Type"] = "application/json";
-  }
-  const res = await fetch(path, init);
-  const text = await res.text();
-  const parsed: unknown = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new ApiError(res.status, (parsed as Problem | null) ?? null, `${method} ${path}: HTTP ${res.status}`);
-  return parsed as T;
-}
-
-const p = (id: string) => `${API_BASE}/proposals/${encodeURIComponent(id)}`;
+// (X-Wander-Client: a decision made here is recorded "via web")
+const VIA_WEB = { "X-Wander-Client": "vislzr" };
+const PROPOSAL = "/api/v1/wander/proposals/{proposal_id}";
+const proposal = (id: string) => ({ params: { path: { proposal_id: id } }, headers: VIA_WEB });
 
 /** The image as the reviewer sees it, and the sha256 of exactly those bytes: a decision is bound to it. */
 export async function reviewedImage(imageUrl: string): Promise<{ url: string; sha256: string }> {
-  const res = await fetch(imageUrl, { cache: "no-store" });
-  if (!res.ok) throw new ApiError(res.status, null, `image: HTTP ${res.status}`);
+  const res = await authFetch(imageUrl, { cache: "no-store" });
   const bytes = await res.arrayBuffer();
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const sha256 = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -29,14 +17,13 @@ export async function reviewedImage(imageUrl: string): Promise<{ url: string; sh
 }
 
 export const proposalsApi = {
-  list: (sessionId: string) =>
-    call<ProposalOut[]>("GET", `${API_BASE}/proposals?session_id=${encodeURIComponent(sessionId)}`),
+  list: (sessionId: string) => data(client.GET("/api/v1/wander/proposals", { params: { query: { session_id: sessionId } }, headers: VIA_WEB })),
   propose: (crystalId: string) =>
-    call<ProposalOut>("POST", `${API_BASE}/crystals/${encodeURIComponent(crystalId)}/proposals`),
-  approve: (id: string, body: DecisionRequest) => call<ProposalOut>("POST", `${p(id)}/approve`, body),
-  reject: (id: string, body: DecisionRequest) => call<ProposalOut>("POST", `${p(id)}/reject`, body),
-  execute: (id: string) => call<ProposalOut>("POST", `${p(id)}/execute`),
-  wallet: () => call<WalletOut>("GET", `${API_BASE}/wallet`),
+    data(client.POST("/api/v1/wander/crystals/{crystal_id}/proposals", { params: { path: { crystal_id: crystalId } }, headers: VIA_WEB })),
+  approve: (id: string, body: DecisionRequest) => data(client.POST(`${PROPOSAL}/approve`, { ...proposal(id), body })),
+  reject: (id: string, body: DecisionRequest) => data(client.POST(`${PROPOSAL}/reject`, { ...proposal(id), body })),
+  execute: (id: string) => data(client.POST(`${PROPOSAL}/execute`, proposal(id))),
+  wallet: () => data(client.GET("/api/v1/wander/wallet", { headers: VIA_WEB })),
 };
 
 /** The seq of the newest event that changes what the review queue lists (0 when none): a

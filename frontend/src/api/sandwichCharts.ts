@@ -1,19 +1,23 @@
 // REST client for the corpus's pictures (GET /api/v1/sandwich/charts) and the review queue
-// (/reviews, /review-counts). Types come from types.gen.ts.
-import { call, SANDWICH_API } from "./sandwich";
-import type { ReviewCounts, SandwichCharts, SandwichReviewOut } from "./types.gen";
+// (/reviews, /review-counts), through the generated client. A review is sent as a plain row
+// (its OpenAPI answer is untyped): it is read as the contract's SandwichReviewOut.
+import { client, data } from "./http";
+import type { SandwichReviewOut } from "./types.gen";
 
 export type ReviewStatus = "pending" | "accepted" | "rejected" | "all";
 
 export const chartsApi = {
-  charts: () => call<SandwichCharts>("GET", `${SANDWICH_API}/charts`),
+  charts: () => data(client.GET("/api/v1/sandwich/charts")),
 };
 
+const REVIEW = "/api/v1/sandwich/reviews/{review_id}";
+const review = (id: string) => ({ params: { path: { review_id: id } } });
+
 export const reviewsApi = {
-  list: (status: ReviewStatus = "pending", limit = 500) =>
-    call<SandwichReviewOut[]>("GET", `${SANDWICH_API}/reviews?status=${status}&limit=${limit}`),
-  get: (id: string) => call<SandwichReviewOut>("GET", `${SANDWICH_API}/reviews/${encodeURIComponent(id)}`),
-  counts: () => call<ReviewCounts>("GET", `${SANDWICH_API}/review-counts`),
-  decide: (id: string, accept: boolean, reviewer: string, note: string) =>
-    call<SandwichReviewOut>("POST", `${SANDWICH_API}/reviews/${encodeURIComponent(id)}/${accept ? "accept" : "reject"}`, { reviewer, note }),
+  list: async (status: ReviewStatus = "pending", limit = 500) =>
+    (await data(client.GET("/api/v1/sandwich/reviews", { params: { query: { status, limit } } }))) as unknown as SandwichReviewOut[],
+  get: async (id: string) => (await data(client.GET(REVIEW, review(id)))) as unknown as SandwichReviewOut,
+  counts: () => data(client.GET("/api/v1/sandwich/review-counts")),
+  decide: async (id: string, accept: boolean, reviewer: string, note: string) =>
+    (await data(client.POST(accept ? `${REVIEW}/accept` : `${REVIEW}/reject`, { ...review(id), body: { reviewer, note } }))) as unknown as SandwichReviewOut,
 };

@@ -1,8 +1,7 @@
 // REST client for /api/v1/sandwich/evaluation (004 8.2's human evaluation). The backend sends
 // plain rows here (no contract type in shared_schemas): the fields the page reads are typed below.
-import { call, SANDWICH_API } from "../api/sandwich";
+import { client, data } from "../api/http";
 
-export const EVALUATION_API = `${SANDWICH_API}/evaluation`;
 export type SubjectKind = "sandwich" | "crystal" | "review";
 export const RATINGS = ["quality", "creativity", "clarity", "name_quality"] as const;
 export type Rating = (typeof RATINGS)[number];
@@ -54,9 +53,9 @@ export interface FailureRow {
 }
 
 export const evaluationApi = {
-  sample: (judge: string, n = 10) =>
-    call<EvaluationSubject[]>("GET", `${EVALUATION_API}/sample?n=${n}&judge=${encodeURIComponent(judge)}`),
-  judge: (j: Judgment) => call<Record<string, unknown>>("POST", `${EVALUATION_API}/judgments`, j),
-  calibration: () => call<CalibrationReport>("GET", `${EVALUATION_API}/calibration`),
-  failures: () => call<FailureRow[]>("GET", `${EVALUATION_API}/failures`),
+  sample: async (judge: string, n = 10) =>
+    (await data(client.GET("/api/v1/sandwich/evaluation/sample", { params: { query: { n, judge } } }))) as unknown as EvaluationSubject[],
+  judge: (j: Judgment) => data(client.POST("/api/v1/sandwich/evaluation/judgments", { body: j })),
+  calibration: async () => (await data(client.GET("/api/v1/sandwich/evaluation/calibration"))) as unknown as CalibrationReport,
+  failures: async () => (await data(client.GET("/api/v1/sandwich/evaluation/failures"))) as unknown as FailureRow[],
 };

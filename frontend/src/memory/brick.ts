@@ -1,7 +1,8 @@
 // A Wheeler memory brick as the viewer reads it: BrickOut (one byte a cell, base64) decoded,
 // and a frame painted with the diverging map of the attractor pictures (blue -1, white 0,
 // red +1; wander.ca.image), so the last frame looks like the crystal's thumbnail.
-import { API_BASE, request } from "../api/client";
+import { API_BASE } from "../api/client";
+import { client, data } from "../api/http";
 import type { BrickOut } from "../api/types.gen";
 
 export type BrickSource = { kind: "memory"; id: string } | { kind: "crystal"; id: string } | { kind: "text"; text: string };
@@ -19,7 +20,11 @@ export function brickPagePath(src: BrickSource): string {
   return `/memory/text/${encodeURIComponent(src.text)}`;
 }
 
-export const loadBrick = (src: BrickSource) => request<BrickOut>("GET", brickApiPath(src));
+export function loadBrick(src: BrickSource): Promise<BrickOut> {
+  if (src.kind === "memory") return data(client.GET("/api/v1/wander/memory/{memory_id}/brick", { params: { path: { memory_id: src.id } } }));
+  if (src.kind === "crystal") return data(client.GET("/api/v1/wander/crystals/{crystal_id}/brick", { params: { path: { crystal_id: src.id } } }));
+  return data(client.GET("/api/v1/wander/bricks", { params: { query: { text: src.text } } }));
+}
 
 export type DecodedBrick = BrickOut & { bytes: Uint8Array; frameCount: number };
 

@@ -2,7 +2,7 @@
 // mark stands among the loci nearest it (GET .../attractor), weighted toward the nearest, so
 // a person sees which part of the map the walk is drawn toward.
 import { useEffect, useRef, useState } from "react";
-import { request, s } from "../api/client";
+import { api } from "../api/client";
 import type { AttractorOut } from "../api/types.gen";
 import type { Point } from "./layout/force";
 
@@ -53,7 +53,7 @@ export function useAttractor(sessionId: string | null, attractor: string | null,
     const wait = Math.max(0, last.current + ATTRACTOR_EVERY_MS - performance.now());
     const t = setTimeout(() => {
       last.current = performance.now();
-      request<AttractorOut>("GET", `${s(sessionId)}/attractor`).then(
+      api.attractor(sessionId).then(
         (out) => {
           if (live) setGot({ sid: sessionId, out });
         },

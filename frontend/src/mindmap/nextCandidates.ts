@@ -4,7 +4,7 @@
 // be stale before it came); an archive, or a wander that is over, keeps the last step's
 // candidates, named as such.
 import { useEffect, useState } from "react";
-import { request, s } from "../api/client";
+import { api } from "../api/client";
 import type { AdjacenciesFoundPayload } from "../api/types.gen";
 import type { Adjacency, GraphState } from "../store";
 import type { ConnState } from "../api/ws";
@@ -43,7 +43,7 @@ export function useNextCandidates(key: string | null): Adjacency | null {
     const sid = key.split("|")[0];
     let live = true;
     const t = setTimeout(() => {
-      request<AdjacenciesFoundPayload>("GET", `${s(sid)}/next-candidates`).then(
+      api.nextCandidates(sid).then(
         (p) => {
           if (live) setGot({ key, adj: toAdjacency(p) });
         },

@@ -4,7 +4,7 @@
 import { ReactFlowProvider } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { archiveApi, type ArchiveDoc } from "../api/archive";
-import { ApiError } from "../api/client";
+import { ApiError } from "../api/http";
 import { reads } from "../api/commands";
 import type { SessionOut } from "../api/types.gen";
 import { crystalsAt, foldAt, resonancesAt, stepEnds, stepFromSearch } from "../archive/timeline";

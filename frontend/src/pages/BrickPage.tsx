@@ -3,7 +3,7 @@
 // retry's outcome and, for an oscillating brick, the tick its cycle began (marked on the
 // slider's track) are shown. Reached from a crystal's attractor picture.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { ApiError } from "../api/client";
+import { ApiError } from "../api/http";
 import { Brand } from "../panels/Brand";
 import { Link } from "../router";
 import { decodeBrick, frameBytes, frameHash, frameRGBA, loadBrick, type BrickSource, type DecodedBrick } from "../memory/brick";

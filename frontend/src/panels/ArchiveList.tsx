@@ -2,7 +2,7 @@
 // thumbnail; filters (status, date, has crystals) and search by meaning ("wanders about ...").
 import { useEffect, useState } from "react";
 import { archiveApi, type ArchiveQuery } from "../api/archive";
-import { ApiError } from "../api/client";
+import { ApiError } from "../api/http";
 import type { ArchiveOut } from "../api/types.gen";
 import { Link } from "../router";
 

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { api, ApiError } from "../api/client";
+import { api } from "../api/client";
+import { ApiError } from "../api/http";
 import type { SessionOut } from "../api/types.gen";
 import { useWander } from "../store";
 

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
-import { api, ApiError } from "../api/client";
+import { api } from "../api/client";
+import { ApiError } from "../api/http";
 import type { SessionCreate, SessionOut } from "../api/types.gen";
 import { navigate } from "../router";
 import { DomainPicker } from "./DomainPicker";

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { api, ApiError } from "../api/client";
+import { api } from "../api/client";
+import { ApiError } from "../api/http";
 import type { LocusDetail, ResidueOut } from "../api/types.gen";
 import { domainColour } from "../mindmap/palette";
 import { useWander } from "../store";

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
-import { ApiError } from "../api/client";
+import { reads } from "../api/commands";
+import { ApiError } from "../api/http";
 import { lastProposalSeq, proposalsApi, reviewedImage } from "../api/proposals";
 import type { CrystalOut, ProposalOut, WalletOut } from "../api/types.gen";
 import { FractalSquare } from "../mindmap/nodes/FractalNode";
@@ -11,10 +12,8 @@ import "./proposals.css";
 export const money = (cents: unknown) => (typeof cents === "number" ? `${(cents / 100).toFixed(2)} ¤` : "–");
 const REVIEWER_KEY = "wander.reviewer";
 
-async function sessionCrystals(sessionId: string): Promise<CrystalOut[]> {
-  const res = await fetch(`/api/v1/wander/sessions/${encodeURIComponent(sessionId)}/crystals`);
-  return res.ok ? ((await res.json()) as CrystalOut[]) : [];
-}
+/** The session's crystals, none when they cannot be read (the queue lists the proposals still). */
+const sessionCrystals = (sessionId: string): Promise<CrystalOut[]> => reads.sessionCrystals(sessionId).catch(() => []);
 
 /** One proposal under review: the image exactly as fetched (its sha256 is what a decision binds to). */
 function ProposalCard({ p, reviewer, onChange }: { p: ProposalOut; reviewer: string; onChange: () => void }) {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, ApiError } from "../api/client";
+import { api } from "../api/client";
+import { ApiError } from "../api/http";
 import type { SessionList as SessionListT, SessionOut, SessionStatusName } from "../api/types.gen";
 import { Link } from "../router";
 

@@ -1,7 +1,8 @@
 // Rename or delete the open wander, from its own page (the "⋯" beside its title).
 import { useEffect, useRef, useState } from "react";
 import { archiveApi } from "../api/archive";
-import { api, ApiError } from "../api/client";
+import { api } from "../api/client";
+import { ApiError } from "../api/http";
 import { navigate } from "../router";
 import { useWander } from "../store";
 
