@@ -7,6 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from wander.adapters.postgres.action_repository import ActionRepository
+from wander.adapters.postgres.session_budget import SessionBudget
+from wander.adapters.postgres.wallet_repository import PaperWallet
+from wander.bootstrap.llm_factory import build_evaluator
 from wander.core.action import codec
 from wander.core.action.assets import load_assets
 from wander.core.action.evaluator import OfflineEvaluator
@@ -14,11 +18,6 @@ from wander.core.action.service import ActionService
 
 
 def action_service(app: Any, require_token: bool = False) -> ActionService:
-    from wander.adapters.llm.evaluator import build_evaluator
-    from wander.adapters.postgres.action_repository import ActionRepository
-    from wander.adapters.postgres.session_budget import SessionBudget
-    from wander.adapters.postgres.wallet_repository import PaperWallet
-
     home = app.settings.home
     assets = load_assets(home)
     evaluator = build_evaluator(app.settings, OfflineEvaluator(assets), SessionBudget(app.db))

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from shared_schemas.events import Subject
+from wander.adapters.postgres.sandwich_corpus_queries import RESEARCH
 from wander.adapters.postgres.sandwich_repository import SandwichRepository
 from wander.adapters.sources import build_router, shared_fetcher
 from wander.adapters.sources.egress import EgressPolicy
@@ -20,6 +21,7 @@ from wander.bootstrap.settings import ForageSettings
 from wander.core.domain.errors import InvalidInput
 from wander.core.domain.models import Event
 from wander.core.domain.sandwich import ACCEPT, REVIEW, TAXONOMY, WEIGHTS
+from wander.core.sandwich.analysis import metrics, route_with_args
 from wander.core.sandwich.assembler import Assembler
 from wander.core.sandwich.crystals import crystal_sandwich
 from wander.core.sandwich.forager import Forager
@@ -95,8 +97,6 @@ def attach_crystal_sandwiches(bus: Any, repo: SandwichRepository, embedder: Any)
 async def corpus_report(app: Any) -> dict[str, Any]:
     """8.1's metrics and counts (plain dicts), the outcome counts and the analysis queries'
     rows (read models): SandwichMetrics's fields."""
-    from wander.core.sandwich.analysis import metrics
-
     repo = app.sandwiches
     await sync_crystals(repo, app.embedder)
     return {
@@ -114,9 +114,6 @@ async def ask_corpus(app: Any, question: str) -> dict[str, Any]:
     """Reflective mode (`wander corpus ask`, POST /api/v1/sandwich/ask): the question routed to
     one of 004's analysis queries (or a vector search over the sandwiches when none fits),
     and that query's rows as the answer."""
-    from wander.adapters.postgres.sandwich_corpus_queries import RESEARCH
-    from wander.core.sandwich.analysis import route_with_args
-
     question = (question or "").strip()
     if not question:
         raise InvalidInput("question", "must not be empty")

@@ -12,19 +12,26 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from wander.adapters.llm.base import RetryPolicy, Sleep
+from wander.adapters.embed.minilm import MiniLMEmbedder
+from wander.adapters.embed.ollama import OllamaEmbedder
+from wander.adapters.llm import anthropic as anthropic_llm
+from wander.adapters.llm import ollama as ollama_llm
+from wander.adapters.llm.base import ChatModel, RetryPolicy, Sleep
+from wander.adapters.llm.evaluator import ModelEvaluator
 from wander.adapters.llm.grounding import Grounding
 from wander.adapters.llm.pricing import PriceTable
 from wander.adapters.llm.proposer import ChainProposer, ModelProposer
 from wander.adapters.llm.router import ModelMember, RouterDweller
 from wander.adapters.llm.rumination import ModelRumination
 from wander.adapters.llm.rumination_router import RoutedRumination
-from wander.bootstrap.settings import DWELLERS, EMBEDDERS, load_settings
+from wander.bootstrap.settings import DWELLERS, EMBEDDERS, Settings, load_settings
+from wander.core.action.evaluator import OfflineEvaluator
+from wander.core.action.ports import CloudBudget
 from wander.core.domain.errors import InvalidInput
 from wander.core.engine.ports import ConceptProposer, Dweller, Embedder
 from wander.core.engine.rumination import OfflineRuminator
 
-# The provider modules (and their SDKs) are imported where they are first needed.
+# The provider SDKs (seconds of CPU to import) load with their adapters' first call.
 
 __all__ = [
     "DWELLERS",
@@ -32,6 +39,7 @@ __all__ = [
     "ModelSettings",
     "build_dweller",
     "build_embedder",
+    "build_evaluator",
     "build_proposer",
     "build_rumination",
     "check_dweller",
@@ -112,8 +120,6 @@ def check_dweller(name: str | None, env: Mapping[str, str] | None = None) -> str
 
 
 def _ollama_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
-    from wander.adapters.llm import ollama as ollama_llm
-
     return ollama_llm.OllamaDweller(
         s.ollama_url,
         s.ollama_model,
@@ -125,8 +131,6 @@ def _ollama_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | 
 
 
 def _anthropic_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
-    from wander.adapters.llm import anthropic as anthropic_llm
-
     return anthropic_llm.AnthropicDweller(
         s.anthropic_key or "",
         s.anthropic_model,
@@ -221,14 +225,10 @@ local_helpers = model_helpers  # the name wiring knew them by
 
 
 def _ollama_chat(s: ModelSettings):
-    from wander.adapters.llm import ollama as ollama_llm
-
     return ollama_llm.OllamaChat(s.ollama_url, s.ollama_model, timeout=s.ollama_timeout)
 
 
 def _anthropic_chat(s: ModelSettings):
-    from wander.adapters.llm import anthropic as anthropic_llm
-
     return anthropic_llm.AnthropicChat(
         s.anthropic_key or "",
         s.anthropic_model,
@@ -283,11 +283,32 @@ def build_embedder(
     s = model_settings(env)
     chosen = (name or s.embedder).lower()
     if chosen == "ollama":
-        from wander.adapters.embed.ollama import OllamaEmbedder
-
         return OllamaEmbedder(s.ollama_url, s.ollama_embed_model, dim=s.ollama_embed_dim or dim)
     if chosen == "minilm":
-        from wander.adapters.embed.minilm import MiniLMEmbedder
-
         return MiniLMEmbedder()
     raise InvalidInput("embedder", f"must be one of {', '.join(EMBEDDERS)} (got '{name}')")
+
+
+def build_evaluator(
+    settings: Settings, offline: OfflineEvaluator, budget: CloudBudget, retry: RetryPolicy | None = None
+) -> OfflineEvaluator | ModelEvaluator:
+    """WANDER_EVALUATOR=offline -> the rules; model -> Anthropic (with ANTHROPIC_API_KEY),
+    then Ollama, then the rules."""
+    m = settings.models
+    if m.evaluator != "model":
+        return offline
+    chats: list[ChatModel] = []
+    if m.anthropic_api_key:
+        chats.append(
+            anthropic_llm.AnthropicChat(
+                m.anthropic_api_key,
+                m.anthropic_model,
+                base_url=m.anthropic_url,
+                heavy_model=m.anthropic_heavy_model,
+                prices=PriceTable.from_json(m.prices),
+                timeout=m.anthropic_timeout,
+            )
+        )
+    chats.append(ollama_llm.OllamaChat(m.ollama_url, m.ollama_model, timeout=m.ollama_timeout, temperature=0.2))
+    policy = retry or RetryPolicy(retries=m.retries, base_delay=m.retry_delay, max_delay=m.retry_max_delay)
+    return ModelEvaluator(chats, offline, budget, retry=policy, max_tokens=m.evaluator_max_tokens)

@@ -17,6 +17,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from wander.adapters.ca.kernel import fused_available
+from wander.adapters.kb import reach_cache
+
 START = logging.getLogger("wander.start")
 log = logging.getLogger(__name__)
 
@@ -74,14 +77,10 @@ class Warmup:
 
 
 def _ca_kernel() -> None:
-    from wander.adapters.ca.kernel import fused_available
-
     fused_available()
 
 
 def _reach(knowledge: Any, cache_dir: Path | None) -> None:
-    from wander.adapters.kb import reach_cache
-
     knowledge.prepare_domain_reach()
     if cache_dir is not None:
         reach_cache.keep(knowledge, cache_dir)

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from wander.adapters.bus.inprocess import InProcessBus
 from wander.adapters.ca import xp
 from wander.adapters.ca.adapter import WheelerSignals
+from wander.adapters.ca.crystal_memory import CrystalMemory
 from wander.adapters.ca.wheeler_memory import parse_capacity
 from wander.adapters.kb import corpus, importer, reach_cache
 from wander.adapters.kb.corpus_embedding import corpus_matrix
@@ -25,7 +26,10 @@ from wander.adapters.postgres.columns import use_vector_dim
 from wander.adapters.postgres.database import database_url, make_engine, wait_ready
 from wander.adapters.postgres.kb_repository import KbRepository, KbRow
 from wander.adapters.postgres.repository import PostgresStore
+from wander.adapters.postgres.sandwich_repository import SandwichRepository
 from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID
+from wander.bootstrap.foraging import attach_crystal_sandwiches
+from wander.bootstrap.llm_factory import build_embedder, dweller_builder, model_helpers
 from wander.bootstrap.scale import nats_settings, open_scale
 from wander.bootstrap.settings import Settings, load_section, load_settings
 from wander.bootstrap.warmup import phase
@@ -33,6 +37,8 @@ from wander.core.domain.errors import InvalidInput
 from wander.core.engine.clock import ManualClock, SystemClock
 from wander.core.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
 from wander.core.engine.queries import Queries
+from wander.core.engine.queue_runner import QueueRunner
+from wander.core.engine.runner import Runner
 from wander.core.engine.service import WanderEngine
 
 log = logging.getLogger(__name__)
@@ -143,16 +149,12 @@ def dweller_builder_for(name: str | None) -> Any:
     (field 'dweller')."""
     if (name or load_section("models").dweller).strip().lower() == "offline":
         return None
-    from wander.bootstrap.llm_factory import dweller_builder
-
     return dweller_builder(name)
 
 
 def default_embedder(settings: Settings | None = None) -> Embedder:
     """The embedder WANDER_EMBEDDER names (minilm | ollama), checked against the vector
     columns' size (WANDER_EMBED_DIM)."""
-    from wander.bootstrap.llm_factory import build_embedder
-
     settings = settings or load_settings()
     embedder = build_embedder(settings.models.embedder, dim=settings.embed_dim)
     if embedder.dim != settings.embed_dim:
@@ -215,11 +217,7 @@ async def open_queries(settings: Settings | None = None):
 def make_runner(app: App) -> Any:
     """In-process runs (embedded default), or run requests on the queue for workers."""
     if app.run_queue is None:
-        from wander.core.engine.runner import Runner
-
         return Runner(app.engine)
-    from wander.core.engine.queue_runner import QueueRunner
-
     return QueueRunner(app.engine, app.run_queue)
 
 
@@ -262,8 +260,6 @@ async def open_app(
         offline = OfflineDweller(knowledge)
         proposer = ruminator = None
         if dweller is not None and not hasattr(dweller, "dwell"):
-            from wander.bootstrap.llm_factory import model_helpers
-
             proposer, ruminator = model_helpers(getattr(dweller, "name", None))
             dweller = dweller(offline, embedder)  # a builder (llm.factory.dweller_builder)
         engine = WanderEngine(
@@ -279,13 +275,8 @@ async def open_app(
             proposer=proposer,
             ruminator=ruminator,
         )
-        from wander.adapters.ca.crystal_memory import CrystalMemory
-
         crystal_memory = CrystalMemory.open(settings.memory_dir, embedder, parse_capacity(settings.ca.memory_capacity))
         crystal_memory.attach(bus)  # every crystal is stored in the Wheeler memory as it forms
-        from wander.adapters.postgres.sandwich_repository import SandwichRepository
-        from wander.bootstrap.foraging import attach_crystal_sandwiches
-
         sandwiches = SandwichRepository(db)
         attach_crystal_sandwiches(bus, sandwiches, embedder)  # ... and as a sandwich of the corpus
         yield App(

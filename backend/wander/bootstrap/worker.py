@@ -32,7 +32,11 @@ from pathlib import Path
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, wait_exponential
 
+from wander.adapters.postgres.database import database_url
+from wander.adapters.postgres.leases import FencedStore, LeaseManager, is_transient_db_error
+from wander.bootstrap.scale import nats_settings
 from wander.bootstrap.settings import Settings, load_settings
+from wander.bootstrap.wiring import dweller_builder_for, open_app
 from wander.core.domain.models import SessionStatus
 
 log = logging.getLogger("wander.bootstrap.worker")
@@ -135,8 +139,6 @@ class Worker:
             self._beat()
 
     async def _handle(self, delivery) -> None:
-        from wander.adapters.postgres.leases import is_transient_db_error
-
         sid, target = delivery.session_id, delivery.target_step
         keep = asyncio.create_task(self._keep_alive(delivery))
         outcome = "error"
@@ -223,11 +225,6 @@ async def run_worker(
     settings: Settings | None = None, worker: WorkerSettings | None = None, nats=None, ready=None
 ) -> int:
     """The `wander worker` process: until SIGTERM/SIGINT. Returns the runs completed."""
-    from wander.adapters.postgres.database import database_url
-    from wander.adapters.postgres.leases import FencedStore, LeaseManager
-    from wander.bootstrap.scale import nats_settings
-    from wander.bootstrap.wiring import dweller_builder_for, open_app
-
     settings = settings or load_settings()
     worker = worker or WorkerSettings.from_env()
     nats = nats or nats_settings(settings.nats)

@@ -4,7 +4,8 @@ variable."""
 
 import pytest
 
-from wander.adapters.llm.evaluator import ModelEvaluator, build_evaluator
+from wander.adapters.llm.evaluator import ModelEvaluator
+from wander.bootstrap.llm_factory import build_evaluator
 from wander.bootstrap.settings import load_settings
 from wander.core.action.assets import load_assets
 from wander.core.action.evaluator import OfflineEvaluator

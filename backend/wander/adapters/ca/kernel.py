@@ -59,6 +59,7 @@ from typing import Any
 
 import numpy as np
 
+from . import cuda_tick
 from .xp import array_module_of, backend_name, get_xp, to_numpy
 
 CONVERGED = "CONVERGED"
@@ -470,8 +471,6 @@ class _CudaBatch(_Batch):
     """
 
     def __init__(self, frames: Any, xp: ModuleType, with_roles: bool, track_change: bool = True):
-        from . import cuda_tick
-
         self._cuda = cuda_tick
         self._track_change = track_change
         self._pending_slot = -1

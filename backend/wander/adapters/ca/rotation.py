@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from .kernel import CONVERGED, OSCILLATING, Evolution, evolve_batch
+from .xp import array_module_of
 
 ANGLES = (0, 90, 180, 270)
 FAILED_ALL_ROTATIONS = "FAILED_ALL_ROTATIONS"
@@ -73,8 +74,6 @@ def rotate(frames: Any, angle: int) -> Any:
 
 
 def _module(a: Any) -> ModuleType:
-    from .xp import array_module_of
-
     return array_module_of(a)
 
 

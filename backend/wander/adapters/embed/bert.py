@@ -13,17 +13,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import torch
-import torch.nn.functional as F
-from safetensors.torch import load_file
-from tokenizers import Tokenizer
+if TYPE_CHECKING:
+    import torch
 
 
 class BertEncoder:
     """The last hidden state of a BERT model (no pooler) for a batch of texts."""
 
     def __init__(self, model_dir: str | Path, max_tokens: int) -> None:
+        import torch  # torch, safetensors and tokenizers load with the first encoder, not on import
+        import torch.nn.functional as F
+        from safetensors.torch import load_file
+        from tokenizers import Tokenizer
+
+        self._torch, self._F = torch, F
         model_dir = Path(model_dir)
         config = json.loads((model_dir / "config.json").read_text())
         if config.get("model_type") != "bert" or config.get("hidden_act") != "gelu":
@@ -42,18 +47,19 @@ class BertEncoder:
     def tokenize(self, texts: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
         """Token ids and attention mask, each (batch, longest)."""
         enc = self.tokenizer.encode_batch(texts)
+        torch = self._torch
         ids = torch.tensor([e.ids for e in enc], dtype=torch.long)
         mask = torch.tensor([e.attention_mask for e in enc], dtype=torch.long)
         return ids, mask
 
     def _norm(self, x: torch.Tensor, prefix: str) -> torch.Tensor:
-        return F.layer_norm(x, (self.hidden,), self.w[prefix + ".weight"], self.w[prefix + ".bias"], self.eps)
+        return self._F.layer_norm(x, (self.hidden,), self.w[prefix + ".weight"], self.w[prefix + ".bias"], self.eps)
 
     def _dense(self, x: torch.Tensor, prefix: str) -> torch.Tensor:
-        return F.linear(x, self.w[prefix + ".weight"], self.w[prefix + ".bias"])
+        return self._F.linear(x, self.w[prefix + ".weight"], self.w[prefix + ".bias"])
 
     def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        w = self.w
+        w, F = self.w, self._F
         batch, length = ids.shape
         x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.token_type_embeddings.weight"][0]
         x = x + w["embeddings.position_embeddings.weight"][:length]

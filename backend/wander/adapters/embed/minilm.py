@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from wander.adapters.embed.bert import BertEncoder
+
 _lock = threading.Lock()
 _encode_lock = threading.Lock()  # one encode at a time: the fast tokenizer is not thread-safe
 _model: _MiniLM | None = None
@@ -35,8 +37,6 @@ class _MiniLM:
 
     def __init__(self, path: str) -> None:
         import torch
-
-        from wander.adapters.embed.bert import BertEncoder
 
         self._torch = torch
         self._bert = BertEncoder(path, self.MAX_TOKENS)

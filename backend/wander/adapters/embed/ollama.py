@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 
 import httpx
 import numpy as np
-import ollama
 
 from wander.core.domain.errors import WanderError
 
@@ -60,6 +59,8 @@ class OllamaEmbedder:
         self.timeout = timeout
         self.retries = retries
         self.retry_delay = retry_delay
+        import ollama  # the SDK loads with the first embedder, not with this module
+
         self._client = ollama.Client(host=self.host, timeout=httpx.Timeout(timeout, connect=min(5.0, timeout)))
 
     @property
@@ -69,6 +70,8 @@ class OllamaEmbedder:
         return self._dim
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        import ollama  # loaded by __init__ already
+
         last: Exception | None = None
         for attempt in range(self.retries + 1):
             try:

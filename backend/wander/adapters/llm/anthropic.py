@@ -17,9 +17,7 @@ import email.utils
 import json
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import anthropic
+from typing import TYPE_CHECKING, Any
 
 from wander.adapters.llm.base import (
     Completion,
@@ -33,6 +31,9 @@ from wander.adapters.llm.dwelling import ModelDweller
 from wander.adapters.llm.pricing import PriceTable
 from wander.core import model_defaults as defaults
 from wander.core.engine.ports import Embedder
+
+if TYPE_CHECKING:
+    import anthropic
 
 DEFAULT_MODEL = defaults.ANTHROPIC_MODEL
 DEFAULT_HEAVY_MODEL = defaults.ANTHROPIC_HEAVY_MODEL
@@ -72,6 +73,8 @@ def _api_message(exc: anthropic.APIStatusError) -> str:
 
 
 def classify(exc: BaseException, where: str, model: str, timeout: float) -> Exception:
+    import anthropic  # the SDK (seconds of CPU to import) loads with the first call, not with this module
+
     if isinstance(exc, anthropic.APITimeoutError):
         return TransientModelError(f"Anthropic at {where} did not answer within {timeout:g}s")
     if isinstance(exc, anthropic.APIConnectionError):
@@ -124,6 +127,8 @@ class AnthropicChat:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def client(self) -> anthropic.AsyncAnthropic:
+        import anthropic
+
         loop = asyncio.get_running_loop()
         if self._client is None or self._loop is not loop:
             self._client = anthropic.AsyncAnthropic(
@@ -219,6 +224,8 @@ async def probe(
             "error": "ANTHROPIC_API_KEY is not set",
             "models": {m: False for m in models},
         }
+    import anthropic
+
     client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url or None, max_retries=0, timeout=timeout)
     found: dict[str, bool] = {}
     error = None

@@ -329,35 +329,4 @@ class ModelEvaluator:
         return {**rule, "evaluator": self.offline.name, "model_fallback": passed}
 
 
-def build_evaluator(
-    settings: Any, offline: OfflineEvaluator, budget: CloudBudget, retry: RetryPolicy | None = None
-) -> OfflineEvaluator | ModelEvaluator:
-    """WANDER_EVALUATOR=offline -> the rules; model -> Anthropic (with ANTHROPIC_API_KEY),
-    then Ollama, then the rules. `settings` is wander.bootstrap.settings's Settings."""
-    m = settings.models
-    if m.evaluator != "model":
-        return offline
-    from wander.adapters.llm.pricing import PriceTable
-
-    chats: list[ChatModel] = []
-    if m.anthropic_api_key:
-        from wander.adapters.llm.anthropic import AnthropicChat
-
-        chats.append(
-            AnthropicChat(
-                m.anthropic_api_key,
-                m.anthropic_model,
-                base_url=m.anthropic_url,
-                heavy_model=m.anthropic_heavy_model,
-                prices=PriceTable.from_json(m.prices),
-                timeout=m.anthropic_timeout,
-            )
-        )
-    from wander.adapters.llm.ollama import OllamaChat
-
-    chats.append(OllamaChat(m.ollama_url, m.ollama_model, timeout=m.ollama_timeout, temperature=0.2))
-    policy = retry or RetryPolicy(retries=m.retries, base_delay=m.retry_delay, max_delay=m.retry_max_delay)
-    return ModelEvaluator(chats, offline, budget, retry=policy, max_tokens=m.evaluator_max_tokens)
-
-
-__all__ = ["EVALUATION_JSON_SCHEMA", "ModelEvaluator", "build_evaluator", "read_evaluation"]
+__all__ = ["EVALUATION_JSON_SCHEMA", "ModelEvaluator", "read_evaluation"]

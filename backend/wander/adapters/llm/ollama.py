@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
-import ollama
 
 from wander.adapters.llm.base import (
     Completion,
@@ -26,6 +25,9 @@ from wander.adapters.llm.dwelling import ModelDweller
 from wander.core import model_defaults as defaults
 from wander.core.engine.ports import Embedder
 
+if TYPE_CHECKING:
+    import ollama
+
 DEFAULT_URL = defaults.OLLAMA_URL
 DEFAULT_MODEL = defaults.OLLAMA_MODEL
 DEFAULT_TIMEOUT = defaults.OLLAMA_TIMEOUT
@@ -37,6 +39,8 @@ def _timeout(seconds: float) -> httpx.Timeout:
 
 def classify(exc: BaseException, host: str, model: str, timeout: float) -> Exception:
     """The SDK's error as one of ours (transient, unreachable, permanent)."""
+    import ollama  # the SDK loads with the first call, not with this module
+
     if isinstance(exc, ollama.ResponseError):
         status = exc.status_code
         if status == 429 or status >= 500 or status in (408, 425):
@@ -87,6 +91,8 @@ class OllamaChat:
 
     def client(self) -> ollama.AsyncClient:
         """One client per event loop (an httpx pool must not cross loops)."""
+        import ollama
+
         loop = asyncio.get_running_loop()
         if self._client is None or self._loop is not loop:
             self._client = ollama.AsyncClient(host=self.host, timeout=_timeout(self.timeout))
@@ -165,6 +171,8 @@ async def probe(
     host: str = DEFAULT_URL, models: Sequence[str] = (DEFAULT_MODEL,), timeout: float = 3.0
 ) -> dict[str, Any]:
     """What `wander doctor` shows: is the server up, and which of the models does it have."""
+    import ollama
+
     client = ollama.AsyncClient(host=host, timeout=_timeout(timeout))
     try:
         listing = await client.list()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from wander.adapters.projection.pca_projector import PcaProjector
+from wander.adapters.projection.umap_projector import UmapProjector, warm_up  # umap-learn itself loads on first fit
 from wander.core.archive.fit import Projector
 
 MIN_UMAP_POINTS = 12  # below this UMAP's neighbour graph is degenerate: PCA instead
@@ -19,8 +20,6 @@ def make_projector(name: str, n_points: int | None = None, numba_cache: Path | N
     if name not in METHODS:
         raise ValueError(f"WANDER_PROJECTION: must be umap or pca (got {name!r})")
     if name == "umap" and (n_points is None or n_points >= MIN_UMAP_POINTS):
-        from wander.adapters.projection.umap_projector import UmapProjector  # umap-learn is heavy: on first use
-
         return UmapProjector(numba_cache=numba_cache)
     return PcaProjector()
 
@@ -41,6 +40,4 @@ class Projectors:
     def warm_up(self) -> None:
         """Compile UMAP now (call from a background thread); nothing to do for PCA."""
         if self.name == "umap":
-            from wander.adapters.projection.umap_projector import warm_up
-
             warm_up(self.numba_cache)

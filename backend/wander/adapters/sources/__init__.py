@@ -10,10 +10,17 @@ from typing import Any
 
 import numpy as np
 
+from wander.adapters.sources.arxiv import Arxiv
+from wander.adapters.sources.ckan import Ckan
 from wander.adapters.sources.egress import EgressPolicy
+from wander.adapters.sources.feeds import Feeds
 from wander.adapters.sources.fetch import Fetcher, HostLimiter
+from wander.adapters.sources.gutenberg import Gutenberg
+from wander.adapters.sources.mediawiki import MediaWiki
 from wander.adapters.sources.router import Source, SourceRouter
+from wander.adapters.sources.stackexchange import StackExchange
 from wander.adapters.sources.web import WebPage
+from wander.adapters.sources.websearch import WebSearch
 
 _FETCHERS: dict[tuple[Any, ...], Fetcher] = {}
 _LOCK = threading.Lock()
@@ -47,14 +54,6 @@ def build_router(
     settings: Any, fetcher: Fetcher, rng: np.random.Generator, random_word: Callable[[], str]
 ) -> SourceRouter:
     """settings: config.ForageSettings. random_word: a word for `search:` (the corpus's)."""
-    from wander.adapters.sources.arxiv import Arxiv
-    from wander.adapters.sources.ckan import Ckan
-    from wander.adapters.sources.feeds import Feeds
-    from wander.adapters.sources.gutenberg import Gutenberg
-    from wander.adapters.sources.mediawiki import MediaWiki
-    from wander.adapters.sources.stackexchange import StackExchange
-    from wander.adapters.sources.websearch import WebSearch
-
     web = WebPage(fetcher)
     feeds = Feeds(fetcher, settings.feeds, rng)
     sources: dict[str, Source] = {
