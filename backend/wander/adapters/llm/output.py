@@ -63,52 +63,63 @@ def _scan(s: str, start: int) -> _Scan:
     while i < n:
         c = s[i]
         if c in _QUOTES:
-            if last in ('"', "v", "w"):
-                out.notes.add("missing commas")
-            if c != '"':
-                out.notes.add("single quotes" if c == "'" else "curly quotes")
-            closers = {_QUOTES[c], c, "\u201d"} if c in "\u201c\u201d" else {_QUOTES[c]}
-            j = i + 1
-            while j < n and s[j] not in closers:
-                j += 2 if s[j] == "\\" else 1
-            if j >= n:
+            end = _string_end(s, i, last, out.notes)
+            if end is None:
                 out.truncated = True
                 return out
-            i, last = j + 1, '"'
-            continue
-        if c.isspace():
+            i, last = end, '"'
+        elif c.isspace():
             i += 1
-            continue
-        if s.startswith("//", i) or s.startswith("/*", i) or (c == "#" and last in "{[,"):
+        elif s.startswith("//", i) or s.startswith("/*", i) or (c == "#" and last in "{[,"):
             out.notes.add("comments")
             close = "*/" if s.startswith("/*", i) else "\n"
             j = s.find(close, i + 2)
             i = n if j < 0 else j + len(close)
-            continue
-        if c in "{[":
-            depth += 1
-        elif c in "}]":
-            if last == ",":
-                out.notes.add("trailing commas")
-            depth -= 1
-            if depth <= 0:
-                out.end = i + 1
-                return out
         elif c.isalpha() or c == "_":
-            word = re.match(r"[A-Za-z_][A-Za-z0-9_]*", s[i:])
-            w = word.group(0) if word else c
-            if last == '"' or (last and last not in "{[,:"):
-                out.notes.add("missing commas")
-            if w in _LITERALS:
-                out.notes.add("non-JSON literals")
-            elif re.match(r"\s*:", s[i + len(w) :]) and last in "{,":
-                out.notes.add("unquoted keys")
-            i, last = i + len(w), "w"
-            continue
-        last = c if c in "{}[],:" else "v"
-        i += 1
+            i, last = _word_end(s, i, last, out.notes), "w"
+        else:
+            if c in "{[":
+                depth += 1
+            elif c in "}]":
+                if last == ",":
+                    out.notes.add("trailing commas")
+                depth -= 1
+                if depth <= 0:
+                    out.end = i + 1
+                    return out
+            last = c if c in "{}[],:" else "v"
+            i += 1
     out.truncated = depth > 0
     return out
+
+
+def _string_end(s: str, i: int, last: str, notes: set[str]) -> int | None:
+    """Just past the string that opens at s[i] (None when it never closes), noting its quotes
+    and a comma missing before it."""
+    c = s[i]
+    if last in ('"', "v", "w"):
+        notes.add("missing commas")
+    if c != '"':
+        notes.add("single quotes" if c == "'" else "curly quotes")
+    closers = {_QUOTES[c], c, "\u201d"} if c in "\u201c\u201d" else {_QUOTES[c]}
+    j, n = i + 1, len(s)
+    while j < n and s[j] not in closers:
+        j += 2 if s[j] == "\\" else 1
+    return None if j >= n else j + 1
+
+
+def _word_end(s: str, i: int, last: str, notes: set[str]) -> int:
+    """Just past the bare word at s[i], noting a literal JSON lacks, an unquoted key, or a
+    comma missing before it."""
+    word = re.match(r"[A-Za-z_][A-Za-z0-9_]*", s[i:])
+    w = word.group(0) if word else s[i]
+    if last == '"' or (last and last not in "{[,:"):
+        notes.add("missing commas")
+    if w in _LITERALS:
+        notes.add("non-JSON literals")
+    elif re.match(r"\s*:", s[i + len(w) :]) and last in "{,":
+        notes.add("unquoted keys")
+    return i + len(w)
 
 
 def _strict(s: str) -> tuple[bool, Any]:
@@ -216,6 +227,25 @@ def extract_json(text: str | None, expect: type = dict, accept: Callable[[Any], 
     if expect is list and not starts:
         starts = [m.start() for m in re.finditer(r"\{", s)][:2]
     tried: list[str] = []
+    found = _at_starts(s, starts, repairs, expect, fits, tried)
+    if found is None:
+        found = _without_brackets(s, starts, repairs, expect, fits)
+    if found is not None:
+        return found
+    if not starts:
+        raise OutputError(f"no {'JSON object' if expect is dict else 'JSON array'} in the answer")
+    raise OutputError(
+        "the JSON in the answer could not be read"
+        + (f" ({tried[0]})" if tried else "")
+        + (" or lacked the expected fields" if accept else "")
+    )
+
+
+def _at_starts(
+    s: str, starts: list[int], repairs: list[str], expect: type, fits: Callable[[Any], bool], tried: list[str]
+) -> Parsed | None:
+    """The first value that fits among those opening at `starts`, read as it is or repaired;
+    why a repair failed is added to `tried`."""
     for start in starts:
         extra = list(repairs)
         if s[:start].strip():
@@ -234,6 +264,13 @@ def extract_json(text: str | None, expect: type = dict, accept: Callable[[Any], 
         value = _unwrapped(value, expect, extra)
         if fits(value):
             return Parsed(value, _dedupe(extra))
+    return None
+
+
+def _without_brackets(
+    s: str, starts: list[int], repairs: list[str], expect: type, fits: Callable[[Any], bool]
+) -> Parsed | None:
+    """An object whose braces are missing ('key: value, ...'), or a list given as lines."""
     if expect is dict and not starts and re.match(r'\s*["\']?[A-Za-z_]+["\']?\s*:', s):
         value, notes = _repair("{" + s + "}", 0)
         if fits(value):
@@ -242,13 +279,7 @@ def extract_json(text: str | None, expect: type = dict, accept: Callable[[Any], 
         items = _list_from_lines(s)
         if items:
             return Parsed(items, _dedupe([*repairs, "list given as lines"]))
-    if not starts:
-        raise OutputError(f"no {'JSON object' if expect is dict else 'JSON array'} in the answer")
-    raise OutputError(
-        "the JSON in the answer could not be read"
-        + (f" ({tried[0]})" if tried else "")
-        + (" or lacked the expected fields" if accept else "")
-    )
+    return None
 
 
 def _dedupe(items: list[str]) -> list[str]:

@@ -65,42 +65,48 @@ def _out(col: Any, v: Any) -> Any:
 
 
 def _in(table: str, col: Any, v: Any) -> Any:
+    """A JSON value as the column stores it; a clear error naming the column otherwise."""
     if v is None:
         return None
-    t = col.type
     try:
-        if isinstance(t, ARRAY):
-            if not isinstance(v, list):
-                raise ValueError("expected a list")
-            item = t.item_type
-            if isinstance(item, UUID):
-                return [uuid.UUID(str(x)) for x in v]
-            if isinstance(item, Vector):
-                return [np.asarray(x, dtype=np.float32) for x in v]
-            return list(v)
-        if isinstance(t, UUID):
-            return uuid.UUID(str(v))
-        if isinstance(t, DateTime):
-            return datetime.fromisoformat(str(v))
-        if isinstance(t, Boolean):
-            if not isinstance(v, bool):
-                raise ValueError("expected true or false")
-        elif isinstance(t, Integer):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise ValueError("expected an integer")
-        elif isinstance(t, Float):
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise ValueError("expected a number")
-        elif isinstance(t, (Text, String)):
-            if not isinstance(v, str):
-                raise ValueError("expected text")
-        if isinstance(t, Vector):
-            arr = np.asarray(v, dtype=np.float32)
-            if arr.ndim != 1 or arr.shape[0] != t.dim:
-                raise ValueError(f"expected {t.dim} numbers")
-            return arr
+        return _typed(col.type, v)
     except (ValueError, TypeError) as exc:
         raise InvalidInput(f"{table}.{col.name}", f"{exc} (got {str(v)[:40]!r})") from None
+
+
+# the column types whose values are taken as they are, once checked: (type, check, what it expects)
+_CHECKED: tuple[tuple[Any, Any, str], ...] = (
+    (Boolean, lambda v: isinstance(v, bool), "expected true or false"),
+    (Integer, lambda v: isinstance(v, int) and not isinstance(v, bool), "expected an integer"),
+    (Float, lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "expected a number"),
+    ((Text, String), lambda v: isinstance(v, str), "expected text"),
+)
+
+
+def _typed(t: Any, v: Any) -> Any:
+    if isinstance(t, ARRAY):
+        if not isinstance(v, list):
+            raise ValueError("expected a list")
+        item = t.item_type
+        if isinstance(item, UUID):
+            return [uuid.UUID(str(x)) for x in v]
+        if isinstance(item, Vector):
+            return [np.asarray(x, dtype=np.float32) for x in v]
+        return list(v)
+    if isinstance(t, UUID):
+        return uuid.UUID(str(v))
+    if isinstance(t, DateTime):
+        return datetime.fromisoformat(str(v))
+    if isinstance(t, Vector):
+        arr = np.asarray(v, dtype=np.float32)
+        if arr.ndim != 1 or arr.shape[0] != t.dim:
+            raise ValueError(f"expected {t.dim} numbers")
+        return arr
+    for kind, check, expected in _CHECKED:
+        if isinstance(t, kind):
+            if not check(v):
+                raise ValueError(expected)
+            break
     return v
 
 

@@ -253,50 +253,11 @@ def bridge(kb: Knowledge, f: PairFacts) -> str:
 
 def surprise(kb: Knowledge, f: PairFacts) -> str:
     A, B = q(f.a.name), q(f.b.name)
-    S = q(f.shared or "")
     m = q(kb.concept(f.middle).label)
     if f.kin:
-        kin = f"kinds of {S}" if f.kinship in ("siblings", "shared") else "one a kind of the other"
-        if f.band == "close":
-            text = (
-                f"{A} and {B} are as near in meaning as {kin} should be"
-                if f.close_kin
-                else f"{A} and {B} are nearer in meaning than their remote kinship through {S} suggests"
-            )
-        elif f.band == "middle":
-            text = (
-                f"{A} and {B} are {kin}, yet a middle distance apart: the kind is shared, the uses differ"
-                if f.close_kin
-                else f"{A} and {B} are a middle distance apart, as cousins through {S} would be"
-            )
-        else:
-            text = (
-                f"{A} and {B} are far apart for {kin}: more in common than their distance shows"
-                if f.close_kin
-                else f"{A} and {B} are far apart, and their lineages meet only at {S}: little in common either way"
-            )
-        evidence = ""
+        text, evidence = _kin_surprise(f, A, B), ""
     else:
-        if f.relations:
-            evidence = "what ties them is a relation, not a kind: " + relation(*f.relations[0])
-        elif f.shared_target:
-            evidence = "what they share is a relation, not a kind: " + shared(*f.shared_target)
-        elif f.gloss_link:
-            evidence = f"the definition of {q(f.gloss_link[0].name)} names {q(f.gloss_link[1].lemma)}"
-        elif f.common_domains:
-            evidence = f"both are matters of {domains(f.common_domains)}"
-        else:
-            evidence = ""
-        if f.band == "close":
-            text = f"{A} and {B} are close in meaning with no lineage in common: related by use, not by kind"
-        elif f.band == "middle" and f.mediated:
-            text = f"{A} and {B} share no lineage, yet {m}, {_toward(f, f.middle_sims)}, stands nearer to each than they are to one another"
-        elif f.band == "middle":
-            text = f"{A} and {B} are a middle distance apart without a common lineage, {m} lying {_toward(f, f.middle_sims)}"
-        elif f.mediated:
-            text = f"nothing in the corpus makes {A} and {B} kin, and only {m}, {_toward(f, f.middle_sims)} and nearer to each than they are to one another, spans the gap"
-        else:
-            text = f"{A} and {B} are strangers by kind and far apart in meaning, with {m} {_toward(f, f.middle_sims)}"
+        text, evidence = _stranger_surprise(f, A, B, m), _stranger_evidence(f)
     if not evidence and f.kinds is not None and f.kinds_sim is not None:
         evidence = _against_kinds(f.sim, f.kinds, f.kinds_sim)
     elif not evidence and not f.mediated:
@@ -311,6 +272,51 @@ def surprise(kb: Knowledge, f: PairFacts) -> str:
     opposite = "yet the corpus counts them as opposites" if f.opposite else ""
     back = f"the walk has met {B} {times(f.revisits)} before" if f.revisits > 0 else ""
     return _sentence(text, evidence, leans, opposite, back)
+
+
+def _kin_surprise(f: PairFacts, A: str, B: str) -> str:
+    """Kin: how their distance in meaning sits with their kinship."""
+    S = q(f.shared or "")
+    kin = f"kinds of {S}" if f.kinship in ("siblings", "shared") else "one a kind of the other"
+    if f.band == "close":
+        if f.close_kin:
+            return f"{A} and {B} are as near in meaning as {kin} should be"
+        return f"{A} and {B} are nearer in meaning than their remote kinship through {S} suggests"
+    if f.band == "middle":
+        if f.close_kin:
+            return f"{A} and {B} are {kin}, yet a middle distance apart: the kind is shared, the uses differ"
+        return f"{A} and {B} are a middle distance apart, as cousins through {S} would be"
+    if f.close_kin:
+        return f"{A} and {B} are far apart for {kin}: more in common than their distance shows"
+    return f"{A} and {B} are far apart, and their lineages meet only at {S}: little in common either way"
+
+
+def _stranger_surprise(f: PairFacts, A: str, B: str, m: str) -> str:
+    """No lineage in common: how near they are, and what lies between."""
+    if f.band == "close":
+        return f"{A} and {B} are close in meaning with no lineage in common: related by use, not by kind"
+    if f.band == "middle" and f.mediated:
+        return f"{A} and {B} share no lineage, yet {m}, {_toward(f, f.middle_sims)}, stands nearer to each than they are to one another"
+    if f.band == "middle":
+        return (
+            f"{A} and {B} are a middle distance apart without a common lineage, {m} lying {_toward(f, f.middle_sims)}"
+        )
+    if f.mediated:
+        return f"nothing in the corpus makes {A} and {B} kin, and only {m}, {_toward(f, f.middle_sims)} and nearer to each than they are to one another, spans the gap"
+    return f"{A} and {B} are strangers by kind and far apart in meaning, with {m} {_toward(f, f.middle_sims)}"
+
+
+def _stranger_evidence(f: PairFacts) -> str:
+    """What ties two concepts of no common lineage, if anything does."""
+    if f.relations:
+        return "what ties them is a relation, not a kind: " + relation(*f.relations[0])
+    if f.shared_target:
+        return "what they share is a relation, not a kind: " + shared(*f.shared_target)
+    if f.gloss_link:
+        return f"the definition of {q(f.gloss_link[0].name)} names {q(f.gloss_link[1].lemma)}"
+    if f.common_domains:
+        return f"both are matters of {domains(f.common_domains)}"
+    return ""
 
 
 def _against_kinds(sim: float, kinds: tuple[str, str], kinds_sim: float) -> str:
