@@ -150,3 +150,27 @@ def test_int8_rows_keep_cosines_within_a_few_thousandths(matrix: np.ndarray) -> 
 def test_cells_of_an_empty_corpus_are_refused() -> None:
     with pytest.raises(ValueError, match="no vectors"):
         Cells.build(np.zeros((0, 8), np.float32))
+
+
+def test_a_bounded_draw_reads_where_the_band_is(sv: ScaledVectors, matrix: np.ndarray) -> None:
+    """The cells' estimate of their band members (their mean's similarity and spread) leads
+    the draw to them: band members per member read beat the band's share of the corpus."""
+    found = read = in_band = 0
+    for q in range(0, 3000, 300):
+        draw = sv.sample_band(matrix[q], LOW, HIGH, len(matrix), (q,), budget=600)
+        found, read = found + len(draw.indices), read + draw.scanned
+        in_band += len(exact_band(matrix, matrix[q]))
+    assert found / read >= 1.5 * in_band / (10 * len(matrix))
+
+
+def test_cells_kept_without_their_sums_get_them_on_load(tmp_path, sv: ScaledVectors, matrix: np.ndarray) -> None:
+    sv.save(tmp_path / "kb")
+    with np.load(tmp_path / "kb" / "cells.npz") as z:
+        old = {k: z[k] for k in ("centroids", "assignment", "member_sims")}
+    np.savez(tmp_path / "kb" / "cells.npz", **old)
+    loaded = ScaledVectors.load(tmp_path / "kb")
+    a = sv.sample_band(matrix[8], LOW, HIGH, 40, (5,), budget=600)
+    b = loaded.sample_band(matrix[8], LOW, HIGH, 40, (5,), budget=600)
+    assert a.indices.tolist() == b.indices.tolist()
+    with np.load(tmp_path / "kb" / "cells.npz") as z:
+        assert "sums" in z.files

@@ -2,7 +2,10 @@
 
 The graph keeps its vectors quantised to int8 (a quarter of float32's memory); the hits
 are re-scored exactly from the caller's rows, so similarities are the true cosines and only
-the choice of candidates is approximate. Concept indices are the graph's keys, so concepts
+the choice of candidates is approximate. usearch quantises a component x to round(127 x):
+a unit vector of 384 dimensions has components of a few hundredths (MiniLM's largest is
+0.24), which left a handful of levels each, and at a million concepts the 10 nearest came
+back 6 times in 10. The vectors are scaled by SCALE first (inner products keep their order). Concept indices are the graph's keys, so concepts
 added later (foraged, imported) are new keys in the same graph.
 """
 
@@ -16,7 +19,8 @@ from usearch.index import Index
 
 CONNECTIVITY = 8  # graph degree: recall against build time (1M x 384 builds in about five minutes on two cores)
 EXPANSION_ADD = 32
-EXPANSION_SEARCH = 64
+EXPANSION_SEARCH = 128
+SCALE = 3.5  # components beyond 1/SCALE (0.29) are clipped
 OVERFETCH = 2  # hits asked of the graph per neighbour wanted, before exact re-scoring
 
 
@@ -41,7 +45,7 @@ class AnnIndex:
         if len(vectors) == 0:
             return
         keys = np.arange(start, start + len(vectors), dtype=np.uint64)
-        self._index.add(keys, np.asarray(vectors, dtype=np.float32), threads=self.threads)
+        self._index.add(keys, SCALE * np.asarray(vectors, dtype=np.float32), threads=self.threads)
 
     def search(
         self,
@@ -59,7 +63,7 @@ class AnnIndex:
         if norm == 0.0:
             return []
         ask = min(len(self._index), OVERFETCH * (k + len(exclude)) + 8)
-        hits = self._index.search(v / norm, ask, threads=1)
+        hits = self._index.search(v * (SCALE / norm), ask, threads=1)
         keys = np.asarray(hits.keys, dtype=np.int64)
         if len(exclude):
             keys = keys[~np.isin(keys, np.asarray(exclude, dtype=np.int64))]

@@ -18,12 +18,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.special import ndtr
 
-# concept indices -> their unit vectors as float32 rows
-RowReader = Callable[[np.ndarray], np.ndarray]
+# (concept indices, unit vector) -> their rows' similarities to it
+Dots = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
-# Members read per band query at most (4,096 rows of 384 float16: 3 MB).
+# Members read per band query at most (4,096 rows of 384 int8: 1.5 MB), at most PER_CELL
+# of them from one cell: a draw spread over many cells misses less where a cell's estimate errs.
 BUDGET = 4096
+PER_CELL = 256
+CALIBRATION_QUERIES = 16  # query rows and members per cell sampled to fit the spread
+CALIBRATION_MEMBERS = 64
 TRAIN_SAMPLE = 40_000  # k-means trains on at most this many vectors
 ITERATIONS = 8
 CHUNK = 32_768  # rows per matrix product while assigning
@@ -60,14 +65,62 @@ class BandDraw:
     cells_read: int
 
 
-class Cells:
-    """Unit centroids, each row's cell, and per cell its members and angular radius."""
+def _cell_sums(k: int, cells: np.ndarray, rows: np.ndarray, out: np.ndarray) -> None:
+    """Add each row to its cell's sum (one weighted bincount per dimension)."""
+    for j in range(rows.shape[1]):
+        out[:, j] += np.bincount(cells, weights=rows[:, j], minlength=k)
 
-    def __init__(self, centroids: np.ndarray, assignment: np.ndarray, member_sims: np.ndarray):
+
+class Cells:
+    """Unit centroids, each row's cell, and per cell its members, angular radius and the
+    sum of its members' vectors (their mean's product with a query is their mean similarity
+    to it); SPREAD: the members' variance of similarity along a direction, as a share of
+    their residual (1 - |mean|^2), fitted once over the corpus."""
+
+    def __init__(
+        self,
+        centroids: np.ndarray,
+        assignment: np.ndarray,
+        member_sims: np.ndarray,
+        sums: np.ndarray,
+        spread: float,
+    ):
         self.centroids = np.ascontiguousarray(centroids, dtype=np.float32)
         self.assignment = np.asarray(assignment, dtype=np.int32)
         self.member_sims = np.asarray(member_sims, dtype=np.float32)
+        self.sums = np.ascontiguousarray(sums, dtype=np.float32)
+        self.spread = float(spread)
         self._index()
+
+    @classmethod
+    def from_rows(
+        cls,
+        centroids: np.ndarray,
+        assignment: np.ndarray,
+        member_sims: np.ndarray,
+        rows: Callable[[np.ndarray], np.ndarray],
+    ) -> Cells:
+        """Cells whose members' sums and spread are computed from ROWS (indices -> rows)."""
+        k, n = len(centroids), len(assignment)
+        sums = np.zeros((k, centroids.shape[1]), dtype=np.float64)
+        for s in range(0, n, CHUNK):
+            idx = np.arange(s, min(n, s + CHUNK))
+            _cell_sums(k, np.asarray(assignment[idx]), rows(idx), sums)
+        cells = cls(centroids, assignment, member_sims, sums.astype(np.float32), 1.0)
+        cells.spread = cells._fit_spread(rows)
+        return cells
+
+    def _fit_spread(self, rows: Callable[[np.ndarray], np.ndarray], seed: int = 0) -> float:
+        rng = np.random.default_rng(seed)
+        queries = rows(np.sort(rng.choice(len(self), size=min(len(self), CALIBRATION_QUERIES), replace=False)))
+        ratios = []
+        for c in np.flatnonzero(self.sizes >= 8):
+            members = self.cell_members(int(c))
+            members = np.sort(rng.choice(members, size=min(len(members), CALIBRATION_MEMBERS), replace=False))
+            var = (rows(members) @ queries.T).var(axis=0)
+            residual = max(1.0 - float(self.mean_norm2[c]), 1e-4)
+            ratios.extend((var / residual).tolist())
+        return float(np.median(ratios)) if ratios else 1.0
 
     def _index(self) -> None:
         k = len(self.centroids)
@@ -76,18 +129,15 @@ class Cells:
         self.offsets = np.zeros(k + 1, dtype=np.int64)
         np.cumsum(np.bincount(self.assignment, minlength=k), out=self.offsets[1:])
         sims = np.clip(self.member_sims, -1.0, 1.0)
-        # per cell: the widest angle of a member from the centroid, and the members' mean
-        # cosine to it (their expected similarity to a query is about mean x centroid's)
+        # per cell: the widest angle of a member from the centroid, and its members' mean
         self.radius = np.zeros(k, dtype=np.float32)
-        self.mean_sim = np.ones(k, dtype=np.float32)
         sizes = np.diff(self.offsets)
         full = sizes > 0
         if full.any():
-            starts = self.offsets[:-1][full]
-            by_cell = sims[order]
-            self.radius[full] = np.arccos(np.minimum.reduceat(by_cell, starts))
-            self.mean_sim[full] = np.add.reduceat(by_cell, starts) / sizes[full]
+            self.radius[full] = np.arccos(np.minimum.reduceat(sims[order], self.offsets[:-1][full]))
         self.sizes = sizes
+        self.means = self.sums / np.maximum(sizes, 1)[:, None].astype(np.float32)
+        self.mean_norm2 = np.einsum("ij,ij->i", self.means, self.means)
 
     def __len__(self) -> int:
         return len(self.assignment)
@@ -111,14 +161,18 @@ class Cells:
             sums[empty] = train[rng.choice(len(train), size=int(empty.sum()), replace=False)]
             centroids = _unit(sums)
         assignment, sims = _assign(matrix, centroids)
-        return cls(centroids, assignment, sims)
+        return cls.from_rows(centroids, assignment, sims, lambda idx: np.asarray(matrix[idx], dtype=np.float32))
 
     def add(self, vectors: np.ndarray) -> None:
         """Put new rows (appended after the existing ones) into their nearest cells; the
-        centroids stay, a cell's radius widens to hold them."""
+        centroids and the spread stay, a cell's radius widens to hold them."""
         if len(vectors) == 0:
             return
-        cells, sims = _assign(np.asarray(vectors, dtype=np.float32), self.centroids)
+        vectors = np.asarray(vectors, dtype=np.float32)
+        cells, sims = _assign(vectors, self.centroids)
+        sums = self.sums.astype(np.float64)
+        _cell_sums(len(self.centroids), cells, vectors, sums)
+        self.sums = sums.astype(np.float32)
         self.assignment = np.concatenate([self.assignment, cells])
         self.member_sims = np.concatenate([self.member_sims, sims])
         self._index()
@@ -136,18 +190,17 @@ class Cells:
         bottom = np.cos(np.minimum(theta + self.radius, np.pi))
         s_low, s_high = 1.0 - high, 1.0 - low
         cand = np.flatnonzero((self.sizes > 0) & (top >= s_low) & (bottom <= s_high))
-        # expected member similarity ~ mean_sim * a, spread ~ the members' off-centroid part
-        mu = self.mean_sim[cand] * a[cand]
-        spread = np.sqrt(np.maximum(1.0 - self.mean_sim[cand] ** 2, 1e-4)) * np.sqrt(
-            np.maximum(1.0 - a[cand] ** 2, 1e-4)
-        )
-        sigma = np.maximum(0.05, 0.5 * spread)
-        share = np.exp(-0.5 * (np.maximum(np.maximum(s_low - mu, mu - s_high), 0.0) / sigma) ** 2)
-        return cand, share.astype(np.float64)
+        # the members' similarities as a normal: their mean's product with v, and a spread
+        # from what of them their mean leaves (the fitted share of 1 - |mean|^2)
+        mu = (self.means[cand] @ v).astype(np.float64)
+        sigma = np.sqrt(np.maximum(1.0 - self.mean_norm2[cand], 1e-4) * self.spread)
+        sigma = np.maximum(sigma, 0.01)
+        share = ndtr((s_high - mu) / sigma) - ndtr((s_low - mu) / sigma)
+        return cand, share
 
     def sample_band(
         self,
-        rows: RowReader,
+        dots: Dots,
         v: np.ndarray,
         low: float,
         high: float,
@@ -165,26 +218,23 @@ class Cells:
         cand, share = self.reachable(v, low, high)
         if len(cand) == 0:
             return BandDraw(np.zeros(0, np.int64), np.zeros(0, np.float32), 0, 0)
-        weight = self.sizes[cand] * share
+        weight = self.sizes[cand] * share  # the expected band members of each cell
         # a weighted order without replacement (Efraimidis-Spirakis keys)
         keys = np.log(np.maximum(rng.random(len(cand)), 1e-300)) / np.maximum(weight, 1e-12)
         order = cand[np.argsort(-keys, kind="stable")]
-        sizes = self.sizes[order]
-        read = int(np.searchsorted(np.cumsum(sizes), budget, side="left")) + 1
-        chosen = order[: max(1, min(read, len(order)))]
-        # a cell larger than what is left of the budget is read in part (a random slice)
+        # from each cell in that order, up to PER_CELL of its members drawn at random
         idx_parts, left = [], budget
-        for c in chosen:
+        for c in order:
             members = self.cell_members(int(c))
-            if len(members) > left:
-                start = int(rng.integers(0, len(members) - left + 1))
-                members = members[start : start + left]
+            take = min(len(members), PER_CELL, left)
+            if take < len(members):
+                members = members[np.sort(rng.choice(len(members), size=take, replace=False))]
             idx_parts.append(members)
             left -= len(members)
             if left <= 0:
                 break
         idx = np.concatenate(idx_parts)
-        dist = 1.0 - rows(idx) @ v
+        dist = 1.0 - dots(idx, v)
         keep = (dist >= low) & (dist <= high)
         idx, dist = idx[keep], dist[keep].astype(np.float32)
         if len(idx) > k:

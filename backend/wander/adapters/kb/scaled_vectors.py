@@ -66,6 +66,13 @@ class ScaledVectors:
             return self.matrix[idx]
         return self.matrix[idx].astype(np.float32) * self.step[idx, None]
 
+    def dots(self, idx: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Rows IDX's similarities to V (int8 codes widened, scaled after the product)."""
+        idx = np.asarray(idx, dtype=np.int64)
+        if self.step is None:
+            return self.matrix[idx] @ v
+        return (self.matrix[idx].astype(np.float32) @ v) * self.step[idx]
+
     def similarities(self, v: np.ndarray) -> np.ndarray:
         """Cosine of unit-normalised V to every row: a whole pass (what the band draw and
         the ANN avoid), in chunks so int8 rows are widened a block at a time."""
@@ -84,7 +91,7 @@ class ScaledVectors:
         self, v: np.ndarray, low: float, high: float, k: int, seed: Sequence[int], budget: int = BUDGET
     ) -> BandDraw:
         """Up to K concepts at cosine distance LOW-HIGH from V, the same for the same SEED."""
-        return self.cells.sample_band(self.rows, v, low, high, k, np.random.default_rng(list(seed)), budget)
+        return self.cells.sample_band(self.dots, v, low, high, k, np.random.default_rng(list(seed)), budget)
 
     def add(self, vectors: np.ndarray) -> range:
         """Append unit VECTORS (foraged or imported concepts): new rows, cells and graph keys."""
@@ -109,14 +116,19 @@ class ScaledVectors:
         np.save(folder / "rows.npy", self.matrix)
         if self.step is not None:
             np.save(folder / "steps.npy", self.step)
+        self._save_cells(folder)
+        self.ann.save(folder / "graph.usearch")
+        (folder / "meta.json").write_text(json.dumps({"format": FORMAT, "rows": len(self), "dim": self.dim}))
+
+    def _save_cells(self, folder: Path) -> None:
         np.savez(
             folder / "cells.npz",
             centroids=self.cells.centroids,
             assignment=self.cells.assignment,
             member_sims=self.cells.member_sims,
+            sums=self.cells.sums,
+            spread=np.float64(self.cells.spread),
         )
-        self.ann.save(folder / "graph.usearch")
-        (folder / "meta.json").write_text(json.dumps({"format": FORMAT, "rows": len(self), "dim": self.dim}))
 
     @classmethod
     def load(cls, folder: Path) -> ScaledVectors:
@@ -127,5 +139,23 @@ class ScaledVectors:
         steps = folder / "steps.npy"
         step = np.load(steps, allow_pickle=False) if steps.is_file() else None
         with np.load(folder / "cells.npz", allow_pickle=False) as z:
-            cells = Cells(z["centroids"], z["assignment"], z["member_sims"])
-        return cls(matrix, cells, AnnIndex.load(folder / "graph.usearch", int(meta["dim"])), step)
+            parts = {name: z[name] for name in z.files}
+        if "sums" in parts:
+            cells = Cells(parts["centroids"], parts["assignment"], parts["member_sims"], parts["sums"], parts["spread"])
+        else:  # kept before the cells held their sums: computed once from the rows, and kept
+            cells = Cells.from_rows(
+                parts["centroids"], parts["assignment"], parts["member_sims"], _reader(matrix, step)
+            )
+        scaled = cls(matrix, cells, AnnIndex.load(folder / "graph.usearch", int(meta["dim"])), step)
+        if "sums" not in parts:
+            scaled._save_cells(folder)
+        return scaled
+
+
+def _reader(matrix: np.ndarray, step: np.ndarray | None):
+    def rows(idx: np.ndarray) -> np.ndarray:
+        if step is None:
+            return np.asarray(matrix[idx], dtype=np.float32)
+        return matrix[idx].astype(np.float32) * step[idx, None]
+
+    return rows
