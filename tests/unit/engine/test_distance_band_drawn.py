@@ -106,3 +106,21 @@ def test_nearest_comes_from_the_graph_with_exact_similarities(kb: ApproximateInd
     exact = KnowledgeIndex([kb.concept(i) for i in range(len(kb))], kb.vectors(np.arange(len(kb)))).nearest(v, 5)
     assert got[0][0] == 17 and got[0][1] == pytest.approx(2.0, abs=1e-4)
     assert len({i for i, _ in got} & {i for i, _ in exact}) >= 4
+
+
+def test_added_concepts_join_the_walk_of_a_new_wander() -> None:
+    concepts, m = corpus()
+    small = ApproximateIndex(concepts[:1500], m[:1500])
+    grown = small.grown(concepts[1500:], m[1500:])
+    assert len(grown) == N and len(small) == 1500
+    assert grown.index_of("c1700") == 1700 and grown.nearest(m[1700], 1)[0][0] == 1700
+    # the index a wander under way holds never answers with a concept it does not have
+    assert all(i < 1500 for i, _ in small.nearest(m[1700], 5))
+    idx, _ = small.sample_band(m[1700], 0.3, 0.7, N, (1,))
+    assert len(idx) and (idx < 1500).all()
+    drawn = {c.kb_key for s in range(20) for c in band.distance_band(make_walk(grown, random_seed=s))}
+    assert any(int(key[1:]) >= 1500 for key in drawn if key)
+    with pytest.raises(ValueError, match="already"):
+        grown.grown(concepts[:1], m[:1])
+    with pytest.raises(ValueError, match="grown already"):
+        small.grown(concepts[:1], m[:1])

@@ -31,11 +31,33 @@ class ApproximateIndex(KnowledgeIndex):
         if len(self.scaled) != len(self):
             raise ValueError(f"scaled vectors of {len(self.scaled)} concepts for {len(self)} concepts")
 
+    # The vectors may hold concepts added after this index was made (grown): they belong
+    # to the grown index, not to this one, so they are left out here.
+
     def nearest(self, v: np.ndarray, k: int, exclude: Sequence[int] = ()) -> list[tuple[int, float]]:
-        return self.scaled.nearest(v, k, exclude)
+        extra = len(self.scaled) - len(self)
+        found = self.scaled.nearest(v, k + extra, exclude)
+        return [(i, s) for i, s in found if i < len(self)][:k]
 
     def sample_band(
         self, v: np.ndarray, low: float, high: float, k: int, seed: Sequence[int]
     ) -> tuple[np.ndarray, np.ndarray]:
         draw = self.scaled.sample_band(v, low, high, k, seed)
-        return draw.indices, draw.distances
+        mine = draw.indices < len(self)
+        return draw.indices[mine], draw.distances[mine]
+
+    def grown(self, concepts: Sequence[KnowledgeConcept], vectors: np.ndarray) -> ApproximateIndex:
+        """The knowledge base with CONCEPTS (foraged, imported) added, their unit VECTORS
+        joining the cells and the ANN graph in place (no rebuild). New wanders walk the grown
+        index; one under way keeps the index it started with, whose arrays match it."""
+        if len(concepts) != len(vectors):
+            raise ValueError("concepts and vectors differ in number")
+        if len(self.scaled) != len(self):
+            raise ValueError("this index has been grown already: grow the newest one")
+        known = {self.concept(i).key for i in range(len(self))}
+        if dup := [c.key for c in concepts if c.key in known]:
+            raise ValueError(f"concepts already in the knowledge base: {dup[:3]}")
+        vectors = np.asarray(vectors, dtype=np.float32)
+        self.scaled.add(vectors)
+        everything = [self.concept(i) for i in range(len(self))] + list(concepts)
+        return ApproximateIndex(everything, np.concatenate([self._matrix, vectors]), self._graph, self.scaled)
