@@ -99,12 +99,12 @@ def test_a_step_while_the_kernel_compiles_takes_the_numpy_passes_with_the_same_o
 
     frames = np.stack([hash_frame(t) for t in ("tide", "information asymmetry", "harbour")])
     fused = kernel.evolve_batch(frames, fused=True)
-    monkeypatch.setattr(kernel, "_fused_state", [])  # not loaded yet in this "process" ...
-    assert kernel._fused_lock.acquire(timeout=60)  # ... and another thread is compiling it
+    monkeypatch.setattr(kernel.fused, "_fused_state", [])  # not loaded yet in this "process" ...
+    assert kernel.fused._fused_lock.acquire(timeout=60)  # ... and another thread is compiling it
     try:
-        assert kernel._fused_for(frames, np, None) is None
+        assert kernel.fused.fused_for(frames, np, None) is None
         meanwhile = kernel.evolve_batch(frames)
     finally:
-        kernel._fused_lock.release()
+        kernel.fused._fused_lock.release()
     assert [(e.state, e.ticks) for e in meanwhile] == [(e.state, e.ticks) for e in fused]
     assert all(np.array_equal(a.attractor, b.attractor) for a, b in zip(meanwhile, fused, strict=True))

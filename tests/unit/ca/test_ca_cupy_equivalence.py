@@ -81,7 +81,7 @@ def test_role_windows_agree(cupy, fused, monkeypatch):
     """Ordinary seeds do not oscillate, so a stand-in detector (a function of the role
     window alone) flags some frames at each check: the role rings must hold the same
     roles on both sides for the same frames to leave at the same checks."""
-    real = kernel._periodicity
+    real = kernel.reference.periodicity
 
     def stand_in(roles, xp_):
         osc, period, count = real(roles, xp_)
@@ -90,7 +90,7 @@ def test_role_windows_agree(cupy, fused, monkeypatch):
         flag = key % 3 == 0
         return flag | osc, np.where(flag, 2, period), np.where(flag, 77, count)
 
-    monkeypatch.setattr(kernel, "_periodicity", stand_in)
+    monkeypatch.setattr(kernel.reference, "periodicity", stand_in)
     frames = hash_frames([f"oscillation case {i}" for i in range(24)])
     cpu = evolve_batch(frames, xp=np, threshold=0.0, max_ticks=120)
     assert 2 <= sum(e.state == OSCILLATING for e in cpu) < 24

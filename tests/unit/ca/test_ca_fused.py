@@ -164,7 +164,7 @@ def stand_in_detector(real):
 @pytest.mark.parametrize(("keep_history", "chunk_size"), [(False, None), (True, None), (False, 3)])
 def test_oscillation_decisions_and_role_windows_are_identical(monkeypatch, keep_history, chunk_size):
     """Also with small chunks, whose buffers and role ring are reused from chunk to chunk."""
-    monkeypatch.setattr(kernel, "_periodicity", stand_in_detector(kernel._periodicity))
+    monkeypatch.setattr(kernel.reference, "periodicity", stand_in_detector(kernel.reference.periodicity))
     rng = np.random.default_rng(5)
     frames = np.concatenate([hash_frames([f"osc {i}" for i in range(10)]), tied_frames(rng, 4, (64, 64), 2)])
     kw = dict(threshold=1e-7, max_ticks=140, keep_history=keep_history, xp=np)
@@ -179,7 +179,7 @@ def test_oscillation_decisions_and_role_windows_are_identical(monkeypatch, keep_
 
 
 def test_detection_off_never_calls_the_detector(monkeypatch):
-    monkeypatch.setattr(kernel, "_periodicity", lambda *a: pytest.fail("detector called"))
+    monkeypatch.setattr(kernel.reference, "periodicity", lambda *a: pytest.fail("detector called"))
     evs = evolve_batch(hash_frames(["off a", "off b"]), threshold=0.0, max_ticks=70, detect=False, xp=np, fused=True)
     assert [e.state for e in evs] == [CHAOTIC, CHAOTIC]
 
@@ -195,9 +195,9 @@ def test_chunking_does_not_change_fused_results(chunk_size):
 def test_without_numba_the_numpy_passes_run(monkeypatch):
     frames = hash_frames(["no numba a", "no numba b"])
     expected = evolve_batch(frames, xp=np, fused=True)
-    monkeypatch.setattr(kernel, "_fused_state", [None])
+    monkeypatch.setattr(kernel.fused, "_fused_state", [None])
     assert not kernel.fused_available()
-    monkeypatch.setattr(kernel, "_evolve_chunk_fused", lambda *a: pytest.fail("fused path taken"))
+    monkeypatch.setattr(kernel.fused, "evolve_chunk_fused", lambda *a: pytest.fail("fused path taken"))
     for a, b in zip(evolve_batch(frames, xp=np), expected):
         assert_same(a, b)
     with pytest.raises(RuntimeError, match="fused"):
@@ -207,8 +207,8 @@ def test_without_numba_the_numpy_passes_run(monkeypatch):
 
 def test_the_fused_path_is_the_default_on_numpy(monkeypatch):
     calls = []
-    real = kernel._evolve_chunk_fused
-    monkeypatch.setattr(kernel, "_evolve_chunk_fused", lambda *a: calls.append(1) or real(*a))
+    real = kernel.fused.evolve_chunk_fused
+    monkeypatch.setattr(kernel.fused, "evolve_chunk_fused", lambda *a: calls.append(1) or real(*a))
     evolve_batch(hash_frames(["default"]), xp=np)
     assert calls == [1]
 

@@ -176,7 +176,7 @@ def test_oscillation_path_is_identical(monkeypatch, xp):
     """Oscillation does not occur in the CA on ordinary seeds, so a deterministic stand-in
     detector (a function of the role window alone) flags some frames; the batched kernel
     (compaction, ring buffer of roles) must decide exactly as the reference loop."""
-    real = kernel._periodicity
+    real = kernel.reference.periodicity
 
     def fake(roles, xp_):
         osc, period, count = real(roles, xp_)
@@ -185,7 +185,7 @@ def test_oscillation_path_is_identical(monkeypatch, xp):
         flag = key % 3 == 0
         return flag | osc, np.where(flag, 2, period), np.where(flag, 77, count)
 
-    monkeypatch.setattr(kernel, "_periodicity", fake)
+    monkeypatch.setattr(kernel.reference, "periodicity", fake)
     frames = hash_frames([f"oscillation case {i}" for i in range(12)])
     batched = evolve_batch(frames, threshold=0.0, max_ticks=120, xp=xp, keep_history=True)
     states = summarize(batched)
@@ -199,7 +199,7 @@ def test_oscillation_path_is_identical(monkeypatch, xp):
 
 
 def test_detection_off_never_oscillates(monkeypatch, xp):
-    monkeypatch.setattr(kernel, "_periodicity", lambda *a: pytest.fail("detector called"))
+    monkeypatch.setattr(kernel.reference, "periodicity", lambda *a: pytest.fail("detector called"))
     evolve_batch(hash_frames(TEXTS[:3]), threshold=0.0, max_ticks=70, detect=False, xp=xp)
 
 
