@@ -44,7 +44,7 @@ from wander.adapters.kb.scaled_vectors import ScaledVectors  # noqa: E402
 ROOT = Path(tempfile.gettempdir()) / "wander-kb-scale"
 VERSION = 2  # of the synthetic corpora and the index layout: bump to rebuild
 SIZES = (14_000, 100_000, 1_000_000)
-POOL = 52  # concepts a step's band draw scores (the engine's pool of 48 and its 4 uniform draws)
+DRAW = 384  # concepts a step draws from the band (distance_band.DRAW), all of them scored here
 NEIGHBOURS = 10
 LOW, HIGH = 0.3, 0.7
 
@@ -123,7 +123,7 @@ def measure(n: int, steps: int, seed: int = 1) -> dict[str, float]:
             v = loci[-1]
             idx = np.zeros(0, dtype=np.int64)
             for low, high in ((LOW, HIGH), (0.2, 0.8)):
-                draw = sv.sample_band(v, low, high, POOL, (seed, walk, step, 7))
+                draw = sv.sample_band(v, low, high, DRAW, (seed, walk, step, 7))
                 idx = draw.indices[~visited[draw.indices]]
                 if len(idx) >= 8:
                     break
@@ -146,7 +146,7 @@ def measure(n: int, steps: int, seed: int = 1) -> dict[str, float]:
     rss_after_walk = rss_mb()
     # for comparison: the exact band as a whole pass over the rows, and the ANN's recall
     exact_ms, exact_cpu, recall = [], [], []
-    for q in rng.integers(0, len(sv), 20):
+    for q in rng.integers(0, len(sv), 20 if len(sv) <= 100_000 else 8):  # a whole pass each
         v = sv.rows(np.array([q]))[0]
         t, c = time.perf_counter(), time.thread_time()
         sims = sv.similarities(v)
