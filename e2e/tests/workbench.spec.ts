@@ -280,6 +280,8 @@ async function openSubwander(page: Page, node: Locator, fromId: string) {
 type Crystal = { id: string; status: string; validity: { V: number; verdict: string; type_confident?: boolean }; human_approved: boolean; structural_type: string | null };
 
 test("crystals on the map: diamond with its attractor, the crystal panel, a person's verdict", async ({ page }) => {
+  // Up to 40 crystallizations, each a rumination: on a loaded machine that outlasts the default 2 minutes.
+  test.slow();
   // Every crystal waits for a person's verdict in this wander (require_crystal_approval), so one the
   // gate accepts is held for review as a marginal one is: the test needs the gate not to reject.
   const s = await createViaApi(page, {
@@ -448,6 +450,8 @@ test("bridges: a step that crossed domains is drawn as a double line", async ({ 
 });
 
 test("reject a crystal kept for review: the verdict is recorded through the API", async ({ page }) => {
+  // Up to 40 crystallizations, each a rumination: on a loaded machine that outlasts the default 2 minutes.
+  test.slow();
   // every crystal waits for a person's verdict here, so any the gate does not reject is kept for review
   const s = await createViaApi(page, {
     seed_concept: "forged letters",
