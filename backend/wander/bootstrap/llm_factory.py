@@ -10,7 +10,6 @@ ANTHROPIC_API_KEY, WANDER_ANTHROPIC_*, WANDER_PRICES, WANDER_MODEL_*, WANDER_EMB
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from wander.adapters.embed.minilm import MiniLMEmbedder
 from wander.adapters.embed.ollama import OllamaEmbedder
@@ -24,7 +23,7 @@ from wander.adapters.llm.proposer import ChainProposer, ModelProposer
 from wander.adapters.llm.router import ModelMember, RouterDweller
 from wander.adapters.llm.rumination import ModelRumination
 from wander.adapters.llm.rumination_router import RoutedRumination
-from wander.bootstrap.settings import DWELLERS, EMBEDDERS, Settings, load_settings
+from wander.bootstrap.settings import DWELLERS, EMBEDDERS, ModelsSettings, Settings, load_settings
 from wander.core.action.evaluator import OfflineEvaluator
 from wander.core.action.ports import CloudBudget
 from wander.core.domain.errors import InvalidInput
@@ -36,7 +35,6 @@ from wander.core.engine.rumination import OfflineRuminator
 __all__ = [
     "DWELLERS",
     "EMBEDDERS",
-    "ModelSettings",
     "build_dweller",
     "build_embedder",
     "build_evaluator",
@@ -51,60 +49,19 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class ModelSettings:
-    dweller: str
-    ollama_url: str
-    ollama_model: str
-    ollama_timeout: float
-    ollama_embed_model: str
-    ollama_embed_dim: int | None
-    anthropic_key: str | None
-    anthropic_url: str | None
-    anthropic_model: str
-    anthropic_heavy_model: str
-    anthropic_timeout: float
-    prices: PriceTable
-    retries: int
-    retry_delay: float
-    retry_max_delay: float
-    dwell_max_tokens: int
-    cooldown: int
-    embedder: str
-    helpers: bool = True
-
-    def retry_policy(self, sleep: Sleep | None = None) -> RetryPolicy:
-        policy = RetryPolicy(retries=self.retries, base_delay=self.retry_delay, max_delay=self.retry_max_delay)
-        if sleep is not None:
-            policy.sleep = sleep
-        return policy
-
-
-def model_settings(env: Mapping[str, str] | None = None) -> ModelSettings:
-    """The models section of wander.bootstrap.settings's settings (from `env` alone when given)."""
+def model_settings(env: Mapping[str, str] | None = None) -> ModelsSettings:
+    """The models section of the settings (from `env` alone when given), its price table
+    checked: InvalidInput names WANDER_PRICES when it is not a price table."""
     m = load_settings(env).models
-    prices = PriceTable.from_json(m.prices)
-    return ModelSettings(
-        dweller=m.dweller,
-        ollama_url=m.ollama_url,
-        ollama_model=m.ollama_model,
-        ollama_timeout=m.ollama_timeout,
-        ollama_embed_model=m.ollama_embed_model,
-        ollama_embed_dim=m.ollama_embed_dim,
-        anthropic_key=m.anthropic_api_key or None,
-        anthropic_url=m.anthropic_url,
-        anthropic_model=m.anthropic_model,
-        anthropic_heavy_model=m.anthropic_heavy_model,
-        anthropic_timeout=m.anthropic_timeout,
-        prices=prices,
-        retries=m.retries,
-        retry_delay=m.retry_delay,
-        retry_max_delay=m.retry_max_delay,
-        dwell_max_tokens=m.dwell_max_tokens,
-        cooldown=m.router_cooldown,
-        embedder=m.embedder,
-        helpers=m.helpers,
-    )
+    PriceTable.from_json(m.prices)
+    return m
+
+
+def _retry(s: ModelsSettings, sleep: Sleep | None = None) -> RetryPolicy:
+    policy = RetryPolicy(retries=s.retries, base_delay=s.retry_delay, max_delay=s.retry_max_delay)
+    if sleep is not None:
+        policy.sleep = sleep
+    return policy
 
 
 def check_dweller(name: str | None, env: Mapping[str, str] | None = None) -> str:
@@ -114,33 +71,33 @@ def check_dweller(name: str | None, env: Mapping[str, str] | None = None) -> str
     chosen = (name or s.dweller).strip().lower()
     if chosen not in DWELLERS:
         raise InvalidInput("dweller", f"must be one of {', '.join(DWELLERS)} (got '{name}')")
-    if chosen == "anthropic" and not s.anthropic_key:
+    if chosen == "anthropic" and not s.anthropic_api_key:
         raise InvalidInput("dweller", "anthropic needs ANTHROPIC_API_KEY in the environment")
     return chosen
 
 
-def _ollama_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
+def _ollama_dweller(s: ModelsSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
     return ollama_llm.OllamaDweller(
         s.ollama_url,
         s.ollama_model,
         timeout=s.ollama_timeout,
         embedder=embedder,
         max_tokens=s.dwell_max_tokens,
-        retry=s.retry_policy(sleep),
+        retry=_retry(s, sleep),
     )
 
 
-def _anthropic_dweller(s: ModelSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
+def _anthropic_dweller(s: ModelsSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
     return anthropic_llm.AnthropicDweller(
-        s.anthropic_key or "",
+        s.anthropic_api_key or "",
         s.anthropic_model,
         base_url=s.anthropic_url,
         heavy_model=s.anthropic_heavy_model,
-        prices=s.prices,
+        prices=PriceTable.from_json(s.prices),
         timeout=s.anthropic_timeout,
         embedder=embedder,
         max_tokens=s.dwell_max_tokens,
-        retry=s.retry_policy(sleep),
+        retry=_retry(s, sleep),
     )
 
 
@@ -167,7 +124,7 @@ def build_dweller(
             offline=offline,
             local=_ollama_dweller(s, embedder, sleep),
             mode="local",
-            cooldown=s.cooldown,
+            cooldown=s.router_cooldown,
             grounding=grounding,
         )
     if chosen == "anthropic":
@@ -175,16 +132,16 @@ def build_dweller(
             offline=offline,
             cloud=_anthropic_dweller(s, embedder, sleep),
             mode="cloud",
-            cooldown=s.cooldown,
+            cooldown=s.router_cooldown,
             grounding=grounding,
         )
-    cloud = _anthropic_dweller(s, embedder, sleep) if s.anthropic_key else None
+    cloud = _anthropic_dweller(s, embedder, sleep) if s.anthropic_api_key else None
     return RouterDweller(
         offline=offline,
         local=_ollama_dweller(s, embedder, sleep),
         cloud=cloud,
         mode="rule",
-        cooldown=s.cooldown,
+        cooldown=s.router_cooldown,
         grounding=grounding,
     )
 
@@ -224,17 +181,17 @@ def model_helpers(name: str | None, env: Mapping[str, str] | None = None):
 local_helpers = model_helpers  # the name wiring knew them by
 
 
-def _ollama_chat(s: ModelSettings):
+def _ollama_chat(s: ModelsSettings):
     return ollama_llm.OllamaChat(s.ollama_url, s.ollama_model, timeout=s.ollama_timeout)
 
 
-def _anthropic_chat(s: ModelSettings):
+def _anthropic_chat(s: ModelsSettings):
     return anthropic_llm.AnthropicChat(
-        s.anthropic_key or "",
+        s.anthropic_api_key or "",
         s.anthropic_model,
         base_url=s.anthropic_url,
         heavy_model=s.anthropic_heavy_model,
-        prices=s.prices,
+        prices=PriceTable.from_json(s.prices),
         timeout=s.anthropic_timeout,
     )
 
@@ -248,13 +205,13 @@ def build_proposer(
     if chosen == "offline":
         return None
     if chosen == "ollama":
-        return ModelProposer(_ollama_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)
+        return ModelProposer(_ollama_chat(s), retry=_retry(s, sleep), cooldown=s.router_cooldown)
     if chosen == "anthropic":
-        return ModelProposer(_anthropic_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)
-    local = ModelProposer(_ollama_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)
-    if not s.anthropic_key:
+        return ModelProposer(_anthropic_chat(s), retry=_retry(s, sleep), cooldown=s.router_cooldown)
+    local = ModelProposer(_ollama_chat(s), retry=_retry(s, sleep), cooldown=s.router_cooldown)
+    if not s.anthropic_api_key:
         return local
-    return ChainProposer([local, ModelProposer(_anthropic_chat(s), retry=s.retry_policy(sleep), cooldown=s.cooldown)])
+    return ChainProposer([local, ModelProposer(_anthropic_chat(s), retry=_retry(s, sleep), cooldown=s.router_cooldown)])
 
 
 def build_rumination(
@@ -268,11 +225,11 @@ def build_rumination(
     if chosen == "offline":
         return None
     cloud = local = None
-    if chosen in ("anthropic", "auto") and s.anthropic_key:
-        cloud = ModelRumination(_anthropic_chat(s), model=s.anthropic_heavy_model, retry=s.retry_policy(sleep))
+    if chosen in ("anthropic", "auto") and s.anthropic_api_key:
+        cloud = ModelRumination(_anthropic_chat(s), model=s.anthropic_heavy_model, retry=_retry(s, sleep))
     if chosen in ("ollama", "auto"):
-        local = ModelRumination(_ollama_chat(s), retry=s.retry_policy(sleep))
-    return RoutedRumination(offline=OfflineRuminator(), cloud=cloud, local=local, cooldown=s.cooldown)
+        local = ModelRumination(_ollama_chat(s), retry=_retry(s, sleep))
+    return RoutedRumination(offline=OfflineRuminator(), cloud=cloud, local=local, cooldown=s.router_cooldown)
 
 
 def build_embedder(

@@ -4,14 +4,16 @@ index, dweller, bus) into the engine. The faces (CLI, API, MCP) start from here.
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.adapters.bus.inprocess import InProcessBus
+from wander.adapters.bus.nats import NatsRunQueue, NatsSettings
 from wander.adapters.ca import xp
 from wander.adapters.ca.adapter import WheelerSignals
 from wander.adapters.ca.crystal_memory import CrystalMemory
@@ -29,13 +31,13 @@ from wander.adapters.postgres.repository import PostgresStore
 from wander.adapters.postgres.sandwich_repository import SandwichRepository
 from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID
 from wander.bootstrap.foraging import attach_crystal_sandwiches
-from wander.bootstrap.llm_factory import build_embedder, dweller_builder, model_helpers
-from wander.bootstrap.scale import nats_settings, open_scale
+from wander.bootstrap.llm_factory import DwellerBuilder, build_embedder, dweller_builder, model_helpers
+from wander.bootstrap.scale import Scale, nats_settings, open_scale
 from wander.bootstrap.settings import Settings, load_section, load_settings
 from wander.bootstrap.warmup import phase
 from wander.core.domain.errors import InvalidInput
 from wander.core.engine.clock import ManualClock, SystemClock
-from wander.core.engine.ports import Clock, Embedder, EventBus, KnowledgeConcept
+from wander.core.engine.ports import Clock, Dweller, Embedder, EventBus, KnowledgeConcept, Store
 from wander.core.engine.queries import Queries
 from wander.core.engine.queue_runner import QueueRunner
 from wander.core.engine.runner import Runner
@@ -143,7 +145,7 @@ async def load_knowledge(kb: KbRepository, cache_dir: Path | None = None) -> Kno
     return index
 
 
-def dweller_builder_for(name: str | None) -> Any:
+def dweller_builder_for(name: str | None) -> DwellerBuilder | None:
     """The builder open_app(dweller=...) takes for NAME (else WANDER_DWELLER, else offline):
     None for the offline dweller, without importing any model SDK; raises InvalidInput
     (field 'dweller')."""
@@ -166,7 +168,7 @@ def default_embedder(settings: Settings | None = None) -> Embedder:
 
 
 def offline_engine(
-    knowledge: Any, embedder: Embedder, project_id: str = "p"
+    knowledge: KnowledgeIndex, embedder: Embedder, project_id: str = "p"
 ) -> tuple[WanderEngine, InMemoryStore, ManualClock]:
     """The real engine with the offline dweller over the in-memory store and a manual clock:
     what the quality benchmark and the quality and property tests walk with."""
@@ -193,10 +195,10 @@ class App:
     embedder: Embedder
     engine: WanderEngine
     bus: EventBus  # InProcessBus, or NatsBus when WANDER_NATS_URL is set (wander.bootstrap.scale)
-    run_queue: Any = None  # the JetStream run queue with NATS; None: runs stay in-process
-    scale: Any = None  # wander.bootstrap.scale.Scale with NATS
-    crystal_memory: Any = None  # wander.adapters.ca.crystal_memory.CrystalMemory: crystals in the Wheeler memory
-    sandwiches: Any = None  # wander.adapters.postgres.sandwich_repository.SandwichRepository: the SANDWICH corpus
+    crystal_memory: CrystalMemory  # crystals in the Wheeler memory
+    sandwiches: SandwichRepository  # the SANDWICH corpus
+    run_queue: NatsRunQueue | None = None  # the JetStream run queue with NATS; None: runs stay in-process
+    scale: Scale | None = None  # NATS: its client, the outbox relay, the bus and the run queue
 
     @property
     def queries(self) -> Queries:
@@ -214,7 +216,7 @@ async def open_queries(settings: Settings | None = None):
         await db.dispose()
 
 
-def make_runner(app: App) -> Any:
+def make_runner(app: App) -> Runner | QueueRunner:
     """In-process runs (embedded default), or run requests on the queue for workers."""
     if app.run_queue is None:
         return Runner(app.engine)
@@ -229,11 +231,11 @@ async def open_app(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     knowledge: KnowledgeIndex | None = None,
-    nats: Any = None,
+    nats: NatsSettings | None = None,
     role: str = "app",
-    dweller: Any = None,
-    wrap_store: Any = None,
-):
+    dweller: Dweller | DwellerBuilder | None = None,
+    wrap_store: Callable[[PostgresStore], Store] | None = None,
+) -> AsyncIterator[App]:
     """Everything a face needs, ready to wander; closed on exit. `nats` (NatsSettings)
     overrides WANDER_NATS_URL; with either, events go over NATS and runs to workers.
     `dweller`: a Dweller, or a builder called with (offline dweller, embedder) such as
@@ -259,15 +261,19 @@ async def open_app(
         bus = scale.bus if scale is not None else InProcessBus()
         offline = OfflineDweller(knowledge)
         proposer = ruminator = None
-        if dweller is not None and not hasattr(dweller, "dwell"):
-            proposer, ruminator = model_helpers(getattr(dweller, "name", None))
-            dweller = dweller(offline, embedder)  # a builder (llm.factory.dweller_builder)
+        chosen: Dweller = offline
+        if dweller is not None and not hasattr(dweller, "dwell"):  # a builder (llm_factory.dweller_builder)
+            build = cast(DwellerBuilder, dweller)
+            proposer, ruminator = model_helpers(getattr(build, "name", None))
+            chosen = build(offline, embedder)
+        elif dweller is not None:
+            chosen = cast(Dweller, dweller)
         engine = WanderEngine(
             # wrap_store: what the engine writes through (a worker's lease-fenced store, wander.bootstrap.worker)
             store=wrap_store(store) if wrap_store else store,
             knowledge=knowledge,
             embedder=embedder,
-            dweller=dweller or offline,
+            dweller=chosen,
             bus=bus,
             clock=clock or SystemClock(),
             project_id=str(DEFAULT_PROJECT_ID),
@@ -288,10 +294,10 @@ async def open_app(
             embedder,
             engine,
             bus,
+            crystal_memory,
+            sandwiches,
             run_queue=scale.queue if scale is not None else None,
             scale=scale,
-            crystal_memory=crystal_memory,
-            sandwiches=sandwiches,
         )
     finally:
         if loaded_here and knowledge is not None:

@@ -47,7 +47,13 @@ def test_defaults():
         "claude-sonnet-4-6",
         "claude-opus-4-6",
     )
-    assert (s.retries, s.retry_delay, s.dwell_max_tokens, s.cooldown, s.anthropic_key) == (3, 1.0, 800, 10, None)
+    assert (s.retries, s.retry_delay, s.dwell_max_tokens, s.router_cooldown, s.anthropic_api_key) == (
+        3,
+        1.0,
+        800,
+        10,
+        None,
+    )
 
 
 @pytest.mark.parametrize(

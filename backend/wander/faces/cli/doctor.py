@@ -34,7 +34,7 @@ async def _probe_all(s) -> dict[str, Any]:
     o, a = await asyncio.gather(
         ollama_llm.probe(s.ollama_url, ollama_models, timeout=min(3.0, s.ollama_timeout)),
         anthropic_llm.probe(
-            s.anthropic_key,
+            s.anthropic_api_key,
             s.anthropic_url,
             [s.anthropic_model, s.anthropic_heavy_model],
             timeout=min(5.0, s.anthropic_timeout),
@@ -222,7 +222,7 @@ def _helpers(
     last = f"then {offline})"
     if chosen == "anthropic":
         return f"{cloud}, {last}", f"{heavy_said}, {last}"
-    if not s.anthropic_key:
+    if not s.anthropic_api_key:
         return f"{local}, {last}", f"{local}, {last}"
     return f"{local}, then {cloud}, {last}", f"{heavy_said}, else {local}, {last}"
 
