@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -169,7 +170,7 @@ async def _serve(socket: WebSocket, svc: ApiServices, session_id: str, after_seq
             return
         queue.put_nowait(event)
 
-    bus_unsubscribe = svc.bus.subscribe(on_event, session_id=session_id)
+    bus_unsubscribe: Callable[[], None] | None = svc.bus.subscribe(on_event, session_id=session_id)
     stats.subscribed += 1
 
     def unsubscribe() -> None:
