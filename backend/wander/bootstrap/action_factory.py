@@ -1,4 +1,4 @@
-"""Wires the action service from an open App: the key from WANDER_HOME, the assets file,
+"""Wires the action service from an open Services: the key from WANDER_HOME, the assets file,
 the evaluator (WANDER_EVALUATOR: the offline rules, or a model within the wander's cloud
 budget), the Postgres proposal store and the paper wallet."""
 

@@ -186,7 +186,10 @@ def offline_engine(
 
 
 @dataclass
-class App:
+class Services:
+    """What open_app builds once from the settings and hands to a face: the adapters (database,
+    store, knowledge, embedder, bus, crystal memory, sandwich corpus) and the engine over them."""
+
     settings: Settings
     db: AsyncEngine
     store: PostgresStore
@@ -216,7 +219,7 @@ async def open_queries(settings: Settings | None = None):
         await db.dispose()
 
 
-def make_runner(app: App) -> Runner | QueueRunner:
+def make_runner(app: Services) -> Runner | QueueRunner:
     """In-process runs (embedded default), or run requests on the queue for workers."""
     if app.run_queue is None:
         return Runner(app.engine)
@@ -235,7 +238,7 @@ async def open_app(
     role: str = "app",
     dweller: Dweller | DwellerBuilder | None = None,
     wrap_store: Callable[[PostgresStore], Store] | None = None,
-) -> AsyncIterator[App]:
+) -> AsyncIterator[Services]:
     """Everything a face needs, ready to wander; closed on exit. `nats` (NatsSettings)
     overrides WANDER_NATS_URL; with either, events go over NATS and runs to workers.
     `dweller`: a Dweller, or a builder called with (offline dweller, embedder) such as
@@ -285,7 +288,7 @@ async def open_app(
         crystal_memory.attach(bus)  # every crystal is stored in the Wheeler memory as it forms
         sandwiches = SandwichRepository(db)
         attach_crystal_sandwiches(bus, sandwiches, embedder)  # ... and as a sandwich of the corpus
-        yield App(
+        yield Services(
             settings,
             db,
             store,

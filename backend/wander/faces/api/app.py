@@ -14,7 +14,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.types import ControllerRouterHandler
 
 from wander.bootstrap.settings import Settings, parse_rate
-from wander.bootstrap.wiring import App
+from wander.bootstrap.wiring import Services
 from wander.faces.api import auth, problems, static
 from wander.faces.api.api_settings import ApiSettings
 from wander.faces.api.controllers.archive import ArchiveController
@@ -70,9 +70,13 @@ MAX_QUERY_CHARS = 8192  # a query parameter's value; bodies have their fields' o
 
 
 def create_app(
-    settings: Settings | None = None, api: ApiSettings | None = None, *, wired: App | None = None, progress: Any = None
+    settings: Settings | None = None,
+    api: ApiSettings | None = None,
+    *,
+    wired: Services | None = None,
+    progress: Any = None,
 ) -> Litestar:
-    """`wired` lets tests hand in an App they opened; otherwise the app opens its own."""
+    """`wired` lets tests hand in the Services they opened; otherwise the app opens its own."""
     api = api or ApiSettings.from_env()
     rate_limit = rate_limit_config(api.host, parse_rate(api.rate_limit), api.token)
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from wander.bootstrap.foraging import ask_corpus, corpus_report, explanation, make_forager, sync_crystals
-from wander.bootstrap.wiring import App
+from wander.bootstrap.wiring import Services
 from wander.core.sandwich.forager import Forager
 
 
 class SandwichCorpus:
-    def __init__(self, wired: App) -> None:
+    def __init__(self, wired: Services) -> None:
         self._wired = wired
         self.repo = wired.sandwiches
 

@@ -16,7 +16,7 @@ from wander.adapters.postgres.sandwich_repository import SandwichRepository
 from wander.bootstrap.action_factory import ActionServices
 from wander.bootstrap.settings import ApiSettingsSection
 from wander.bootstrap.warmup import Warmup
-from wander.bootstrap.wiring import App
+from wander.bootstrap.wiring import Services
 from wander.core.archive.service import Archivist
 from wander.core.engine.ports import Embedder, EventBus
 from wander.core.engine.queries import Queries
@@ -68,7 +68,7 @@ class ApiServices:
 
     @classmethod
     def build(
-        cls, wired: App, api: ApiSettings, runner: Runs, archivist: Archivist, warmup: Warmup | None
+        cls, wired: Services, api: ApiSettings, runner: Runs, archivist: Archivist, warmup: Warmup | None
     ) -> ApiServices:
         return cls(
             api=api,

@@ -12,18 +12,18 @@ from litestar import Litestar
 from wander.bootstrap.archivist import open_archivist
 from wander.bootstrap.settings import Settings, load_settings
 from wander.bootstrap.warmup import START, Warmup, phase
-from wander.bootstrap.wiring import App, dweller_builder_for, make_runner, open_app
+from wander.bootstrap.wiring import Services, dweller_builder_for, make_runner, open_app
 from wander.faces.api.api_settings import ApiSettings
 from wander.faces.api.deps import ApiServices
 
 
 def server_lifespan(
-    api: ApiSettings, settings: Settings | None, wired: App | None, progress: Any
+    api: ApiSettings, settings: Settings | None, wired: Services | None, progress: Any
 ) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
-    """Opens the services (or takes the App a test opened: `wired`) and builds what the
+    """Opens the services (or takes the Services a test opened: `wired`) and builds what the
     controllers are handed, once; closes them on the way out."""
 
-    async def start(app: Litestar, a: App) -> ApiServices:
+    async def start(app: Litestar, a: Services) -> ApiServices:
         # Load the embedding model before the first request (it now runs in a thread, and a
         # first load can take longer than a client waits).
         with phase("loading the embedding model"):

@@ -1,7 +1,7 @@
 """The MCP face: the five tools of the technical spec (000, "MCP Tools") and read-only
 resources for a session's trace and crystals, on the official `mcp` SDK (2.x, MCPServer).
 
-A face only: it takes a wired App (wander.bootstrap.wiring.open_app), calls the engine and translates.
+A face only: it takes a wired Services (wander.bootstrap.wiring.open_app), calls the engine and translates.
 Every error a caller can act on comes back as a tool error whose text starts with the field
 at fault (``session_id: session not found: ...``); the SDK turns anything unexpected into
 "Error executing tool ...", so no stack trace reaches the client."""
@@ -17,7 +17,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from pydantic import Field
 
-from wander.bootstrap.wiring import App
+from wander.bootstrap.wiring import Services
 from wander.core.domain.errors import (
     Conflict,
     InvalidInput,
@@ -62,9 +62,9 @@ async def _guard(call: Awaitable[T], field: str = "session_id") -> T:
 
 
 class WanderTools:
-    """The tools' bodies over a wired App; plain async methods, testable without MCP."""
+    """The tools' bodies over a wired Services; plain async methods, testable without MCP."""
 
-    def __init__(self, app: App):
+    def __init__(self, app: Services):
         self.app = app
 
     async def _session(self, session_id: str):
@@ -224,7 +224,7 @@ def _brief(session: dict[str, Any]) -> dict[str, Any]:
 SessionId = Annotated[str, Field(description="The id wander_create_session returned.")]
 
 
-def build_server(app: App) -> MCPServer:
+def build_server(app: Services) -> MCPServer:
     tools = WanderTools(app)
     server = MCPServer("wander", instructions=INSTRUCTIONS, version="0.1")
 
