@@ -35,7 +35,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, wait_exp
 from wander.adapters.postgres.database import database_url
 from wander.adapters.postgres.leases import FencedStore, LeaseManager, is_transient_db_error
 from wander.bootstrap.scale import nats_settings
-from wander.bootstrap.settings import Settings, load_settings
+from wander.bootstrap.settings import Settings, WorkerSettingsSection, load_settings
 from wander.bootstrap.wiring import dweller_builder_for, open_app
 from wander.core.domain.models import SessionStatus
 
@@ -52,8 +52,8 @@ class WorkerSettings:
     threads: int = 1  # math threads (BLAS, torch) per worker: scale with processes, one per core
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> WorkerSettings:
-        w = load_settings(env).worker
+    def from_section(cls, w: WorkerSettingsSection) -> WorkerSettings:
+        """From the worker section of the settings (WANDER_WORKER_*, WANDER_RUN_MAX_ATTEMPTS)."""
         wid = w.id or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:4]}"
         return cls(
             worker_id=wid,
@@ -226,7 +226,7 @@ async def run_worker(
 ) -> int:
     """The `wander worker` process: until SIGTERM/SIGINT. Returns the runs completed."""
     settings = settings or load_settings()
-    worker = worker or WorkerSettings.from_env()
+    worker = worker or WorkerSettings.from_section(settings.worker)
     nats = nats or nats_settings(settings.nats)
     if nats is None:
         raise SystemExit("wander worker needs WANDER_NATS_URL (the NATS server with JetStream to pull runs from)")

@@ -77,7 +77,7 @@ def worker(
 
     if load_section("nats").url is None:
         fail("WANDER_NATS_URL: not set (the NATS server to pull runs from, e.g. nats://127.0.0.1:4222)")
-    ws = WorkerSettings.from_env()
+    ws = WorkerSettings.from_section(load_section("worker"))
     if concurrency is not None:
         if concurrency < 1:
             fail(f"concurrency: must be at least 1 (got {concurrency})")
