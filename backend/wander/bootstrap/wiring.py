@@ -1,5 +1,9 @@
-"""The composition root: wires the adapters (Postgres store, MiniLM embedder, knowledge
-index, dweller, bus) into the engine. The faces (CLI, API, MCP) start from here."""
+"""The composition root: open_app builds, once, from the settings (each adapter given its
+typed section) the services every face shares, and yields them as Services: the database,
+store, knowledge index, embedder, dweller, bus (NATS with scale.py), crystal memory, sandwich
+corpus and the engine. What a face adds is built beside it in wander.bootstrap, from the same
+Services and settings: archivist.py, action_factory.py, foraging.py, worker.py; llm_factory.py
+builds the models. settings/ is the one reader of the environment."""
 
 from __future__ import annotations
 
@@ -242,7 +246,7 @@ async def open_app(
     """Everything a face needs, ready to wander; closed on exit. `nats` (NatsSettings)
     overrides WANDER_NATS_URL; with either, events go over NATS and runs to workers.
     `dweller`: a Dweller, or a builder called with (offline dweller, embedder) such as
-    llm.factory.dweller_builder(name); the offline dweller when None."""
+    llm_factory.dweller_builder(name); the offline dweller when None."""
     settings = settings or load_settings()
     xp.use_backend(settings.ca.backend)  # the CA kernel's array module, for every CA call of this process
     with phase("opening the database (the embedded Postgres: created on a first start)"):
