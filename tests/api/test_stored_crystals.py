@@ -1,5 +1,5 @@
-"""Issue 17, store side: deleting a wander with crystals, the crystallization throttle
-across reloads, and what a missing corpus key means to the crystallizer."""
+"""Stored crystals: deleting their wander keeps them, detached from it (and its sub-wanders
+orphaned, its events gone); a crystal's step throttles crystallization after a reload."""
 
 from datetime import UTC, datetime
 
