@@ -168,7 +168,9 @@ def helpers_wired(name: str | None, env: Mapping[str, str] | None = None) -> boo
     return name in ("ollama", "anthropic", "auto") and model_settings(env).helpers
 
 
-def model_helpers(name: str | None, env: Mapping[str, str] | None = None):
+def model_helpers(
+    name: str | None, env: Mapping[str, str] | None = None
+) -> tuple[ConceptProposer | None, RoutedRumination | None]:
     """(proposer, rumination model) for the engine when helpers_wired(name), else (None, None):
     routed as the dweller is (ollama: the local model; anthropic: the cloud model, the heavy
     one ruminating; auto: local first for proposals, the heavy cloud model for rumination

@@ -41,7 +41,16 @@ from wander.bootstrap.settings import Settings, load_section, load_settings
 from wander.bootstrap.warmup import phase
 from wander.core.domain.errors import InvalidInput
 from wander.core.engine.clock import ManualClock, SystemClock
-from wander.core.engine.ports import Clock, Dweller, Embedder, EventBus, KnowledgeConcept, Store
+from wander.core.engine.ports import (
+    Clock,
+    ConceptProposer,
+    Dweller,
+    Embedder,
+    EventBus,
+    KnowledgeConcept,
+    RuminationModel,
+    Store,
+)
 from wander.core.engine.queries import Queries
 from wander.core.engine.queue_runner import QueueRunner
 from wander.core.engine.runner import Runner
@@ -230,6 +239,20 @@ def make_runner(app: Services) -> Runner | QueueRunner:
     return QueueRunner(app.engine, app.run_queue)
 
 
+def _dwelling(
+    dweller: Dweller | DwellerBuilder | None, offline: Dweller, embedder: Embedder
+) -> tuple[Dweller, ConceptProposer | None, RuminationModel | None]:
+    """(the dweller, the model proposer, the model ruminator): the offline dweller alone
+    when none is given; a builder (llm_factory.dweller_builder) also brings its helpers."""
+    if dweller is None:
+        return offline, None, None
+    if hasattr(dweller, "dwell"):
+        return cast(Dweller, dweller), None, None
+    build = cast(DwellerBuilder, dweller)
+    proposer, ruminator = model_helpers(getattr(build, "name", None))
+    return build(offline, embedder), proposer, ruminator
+
+
 @asynccontextmanager
 async def open_app(
     settings: Settings | None = None,
@@ -266,15 +289,7 @@ async def open_app(
         if nats is not None:
             scale = await open_scale(db, nats, role=role)
         bus = scale.bus if scale is not None else InProcessBus()
-        offline = OfflineDweller(knowledge)
-        proposer = ruminator = None
-        chosen: Dweller = offline
-        if dweller is not None and not hasattr(dweller, "dwell"):  # a builder (llm_factory.dweller_builder)
-            build = cast(DwellerBuilder, dweller)
-            proposer, ruminator = model_helpers(getattr(build, "name", None))
-            chosen = build(offline, embedder)
-        elif dweller is not None:
-            chosen = cast(Dweller, dweller)
+        chosen, proposer, ruminator = _dwelling(dweller, OfflineDweller(knowledge), embedder)
         engine = WanderEngine(
             # wrap_store: what the engine writes through (a worker's lease-fenced store, wander.bootstrap.worker)
             store=wrap_store(store) if wrap_store else store,
