@@ -36,8 +36,8 @@ _EXPORTS = {
     "FAILED_ALL_ROTATIONS": "rotation",
     # memory
     "WheelerMemory": "wheeler_memory",
-    "RecallHit": "wheeler_memory",
-    "MemoryEntry": "wheeler_memory",
+    "RecallHit": "memory_files",
+    "MemoryEntry": "memory_files",
     # pictures
     "attractor_png": "image",
     "brick_gif": "image",

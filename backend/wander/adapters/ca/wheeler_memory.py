@@ -24,13 +24,9 @@ The clock is injectable (``clock`` returns an aware datetime).
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
@@ -39,123 +35,19 @@ from typing import Any
 import numpy as np
 
 from .bricks import Brick
+from .chunk_routing import CHUNK_KEYWORDS, CHUNKS, GENERAL, select_chunk, select_recall_chunks
 from .kernel import Evolution, evolve_batch
-from .rotation import STATS_FILE, RotationStats, evolve_with_rotation, outcome_of
+from .memory_files import MemoryChunk, MemoryEntry, RecallHit
+from .rotation import STATS_FILE, RotationStats, evolve_with_rotation
 from .seed import FRAME_SHAPE, N_CELLS, embedding_frame, hash_frame, text_key
-from .temperature import TIERS, parse_time, temperature, tier, utcnow
+from .temperature import TIERS, parse_time, tier, utcnow
 from .xp import backend_name, get_xp
 
 DEFAULT_CAPACITY = 1000
 EVICT_FRACTION = 0.10
 RECONSTRUCT_ALPHA = 0.3
-GENERAL = "general"
-MAX_RECALL_CHUNKS = 3
 
-# Keyword routing: a chunk's score is the number of its keywords found in the text.
-CHUNK_KEYWORDS: dict[str, tuple[str, ...]] = {
-    "code": (
-        "python",
-        "rust",
-        "javascript",
-        "typescript",
-        "java",
-        "golang",
-        "bug",
-        "debug",
-        "compile",
-        "compiler",
-        "git",
-        "docker",
-        "sql",
-        "function",
-        "api",
-        "exception",
-        "stack trace",
-        "refactor",
-        "unit test",
-        "segfault",
-        "library",
-        "code",
-        "script",
-    ),
-    "hardware": (
-        "printer",
-        "3d print",
-        "solder",
-        "gpio",
-        "pcb",
-        "arduino",
-        "raspberry pi",
-        "filament",
-        "firmware",
-        "voltage",
-        "circuit",
-        "sensor",
-        "motor",
-        "nozzle",
-        "multimeter",
-        "bambu",
-        "resistor",
-        "battery",
-    ),
-    "daily_tasks": (
-        "grocery",
-        "groceries",
-        "dentist",
-        "doctor",
-        "schedule",
-        "meeting",
-        "errand",
-        "laundry",
-        "workout",
-        "appointment",
-        "chores",
-        "dinner",
-        "bills",
-        "calendar",
-        "todo",
-        "shopping",
-        "reminder",
-    ),
-    "science": (
-        "physics",
-        "equation",
-        "quantum",
-        "genome",
-        "calculus",
-        "theorem",
-        "molecule",
-        "chemistry",
-        "biology",
-        "entropy",
-        "experiment",
-        "hypothesis",
-        "particle",
-        "protein",
-        "relativity",
-        "neuron",
-        "enzyme",
-    ),
-    "meta": (
-        "wheeler",
-        "attractor",
-        "brick",
-        "cellular automata",
-        "cellular automaton",
-        "rotation",
-        "chunk",
-        "memory system",
-        "oscillation",
-        "convergence",
-    ),
-}
-CHUNKS = (*CHUNK_KEYWORDS, GENERAL)
-
-_WORD = re.compile(r"[a-z0-9]+")
 _CHUNK_NAME = re.compile(r"^[a-z0-9_]{1,64}$")
-_ATTRACTORS = "attractors.f32"
-_INDEX = "index.json"
-_ROW_BYTES = N_CELLS * 4
 
 
 class MemoryInputError(ValueError):
@@ -173,168 +65,6 @@ def parse_capacity(raw: str) -> int:
     if value < 1:
         raise MemoryInputError(f"WANDER_MEMORY_CAPACITY: must be at least 1, got {value}")
     return value
-
-
-# --------------------------------------------------------------------------------------
-# Routing
-
-
-def _keyword_scores(text: str) -> dict[str, int]:
-    words = _WORD.findall(text.lower())
-    joined = " " + " ".join(words) + " "
-    tokens = set(words)
-    scores = {}
-    for name, kws in CHUNK_KEYWORDS.items():
-        n = 0
-        for kw in kws:
-            if " " in kw:
-                n += joined.count(" " + kw + " ")
-            elif kw in tokens:
-                n += 1
-        scores[name] = n
-    return scores
-
-
-def select_chunk(text: str) -> str:
-    """The chunk a text is stored in: most keyword hits; a tie or no hit -> general."""
-    scores = _keyword_scores(text)
-    best = max(scores.values(), default=0)
-    if best == 0:
-        return GENERAL
-    winners = [c for c, s in scores.items() if s == best]
-    return winners[0] if len(winners) == 1 else GENERAL
-
-
-def select_recall_chunks(query: str, on_disk: Iterable[str] = ()) -> list[str]:
-    """Chunks to search for a query: up to 3 by keyword hits, general, then the rest."""
-    scores = _keyword_scores(query)
-    ranked = sorted((c for c, s in scores.items() if s > 0), key=lambda c: (-scores[c], c))
-    chosen = ranked[:MAX_RECALL_CHUNKS] + [GENERAL]
-    for c in sorted(on_disk):
-        if c not in chosen:
-            chosen.append(c)
-    return chosen
-
-
-# --------------------------------------------------------------------------------------
-# Records
-
-
-@dataclass
-class MemoryEntry:
-    id: str
-    text: str
-    chunk: str
-    state: str
-    ticks: int
-    angle: int
-    attempts: int
-    encoding: str  # sha256 | embedding
-    created: str  # ISO 8601, UTC
-    last_access: str
-    hits: int = 0
-    row: int = 0
-    outcome: str = ""  # the rotation retry's: CONVERGED | FAILED_ALL_ROTATIONS
-
-    def __post_init__(self) -> None:
-        if not self.outcome:  # an index written before the outcome was kept
-            self.outcome = outcome_of(self.state)
-
-    def temperature(self, now: datetime) -> float:
-        return temperature(self.hits, parse_time(self.last_access), now)
-
-
-@dataclass
-class RecallHit:
-    id: str
-    text: str
-    chunk: str
-    correlation: float  # Pearson r of the attractors
-    score: float  # correlation + temperature_boost * temperature (before this recall)
-    temperature: float  # after this recall's hit
-    tier: str
-    hits: int
-    state: str
-    reconstruction: Evolution | None = field(default=None, repr=False)
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + "-")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-class _Chunk:
-    """One chunk's folder: index, attractor rows, bricks."""
-
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self.name = folder.name
-        self.entries: list[MemoryEntry] = []
-        self._rows: np.ndarray | None = None  # (n_rows_on_disk, N_CELLS)
-        if (folder / _INDEX).exists():
-            data = json.loads((folder / _INDEX).read_text(encoding="utf-8"))
-            self.entries = [MemoryEntry(**e) for e in data.get("entries", [])]
-
-    @property
-    def brick_dir(self) -> Path:
-        return self.folder / "bricks"
-
-    def rows(self) -> np.ndarray:
-        if self._rows is None:
-            path = self.folder / _ATTRACTORS
-            raw = np.fromfile(path, dtype=np.float32) if path.exists() else np.zeros(0, np.float32)
-            n = raw.size // N_CELLS
-            self._rows = raw[: n * N_CELLS].reshape(n, N_CELLS)
-        return self._rows
-
-    def attractors(self) -> np.ndarray:
-        """(len(entries), N_CELLS) in entry order."""
-        rows = self.rows()
-        idx = np.array([e.row for e in self.entries], dtype=np.int64)
-        if idx.size and idx.max() >= rows.shape[0]:
-            raise RuntimeError(f"memory chunk {self.name}: index points past {_ATTRACTORS}")
-        return rows[idx] if idx.size else np.zeros((0, N_CELLS), np.float32)
-
-    def save_index(self) -> None:
-        payload = {"version": 1, "chunk": self.name, "entries": [asdict(e) for e in self.entries]}
-        _atomic_write(self.folder / _INDEX, json.dumps(payload, ensure_ascii=False).encode("utf-8"))
-
-    def append(self, entry: MemoryEntry, attractor: np.ndarray) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.folder / _ATTRACTORS
-        size = path.stat().st_size if path.exists() else 0
-        entry.row = size // _ROW_BYTES
-        with open(path, "ab") as f:
-            if size % _ROW_BYTES:  # a torn write: pad to a row boundary
-                f.write(b"\0" * (_ROW_BYTES - size % _ROW_BYTES))
-                entry.row += 1
-            f.write(np.ascontiguousarray(attractor, dtype=np.float32).tobytes())
-        self._rows = None
-        self.entries.append(entry)
-        self.save_index()
-
-    def remove(self, ids: set[str]) -> list[str]:
-        gone = [e for e in self.entries if e.id in ids]
-        if not gone:
-            return []
-        keep = [e for e in self.entries if e.id not in ids]
-        kept_rows = self.attractors()[[i for i, e in enumerate(self.entries) if e.id not in ids]]
-        for i, e in enumerate(keep):
-            e.row = i
-        _atomic_write(self.folder / _ATTRACTORS, np.ascontiguousarray(kept_rows).tobytes())
-        self.entries = keep
-        self._rows = None
-        self.save_index()
-        for e in gone:
-            (self.brick_dir / f"{e.id}.npz").unlink(missing_ok=True)
-        return [e.id for e in gone]
 
 
 # --------------------------------------------------------------------------------------
@@ -376,7 +106,7 @@ class WheelerMemory:
         self.xp = xp
         self.keep_bricks = keep_bricks
         self.rotation_stats = RotationStats(self.root / STATS_FILE)
-        self._chunks: dict[str, _Chunk] | None = None
+        self._chunks: dict[str, MemoryChunk] | None = None
         self._matrix: tuple[np.ndarray, list[MemoryEntry]] | None = None
 
     # ---- chunks --------------------------------------------------------------------
@@ -384,19 +114,19 @@ class WheelerMemory:
     def chunk_root(self) -> Path:
         return self.root / "chunks"
 
-    def _all_chunks(self) -> dict[str, _Chunk]:
+    def _all_chunks(self) -> dict[str, MemoryChunk]:
         if self._chunks is None:
             self._chunks = {}
             if self.chunk_root.is_dir():
                 for d in sorted(self.chunk_root.iterdir()):
                     if d.is_dir() and _CHUNK_NAME.match(d.name):
-                        self._chunks[d.name] = _Chunk(d)
+                        self._chunks[d.name] = MemoryChunk(d)
         return self._chunks
 
-    def _chunk(self, name: str) -> _Chunk:
+    def _chunk(self, name: str) -> MemoryChunk:
         chunks = self._all_chunks()
         if name not in chunks:
-            chunks[name] = _Chunk(self.chunk_root / name)
+            chunks[name] = MemoryChunk(self.chunk_root / name)
         return chunks[name]
 
     def _now(self) -> datetime:
