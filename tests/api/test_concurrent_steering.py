@@ -1,4 +1,4 @@
-"""Two clients steering one wander at the same instant (#15): inject, fence, pause and
+"""Two clients steering one wander at the same instant: inject, fence, pause and
 resume race each other and a step that is committing. Every answer is 2xx or a clean 4xx
 problem (409 for a state conflict), a forced injection is taken by exactly one step, and
 the event log has exactly one event per change (gapless seq) with the session's state

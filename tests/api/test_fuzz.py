@@ -1,4 +1,4 @@
-"""API fuzzing with schemathesis (issue 15): every operation in the live app's /schema gets a
+"""API fuzzing with schemathesis: every operation in the live app's /schema gets a
 bounded number of generated requests (valid and invalid) against a real `wander serve` over a
 copy of the test database. Checked on every response: no 5xx, the body conforms to the
 documented schema, its status is a documented one, and every 4xx is a problem-details body

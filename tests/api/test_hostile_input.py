@@ -1,4 +1,4 @@
-"""Input the API was not designed for (issue 15; both found by schemathesis): a NUL character
+"""Input the API was not designed for (both found by schemathesis): a NUL character
 in any text and an offset beyond Postgres's integers get a 422 problem, never a 500."""
 
 from __future__ import annotations

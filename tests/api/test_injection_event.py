@@ -1,4 +1,4 @@
-"""A forced injection is a state change with its event (#15): POST .../inject with
+"""A forced injection is a state change with its event: POST .../inject with
 force_visit writes wander.injection.queued in the transaction that sets the session's
 pending injection, so the log says what the session holds; a refused inject writes
 neither. (It used to set the pending injection and write no event.)"""

@@ -1,4 +1,4 @@
-"""Input limits (issue 15), from the real app: a body over WANDER_API_MAX_BODY_BYTES is a 413
+"""Input limits, from the real app: a body over WANDER_API_MAX_BODY_BYTES is a 413
 problem; every text field of every request body has a maximum length and every list a
 maximum item count (422 naming the field); a query parameter is bounded too; the forage
 `source` path is confined to the foraging roots."""

@@ -1,4 +1,4 @@
-"""A hundred WebSocket clients on one wander (issue 15): the real app under uvicorn, real
+"""A hundred WebSocket clients on one wander: the real app under uvicorn, real
 `websockets` clients, the wander running with no delay between steps. Every client gets
 every event in seq order with no gap and no duplicate, all of them the same events. Events
 may follow the completion (a projection refit, say), so each client is checked to hold a

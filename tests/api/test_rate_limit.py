@@ -1,4 +1,4 @@
-"""Rate limits (issue 15): bound beyond loopback, a client's burst of session creates and
+"""Rate limits: bound beyond loopback, a client's burst of session creates and
 steps gets 429 problems with Retry-After; on loopback (the default) nothing is limited.
 The clock is never read by the assertions: the window's end is checked with a fake clock."""
 

@@ -1,4 +1,4 @@
-"""Security headers on the mind map's pages and assets (issue 15), from the real app."""
+"""Security headers on the mind map's pages and assets, from the real app."""
 
 from __future__ import annotations
 

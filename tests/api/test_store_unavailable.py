@@ -1,4 +1,4 @@
-"""The store full (#15): a disk-full error while a step commits is a 503 problem, writes
+"""The store full: a disk-full error while a step commits is a 503 problem, writes
 nothing, and the wander steps on once the disk has room, on the path it would have
 taken had nothing failed; a background run that hits it pauses and says why.
 

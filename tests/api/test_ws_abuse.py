@@ -1,4 +1,4 @@
-"""The WebSocket under hostile and slow clients (issue 15): garbage and huge frames, a client
+"""The WebSocket under hostile and slow clients: garbage and huge frames, a client
 that never reads, many connect/disconnect cycles, and 20 clients on one wander. The server
 is the real app under uvicorn over the test database; counts are asserted, never time."""
 

@@ -1,4 +1,4 @@
-"""A preset's other seeds are planted, not visited (#17.6): they reach the map as
+"""A preset's other seeds are planted, not visited: they reach the map as
 `wander.locus.planted` and never become the wander's current locus until a step walks there."""
 
 from __future__ import annotations

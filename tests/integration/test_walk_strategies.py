@@ -1,4 +1,4 @@
-"""The walk's rules (issue 30), over several random seeds and pairs the quality bench does
+"""The walk's rules, over several random seeds and pairs the quality bench does
 not use, with the real engine, corpus and offline dweller against the in-memory Store:
 every strategy at work in the band, each step saying why, no puns, the attractor felt late
 without collapsing onto it, and a bridge between the seed's and the attractor's

@@ -28,7 +28,7 @@ async def test_fifty_step_offline_wander(app):
         for facet, text in s.facets().items():
             assert text and text.strip(), f"step {s.step_number} has an empty {facet}"
             assert QUOTED.search(text), f"{facet} names no concept: {text}"
-            # Plain words (#12): the figures live in the structured fields, not in the sentences.
+            # Plain words: the figures live in the structured fields, not in the sentences.
             assert not re.search(r"\d\.\d\d", text), f"{facet} reads like a log line: {text}"
         # The facets name the two loci they are about.
         assert s.to_concept in s.connection and s.from_concept in s.connection

@@ -1,4 +1,4 @@
-"""Issue 12's invariants, checked over a sweep of random seeds (not one tuned seed) with the
+"""The wander's quality invariants, checked over a sweep of random seeds (not one tuned seed) with the
 real engine, corpus and offline dweller against the in-memory Store, and the sandwich gate
 on real corpus sandwiches."""
 
@@ -73,7 +73,7 @@ async def test_wander_invariants_hold_for_every_random_seed(knowledge, embedder,
     assert len(crystals) >= 2 and len(sentences) == len(set(sentences)), [c.insight for c in crystals]
     # Steps stay in the 0.3-0.7 band nearly always.
     in_band = [0.3 <= r.chosen.distance <= 0.7 for r in results]
-    assert sum(in_band) >= 0.9 * len(in_band)  # issue 12: >= 90% of steps in the band
+    assert sum(in_band) >= 0.9 * len(in_band)  # >= 90% of steps in the band
     # The attractor is felt: the last 50 loci are nearer it than the seed is, the seed taken
     # as the loci are embedded (its corpus anchor: a short typed text scores higher against a
     # short attractor than any concept's "label: gloss").

@@ -1,4 +1,4 @@
-"""The API token is compared in constant time (issue 15): every check goes through
+"""The API token is compared in constant time: every check goes through
 hmac.compare_digest with the presented and the expected token, and a wrong token is refused
 whether or not its length matches."""
 

@@ -1,4 +1,4 @@
-"""Many wanders at once (issue 15): ten wanders running together, in one process (the
+"""Many wanders at once: ten wanders running together, in one process (the
 in-process runner) and over NATS (two `wander worker` processes, five runs each at a time),
 lose no step, duplicate none, and each walks exactly the trace it walks alone with the same
 random seed: the same concept at every step number, steps 1..N without a gap, one

@@ -1,4 +1,4 @@
-"""Exported Markdown escapes what came from people and models (issue 15): rendered by a
+"""Exported Markdown escapes what came from people and models: rendered by a
 CommonMark parser, a hostile name, seed, concept, residue or insight stays literal text."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""CuPy and NumPy evolve the same frames to the same outcomes, bit for bit (issue 17,
-item 12; issue 12: the fused CUDA pass).
+"""CuPy and NumPy evolve the same frames to the same outcomes, bit for bit (the fused
+CUDA pass too).
 
 Runs on a machine with CuPy and a CUDA device; elsewhere it is skipped and the reason is
 printed (pytest -rs shows it), so a green run without a GPU never claims this was checked.

@@ -1,4 +1,4 @@
-"""A bread locus whose key is missing from the corpus is not concept 0 (issue 17, item 9)."""
+"""A bread locus whose key is missing from the corpus is not concept 0."""
 
 from wander.core.engine.crystallizer import are_opposites
 

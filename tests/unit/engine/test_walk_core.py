@@ -1,7 +1,7 @@
 """The attractor's core late in a wander is what is left to see near the attractor: the
 CORE nearest in-scope concepts the walk has not visited yet, so a walk that has seen part
-of it is not forced back over its own steps (issue 12: divergence in a small scope), and
-no farther from the attractor than the seed (issue 12: attractor pull)."""
+of it is not forced back over its own steps (divergence in a small scope), and
+no farther from the attractor than the seed (attractor pull)."""
 
 import numpy as np
 import pytest
