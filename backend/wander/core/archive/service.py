@@ -33,6 +33,7 @@ from wander.core.archive.plot import SIZE, SIZES, render_png
 from wander.core.archive.ports import ArchiveStore, Projectors
 from wander.core.domain.errors import Conflict, InvalidInput, NotFound
 from wander.core.domain.models import SessionStatus
+from wander.core.engine.ports import Embedder, EventBus
 
 log = logging.getLogger(__name__)
 REFIT_EVERY = 25  # the default of WANDER_PROJECTION_REFIT_EVERY (the API passes the setting)
@@ -42,11 +43,11 @@ class Archivist:
     def __init__(
         self,
         repo: ArchiveStore,
-        bus: Any,
+        bus: EventBus,
         *,
         projectors: Projectors | None = None,
         refit_every: int = REFIT_EVERY,
-        embedder: Any = None,
+        embedder: Embedder | None = None,
     ):
         self.repo = repo
         self.bus = bus
