@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -20,7 +21,15 @@ from wander.core.engine import crystal_structure
 from wander.core.engine import events as ev
 from wander.core.engine.approval import hold_for_approval
 from wander.core.engine.crystal_text import SENTENCE_END, plain_insight
-from wander.core.engine.ports import Clock, Embedder, Knowledge, RuminationModel, Store
+from wander.core.engine.ports import (
+    Clock,
+    CrystalStore,
+    Embedder,
+    EvidenceStore,
+    Knowledge,
+    LocusStore,
+    RuminationModel,
+)
 from wander.core.engine.rumination import RuminationResult, ruminate
 from wander.core.engine.sandwich_choice import (
     CANDIDATE_PAIRS,
@@ -36,6 +45,10 @@ from wander.core.engine.sandwich_choice import (
 from wander.core.engine.walk import Walk
 
 
+class CrystallizerStore(CrystalStore, LocusStore, EvidenceStore, Protocol):
+    """What crystallization reads: the project's crystals, their bread loci, the rumination's evidence."""
+
+
 @dataclass
 class CrystallizeOutcome:
     crystal: Crystal | None
@@ -45,7 +58,7 @@ class CrystallizeOutcome:
 
 
 class Crystallizer:
-    def __init__(self, store: Store, embedder: Embedder, ruminator: RuminationModel, clock: Clock):
+    def __init__(self, store: CrystallizerStore, embedder: Embedder, ruminator: RuminationModel, clock: Clock):
         self.store = store
         self.embedder = embedder
         self.ruminator = ruminator

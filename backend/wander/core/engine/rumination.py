@@ -24,7 +24,7 @@ import numpy as np
 from wander.core.domain.models import Session
 from wander.core.domain.views import EvidenceItem
 from wander.core.engine.model_spend import Spend
-from wander.core.engine.ports import RuminationModel, RuminationReply, RuminationTurn, Store
+from wander.core.engine.ports import EvidenceStore, RuminationModel, RuminationReply, RuminationTurn
 
 LENSES = (
     "loci",
@@ -143,7 +143,7 @@ class OfflineRuminator:
 
 
 async def ruminate(
-    store: Store,
+    store: EvidenceStore,
     session: Session,
     seed: str,
     vector: np.ndarray,

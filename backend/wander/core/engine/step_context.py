@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from wander.core.domain.models import Candidate, Crystal, Event, Locus, Residue
 from wander.core.engine import tiers
 from wander.core.engine.crystallizer import Crystallizer
-from wander.core.engine.ports import CAKernel, Clock, ConceptProposer, Dweller, Embedder, EventBus, Store
+from wander.core.engine.ports import CAKernel, Clock, ConceptProposer, Dweller, Embedder, EventBus, StepStore
 
 
 @dataclass
 class StepContext:
-    store: Store
+    store: StepStore  # the step starts and commits through it
     dweller: Dweller
     clock: Clock
     embedder: Embedder
