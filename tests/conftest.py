@@ -144,16 +144,23 @@ def db_url(pg_server, database_pool):
 
 @pytest.fixture(scope="session")
 async def knowledge(pg_server, template_db):
-    """The knowledge index, loaded once (every test database has the same corpus)."""
+    """The knowledge index, loaded once (every test database has the same corpus), with the
+    corpus's domain neighbourhoods from the cache the `wander` processes share (computing
+    them is a product of the corpus with itself: 8-15 s of CPU in every worker otherwise);
+    kept there at the end if this process computed them."""
+    from wander.adapters.kb import reach_cache
     from wander.adapters.postgres.database import make_engine
     from wander.adapters.postgres.kb_repository import KbRepository
     from wander.bootstrap.wiring import load_knowledge
 
+    cache = Path(os.environ["WANDER_CACHE_DIR"])
     db = make_engine(pg_server.get_uri(template_db))
     try:
-        return await load_knowledge(KbRepository(db))
+        index = await load_knowledge(KbRepository(db), cache)
     finally:
         await db.dispose()
+    yield index
+    reach_cache.keep(index, cache)
 
 
 @pytest.fixture
