@@ -1,4 +1,4 @@
-// The part of a large map the far canvas draws when it is seen from close in (issue 10): the
+// The part of a large map the far canvas draws when it is seen from close in: the
 // area around the view, at the resolution of the zoom (the whole map at that resolution would
 // be a canvas of tens of thousands of pixels a side).
 //

@@ -1,4 +1,4 @@
-// Issue 10: following mode moves the view only when the current locus changes, and never
+// Following mode moves the view only when the current locus changes, and never
 // under a person's hand (a click during a glide missed its node).
 import { act, fireEvent, render, waitFor } from "@testing-library/react";
 import { useMemo } from "react";

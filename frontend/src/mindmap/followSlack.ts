@@ -1,4 +1,4 @@
-// Following a large map (issue 10): the view stays put while the current locus is inside the
+// Following a large map: the view stays put while the current locus is inside the
 // middle part of it. A move of the view that leaves the area the canvas has drawn redraws it
 // (30-45 ms at 5,000 loci with labels), work a live event arriving meanwhile waits behind.
 
