@@ -6,12 +6,11 @@ embeddings on breads and ingredients, every relation kind computed and read back
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 from sqlalchemy import text
 
+from tests.wander_cli import wander
 from wander.adapters.postgres.columns import DEFAULT_VECTOR_DIM as DIM  # the tests run with WANDER_EMBED_DIM unset
 from wander.adapters.postgres.sandwich_corpus_queries import RESEARCH
 from wander.core.domain.sandwich import TAXONOMY
@@ -20,7 +19,6 @@ from wander.core.sandwich.taxonomy import TYPES
 
 S = "/api/v1/sandwich"
 BASIS = np.linalg.qr(np.random.default_rng(11).normal(size=(DIM, DIM)))[0].T.astype(np.float32)
-WANDER = [sys.executable, "-m", "wander.faces.cli"]
 
 
 def v(*parts: tuple[int, float]) -> np.ndarray:
@@ -278,23 +276,11 @@ async def test_research_queries_answer_7_2(app, client):
 
 async def test_corpus_ask_on_the_command_line(app, cli_env):
     await corpus(app)
-    done = subprocess.run(
-        [*WANDER, "corpus", "ask", RESEARCH["underrepresented_types"], "--json"],
-        env=cli_env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = wander(["corpus", "ask", RESEARCH["underrepresented_types"], "--json"], cli_env)
     assert done.returncode == 0, done.stderr
     body = json.loads(done.stdout)
     assert body["query"] == "underrepresented_types" and len(body["answer"]) == 10
-    done = subprocess.run(
-        [*WANDER, "corpus", "ask", "sandwiches using the bread 'bayesian'", "--json"],
-        env=cli_env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = wander(["corpus", "ask", "sandwiches using the bread 'bayesian'", "--json"], cli_env)
     assert done.returncode == 0, done.stderr
     body = json.loads(done.stdout)
     assert body["query"] == "by_bread" and {r["bread_concept"] for r in body["answer"]} == {"bayesian prior"}
@@ -309,9 +295,7 @@ async def test_a_corpus_stored_before_the_embeddings_is_brought_up_to_date(app, 
         await conn.execute(text("DELETE FROM sandwich_relations"))
         await conn.execute(text("UPDATE sandwiches SET bread_top_embedding = NULL, bread_bottom_embedding = NULL"))
         await conn.execute(text("UPDATE sandwich_ingredient_catalog SET embedding = NULL"))
-    done = subprocess.run(
-        [*WANDER, "corpus", "relate", "--json"], env=cli_env, capture_output=True, text=True, timeout=300
-    )
+    done = wander(["corpus", "relate", "--json"], cli_env)
     assert done.returncode == 0, done.stderr
     counts = json.loads(done.stdout)
     assert counts["embedded_sandwiches"] == 6 and counts["embedded_ingredients"] >= 12 and counts["relations_added"] > 0
@@ -333,9 +317,7 @@ async def test_a_corpus_stored_before_the_embeddings_is_brought_up_to_date(app, 
     by_label = {"same_bread", "same_filling", "generalization"}
     assert {r for r in relations if r[2] in by_label} <= again
     assert any(r[2] == "inverse" and {str(r[0]), str(r[1])} == {ids["A"], ids["B"]} for r in again)
-    rerun = subprocess.run(
-        [*WANDER, "corpus", "relate", "--json"], env=cli_env, capture_output=True, text=True, timeout=300
-    )
+    rerun = wander(["corpus", "relate", "--json"], cli_env)
     assert json.loads(rerun.stdout) == {"embedded_sandwiches": 0, "embedded_ingredients": 0, "relations_added": 0}
 
 

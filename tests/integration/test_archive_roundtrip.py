@@ -1,29 +1,23 @@
-"""Archive and import round trip: a wander exported by the real `wander export` re-imports
-with `wander import` into a fresh database with the same ids and an identical trace; a
-malformed file gets one line naming what is wrong and nothing is written."""
+"""Archive and import round trip: a wander exported by `wander export` (in process,
+tests/wander_cli.py) re-imports with `wander import` into a fresh database with the same
+ids and an identical trace; a malformed file gets one line naming what is wrong and nothing
+is written."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
+from tests.wander_cli import wander
 from wander.adapters.postgres.archive_repository import ArchiveRepository
 from wander.adapters.postgres.database import make_engine
 from wander.adapters.postgres.repository import PostgresStore
 from wander.adapters.projection.projection import Projectors
 from wander.core.archive.service import Archivist
 from wander.core.engine.service import NewWander
-
-WANDER = [sys.executable, "-m", "wander.faces.cli"]
-
-
-def wander(args, env, timeout=300):
-    return subprocess.run(WANDER + args, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture
