@@ -2,16 +2,14 @@
 work queue: runs stay in the API process)."""
 
 import os
-import subprocess
-import sys
+
+from tests.wander_cli import wander
 
 
 def test_worker_without_nats_is_a_one_line_error(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "WANDER_NATS_URL"}
     env.update(WANDER_HOME=str(tmp_path), COLUMNS="200")
-    out = subprocess.run(
-        [sys.executable, "-m", "wander.faces.cli", "worker"], env=env, capture_output=True, text=True, timeout=120
-    )
+    out = wander(["worker"], env, timeout=120)
     assert out.returncode == 2, out
     lines = [line for line in out.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "WANDER_NATS_URL" in lines[0], out.stderr
@@ -20,11 +18,5 @@ def test_worker_without_nats_is_a_one_line_error(tmp_path):
 
 def test_worker_rejects_a_bad_concurrency(tmp_path):
     env = dict(os.environ, WANDER_HOME=str(tmp_path), WANDER_NATS_URL="nats://127.0.0.1:1", COLUMNS="200")
-    out = subprocess.run(
-        [sys.executable, "-m", "wander.faces.cli", "worker", "--concurrency", "0"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    out = wander(["worker", "--concurrency", "0"], env, timeout=120)
     assert out.returncode == 2 and "concurrency" in out.stderr, out
