@@ -161,7 +161,8 @@ def evolve_with_rotation(
             if ok:
                 out[i] = RotatedEvolution(ev, angle, attempt, CONVERGED)
                 continue
-            if best[i] is None or _rank(ev) < _rank(best[i][0]):
+            kept = best[i]
+            if kept is None or _rank(ev) < _rank(kept[0]):
                 best[i] = (ev, angle, attempt)
             still.append(i)
         pending = still

@@ -67,7 +67,8 @@ def retry_after(headers: Mapping[str, str] | None) -> float | None:
 
 def _api_message(exc: anthropic.APIStatusError) -> str:
     body = exc.body if isinstance(exc.body, dict) else {}
-    err = body.get("error") if isinstance(body.get("error"), dict) else {}
+    error = body.get("error")
+    err = error if isinstance(error, dict) else {}
     kind, msg = err.get("type"), err.get("message")
     return f"{kind}: {msg}" if kind and msg else str(msg or exc.message)
 

@@ -96,7 +96,7 @@ class _ProcessSize:
     """The type's size is the process's vector size (vector_dim), read when SQL is compiled."""
 
     @property
-    def dim(self) -> int:
+    def dim(self) -> int | None:  # typed as pgvector's attribute; here always the process's size
         return vector_dim()
 
     @dim.setter

@@ -111,7 +111,7 @@ async def append_events(
 
 
 async def insert_events(
-    conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft], ts: datetime | None
+    conn: AsyncConnection, session_id: str, first_seq: int, drafts: list[EventDraft], ts: datetime
 ) -> list[Event]:
     """The events' rows, numbered from first_seq: the caller has advanced event_seq."""
     events = [

@@ -55,7 +55,7 @@ def resonance_from_row(r: Any) -> Resonance:
         project_id=str(r.project_id),
         session_id=str(r.session_id) if r.session_id else None,
         themes=list(r.themes),
-        embedding=as_vec(r.embedding),
+        embedding=as_vector(r.embedding),
         occurrences=r.occurrences,
         strength=r.strength,
         status=ResonanceStatus(r.status),
@@ -103,7 +103,7 @@ def crystal_from_row(r: Any) -> Crystal:
         project_id=str(r.project_id),
         session_id=str(r.session_id) if r.session_id else None,
         insight=r.insight,
-        embedding=as_vec(r.embedding),
+        embedding=as_vector(r.embedding),
         confidence=r.confidence,
         actionability=r.actionability,
         domains=list(r.domains),
@@ -157,6 +157,13 @@ def as_vec(v: Any) -> np.ndarray | None:
     return None if v is None else np.asarray(v, dtype=np.float32)
 
 
+def as_vector(v: Any) -> np.ndarray:
+    """A NOT NULL vector column's value (a NULL there is a broken row, said as such)."""
+    if v is None:
+        raise ValueError("a NOT NULL vector column held NULL")
+    return np.asarray(v, dtype=np.float32)
+
+
 def _same(value: Any) -> Any:
     return value
 
@@ -204,7 +211,7 @@ def locus_from_row(r: Any) -> Locus:
         id=str(r.id),
         session_id=str(r.session_id),
         concept=r.concept,
-        embedding=as_vec(r.embedding),
+        embedding=as_vector(r.embedding),
         source_type=SourceType(r.source_type),
         domains=list(r.domains or []),
         abstraction_level=r.abstraction_level,

@@ -13,7 +13,7 @@ from wander.adapters.postgres.event_log import events_params, lock_session, numb
 from wander.adapters.postgres.faults import writing
 from wander.adapters.postgres.mappers import (
     as_uuid,
-    as_vec,
+    as_vector,
     crystal_values,
     locus_from_row,
     locus_values,
@@ -103,7 +103,7 @@ class StepsRepository:
             frm, to = by_id.get(str(r.from_locus_id)), by_id.get(str(r.to_locus_id))
             if r.rid is None or to is None:
                 continue
-            v = as_vec(r.themes_embedding) if r.themes_embedding is not None else to.embedding
+            v = as_vector(r.themes_embedding) if r.themes_embedding is not None else to.embedding
             hot_items.append(
                 HotItem(
                     r.step_number,
@@ -125,7 +125,9 @@ class StepsRepository:
             resonances=[resonance_from_row(r) for r in res],
             warm=[warm_from_row(r) for r in warm],
             compost=[
-                CompostItem(str(r.id), r.kind, r.text, list((r.content or {}).get("domains", [])), as_vec(r.embedding))
+                CompostItem(
+                    str(r.id), r.kind, r.text, list((r.content or {}).get("domains", [])), as_vector(r.embedding)
+                )
                 for r in compost
             ],
             last_crystal_step=last_crystal_step or 0,

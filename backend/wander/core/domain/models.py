@@ -118,10 +118,10 @@ class Candidate:
     strategy: str
     reason: str
     distance: float
+    scores: Scores  # every strategy scores what it puts forward
     kb_key: str | None = None
     locus_id: str | None = None  # set when the candidate is a locus the wander already has
     abstraction_level: float = 0.5
-    scores: Scores | None = None
     # why it was put forward, in a word a person reads: "toward the attractor", "bridge",
     # "analogy", "tension", "novelty" or "a person's hint" (WHYS)
     why: str = ""

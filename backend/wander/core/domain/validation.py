@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import uuid
 from collections.abc import Iterable
+from typing import Literal, overload
 
 from wander.core.domain.errors import InvalidInput
 
@@ -12,7 +13,17 @@ MAX_STEPS_LIMIT = 10_000
 MAX_TEXT = 2_000
 
 
+@overload
+def clean_text(field: str, value: str | None, *, required: Literal[True] = True) -> str: ...
+
+
+@overload
+def clean_text(field: str, value: str | None, *, required: bool) -> str | None: ...
+
+
 def clean_text(field: str, value: str | None, *, required: bool = True) -> str | None:
+    """The text with its whitespace collapsed; a required one that is empty is refused,
+    an optional one that is empty is None."""
     if value is None or not str(value).strip():
         if required:
             raise InvalidInput(field, "must not be empty or whitespace")

@@ -14,6 +14,7 @@ from wander.core.engine.adjacency.analogy import analogy
 from wander.core.engine.adjacency.bridging import bridging
 from wander.core.engine.adjacency.distance_band import distance_band
 from wander.core.engine.adjacency.tension import tension
+from wander.core.engine.ports import ConceptProposer, Embedder
 from wander.core.engine.scope import passes_scope
 from wander.core.engine.step_context import StepContext
 from wander.core.engine.walk import Walk
@@ -41,7 +42,7 @@ async def gather_candidates(
         + distance_band(walk)
     )
     if ctx is not None and ctx.proposer is not None:
-        found += await model_candidates(walk, ctx, spend or model_spend.Spend())
+        found += await model_candidates(walk, ctx.proposer, ctx.embedder, spend or model_spend.Spend())
     best: dict[str, Candidate] = {}
     for c in found:
         key = c.locus_id or c.kb_key or c.concept
@@ -56,7 +57,9 @@ async def gather_candidates(
     return sorted(found_all, key=lambda c: c.scores.composite if c.scores else 0.0, reverse=True)
 
 
-async def model_candidates(walk: Walk, ctx: StepContext, spend: model_spend.Spend) -> list[Candidate]:
+async def model_candidates(
+    walk: Walk, proposer: ConceptProposer, embedder: Embedder, spend: model_spend.Spend
+) -> list[Candidate]:
     """Concepts a model proposes by analogy and tension, embedded and scoped like any other;
     what asking cost is added to `spend` (a cloud model is asked within the budget left)."""
     current = walk.current
@@ -65,11 +68,11 @@ async def model_candidates(walk: Walk, ctx: StepContext, spend: model_spend.Spen
         if walk.relations:
             a, b = walk.relations[-1]
             left = model_spend.budget_left(walk.session, spend.cloud_cents)
-            got = await ctx.proposer.propose_analogies(a.concept, b.concept, current.concept, budget_cents=left)
+            got = await proposer.propose_analogies(a.concept, b.concept, current.concept, budget_cents=left)
             spend.add(got)
             names += [(n, f"model: '{a.concept}' is to '{b.concept}' as '{current.concept}' is to '{n}'") for n in got]
         left = model_spend.budget_left(walk.session, spend.cloud_cents)
-        got = await ctx.proposer.propose_tensions(current.concept, budget_cents=left)
+        got = await proposer.propose_tensions(current.concept, budget_cents=left)
         spend.add(got)
         names += [(n, f"model: in productive tension with '{current.concept}'") for n in got]
     except Exception:  # a model's trouble never stops the wander
@@ -77,7 +80,7 @@ async def model_candidates(walk: Walk, ctx: StepContext, spend: model_spend.Spen
     names = [(n, r) for n, r in names if n.strip() and n not in walk.concepts_seen][:8]
     if not names:
         return []
-    vectors = ctx.embedder.embed([n for n, _ in names])
+    vectors = embedder.embed([n for n, _ in names])
     out = []
     for (name, reason), v in zip(names, vectors):
         nearest = walk.knowledge.nearest(v, 1)[0][0]

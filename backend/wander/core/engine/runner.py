@@ -71,8 +71,9 @@ class Runner:
         """Start again every run that a crash left unfinished."""
         resumed = []
         for session in await self.engine.store.interrupted_runs():
-            if not self.is_running(session.id):
-                await self.start(session.id, session.run_until_step - session.step_count)
+            target = session.run_until_step  # set on every interrupted run (the store's query)
+            if target is not None and not self.is_running(session.id):
+                await self.start(session.id, target - session.step_count)
                 resumed.append(session.id)
         return resumed
 

@@ -165,6 +165,7 @@ class Batch:
 
     def roles_into_ring(self, m: int, slot: int) -> None:
         """Roles of the current frames (from the masks) into ring slot ``slot``."""
+        assert self.ring is not None  # a batch made with_roles
         xp = self.xp
         a = self._flat_interior(self.a, m).view(xp.int8)
         b = self._flat_interior(self.b, m).view(xp.int8)

@@ -168,14 +168,14 @@ def evolve_reference(
             if report.oscillating:
                 state, ticks = OSCILLATING, t
                 break
-    osc = state == OSCILLATING and report is not None
+    decided = report if state == OSCILLATING else None  # the report of the check that decided
     return Evolution(
         attractor=to_numpy(f),
         state=state,
         ticks=ticks,
         history=to_numpy(xp.stack(history)),
-        period=report.period if osc else None,
-        oscillating_cells=report.oscillating_cells if osc else 0,
+        period=decided.period if decided is not None else None,
+        oscillating_cells=decided.oscillating_cells if decided is not None else 0,
     )
 
 

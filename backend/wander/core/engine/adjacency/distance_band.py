@@ -192,7 +192,7 @@ def _loci_candidates(
         if walk.loci[i].id != current.id
         and walk.loci[i].id not in avoid
         and domains_allowed(walk.loci[i].domains, walk.session)
-        and not (puns and walk.loci[i].kb_key and kb.index_of(walk.loci[i].kb_key) in puns)
+        and not (puns and (key := walk.loci[i].kb_key) and kb.index_of(key) in puns)
     ]
     if not rows:
         return []
