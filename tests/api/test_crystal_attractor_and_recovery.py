@@ -10,6 +10,7 @@ from sqlalchemy import insert
 
 from tests.api.conftest import API, create, start_server, wait_idle
 from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
+from wander.core.engine.service import NewWander
 from wander.faces.api.app import ApiSettings
 
 
@@ -41,11 +42,7 @@ async def test_crystal_attractor_png_is_served(app, client):
 
 
 async def test_interrupted_runs_resume_when_the_server_starts(app):
-    session = await app.engine.create(
-        __import__("wander.core.engine.service", fromlist=["NewWander"]).NewWander(
-            seed_concept="tide pool", max_steps=20, random_seed=5
-        )
-    )
+    session = await app.engine.create(NewWander(seed_concept="tide pool", max_steps=20, random_seed=5))
     walk = await app.engine.load_walk(session.id)
     for _ in range(3):
         await app.engine.step(walk)
@@ -53,7 +50,7 @@ async def test_interrupted_runs_resume_when_the_server_starts(app):
     await app.store.set_run_target(session.id, 12)
     srv, task, addr = await start_server(app, ApiSettings(heartbeat_s=0.3, resume_interrupted=True))
     try:
-        async with httpx.AsyncClient(base_url=f"http://{addr}") as c:
+        async with httpx.AsyncClient(base_url=f"http://{addr}", timeout=30) as c:
             done = await wait_idle(c, session.id)
             assert done["step_count"] == 12 and done["status"] == "active"
     finally:
