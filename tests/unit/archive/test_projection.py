@@ -52,6 +52,17 @@ def test_few_points_fall_back_to_pca_and_an_unknown_method_is_refused():
         proj.make_projector("tsne", 100)
 
 
+def test_the_projectors_port_chooses_by_the_name_it_was_given(tmp_path):
+    umap = proj.Projectors("UMAP", numba_cache=tmp_path / "numba")
+    assert umap.for_points(proj.MIN_UMAP_POINTS).name == "umap" and umap.for_points(5).name == "pca"
+    assert umap.for_points(proj.MIN_UMAP_POINTS).numba_cache == tmp_path / "numba"
+    pca = proj.Projectors("pca")
+    assert pca.for_points(1000).name == "pca"
+    pca.warm_up()  # nothing to compile
+    with pytest.raises(ValueError, match="WANDER_PROJECTION"):
+        proj.Projectors("tsne")
+
+
 def test_transform_places_a_new_point_among_its_nearest_fitted_neighbours():
     x, labels = clusters()
     fit = core_fit.fit([f"l{i}" for i in range(len(x))], x, projector=PcaProjector())
