@@ -1,4 +1,4 @@
-"""`wander db backup` / `wander db restore` (issue 15): one file holding the database (a
+"""`wander db backup` / `wander db restore`: one file holding the database (a
 pg_dump in custom format, from the embedded server's own binaries or the system's) and the
 Wheeler CA memory folder.
 

@@ -1,4 +1,4 @@
-"""The security headers the app sends (issue 15): on every answer (API_HEADERS), and on the
+"""The security headers the app sends: on every answer (API_HEADERS), and on the
 mind map's pages and assets (SECURITY_HEADERS: a Content-Security-Policy that allows only
 this origin's scripts, since the Vite build has no inline script; inline style, which React
 Flow's computed styles need; its own WebSockets; data:/blob: images, for the favicon and

@@ -1,4 +1,4 @@
-"""The problem answers in the OpenAPI document (issue 15, found by schemathesis): every
+"""The problem answers in the OpenAPI document (found by schemathesis): every
 operation may answer 400, 401, 404, 409 or 422 with an RFC 9457 problem body
 (wander.faces.api.problems), but Litestar documents only the success code and its own 400 shape.
 When the document is first asked for, every operation gets those answers, as

@@ -1,6 +1,6 @@
 """The built frontend (frontend/dist), with client-side routes falling back to index.html.
 
-Every page and asset goes out with the security headers of wander.faces.api.headers (issue 15)."""
+Every page and asset goes out with the security headers of wander.faces.api.headers."""
 
 from __future__ import annotations
 

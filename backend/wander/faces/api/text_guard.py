@@ -1,4 +1,4 @@
-"""Text Postgres cannot store (issue 15, found by schemathesis): a NUL character (U+0000) in
+"""Text Postgres cannot store (found by schemathesis): a NUL character (U+0000) in
 any string of a JSON body or in a query parameter is refused up front with a 422 naming the
 field, instead of reaching the database and failing there as a 500."""
 

@@ -8,7 +8,7 @@ With `&batch=1` the stored events (the backlog, a hole's or a quiet spell's tail
 `event` frame each: a 5,000-step map's ~5 MB backlog is a handful of frames for the page
 to receive and parse, not thousands. Live events still come one `event` frame each.
 
-Hostile or slow clients (issue 15):
+Hostile or slow clients:
 - Back-pressure: each client has a bounded buffer of live events (WANDER_WS_MAX_BUFFER). The
   bus hands events over without ever waiting on a socket, so a client that does not read
   cannot stall the engine or other clients; when its buffer is full it is unsubscribed at

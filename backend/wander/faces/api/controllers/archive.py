@@ -1,4 +1,4 @@
-"""Archives (issue 11): metadata, the JSON export, the Markdown summary, the UMAP plot,
+"""Archives: metadata, the JSON export, the Markdown summary, the UMAP plot,
 projections of one or several wanders, and the archive list with semantic search. The
 rules are the archivist's (wander.core.archive.service); this translates."""
 

@@ -7,7 +7,7 @@ unless WANDER_FORAGE_ALLOW_NETWORKS allows it, and never when the server binds b
 loopback; the forage itself runs its fetches, parsing and embedding in worker threads, so the
 server keeps answering while a source is slow.
 
-A `source` path is confined (issue 15): only an absolute path under one of the foraging roots
+A `source` path is confined: only an absolute path under one of the foraging roots
 (WANDER_FORAGE_ROOTS, else WANDER_HOME/forage), without `..`, and, for a folder, none of the
 files the forager would read leading outside through a symbolic link; anything else is a 422
 naming `source`. `wander forage --from` (the local user) stays unconfined."""

@@ -1,4 +1,4 @@
-"""Archives of finished wanders and their stored 2-D projections (issue 11).
+"""Archives of finished wanders and their stored 2-D projections.
 
 Revision ID: 0009
 Revises: 0008

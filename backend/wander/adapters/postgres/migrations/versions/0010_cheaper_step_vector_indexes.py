@@ -1,6 +1,6 @@
 """The vector indexes every step writes (loci, residues' themes, resonances) built with
 cheaper HNSW options (store/columns.py STEP_WRITTEN_HNSW): with pgvector's defaults their
-three index writes were the largest part of a step's commit (issue 12's step overhead).
+three index writes were the largest part of a step's commit (the step's overhead).
 
 Revision ID: 0010
 Revises: 0009
