@@ -175,10 +175,7 @@ def evolve_chunk_fused(
         active = active[~done]
         t = t_stop
         if active.size and detect and _is_detection_tick(t):
-            slots = np.asarray(window_slots(t))
-            inner = padded[1:-1, 1:-1].reshape(-1)
-            window = ring[active[:, None, None], slots[None, :, None], inner[None, None, :]]  # time order
-            osc, period, count = reference.periodicity(window, np)
+            osc, period, count = reference.periodicity(_role_windows(ring, active, t, padded), np)
             for j in np.flatnonzero(osc).tolist():
                 finish(int(active[j]), OSCILLATING, t, int(period[j]), int(count[j]))
             active = active[~osc]
@@ -190,6 +187,13 @@ def evolve_chunk_fused(
     if keep_history:
         attach_history(results, blocks)
     return [r for r in results if r is not None]
+
+
+def _role_windows(ring: np.ndarray, active: np.ndarray, t: int, padded: np.ndarray) -> np.ndarray:
+    """The active frames' role windows at check tick ``t`` (interior cells), in time order."""
+    slots = np.asarray(window_slots(t))
+    inner = padded[1:-1, 1:-1].reshape(-1)
+    return ring[active[:, None, None], slots[None, :, None], inner[None, None, :]]
 
 
 def run_ticks_fused(arr: np.ndarray, ticks: int, fz: ModuleType) -> np.ndarray:
