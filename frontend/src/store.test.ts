@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { adjacencyView, emptyGraph, mapNodes, reduceEvent, reduceEvents, useWander } from "./store";
-import { flowNodes, layoutInput } from "./mindmap/flow";
+import { flowNodes } from "./mindmap/flow";
+import { layoutInput } from "./mindmap/layoutInput";
 import { candidate, ev, locus, residue, SID, walkEvents } from "./test/fixtures";
 import type { SessionOut } from "./api/types.gen";
 

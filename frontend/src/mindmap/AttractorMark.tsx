@@ -4,7 +4,7 @@
 import { memo } from "react";
 import { useStore, ViewportPortal } from "@xyflow/react";
 import type { GraphState } from "../store";
-import type { Point } from "./layout/force";
+import type { Point } from "./layout/types";
 import { attractorPlace, useAttractor } from "./attractorMark";
 import "./attractor.css";
 

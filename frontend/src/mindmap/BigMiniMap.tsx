@@ -5,8 +5,9 @@
 import { memo, useDeferredValue, useEffect, useMemo, useRef } from "react";
 import { Panel, useReactFlow, useStore } from "@xyflow/react";
 import type { GraphState } from "../store";
-import { type Bounds, farBounds } from "./FarCanvas";
-import type { Point } from "./layout/force";
+import { farBounds } from "./FarCanvas";
+import type { Bounds } from "./farDraw";
+import type { Point } from "./layout/types";
 
 const W = 200;
 const H = 150;

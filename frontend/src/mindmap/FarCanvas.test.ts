@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Edge, Node } from "@xyflow/react";
 import { emptyGraph, type GraphState } from "../store";
-import { addedSince, clipToWindow, drawFar, flowPart, wrap } from "./FarCanvas";
+import { clipToWindow, flowPart } from "./FarCanvas";
+import { addedSince, drawFar, wrap } from "./farDraw";
+import { grew } from "./layout/growth";
 import { locusRadius } from "./palette";
 
 describe("clipToWindow (the part of the map the canvas draws)", () => {
@@ -120,6 +122,26 @@ describe("drawFar (the edge grammar of a map drawn on the canvas)", () => {
     expect(r.dashes).toContainEqual([6, 4]);
   });
 
+  it("draws a bridge between loci off the path as BridgeEdge's amber dashes: two rails close in, one line further out", () => {
+    const bridged = (): GraphState => ({ ...graph(), resonances: {}, bridges: { "br:c:a": { id: "br:c:a", source: "a", target: "c", bridgeType: "near across domains", strength: 0.6, step: 2 } } });
+    const plain = recorder();
+    drawFar(plain.ctx, { graph: { ...graph(), resonances: {} }, positions, onTop: new Set() }, box, 1, true);
+    const near = recorder();
+    drawFar(near.ctx, { graph: bridged(), positions, onTop: new Set() }, box, 1, true);
+    expect(near.calls.lineTo - plain.calls.lineTo).toBe(2);
+    expect(near.dashes).toContainEqual([5, 4]);
+    const far = recorder();
+    drawFar(far.ctx, { graph: bridged(), positions, onTop: new Set() }, box, 0.2, false);
+    expect(far.calls.lineTo).toBe(2 + 1);
+    // a live step draws only its own loci's bridges; bridges between loci on top are React Flow's
+    const step = recorder();
+    drawFar(step.ctx, { graph: bridged(), positions, onTop: new Set() }, box, 1, false, { edges: [], loci: ["b"] });
+    expect(step.calls.lineTo ?? 0).toBe(0);
+    const onTop = recorder();
+    drawFar(onTop.ctx, { graph: bridged(), positions, onTop: new Set(["a", "b", "c"]) }, box, 1, true);
+    expect(onTop.calls.lineTo ?? 0).toBe(0);
+  });
+
   it("leaves to React Flow what it draws: edges between loci on top", () => {
     const r = recorder();
     drawFar(r.ctx, { graph: graph(), positions, onTop: new Set(["a", "b", "c"]) }, box, 1, true);
@@ -152,6 +174,16 @@ describe("addedSince (a live step drawn over the picture, not the whole area aga
     const added = addedSince(pic(before, []), pic(after, []))!;
     expect(added.edges).toEqual([2]);
     expect(new Set(added.loci)).toEqual(new Set(["a", "c"]));
+  });
+
+  it("loci placed since (the layout placed them after the graph had them): drawn, with their edges", () => {
+    const partial = new Map([...positions].filter(([id]) => id !== "c"));
+    const full = new Map(partial);
+    full.set("c", positions.get("c")!);
+    grew(partial, full, ["c"]);
+    const added = addedSince({ graph: before, positions: partial, onTop: new Set() }, { graph: before, positions: full, onTop: new Set() })!;
+    expect(added.edges).toEqual([1]);
+    expect(new Set(added.loci)).toEqual(new Set(["b", "c"]));
   });
 
   it("nothing to add: nothing drawn", () => {

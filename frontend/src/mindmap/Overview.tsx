@@ -5,7 +5,7 @@
 import { memo, useMemo } from "react";
 import { useStore, ViewportPortal } from "@xyflow/react";
 import type { GraphState } from "../store";
-import type { Point } from "./layout/force";
+import type { Point } from "./layout/types";
 import { LABEL_ZOOM } from "./FarCanvas";
 import { keyLoci, MIXED, OVERVIEW_FROM, placeLabels, type Region } from "./overview";
 import { domainColour, locusRadius } from "./palette";
@@ -15,9 +15,7 @@ import { domainColour, locusRadius } from "./palette";
 function OverviewView({ graph, positions, regions, shapes }: { graph: GraphState; positions: Map<string, Point>; regions: Region[]; shapes: boolean }) {
   const zoom = useStore((s) => s.transform[2]);
   const far = zoom < LABEL_ZOOM && graph.order.length >= OVERVIEW_FROM;
-  // (the flow layout's map grows in place: its size says when it changed)
-  const size = positions.size;
-  const keys = useMemo(() => (far ? keyLoci(graph, positions) : []), [far, graph.order.length, graph.crystalOrder, graph.hints, positions, size]); // eslint-disable-line react-hooks/exhaustive-deps
+  const keys = useMemo(() => (far ? keyLoci(graph, positions) : []), [far, graph, positions]);
   // (labels that would cover each other: the smaller region's moves, or goes)
   const labelAt = useMemo(() => placeLabels(regions, zoom), [regions, zoom]);
   if (!far || regions.length + keys.length === 0) return null;

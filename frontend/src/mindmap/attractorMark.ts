@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from "react";
 import { api } from "../api/client";
 import type { AttractorOut } from "../api/types.gen";
-import type { Point } from "./layout/force";
+import type { Point } from "./layout/types";
 
 /** How much a locus's lead in similarity weighs: 0.03 nearer counts e times more. */
 const SPREAD = 0.03;

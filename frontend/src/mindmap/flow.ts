@@ -2,7 +2,6 @@
 // React Flow node per node of the graph, its type the node's `kind` ("candidate" is drawn
 // by the "ghost" node type).
 import { Position, type Edge, type Node, type NodeHandle } from "@xyflow/react";
-import type { FenceOut, SessionOut } from "../api/types.gen";
 import {
   anchorOf,
   eachMapNode,
@@ -11,160 +10,24 @@ import {
   type AdjacencyEdge as AdjEdge,
   type GhostNode as Ghost,
   type GraphState,
-  type MapCrystal,
-  type MapLocus,
   type MapSubwander,
   type PathEdge,
 } from "../store";
-import type { LayoutLink, LayoutNode, Point } from "./layout/force";
-import { GHOST_RADIUS, locusRadius } from "./palette";
+import { placedSince } from "./layout/growth";
+import type { Point } from "./layout/types";
+import { onlyGrew } from "./layoutInput";
+import { CRYSTAL_SIZE, GHOST_RADIUS, locusRadius, SUB_H, SUB_W } from "./palette";
 import type { AdjacencyEdgeData, BridgeEdgeData, LinkEdgeData, PathEdgeData, ResonanceEdgeData } from "./edges";
 import type { CrystalNodeData, GhostNodeData, LocusNodeData, SubwanderNodeData } from "./nodes";
 
-export const CRYSTAL_SIZE = 30;
-export const SUB_W = 150;
-export const SUB_H = 46;
 export const attractorUrl = (id: string) => `/api/v1/wander/crystals/${encodeURIComponent(id)}/attractor.png`;
 
-/** What the map marks besides the graph: highlights and the open crystal and compare pair.
- * `children` and `fences` are ignored: the graph has both (`subwanders`, `fences`); they stay
- * optional so that callers written before that still type-check. */
+/** What the map marks besides the graph: highlights and the open crystal and compare pair. */
 export interface MapExtras {
-  children?: SessionOut[];
-  fences?: FenceOut[];
   highlight: Set<string>;
   crystalId: string | null;
   compareId: string | null;
 }
-
-/** What `layoutInput` made last for one map, so that a live step goes over what is new:
- * the loci's layout nodes (in order) and the path's links, for the walk they were made for. */
-export interface LayoutInputCache {
-  sessionId: string | null;
-  /** The loci's records the nodes were made from, and the nodes, in the graph's order. */
-  recs: MapLocus[];
-  nodes: LayoutNode[];
-  /** The path edges the links were made from, and the links. */
-  edges: PathEdge[];
-  links: LayoutLink[];
-}
-
-export const layoutInputCache = (): LayoutInputCache => ({ sessionId: null, recs: [], nodes: [], edges: [], links: [] });
-
-/** The layout's input: every node of the graph with the locus it hangs from. The third
- * argument is ignored (sub-wanders are in the graph); it stays for older callers. With a
- * `cache` (one per map), the loci and steps already seen are not made again: the graph's
- * order and path only grow while it is the same walk (a locus's record is replaced when it
- * changes, so a record compared by identity says whether its node still holds). */
-export function layoutInput(g: GraphState, ghosts: Ghost[], _children?: SessionOut[], cache?: LayoutInputCache): { nodes: LayoutNode[]; links: LayoutLink[] } {
-  let nodes: LayoutNode[] = [];
-  let links: LayoutLink[];
-  if (cache) {
-    grow(cache, g);
-    nodes = cache.nodes.slice();
-    links = cache.links.slice();
-  } else {
-    links = g.path.map(pathLink);
-    for (const id of g.order) {
-      const l = g.loci[id];
-      nodes.push(locusInput(l, l.parentId));
-    }
-  }
-  eachMapNode(g, ghosts, (id, n) => {
-    const parentId = anchorOf(g, n);
-    switch (n.kind) {
-      case "locus":
-        break; // (above)
-      case "candidate":
-        nodes.push({ id, parentId, r: GHOST_RADIUS, label: n.concept.toLowerCase(), group: `candidates:${id.split(":")[1]}` });
-        links.push({ source: n.parentId, target: id });
-        break;
-      case "crystal":
-        nodes.push({ id, parentId, r: CRYSTAL_SIZE / 2 + 6 });
-        for (const b of breadOnMap(g, n)) links.push({ source: b, target: id });
-        break;
-      case "subwander":
-        nodes.push({ id, parentId, r: SUB_W / 2 });
-        links.push({ source: parentId!, target: id });
-        break;
-    }
-  }, false);
-  return { nodes, links };
-}
-
-/** Whether `g` is still the walk `sessionId` and its order only grew past the `n` loci seen
- * last (the last of them `lastId`): then what was made for those still holds. */
-function onlyGrew(g: GraphState, sessionId: string | null, n: number, lastId: string | undefined): boolean {
-  return sessionId === g.sessionId && n <= g.order.length && (n === 0 || g.order[n - 1] === lastId);
-}
-
-/** Brings the cache to `g`: the loci and path edges appended since are added, a locus whose
- * record was replaced gets its node again; a different walk (or one that did not only grow:
- * an archive scrubbed back) is made anew. */
-function grow(c: LayoutInputCache, g: GraphState): void {
-  const n = c.recs.length;
-  const same = onlyGrew(g, c.sessionId, n, c.nodes[n - 1]?.id);
-  if (!same) {
-    c.sessionId = g.sessionId;
-    c.recs = [];
-    c.nodes = [];
-  }
-  const { recs, nodes } = c;
-  const { order, loci } = g;
-  for (let i = 0; i < recs.length; i++) {
-    const l = loci[order[i]];
-    if (l !== recs[i]) {
-      recs[i] = l;
-      nodes[i] = locusInput(l, l.parentId);
-    }
-  }
-  for (let i = recs.length; i < order.length; i++) {
-    const l = loci[order[i]];
-    recs.push(l);
-    nodes.push(locusInput(l, l.parentId));
-  }
-  const path = g.path;
-  const e = c.edges.length;
-  // (edges are never changed; a step that came late is inserted in order, which moves the
-  // ones after it: then from the first that differs)
-  let k = 0;
-  if (same && e <= path.length) {
-    if (e === 0 || path[e - 1] === c.edges[e - 1]) k = e;
-    else while (k < e && path[k] === c.edges[k]) k++;
-  }
-  c.edges.length = k;
-  c.links.length = k;
-  for (let i = k; i < path.length; i++) {
-    c.edges.push(path[i]);
-    c.links.push(pathLink(path[i]));
-  }
-}
-
-/** A locus's layout node and a step's link, made once per record (the store keeps a record
- * while it is unchanged): a live step at 5,000 loci no longer makes 5,000 of each, and the
- * layout sees the same links again (see IncrementalLayout.update). */
-const locusInputs = new WeakMap<MapLocus, LayoutNode>();
-const pathLinks = new WeakMap<PathEdge, LayoutLink>();
-
-function locusInput(l: MapLocus, parentId: string | null): LayoutNode {
-  let n = locusInputs.get(l);
-  if (!n || n.parentId !== parentId) {
-    n = { id: l.id, parentId, r: locusRadius(l.visit_count), label: l.concept.toLowerCase() };
-    locusInputs.set(l, n);
-  }
-  return n;
-}
-
-function pathLink(e: PathEdge): LayoutLink {
-  let l = pathLinks.get(e);
-  if (!l || l.source !== e.source || l.target !== e.target) {
-    l = { source: e.source, target: e.target };
-    pathLinks.set(e, l);
-  }
-  return l;
-}
-
-const breadOnMap = (g: GraphState, c: MapCrystal) => c.bread.filter((b): b is string => !!b && !!g.loci[b]);
 
 /** Node and edge objects from the previous render, reused when nothing about them changed,
  * so that React Flow only updates what did (a replay of hundreds of loci stays cheap). The
@@ -216,8 +79,7 @@ function prune(cache: FlowCache | undefined, gen: number, drawn: number): void {
 interface LociRows {
   sessionId: string | null;
   ids: string[];
-  /** The positions map they were made with (a map handed again has only grown: its points
-   * for these loci are the same, see IncrementalLayout.update). */
+  /** The positions map they were made with. */
   positions: Map<string, Point> | null;
   points: (Point | undefined)[];
   items: (Node | null)[];
@@ -232,7 +94,8 @@ function rowsFor(cache: FlowCache, g: GraphState, positions: Map<string, Point>)
     rows = { sessionId: g.sessionId, ids: [], positions: null, points: [], items: [], keys: [] };
     lociRows.set(cache, rows);
   }
-  const samePoints = rows.positions === positions;
+  // (positions that only grew since: the loci's points are the same, see growth.ts)
+  const samePoints = rows.positions !== null && placedSince(rows.positions, positions) !== null;
   rows.positions = positions;
   return { rows, n0: rows.ids.length, samePoints };
 }
@@ -289,6 +152,13 @@ export function flowNodes(
     out.push(item);
   }
   const loci0 = out.length;
+  otherNodes(g, ghosts, positions, cache, gen, extras, out);
+  prune(cache, gen, out.length - loci0);
+  return out;
+}
+
+/** The nodes that are not loci (crystals, sub-wanders, candidates), appended to `out`. */
+function otherNodes(g: GraphState, ghosts: Ghost[], positions: Map<string, Point>, cache: FlowCache | undefined, gen: number, extras: MapExtras, out: Node[]): void {
   eachMapNode(g, ghosts, (id, n) => {
     const p = positions.get(id);
     if (!p) return;
@@ -321,8 +191,6 @@ export function flowNodes(
         break;
     }
   }, false);
-  prune(cache, gen, out.length - loci0);
-  return out;
 }
 
 interface LocusMarks {

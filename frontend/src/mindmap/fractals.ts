@@ -3,7 +3,7 @@
 // keeps the list fresh (the store's `proposals`).
 import type { Edge, Node } from "@xyflow/react";
 import type { ProposalOut } from "../api/types.gen";
-import type { Point } from "./layout/force";
+import type { Point } from "./layout/types";
 import type { FractalNodeData } from "./nodes/FractalNode";
 
 export const FRACTAL_SIZE = 56;

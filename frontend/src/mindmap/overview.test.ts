@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { convexHull, keyLoci, placeLabels, regionsOf, type Region } from "./overview";
 import { emptyGraph, type GraphState, type MapLocus } from "../store";
 import { locus } from "../test/fixtures";
-import type { Point } from "./layout/force";
+import type { Point } from "./layout/types";
 
 /** A graph of loci in clumps: `clumps` of [domain, centre, n]. */
 function clumped(clumps: [string, Point, number][]): { g: GraphState; positions: Map<string, Point> } {

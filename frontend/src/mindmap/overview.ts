@@ -2,7 +2,7 @@
 // that lie together), each with its domain and how many loci it holds, and the loci that matter
 // picked out (the seed, the most visited, crystals' breads, hints). Pure: the map draws them.
 import type { GraphState } from "../store";
-import type { Point } from "./layout/force";
+import type { Point } from "./layout/types";
 
 /** The overview shows from this many loci (below it the map is read locus by locus). */
 export const OVERVIEW_FROM = 150;

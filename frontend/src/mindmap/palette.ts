@@ -52,3 +52,8 @@ export function locusRadius(visits: number): number {
   return Math.min(42, 16 + 7 * Math.sqrt(Math.max(0, visits - 1)));
 }
 export const GHOST_RADIUS = 7;
+
+/** The sizes of the map's other nodes (px): a crystal's diamond, a sub-wander's card. */
+export const CRYSTAL_SIZE = 30;
+export const SUB_W = 150;
+export const SUB_H = 46;

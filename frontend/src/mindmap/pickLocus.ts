@@ -1,7 +1,7 @@
 // Loci drawn on the canvas (FarCanvas) are not DOM nodes: a click, shift-click or right-click
 // on the pane finds the locus under the pointer here.
 import type { GraphState } from "../store";
-import type { Point } from "./layout/force";
+import type { Point } from "./layout/types";
 import { locusRadius } from "./palette";
 
 /** The locus whose disc is under `at` (map coordinates), within `slack` map px of its rim;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { IncrementalLayout, type LayoutLink, type LayoutNode } from "./force";
+import { IncrementalLayout } from "./force";
+import type { LayoutLink, LayoutNode } from "./types";
 
 function chain(n: number): { nodes: LayoutNode[]; links: LayoutLink[] } {
   const nodes: LayoutNode[] = Array.from({ length: n }, (_, i) => ({ id: `n${i}`, parentId: i ? `n${i - 1}` : null, r: 18, label: `c${i}` }));
@@ -179,5 +180,38 @@ describe("IncrementalLayout's positions across live steps", () => {
     expect(fewer).not.toBe(moved);
     expect(fewer.has("n4")).toBe(false);
     expect(moved.has("n4")).toBe(true);
+  });
+});
+
+describe("IncrementalLayout.adopt (a layout moved between the page and its worker)", () => {
+  /** A walk of `n` loci (mostly onward, sometimes on from an earlier one) and each step's
+   * three candidates, as the map hands them: the candidates go at the next step. */
+  function walk(n: number): { nodes: LayoutNode[]; links: LayoutLink[] }[] {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const nodes: LayoutNode[] = [{ id: "n0", parentId: null, r: 18, label: "c0" }];
+    const links: LayoutLink[] = [];
+    const steps: { nodes: LayoutNode[]; links: LayoutLink[] }[] = [];
+    for (let i = 1; i < n; i++) {
+      const from = rnd() < 0.8 ? `n${i - 1}` : `n${Math.floor(rnd() * i)}`;
+      nodes.push({ id: `n${i}`, parentId: from, r: 14 + (i % 4) * 2, label: `c${i}` });
+      links.push({ source: from, target: `n${i}` });
+      const ghosts = [0, 1, 2].map((k) => ({ id: `g:${i}:${k}`, parentId: `n${i}`, r: 7, label: `c${i + 1 + k}`, group: `cand:${i}` }));
+      steps.push({ nodes: [...nodes, ...ghosts], links: [...links, ...ghosts.map((g) => ({ source: `n${i}`, target: g.id }))] });
+    }
+    return steps;
+  }
+
+  it("goes on placing exactly as the layout it took over would have", () => {
+    const steps = walk(90);
+    const whole = new IncrementalLayout({ denseFrom: 60 });
+    const first = new IncrementalLayout({ denseFrom: 60 });
+    for (const s of steps.slice(0, 40)) {
+      whole.update(s.nodes, s.links);
+      first.update(s.nodes, s.links);
+    }
+    const at = steps[39];
+    const taken = IncrementalLayout.adopt(at.nodes, at.links, new Map(first.positions), {}, { denseFrom: 60 });
+    for (const s of steps.slice(40)) expect([...taken.update(s.nodes, s.links)]).toEqual([...whole.update(s.nodes, s.links)]);
   });
 });

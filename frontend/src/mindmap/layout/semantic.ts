@@ -3,7 +3,7 @@
 // loci found since the projection was read) keep their offset from it; a switch between
 // layouts animates every node from where it is shown to where it goes.
 import { useEffect, useRef, useState } from "react";
-import type { LayoutNode, Point } from "./force";
+import type { LayoutNode, Point } from "./types";
 
 export type LayoutMode = "flow" | "semantic";
 

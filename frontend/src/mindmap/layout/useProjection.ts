@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { archiveApi } from "../../api/archive";
 import type { EventOut, ProjectionOut } from "../../api/types.gen";
 import { useWander } from "../../store";
-import type { Point } from "./force";
+import type { Point } from "./types";
 
 export interface Projection {
   sessionId: string | null;
