@@ -115,6 +115,12 @@ const timeline = await page.evaluate(() => {
   return { frames: window.__frameLog, sizes: window.__sizeLog, nav: performance.timing.navigationStart };
 });
 if (process.env.MINDMAP_DEBUG) console.error("catch-up", JSON.stringify(timeline), "navigation asked at", t0);
+// MINDMAP_CATCHUP_ONLY=1: the catch-up's figures only (for comparing builds run after run)
+if (process.env.MINDMAP_CATCHUP_ONLY) {
+  emit();
+  await browser.close();
+  process.exit(0);
+}
 
 // MINDMAP_SHOT=file.png: a screenshot of the map once caught up (to check the picture), and
 // file.far.png of the whole map (the far canvas), file.live.png after the live steps (following)
