@@ -185,6 +185,7 @@ def offline_engine(
 ) -> tuple[WanderEngine, InMemoryStore, ManualClock]:
     """The real engine with the offline dweller over the in-memory store and a manual clock:
     what the quality benchmark and the quality and property tests walk with."""
+    xp.use_backend(load_section("ca").backend)  # WANDER_CA_BACKEND, as open_app does
     store, clock = InMemoryStore(), ManualClock()
     engine = WanderEngine(
         store=store,  # type: ignore[arg-type]  # has what a walk uses of Store, not the interventions
