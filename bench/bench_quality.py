@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import re
 import statistics
 import sys
@@ -375,6 +376,51 @@ def walk_figures30(kb, embedder, seed: str, attractor: str, results: list) -> di
     }
 
 
+def pair_baselines(kb, embedder, seed: str, attractor: str, steps: int, rng: np.random.Generator):
+    """A pair's baseline walks (one of each kind), the mean divergence of BAND_WALKS
+    band-random walks, the domains excluded from its basin, and the seed's corpus anchor."""
+    seed_v, attr_v = embedder.embed([seed, attractor])
+    excluded = attractor_domains(kb, seed_v, attr_v)
+    anchor_v = seed_anchor(kb, seed, seed_v)
+    print(f"# seed anchor of '{seed}': cos to '{attractor}' {float(anchor_v @ attr_v):+.3f}", flush=True)
+    rows = {
+        kind: baseline(kb, kind, seed_v, anchor_v, attr_v, steps, rng, excluded)
+        for kind in ("greedy", "band", "band_seed", "band_unscoped")
+    }
+    # One band-random walk's divergence varies by several points with its draws (79.9 and
+    # 86.4 for knitting -> climate policy at 100 steps): the mean of a few is the target.
+    extra = [baseline(kb, "band", seed_v, anchor_v, attr_v, steps, rng, excluded) for _ in range(BAND_WALKS - 1)]
+    mean = float(np.mean([rows["band"].divergence] + [b.divergence for b in extra]))
+    return rows, mean, excluded, anchor_v
+
+
+def write_records(path: str, runs: list[WalkStats], pairs, bands: list[WalkStats], band_mean: dict[str, float]) -> None:
+    """One JSON record per wander, with its pair's band-random figures: for an A/B per wander."""
+    band = {seed: b for (seed, _), b in zip(pairs, bands)}
+    rows = []
+    for r in runs:
+        seed = r.label.split(" -> ")[0]
+        rows.append(
+            {
+                "label": r.label,
+                "old": seed in {s for s, _ in PAIRS},
+                "divergence": round(r.divergence, 2),
+                "band_mean": round(band_mean[seed], 2),
+                "pull": round(r.pull, 4),
+                "band_pull": round(band[seed].pull, 4),
+                "late_pull": round(r.late_pull, 4),
+                "half_pull": round(r.half_pull, 4),
+                "verdicts": [c["verdict"] for c in r.crystals],
+                "V": [round(c["V"], 3) for c in r.crystals],
+                "strategies": {k: round(v, 3) for k, v in r.strategies.items()},
+                "whys": {k: round(v, 3) for k, v in r.whys.items()},
+                "band_share": r.band_share,
+                "confirmed": r.confirmed,
+            }
+        )
+    Path(path).write_text(json.dumps(rows, indent=1))
+
+
 def stats3(xs: list[float]) -> str:
     if not xs:
         return "- / - / -"
@@ -394,8 +440,12 @@ async def main() -> None:
         "--shared", action="store_true", help="every wander in one project that holds the earlier ones (as a person's)"
     )
     ap.add_argument("--only", default="", help="comma-separated seeds: only their pairs (a quick A/B on a few)")
+    ap.add_argument(
+        "--json", default="", help="write one record per wander here (its figures and its pair's baselines)"
+    )
     a = ap.parse_args()
-    chosen_pairs = {"old": PAIRS, "new": NEW_PAIRS, "all": PAIRS + NEW_PAIRS}[a.set]
+    full = {"old": PAIRS, "new": NEW_PAIRS, "all": PAIRS + NEW_PAIRS}[a.set]
+    chosen_pairs = full
     if a.only:
         wanted = {x.strip() for x in a.only.split(",")}
         chosen_pairs = [p for p in chosen_pairs if p[0] in wanted]
@@ -413,17 +463,17 @@ async def main() -> None:
     band_mean: dict[str, float] = {}  # per pair: the mean divergence of BAND_WALKS band-random walks
     t0 = time.perf_counter()
     shared = offline_engine(kb, embedder, project_id="bench") if a.shared else None
+    drawn = 0  # pairs of `full` whose baselines are drawn
     for seed, attractor in pairs:
-        seed_v, attr_v = embedder.embed([seed, attractor])
-        excluded = attractor_domains(kb, seed_v, attr_v)
-        anchor_v = seed_anchor(kb, seed, seed_v)
-        print(f"# seed anchor of '{seed}': cos to '{attractor}' {float(anchor_v @ attr_v):+.3f}", flush=True)
+        # --only: the baselines of the pairs it skips are drawn all the same (one generator
+        # serves every pair in turn), so each pair's are those a full run gives it
+        while full[drawn] != (seed, attractor):
+            pair_baselines(kb, embedder, *full[drawn], steps, rng)
+            drawn += 1
+        drawn += 1
+        rows_of, band_mean[seed], excluded, anchor_v = pair_baselines(kb, embedder, seed, attractor, steps, rng)
         for kind, rows in base.items():
-            rows.append(baseline(kb, kind, seed_v, anchor_v, attr_v, steps, rng, excluded))
-        # One band-random walk's divergence varies by several points with its draws (79.9 and
-        # 86.4 for knitting -> climate policy at 100 steps): the mean of a few is the target.
-        extra = [baseline(kb, "band", seed_v, anchor_v, attr_v, steps, rng, excluded) for _ in range(BAND_WALKS - 1)]
-        band_mean[seed] = float(np.mean([base["band"][-1].divergence] + [b.divergence for b in extra]))
+            rows.append(rows_of[kind])
         for rs in range(a.first_seed, a.first_seed + n_seeds):
             w = await engine_walk(kb, embedder, degenerate, seed, attractor, rs, steps, excluded, anchor_v, shared)
             runs.append(w)
@@ -450,6 +500,8 @@ async def main() -> None:
                         f"{c['hard_failures']}: {c['insight']}"
                     )
     print(f"bench_wall_time: {time.perf_counter() - t0:.0f} s")
+    if a.json:
+        write_records(a.json, runs, pairs, base["band"], band_mean)
     print(
         f"wanders: {len(runs)} ({n_pairs} pairs ({a.set}) x {n_seeds} random seeds {a.first_seed}-{a.first_seed + n_seeds - 1} x {steps} steps"
         f"{', one shared project' if a.shared else ''})"
