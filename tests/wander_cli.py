@@ -10,6 +10,7 @@ the command lets escape (return code 1, as Python's own)."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import subprocess
@@ -76,6 +77,11 @@ def _invoke(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess
         root.setLevel(env.get("WANDER_LOG_LEVEL", "WARNING").upper())
         try:
             result = CliRunner(env=environment).invoke(app, args, prog_name="wander", color=False)
+            # What a process's exit does: the run's objects die here, on this thread with no
+            # event loop running. Collected later, on a thread whose loop runs (a test's, the
+            # next run's), an SDK client's __del__ schedules its aclose() on that loop, over
+            # sockets of this run's closed loop, and logs the error into another run's stderr.
+            gc.collect()
         finally:
             root.removeHandler(handler)
             root.setLevel(level)

@@ -169,7 +169,8 @@ async def test_kill_9_midway_then_resume_finishes_gapless(cli_env):
     killed_at = next(s["step_count"] for s in list_sessions(cli_env) if s["id"] == session_id)
     assert 0 < killed_at < total, killed_at
 
-    out = wander(["resume", session_id, "--json"], cli_env)
+    # Real processes, as the killed one: the paths compared are walked by fresh processes alike.
+    out = wander_process(["resume", session_id, "--json"], cli_env)
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["status"] == "completed"
@@ -177,6 +178,6 @@ async def test_kill_9_midway_then_resume_finishes_gapless(cli_env):
     assert steps == list(range(1, total + 1)), "gap or duplicate in the trace"
 
     # The resumed wander walked exactly the path an uninterrupted one walks.
-    whole = wander(["run", "information asymmetry", "--steps", str(total), "--seed", "9", "--json"], cli_env)
+    whole = wander_process(["run", "information asymmetry", "--steps", str(total), "--seed", "9", "--json"], cli_env)
     assert whole.returncode == 0, whole.stderr
     assert json.loads(whole.stdout)["path"] == summary["path"]
