@@ -42,7 +42,7 @@ import numpy as np  # noqa: E402
 from wander.adapters.kb.scaled_vectors import ScaledVectors  # noqa: E402
 
 ROOT = Path(tempfile.gettempdir()) / "wander-kb-scale"
-VERSION = 2  # of the synthetic corpora and the index layout: bump to rebuild
+VERSION = 3  # of the synthetic corpora and the index layout: bump to rebuild
 SIZES = (14_000, 100_000, 1_000_000)
 DRAW = 384  # concepts a step draws from the band (distance_band.DRAW), all of them scored here
 NEIGHBOURS = 10

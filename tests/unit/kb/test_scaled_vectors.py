@@ -174,3 +174,14 @@ def test_cells_kept_without_their_sums_get_them_on_load(tmp_path, sv: ScaledVect
     assert a.indices.tolist() == b.indices.tolist()
     with np.load(tmp_path / "kb" / "cells.npz") as z:
         assert "sums" in z.files
+
+
+def test_the_graph_alone_finds_most_nearest_neighbours(sv: ScaledVectors, matrix: np.ndarray) -> None:
+    """Without the nearest cells' members, the usearch graph's own hits, re-scored."""
+    recalls = []
+    for q in range(0, 3000, 30):
+        v = matrix[q]
+        truth = set(np.argsort(-(matrix @ v))[:10].tolist())
+        got = sv.ann.search(v, 10, sv.dots)
+        recalls.append(len(truth & {i for i, _ in got}) / 10)
+    assert np.mean(recalls) >= 0.9

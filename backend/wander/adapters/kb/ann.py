@@ -1,11 +1,11 @@
 """Approximate nearest neighbours over the knowledge base: a usearch HNSW graph.
 
-The graph keeps its vectors quantised to int8 (a quarter of float32's memory); the hits
-are re-scored exactly from the caller's rows, so similarities are the true cosines and only
-the choice of candidates is approximate. usearch quantises a component x to round(127 x):
-a unit vector of 384 dimensions has components of a few hundredths (MiniLM's largest is
-0.24), which left a handful of levels each, and at a million concepts the 10 nearest came
-back 6 times in 10. The vectors are scaled by SCALE first (inner products keep their order). Concept indices are the graph's keys, so concepts
+The graph keeps its vectors as float16 (half of float32's memory); the hits are re-scored
+exactly from the caller's rows, so similarities are the true cosines and only the choice of
+candidates is approximate. Not int8: usearch rounds a unit vector's components to 127ths
+(a 384-dimensional one's are a few hundredths, so a handful of levels each), and at a
+million concepts, where each one's nearest lie within a few thousandths of each other, the
+graph built from those distances found 4-6 of the 10 nearest. Concept indices are the graph's keys, so concepts
 added later (foraged, imported) are new keys in the same graph.
 """
 
@@ -17,10 +17,9 @@ from pathlib import Path
 import numpy as np
 from usearch.index import Index
 
-CONNECTIVITY = 8  # graph degree: recall against build time (1M x 384 builds in about five minutes on two cores)
+CONNECTIVITY = 8  # graph degree: recall against build time (1M x 384: 10 minutes on two loaded cores)
 EXPANSION_ADD = 32
 EXPANSION_SEARCH = 128
-SCALE = 3.5  # components beyond 1/SCALE (0.29) are clipped
 OVERFETCH = 2  # hits asked of the graph per neighbour wanted, before exact re-scoring
 
 
@@ -31,7 +30,7 @@ class AnnIndex:
         self._index = index or Index(
             ndim=dim,
             metric="ip",
-            dtype="i8",
+            dtype="f16",
             connectivity=CONNECTIVITY,
             expansion_add=EXPANSION_ADD,
             expansion_search=EXPANSION_SEARCH,
@@ -45,14 +44,15 @@ class AnnIndex:
         if len(vectors) == 0:
             return
         keys = np.arange(start, start + len(vectors), dtype=np.uint64)
-        self._index.add(keys, SCALE * np.asarray(vectors, dtype=np.float32), threads=self.threads)
+        self._index.add(keys, np.asarray(vectors, dtype=np.float32), threads=self.threads)
 
     def search(
         self,
         v: np.ndarray,
         k: int,
-        rows: Callable[[np.ndarray], np.ndarray],
+        dots: Callable[[np.ndarray, np.ndarray], np.ndarray],
         exclude: Sequence[int] = (),
+        also: np.ndarray | None = None,
     ) -> list[tuple[int, float]]:
         """The K nearest concepts to V, (index, exact similarity: row . V) best first; ROWS
         gives the concepts' unit vectors."""
@@ -63,11 +63,13 @@ class AnnIndex:
         if norm == 0.0:
             return []
         ask = min(len(self._index), OVERFETCH * (k + len(exclude)) + 8)
-        hits = self._index.search(v * (SCALE / norm), ask, threads=1)
+        hits = self._index.search(v / norm, ask, threads=1)
         keys = np.asarray(hits.keys, dtype=np.int64)
+        if also is not None and len(also):
+            keys = np.unique(np.concatenate([keys, np.asarray(also, dtype=np.int64)]))
         if len(exclude):
             keys = keys[~np.isin(keys, np.asarray(exclude, dtype=np.int64))]
-        sims = rows(keys) @ v
+        sims = dots(keys, v)
         order = np.argsort(-sims, kind="stable")[:k]
         return [(int(keys[j]), float(sims[j])) for j in order]
 
@@ -79,4 +81,5 @@ class AnnIndex:
         index = Index.restore(str(path))
         if index is None or index.ndim != dim:
             raise ValueError(f"{path} holds no ANN index of {dim} dimensions")
+        index.expansion_search = EXPANSION_SEARCH  # type: ignore[misc]  # has a setter; a query-time setting the file does not keep
         return cls(dim, index)

@@ -180,6 +180,13 @@ class Cells:
     def cell_members(self, cell: int) -> np.ndarray:
         return self.members[self.offsets[cell] : self.offsets[cell + 1]]
 
+    def nearest_members(self, v: np.ndarray, cells: int) -> np.ndarray:
+        """The members of the CELLS cells whose centroids are nearest V."""
+        sims = self.centroids @ np.asarray(v, dtype=np.float32)
+        n = min(cells, len(sims))
+        near = np.argpartition(-sims, n - 1)[:n] if n < len(sims) else np.arange(len(sims))
+        return np.concatenate([self.cell_members(int(c)) for c in near])
+
     def reachable(self, v: np.ndarray, low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
         """The cells that may hold a member at cosine distance LOW-HIGH from unit V (every
         other cell provably holds none), and each one's estimated share of band members."""
