@@ -125,7 +125,7 @@ def test_once_the_scope_is_nearly_seen_the_core_is_the_nearest_in_scope():
 def test_early_on_the_field_is_the_whole_scope():
     walk = make_walk(4, [])
     walk.session.step_count = 10
-    assert walk.focus == 0.0
+    assert walk.field_focus == 0.0
     assert walk.pull_floor == pytest.approx(float(walk.pull_sims.min()))
 
 
@@ -175,3 +175,19 @@ def test_late_the_strict_way_back_leads_toward_the_attractor():
     far = order[350:360]  # all farther than here: strict leaves none, plain the nearest of them
     assert len(in_field(walk, far, strict=True)) == 0
     assert len(in_field(walk, far)) == 8
+
+
+def test_the_attractor_weighs_nothing_at_first_and_everything_at_the_end():
+    """Its weight rises over the first RAMP_UNTIL of the wander to OPEN_WEIGHT, holds while
+    the field is open, and is whole once the field is the core."""
+    walk = make_walk(5, [])
+    weights = []
+    for step in range(100):
+        walk.session.step_count = step
+        weights.append(walk.focus)
+    assert weights[0] < 0.1 * walkmod.OPEN_WEIGHT
+    assert all(a <= b for a, b in zip(weights, weights[1:]))
+    half = int(walkmod.RAMP_UNTIL * 100)
+    assert weights[half] == pytest.approx(walkmod.OPEN_WEIGHT)
+    assert weights[int(walkmod.OPEN_UNTIL * 100) - 1] == pytest.approx(walkmod.OPEN_WEIGHT)
+    assert weights[-1] == pytest.approx(1.0)

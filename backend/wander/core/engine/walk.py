@@ -24,6 +24,12 @@ RECENT_THEMES = 20
 # the walk kept 1-2 points more of it, but at 100 steps its second half no longer gained on
 # the attractor as a band-random walk does (38 of 44 wanders against 60 of 62): 0.8 between.
 OPEN_UNTIL, CORE_FROM = 0.8, 0.87
+# How much the attractor weighs in a candidate's interest (Walk.focus): nothing at the
+# start, OPEN_WEIGHT of its full weight from RAMP_UNTIL of the wander, all of it once the
+# field is its core. A pull felt from the first step drew the first half of a wander toward
+# the attractor as much as the second (surgery -> team sports: cosine 0.30 to it over the
+# open field, a band-random walk's 0.26), and a walk bunched along the attractor spreads less.
+OPEN_WEIGHT, RAMP_UNTIL = 1.0 / 3.0, 0.5
 CORE = 64
 REACH = 2 * CORE  # the attractor's neighbourhood, within which the core moves on as the walk sees it
 
@@ -125,10 +131,17 @@ class Walk:
         return min(1.0, (s.step_count + 1) / max(1, s.max_steps))
 
     @property
-    def focus(self) -> float:
-        """How much the attractor weighs now: 0 while the walk explores (until OPEN_UNTIL of
-        its steps), rising to 1 at CORE_FROM."""
+    def field_focus(self) -> float:
+        """How far the attractor's field has narrowed: 0 while the walk explores (until
+        OPEN_UNTIL of its steps), rising to 1 (the core) at CORE_FROM."""
         return min(1.0, max(0.0, (self.progress - OPEN_UNTIL) / (CORE_FROM - OPEN_UNTIL)))
+
+    @property
+    def focus(self) -> float:
+        """How much the attractor weighs now, a share of its full weight: rising from 0 to
+        OPEN_WEIGHT over the first RAMP_UNTIL of the wander, then to 1 as the field narrows."""
+        ramp = OPEN_WEIGHT * min(1.0, self.progress / RAMP_UNTIL)
+        return ramp + (1.0 - ramp) * self.field_focus
 
     @property
     def pull_floor_core(self) -> float:
@@ -151,9 +164,9 @@ class Walk:
         without an attractor): anything in scope early on, then rising to the core."""
         if self.pull_baseline is None:
             return None
-        if self.focus == 0.0:
+        if self.field_focus == 0.0:
             return self.pull_floor_open
-        return self.pull_floor_open + self.focus * (self.pull_floor_core - self.pull_floor_open)
+        return self.pull_floor_open + self.field_focus * (self.pull_floor_core - self.pull_floor_open)
 
     @property
     def puns_here(self) -> np.ndarray:

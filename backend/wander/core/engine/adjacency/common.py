@@ -20,7 +20,7 @@ FALLBACK_MIN = 8
 # same pressure of selection for all four, so their scores are comparable.
 POOL = 48  # outside the field: at least this many of the concepts nearest the attractor
 # Share of novelty that is the distance from the nearest locus once the walk homes in on the
-# attractor (Walk.focus 1): the loci there would otherwise bunch up.
+# attractor (Walk.field_focus 1): the loci there would otherwise bunch up.
 LATE_NEAR = 0.5
 
 
@@ -44,7 +44,7 @@ def kb_candidates(
     crosses = ~np.isin(kb.primary_domain_ids()[idx], current_domains)
     seen = walk.loci_matrix
     # nearness to the loci (candidates x loci, a step's costliest product) only where novelty weighs it
-    late = LATE_NEAR * walk.focus if walk.pull_baseline is not None else 0.0
+    late = LATE_NEAR * walk.field_focus if walk.pull_baseline is not None else 0.0
     near = len(seen) and (scoring.NOVELTY_SPREAD < 1.0 or late > 0.0)
     max_seen = (seen @ vectors.T).max(axis=0) if near else np.zeros(len(idx))
     mean_seen = vectors @ walk.loci_mean
@@ -103,7 +103,7 @@ def in_field(walk: Walk, idx: np.ndarray, strict: bool = False) -> np.ndarray:
     if len(held):
         return held
     back = idx[np.argsort(-walk.pull_sims[idx], kind="stable")[: max(FALLBACK_MIN, len(idx) // 10)]]
-    if strict and walk.focus > 0.0:
+    if strict and walk.field_focus > 0.0:
         here = float(np.asarray(walk.current.embedding, dtype=np.float32) @ walk.pull_vector)
         back = back[walk.pull_sims[back] > here]
     return back
