@@ -10,7 +10,8 @@ Every size is loaded and measured in a fresh process, so its RSS is its own.
 A step here is what the step's distance-band strategy asks of the knowledge base: a seeded
 band draw (cosine distance 0.3-0.7 from the current locus, widened to 0.2-0.8 when it
 yields too few), the drawn concepts' vectors scored against the attractor and the loci so
-far, the best one taken, and its nearest neighbours from the ANN graph. `exact_scan` is the
+far, the best one taken, and its nearest neighbours (the ANN graph's hits and the two
+nearest cells' members, re-scored). `exact_scan` is the
 whole pass over the rows that the engine's in-memory index makes for the same band, for
 comparison. Recall: the ANN's 10 nearest against exact, and the share of drawn concepts
 truly in the band (1.0: the draw computes their distances). Each time is given as wall
