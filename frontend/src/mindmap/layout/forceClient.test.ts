@@ -68,6 +68,19 @@ describe("ForceLayoutClient", () => {
     expect(client.where).toBe("page");
   });
 
+  it("asked quietly (in a render), the positions change without a word to the listeners: the render reads them", () => {
+    const steps = walk(5);
+    const client = new ForceLayoutClient({}, false);
+    let told = 0;
+    client.subscribe(() => told++);
+    client.ask(steps[0], true);
+    client.ask(steps[1], true);
+    expect(told).toBe(0);
+    expect(client.getSnapshot().positions.has("n2")).toBe(true);
+    client.pin("n1", { x: 1, y: 2 }); // (a pin is no render's: the map hears of it)
+    expect(told).toBe(1);
+  });
+
   it("sends a batch of many new nodes to the worker and takes the layout back for a live step, placing all as the page would", async () => {
     vi.stubGlobal("Worker", InThreadWorker);
     InThreadWorker.made = 0;

@@ -27,6 +27,7 @@ export class ForceLayoutClient {
   private inFlight = false;
   /** The next change starts from no positions (a layout started anew). */
   private restart = false;
+  private quiet = false;
   private readonly listeners = new Set<() => void>();
 
   constructor(
@@ -46,9 +47,13 @@ export class ForceLayoutClient {
     return this.worker ? "worker" : "page";
   }
 
-  ask(input: LayoutInput): void {
+  /** `quiet`: the snapshot changes without telling the listeners (asked in a render, which
+   * reads the snapshot right after: a live step's positions in the render that draws it). */
+  ask(input: LayoutInput, quiet = false): void {
     this.want = input;
+    this.quiet = quiet;
     this.flush();
+    this.quiet = false;
   }
 
   /** Pins a node at `at` (its position from now on) and lays the graph out again. */
@@ -148,7 +153,7 @@ export class ForceLayoutClient {
     if (!fresh && !this.restart) grew(prev, next, ids);
     this.restart = false;
     this.snapshot = { positions: next };
-    for (const f of this.listeners) f();
+    if (!this.quiet) for (const f of this.listeners) f();
   }
 }
 

@@ -1,6 +1,6 @@
 // The force layout as the map uses it: one layout per wander (its pins loaded), asked for
 // the positions of the graph whenever the graph's nodes change.
-import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useSyncExternalStore } from "react";
 import { ForceLayoutClient } from "./forceClient";
 import { loadPins } from "./pins";
 import type { Layout, LayoutInput, Point } from "./types";
@@ -13,8 +13,10 @@ export interface ForceLayout extends Layout {
 export function useForceLayout(sessionId: string | null, input: LayoutInput): ForceLayout {
   const client = useMemo(() => new ForceLayoutClient(loadPins(sessionId)), [sessionId]);
   useEffect(() => () => client.close(), [client]);
-  // (before the paint: without a worker, the positions come at once)
-  useLayoutEffect(() => client.ask(input), [client, input]);
+  // Asked in the render: laid out in the page (a live step), the positions are read just
+  // below, so the step is drawn in this render (asked in an effect, its positions took a
+  // second render of the whole map); laid out in the worker (a backlog), they come later.
+  useMemo(() => client.ask(input, true), [client, input]);
   const { positions } = useSyncExternalStore(client.subscribe, client.getSnapshot);
   return { positions, pin: client.pin };
 }
