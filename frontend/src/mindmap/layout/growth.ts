@@ -6,13 +6,24 @@ import type { Point } from "./types";
 
 type Positions = Map<string, Point>;
 
-const parents = new WeakMap<Positions, { from: Positions; added: readonly string[] }>();
-/** How many links back a map is looked for (a canvas drawn long ago is drawn whole). */
-const MAX_HOPS = 64;
+const parents = new WeakMap<Positions, { from: Positions | null; added: readonly string[] }>();
+/** How many maps back the lineage is kept: each map holds every position, and a chain of
+ * all the maps a live walk made kept them all alive (the bench's heap after 100 live steps at
+ * 20,000 loci: 90-94 MB, against 45 MB before the lineage). A canvas drawn longer ago is
+ * drawn whole. */
+const MAX_HOPS = 8;
 
 /** Records that `next` is `from` with the nodes `added` placed. */
 export function grew(from: Positions, next: Positions, added: readonly string[]): void {
   parents.set(next, { from, added });
+  let at: Positions = next;
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
+    const link = parents.get(at);
+    if (!link?.from) return;
+    at = link.from;
+  }
+  const oldest = parents.get(at);
+  if (oldest) oldest.from = null; // (the maps before it can go)
 }
 
 /** The ids `next` placed since `prev`, when `next` only grew from it (the same map: none);
@@ -23,7 +34,7 @@ export function placedSince(prev: Positions, next: Positions): string[] | null {
   let at: Positions = next;
   for (let hop = 0; hop < MAX_HOPS; hop++) {
     const link = parents.get(at);
-    if (!link) return null;
+    if (!link?.from) return null;
     chunks.push(link.added);
     if (link.from === prev) {
       const out: string[] = [];
