@@ -18,7 +18,7 @@ in-process, and real Chromium (Playwright, bench/mindmap_probe.mjs) opens its ma
 - mindmap_heap_mb: the page's JavaScript heap in use once caught up (after a collection);
   mindmap_heap_after_live_mb: the same after the live steps.
 
-Targets (issue 10, and for 20,000 loci): pan p95 <= 33 ms/frame, catch-up <= 3 s (4 s at
+Targets (and for 20,000 loci): pan p95 <= 33 ms/frame, catch-up <= 3 s (4 s at
 20,000), event to DOM p95 <= 100 ms, heap <= 300 MB.
 Run: .venv/bin/python bench/bench_mindmap.py [N ...]  (WANDER_HOME: a home with the corpus
 embedded, e.g. the e2e home; frontend/dist must be built; MINDMAP_LIVE: live steps, 100).

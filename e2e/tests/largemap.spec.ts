@@ -1,4 +1,4 @@
-// A large map (issue 10): past CANVAS_ABOVE (300) React Flow nodes the loci are drawn on one
+// A large map: past CANVAS_ABOVE (300) React Flow nodes the loci are drawn on one
 // canvas (FarCanvas), not as DOM nodes; a click, a shift-click and a right-click on a locus
 // drawn there still select it, compare it and open its menu (pickLocus).
 import type { Page } from "@playwright/test";
