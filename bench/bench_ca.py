@@ -3,7 +3,7 @@
 - Throughput of the batched kernel on NumPy arrays at batch 1, 64 and 1024, in
   frame-ticks per second, over a fixed 50 ticks with detection and early stopping off
   (timing mode, ``run_ticks``), on its default path: the fused CPU passes (numba,
-  ``wander.adapters.ca.fused``) when numba is installed, else the NumPy passes.
+  ``wander.adapters.ca.numba_passes``) when numba is installed, else the NumPy passes.
 - The one-frame-at-a-time reference loop (np.roll, np.where, full history, as the
   reference design does it) against the batched kernel on the same 1024 seed frames:
   over the fixed 50 ticks, and for full evolutions (convergence and oscillation

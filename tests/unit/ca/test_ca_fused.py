@@ -223,7 +223,7 @@ def test_frames_with_nan_take_the_numpy_passes():
 
 
 def test_fused_constants_are_the_kernels():
-    from wander.adapters.ca import fused
+    from wander.adapters.ca import numba_passes as fused
 
     assert bits(np.array([fused.PUSH, fused.FLOW])).tolist() == bits(np.array([kernel.PUSH, kernel.FLOW])).tolist()
     fused.warm_up()

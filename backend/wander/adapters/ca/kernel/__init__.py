@@ -26,7 +26,7 @@ Convergence is checked before oscillation at the same tick.
 Four implementations give bit-identical results:
 
 - :func:`evolve_batch` on NumPy with numba installed (the default there): the fused CPU
-  passes of :mod:`wander.adapters.ca.fused`. One compiled pass per frame and tick computes the
+  passes of :mod:`wander.adapters.ca.numba_passes`. One compiled pass per frame and tick computes the
   next frame and the roles, a second sums |change|; each frame runs on its own for many
   ticks while it sits in cache, and comes back to its driver (kernel/fused.py) only where a
   decision needs all frames or the reference's own arithmetic (oscillation checks, the

@@ -1,4 +1,4 @@
-"""The fused CPU path: the numba passes of wander.adapters.ca.fused, loaded once per process
+"""The fused CPU path: the numba passes of wander.adapters.ca.numba_passes, loaded once per process
 (None without numba), and their driver, which runs each frame on its own for many ticks and
 takes back every frame only where a decision needs them all."""
 
@@ -34,7 +34,7 @@ _fused_state: list[ModuleType | None] = []  # [] until probed, then [module or N
 
 
 def _fused_module(wait: bool = True) -> ModuleType | None:
-    """wander.adapters.ca.fused, imported and warmed up once per process; None without numba. WAIT
+    """wander.adapters.ca.numba_passes, imported and warmed up once per process; None without numba. WAIT
     False: None while another thread is still loading it (a first start compiles it for
     10-20 s; the NumPy passes give the same results meanwhile)."""
     if not _fused_state:
@@ -43,7 +43,7 @@ def _fused_module(wait: bool = True) -> ModuleType | None:
         try:
             if not _fused_state:
                 try:
-                    from .. import fused as module
+                    from .. import numba_passes as module
                 except ImportError:  # numba is not installed: the NumPy passes
                     _fused_state.append(None)
                 except RuntimeError as exc:  # numba found no writable place for its cache
