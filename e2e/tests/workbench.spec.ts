@@ -128,11 +128,16 @@ test("drag a candidate onto the current locus: a hint, marked until visited", as
   await runSteps(page, s.id, 3);
   await openMap(page, s.id);
   await stopFollowing(page);
-  const ghost = page.locator(".react-flow__node-ghost").first();
-  const concept = (await ghost.locator(".ghost-label").textContent())!.trim();
   const current = page.locator(".react-flow__node-locus:has(.locus.is-current)");
-  await drag(page, ghost, await centreOf(current));
-  await expect(notice(page)).toContainText(`“${concept}” planted as a hint`);
+  // Once the map has rested it swaps last step's candidates for the next step's: a drag that
+  // began on a candidate swapped away drops nothing, so the drag is made again on a fresh one.
+  let concept = "";
+  await expect(async () => {
+    const ghost = page.locator(".react-flow__node-ghost").first();
+    concept = (await ghost.locator(".ghost-label").textContent())!.trim();
+    await drag(page, ghost, await centreOf(current));
+    await expect(notice(page)).toContainText(`“${concept}” planted as a hint`, { timeout: 8_000 });
+  }).toPass({ timeout: 60_000 });
   const hinted = page.locator(`.locus.is-hint[data-concept="${concept}"]`);
   await expect(hinted).toHaveCount(1);
   await expect(hinted.getByTestId("hint-marker")).toBeVisible();
