@@ -11,7 +11,6 @@ import httpx
 
 from tests.api.conftest import start_server
 from tests.api.test_proposals import A, accepted_crystal, decision, propose, write_assets
-from wander.bootstrap.action_factory import action_service
 from wander.faces.api.app import ApiSettings
 
 STOP = 0.4
@@ -127,7 +126,7 @@ async def test_the_gate_over_http_with_the_api_token(app):
             assert (await c.post(f"{A}/proposals/{p['id']}/execute")).status_code == 409  # replay
             # An approval made elsewhere without the token does not open the gate here.
             other = await propose(c, crystal_id)
-            await action_service(app).decide(
+            await app.actions.fresh().decide(
                 other["id"], "approved", "cli-user", other["image_sha256"], token_verified=False, via="cli"
             )
             r = await c.post(f"{A}/proposals/{other['id']}/execute")

@@ -12,7 +12,6 @@ from sqlalchemy import insert, select, update
 from tests.api.conftest import API, create
 from wander.adapters.postgres.action_tables import LEDGER, PROPOSALS
 from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
-from wander.bootstrap.action_factory import action_service
 from wander.core.action import codec
 from wander.core.domain.errors import Refused
 from wander.core.domain.wallet_views import LedgerEntry, WalletPosition, WalletState
@@ -99,7 +98,7 @@ async def test_propose_review_approve_execute_and_every_refusal(app, client):
     sha = await reviewed_sha(client, p)
     assert sha == p["image_sha256"]
     # The image is the record: it decodes (with the key in WANDER_HOME) to this proposal.
-    s = action_service(app)
+    s = app.actions.fresh()
     assert codec.decode((await client.get(p["image_url"])).content, s.keys).decode().count(p["id"]) == 1
 
     pid = p["id"]
@@ -226,8 +225,10 @@ async def _approved_elsewhere(app, client, token_verified: bool) -> str:
     write_assets(app)
     _, crystal_id = await accepted_crystal(app, client)
     p = await propose(client, crystal_id)
-    await action_service(app, require_token=False).decide(
-        p["id"], "approved", "cli-user", p["image_sha256"], token_verified=token_verified, via="cli"
+    await (
+        app.actions.requiring_token(False)
+        .fresh()
+        .decide(p["id"], "approved", "cli-user", p["image_sha256"], token_verified=token_verified, via="cli")
     )
     return p["id"]
 
@@ -235,14 +236,16 @@ async def _approved_elsewhere(app, client, token_verified: bool) -> str:
 async def test_with_a_token_an_approval_without_it_does_not_count(app, client):
     pid = await _approved_elsewhere(app, client, token_verified=False)
     with pytest.raises(Refused, match="not made by a holder of the API token") as refused:
-        await action_service(app, require_token=True).execute(pid)
+        await app.actions.requiring_token(True).fresh().execute(pid)
     assert refused.value.status == 403
     with pytest.raises(Refused, match="needs the API token"):
-        await action_service(app, require_token=True).decide(
-            pid, "rejected", "x", "a" * 64, token_verified=False, via="cli"
+        await (
+            app.actions.requiring_token(True)
+            .fresh()
+            .decide(pid, "rejected", "x", "a" * 64, token_verified=False, via="cli")
         )
 
 
 async def test_with_a_token_a_token_holders_approval_counts(app, client):
     pid = await _approved_elsewhere(app, client, token_verified=True)
-    assert (await action_service(app, require_token=True).execute(pid)).status == "executed"
+    assert (await app.actions.requiring_token(True).fresh().execute(pid)).status == "executed"

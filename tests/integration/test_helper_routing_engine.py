@@ -11,21 +11,22 @@ from wander.adapters.bus.inprocess import InProcessBus
 from wander.adapters.llm.offline import OfflineDweller
 from wander.adapters.memory.inmemory_store import InMemoryStore
 from wander.bootstrap.llm_factory import build_dweller, model_helpers
+from wander.bootstrap.settings import ModelsSettings
 from wander.core.engine.clock import ManualClock
 from wander.core.engine.service import NewWander, WanderEngine
 
 SEED = "information asymmetry"
 
 
-def _engine(knowledge, embedder, env, dweller="anthropic", model_dwells=False):
-    proposer, ruminator = model_helpers(dweller, env)
+def _engine(knowledge, embedder, models, dweller="anthropic", model_dwells=False):
+    proposer, ruminator = model_helpers(dweller, models)
     store = InMemoryStore()
     offline = OfflineDweller(knowledge)
     engine = WanderEngine(
         store=store,  # type: ignore[arg-type]
         knowledge=knowledge,
         embedder=embedder,
-        dweller=build_dweller(dweller, offline=offline, env=env, embedder=embedder) if model_dwells else offline,
+        dweller=build_dweller(dweller, offline=offline, models=models, embedder=embedder) if model_dwells else offline,
         bus=InProcessBus(),
         clock=ManualClock(),
         project_id=f"helpers-{uuid.uuid4()}",
@@ -35,18 +36,18 @@ def _engine(knowledge, embedder, env, dweller="anthropic", model_dwells=False):
     return engine, store, proposer, ruminator
 
 
-def _env(anthropic, ollama=None) -> dict[str, str]:
-    return {
-        "ANTHROPIC_API_KEY": anthropic.api_key,
-        "WANDER_ANTHROPIC_URL": anthropic.url,
-        "WANDER_OLLAMA_URL": ollama.url if ollama else "http://127.0.0.1:9",
-        "WANDER_MODEL_RETRIES": "0",
-    }
+def _models(anthropic, ollama=None) -> ModelsSettings:
+    return ModelsSettings(
+        anthropic_api_key=anthropic.api_key,
+        anthropic_url=anthropic.url,
+        ollama_url=ollama.url if ollama else "http://127.0.0.1:9",
+        retries=0,
+    )
 
 
 async def test_cloud_helpers_charged_and_crystals_ruminated_on_the_heavy_model(knowledge, embedder):
     with AnthropicServer() as an:
-        engine, store, proposer, ruminator = _engine(knowledge, embedder, _env(an))
+        engine, store, proposer, ruminator = _engine(knowledge, embedder, _models(an))
         s = await engine.create(
             NewWander(
                 seed_concept=SEED, max_steps=70, human_checkpoint_frequency=0, random_seed=2, cloud_budget_cents=2000
@@ -72,7 +73,7 @@ async def test_cloud_helpers_charged_and_crystals_ruminated_on_the_heavy_model(k
 
 async def test_a_small_budget_is_never_overrun(knowledge, embedder):
     with AnthropicServer() as an, OllamaServer() as ol:
-        engine, store, proposer, ruminator = _engine(knowledge, embedder, _env(an, ol), dweller="auto")
+        engine, store, proposer, ruminator = _engine(knowledge, embedder, _models(an, ol), dweller="auto")
         s = await engine.create(
             NewWander(
                 seed_concept=SEED, max_steps=40, human_checkpoint_frequency=0, random_seed=2, cloud_budget_cents=3
@@ -93,7 +94,7 @@ async def test_the_dwelling_sees_what_the_proposals_spent(knowledge, embedder):
     step 4: 8 cents spent, two proposals make 10; a dwelling estimated at 2 cents against the
     step's start would have made it 11)."""
     with AnthropicServer() as an:
-        engine, store, proposer, ruminator = _engine(knowledge, embedder, _env(an), model_dwells=True)
+        engine, store, proposer, ruminator = _engine(knowledge, embedder, _models(an), model_dwells=True)
         s = await engine.create(
             NewWander(
                 seed_concept=SEED, max_steps=40, human_checkpoint_frequency=0, random_seed=2, cloud_budget_cents=10

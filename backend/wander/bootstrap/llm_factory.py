@@ -9,7 +9,7 @@ ANTHROPIC_API_KEY, WANDER_ANTHROPIC_*, WANDER_PRICES, WANDER_MODEL_*, WANDER_EMB
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from wander.adapters.embed.minilm import MiniLMEmbedder
 from wander.adapters.embed.ollama import OllamaEmbedder
@@ -23,7 +23,7 @@ from wander.adapters.llm.proposer import ChainProposer, ModelProposer
 from wander.adapters.llm.router import ModelMember, RouterDweller
 from wander.adapters.llm.rumination import ModelRumination
 from wander.adapters.llm.rumination_router import RoutedRumination
-from wander.bootstrap.settings import DWELLERS, EMBEDDERS, ModelsSettings, Settings, load_settings
+from wander.bootstrap.settings import DWELLERS, EMBEDDERS, ModelsSettings, load_settings
 from wander.core.action.evaluator import OfflineEvaluator
 from wander.core.action.ports import CloudBudget
 from wander.core.domain.errors import InvalidInput
@@ -41,9 +41,7 @@ __all__ = [
     "build_proposer",
     "build_rumination",
     "check_dweller",
-    "dweller_builder",
     "helpers_wired",
-    "local_helpers",
     "model_helpers",
     "model_settings",
 ]
@@ -64,15 +62,17 @@ def _retry(s: ModelsSettings, sleep: Sleep | None = None) -> RetryPolicy:
     return policy
 
 
-def check_dweller(name: str | None, env: Mapping[str, str] | None = None) -> str:
-    """The dweller name to use (the given one or WANDER_DWELLER), checked: raises InvalidInput
-    for an unknown name or for anthropic without ANTHROPIC_API_KEY."""
-    s = model_settings(env)
-    chosen = (name or s.dweller).strip().lower()
+def check_dweller(name: str | None, models: ModelsSettings) -> str:
+    """The dweller name to use (the given one or the section's WANDER_DWELLER), checked:
+    raises InvalidInput for an unknown name, for anthropic without ANTHROPIC_API_KEY, or for
+    a model dweller when WANDER_PRICES is not a price table."""
+    chosen = (name or models.dweller).strip().lower()
     if chosen not in DWELLERS:
         raise InvalidInput("dweller", f"must be one of {', '.join(DWELLERS)} (got '{name}')")
-    if chosen == "anthropic" and not s.anthropic_api_key:
+    if chosen == "anthropic" and not models.anthropic_api_key:
         raise InvalidInput("dweller", "anthropic needs ANTHROPIC_API_KEY in the environment")
+    if chosen != "offline":
+        PriceTable.from_json(models.prices)  # InvalidInput names WANDER_PRICES
     return chosen
 
 
@@ -105,17 +105,17 @@ def build_dweller(
     name: str | None = None,
     *,
     offline: Dweller,
-    env: Mapping[str, str] | None = None,
+    models: ModelsSettings,
     embedder: Embedder | None = None,
     sleep: Sleep | None = None,
 ) -> Dweller:
     """offline -> the offline dweller; ollama / anthropic -> that model, falling back to offline;
     auto -> the 001 rule over Anthropic (when a key is set) and Ollama, falling back to offline.
     `embedder` (the app's) gives model residues their themes_embedding."""
-    chosen = check_dweller(name, env)
+    chosen = check_dweller(name, models)
     if chosen == "offline":
         return offline
-    s = model_settings(env)
+    s = models
     # model residues are checked against the corpus the offline dweller writes from
     kb = getattr(offline, "kb", None)
     grounding = Grounding(kb, embedder) if kb is not None else None
@@ -146,48 +146,31 @@ def build_dweller(
     )
 
 
-DwellerBuilder = Callable[[Dweller, Embedder], Dweller]
-
-
-def dweller_builder(name: str | None = None, env: Mapping[str, str] | None = None) -> DwellerBuilder:
-    """build_dweller for later, once the app has its offline dweller and embedder
-    (wiring.open_app(dweller=...) calls it). Checks the name now."""
-    chosen = check_dweller(name, env)
-
-    def build(offline: Dweller, embedder: Embedder) -> Dweller:
-        return build_dweller(chosen, offline=offline, env=env, embedder=embedder)
-
-    build.name = chosen  # type: ignore[attr-defined]
-    return build
-
-
-def helpers_wired(name: str | None, env: Mapping[str, str] | None = None) -> bool:
+def helpers_wired(name: str | None, models: ModelsSettings) -> bool:
     """Whether the dweller's models also propose analogies/tensions and ruminate: with any
     model dweller (ollama, anthropic, auto) unless WANDER_MODEL_HELPERS is "0". Their cloud
     calls are made within the session's budget left and charged to it (engine.model_spend)."""
-    return name in ("ollama", "anthropic", "auto") and model_settings(env).helpers
+    return name in ("ollama", "anthropic", "auto") and models.helpers
 
 
-def model_helpers(
-    name: str | None, env: Mapping[str, str] | None = None
-) -> tuple[ConceptProposer | None, RoutedRumination | None]:
+def model_helpers(name: str | None, models: ModelsSettings) -> tuple[ConceptProposer | None, RoutedRumination | None]:
     """(proposer, rumination model) for the engine when helpers_wired(name), else (None, None):
     routed as the dweller is (ollama: the local model; anthropic: the cloud model, the heavy
     one ruminating; auto: local first for proposals, the heavy cloud model for rumination
     when the budget allows), each falling back to the offline path."""
-    if not helpers_wired(name, env):
+    if not helpers_wired(name, models):
         return None, None
-    return build_proposer(name, env=env), build_rumination(name, env=env)
+    return build_proposer(name, models=models), build_rumination(name, models=models)
 
 
-local_helpers = model_helpers  # the name wiring knew them by
+def _ollama_chat(s: ModelsSettings, temperature: float | None = None) -> ollama_llm.OllamaChat:
+    chat = ollama_llm.OllamaChat(s.ollama_url, s.ollama_model, timeout=s.ollama_timeout)
+    if temperature is not None:
+        chat.temperature = temperature
+    return chat
 
 
-def _ollama_chat(s: ModelsSettings):
-    return ollama_llm.OllamaChat(s.ollama_url, s.ollama_model, timeout=s.ollama_timeout)
-
-
-def _anthropic_chat(s: ModelsSettings):
+def _anthropic_chat(s: ModelsSettings) -> anthropic_llm.AnthropicChat:
     return anthropic_llm.AnthropicChat(
         s.anthropic_api_key or "",
         s.anthropic_model,
@@ -199,11 +182,11 @@ def _anthropic_chat(s: ModelsSettings):
 
 
 def build_proposer(
-    name: str | None = None, *, env: Mapping[str, str] | None = None, sleep: Sleep | None = None
+    name: str | None = None, *, models: ModelsSettings, sleep: Sleep | None = None
 ) -> ConceptProposer | None:
     """The model that proposes analogies and tensions, or None (offline)."""
-    chosen = check_dweller(name, env)
-    s = model_settings(env)
+    chosen = check_dweller(name, models)
+    s = models
     if chosen == "offline":
         return None
     if chosen == "ollama":
@@ -217,13 +200,13 @@ def build_proposer(
 
 
 def build_rumination(
-    name: str | None = None, *, env: Mapping[str, str] | None = None, sleep: Sleep | None = None
+    name: str | None = None, *, models: ModelsSettings, sleep: Sleep | None = None
 ) -> RoutedRumination | None:
     """What ruminates before a crystal, or None (offline): the heavy cloud model
     (WANDER_ANTHROPIC_HEAVY_MODEL) when the dweller is anthropic or auto with a key and the
     budget covers the turn, the Ollama model for ollama and auto, the offline ruminator last."""
-    chosen = check_dweller(name, env)
-    s = model_settings(env)
+    chosen = check_dweller(name, models)
+    s = models
     if chosen == "offline":
         return None
     cloud = local = None
@@ -234,40 +217,24 @@ def build_rumination(
     return RoutedRumination(offline=OfflineRuminator(), cloud=cloud, local=local, cooldown=s.router_cooldown)
 
 
-def build_embedder(
-    name: str | None = None, *, env: Mapping[str, str] | None = None, dim: int | None = None
-) -> Embedder:
+def build_embedder(name: str | None = None, *, models: ModelsSettings, dim: int | None = None) -> Embedder:
     """minilm (shipped, offline) or ollama (WANDER_OLLAMA_EMBED_MODEL at WANDER_OLLAMA_URL,
     cut to WANDER_OLLAMA_EMBED_DIM, else to `dim` when given: the vector columns' size)."""
-    s = model_settings(env)
-    chosen = (name or s.embedder).lower()
+    chosen = (name or models.embedder).lower()
     if chosen == "ollama":
-        return OllamaEmbedder(s.ollama_url, s.ollama_embed_model, dim=s.ollama_embed_dim or dim)
+        return OllamaEmbedder(models.ollama_url, models.ollama_embed_model, dim=models.ollama_embed_dim or dim)
     if chosen == "minilm":
         return MiniLMEmbedder()
     raise InvalidInput("embedder", f"must be one of {', '.join(EMBEDDERS)} (got '{name}')")
 
 
 def build_evaluator(
-    settings: Settings, offline: OfflineEvaluator, budget: CloudBudget, retry: RetryPolicy | None = None
+    models: ModelsSettings, offline: OfflineEvaluator, budget: CloudBudget, retry: RetryPolicy | None = None
 ) -> OfflineEvaluator | ModelEvaluator:
     """WANDER_EVALUATOR=offline -> the rules; model -> Anthropic (with ANTHROPIC_API_KEY),
     then Ollama, then the rules."""
-    m = settings.models
-    if m.evaluator != "model":
+    if models.evaluator != "model":
         return offline
-    chats: list[ChatModel] = []
-    if m.anthropic_api_key:
-        chats.append(
-            anthropic_llm.AnthropicChat(
-                m.anthropic_api_key,
-                m.anthropic_model,
-                base_url=m.anthropic_url,
-                heavy_model=m.anthropic_heavy_model,
-                prices=PriceTable.from_json(m.prices),
-                timeout=m.anthropic_timeout,
-            )
-        )
-    chats.append(ollama_llm.OllamaChat(m.ollama_url, m.ollama_model, timeout=m.ollama_timeout, temperature=0.2))
-    policy = retry or RetryPolicy(retries=m.retries, base_delay=m.retry_delay, max_delay=m.retry_max_delay)
-    return ModelEvaluator(chats, offline, budget, retry=policy, max_tokens=m.evaluator_max_tokens)
+    chats: list[ChatModel] = [_anthropic_chat(models)] if models.anthropic_api_key else []
+    chats.append(_ollama_chat(models, temperature=0.2))
+    return ModelEvaluator(chats, offline, budget, retry=retry or _retry(models), max_tokens=models.evaluator_max_tokens)

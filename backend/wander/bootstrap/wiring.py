@@ -1,9 +1,10 @@
 """The composition root: open_app builds, once, from the settings (each adapter given its
 typed section) the services every face shares, and yields them as Services: the database,
 store, knowledge index, embedder, dweller, bus (NATS with scale.py), crystal memory, sandwich
-corpus and the engine. What a face adds is built beside it in wander.bootstrap, from the same
-Services and settings: archivist.py, action_factory.py, foraging.py, worker.py; llm_factory.py
-builds the models. settings/ is the one reader of the environment."""
+corpus, the engine, the archivist and the action service (archivist.py, action_factory.py);
+llm_factory.py builds the models from the models section. The commands that need the database
+alone open it with open_queries, open_actions or open_archive; worker.py runs a worker over
+open_app. settings/ is the one reader of the environment."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -34,11 +35,15 @@ from wander.adapters.postgres.kb_repository import KbRepository, KbRow
 from wander.adapters.postgres.repository import PostgresStore
 from wander.adapters.postgres.sandwich_repository import SandwichRepository
 from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID
+from wander.bootstrap.action_factory import ActionServices
+from wander.bootstrap.archivist import open_archivist
 from wander.bootstrap.foraging import attach_crystal_sandwiches
-from wander.bootstrap.llm_factory import DwellerBuilder, build_embedder, dweller_builder, model_helpers
+from wander.bootstrap.llm_factory import build_dweller, build_embedder, check_dweller, model_helpers
 from wander.bootstrap.scale import Scale, nats_settings, open_scale
-from wander.bootstrap.settings import Settings, load_section, load_settings
+from wander.bootstrap.settings import ModelsSettings, Settings, load_section, load_settings
 from wander.bootstrap.warmup import phase
+from wander.core.action.service import ActionService
+from wander.core.archive.service import Archivist
 from wander.core.domain.errors import InvalidInput
 from wander.core.engine.clock import ManualClock, SystemClock
 from wander.core.engine.ports import (
@@ -158,20 +163,11 @@ async def load_knowledge(kb: KbRepository, cache_dir: Path | None = None) -> Kno
     return index
 
 
-def dweller_builder_for(name: str | None) -> DwellerBuilder | None:
-    """The builder open_app(dweller=...) takes for NAME (else WANDER_DWELLER, else offline):
-    None for the offline dweller, without importing any model SDK; raises InvalidInput
-    (field 'dweller')."""
-    if (name or load_section("models").dweller).strip().lower() == "offline":
-        return None
-    return dweller_builder(name)
-
-
 def default_embedder(settings: Settings | None = None) -> Embedder:
     """The embedder WANDER_EMBEDDER names (minilm | ollama), checked against the vector
     columns' size (WANDER_EMBED_DIM)."""
     settings = settings or load_settings()
-    embedder = build_embedder(settings.models.embedder, dim=settings.embed_dim)
+    embedder = build_embedder(models=settings.models, dim=settings.embed_dim)
     if embedder.dim != settings.embed_dim:
         raise InvalidInput(
             "WANDER_EMBED_DIM",
@@ -202,7 +198,8 @@ def offline_engine(
 @dataclass
 class Services:
     """What open_app builds once from the settings and hands to a face: the adapters (database,
-    store, knowledge, embedder, bus, crystal memory, sandwich corpus) and the engine over them."""
+    store, knowledge, embedder, bus, crystal memory, sandwich corpus), the engine over them,
+    the archivist (listening once a face attaches it) and the action service."""
 
     settings: Settings
     db: AsyncEngine
@@ -214,6 +211,8 @@ class Services:
     bus: EventBus  # InProcessBus, or NatsBus when WANDER_NATS_URL is set (wander.bootstrap.scale)
     crystal_memory: CrystalMemory  # crystals in the Wheeler memory
     sandwiches: SandwichRepository  # the SANDWICH corpus
+    archivist: Archivist  # archives and plots; a server attaches it to the bus
+    actions: ActionServices  # the economic action layer (its service rebuilt when assets.toml changes)
     run_queue: NatsRunQueue | None = None  # the JetStream run queue with NATS; None: runs stay in-process
     scale: Scale | None = None  # NATS: its client, the outbox relay, the bus and the run queue
 
@@ -233,6 +232,33 @@ async def open_queries(settings: Settings | None = None):
         await db.dispose()
 
 
+def _actions(settings: Settings, db: AsyncEngine, store: PostgresStore, bus: EventBus) -> ActionServices:
+    """The action service: with WANDER_API_TOKEN set, only a token holder's approval counts."""
+    return ActionServices(settings.home, settings.models, db, store, bus, require_token=bool(settings.api.token))
+
+
+@asynccontextmanager
+async def open_actions(settings: Settings | None = None) -> AsyncIterator[ActionService]:
+    """The action service over the database alone (no model, no knowledge index)."""
+    settings = settings or load_settings()
+    db = await open_database(settings)
+    try:
+        yield _actions(settings, db, PostgresStore(db), InProcessBus()).fresh()
+    finally:
+        await db.dispose()
+
+
+@asynccontextmanager
+async def open_archive(settings: Settings | None = None) -> AsyncIterator[Archivist]:
+    """The archivist over the database alone, listening to nothing (archive, export, search)."""
+    settings = settings or load_settings()
+    db = await open_database(settings)
+    try:
+        yield open_archivist(db, InProcessBus(), settings)
+    finally:
+        await db.dispose()
+
+
 def make_runner(app: Services) -> Runner | QueueRunner:
     """In-process runs (embedded default), or run requests on the queue for workers."""
     if app.run_queue is None:
@@ -241,17 +267,20 @@ def make_runner(app: Services) -> Runner | QueueRunner:
 
 
 def _dwelling(
-    dweller: Dweller | DwellerBuilder | None, offline: Dweller, embedder: Embedder
+    dweller: Dweller | str | None, offline: Dweller, embedder: Embedder, models: ModelsSettings
 ) -> tuple[Dweller, ConceptProposer | None, RuminationModel | None]:
     """(the dweller, the model proposer, the model ruminator): the offline dweller alone
-    when none is given; a builder (llm_factory.dweller_builder) also brings its helpers."""
+    when none is given; a dweller's name (llm_factory.DWELLERS) builds it from the models
+    section, with its helpers."""
     if dweller is None:
         return offline, None, None
-    if hasattr(dweller, "dwell"):
-        return cast(Dweller, dweller), None, None
-    build = cast(DwellerBuilder, dweller)
-    proposer, ruminator = model_helpers(getattr(build, "name", None))
-    return build(offline, embedder), proposer, ruminator
+    if not isinstance(dweller, str):
+        return dweller, None, None
+    name = check_dweller(dweller, models)
+    if name == "offline":
+        return offline, None, None
+    proposer, ruminator = model_helpers(name, models)
+    return build_dweller(name, offline=offline, models=models, embedder=embedder), proposer, ruminator
 
 
 @asynccontextmanager
@@ -264,18 +293,19 @@ async def open_app(
     knowledge: KnowledgeIndex | None = None,
     nats: NatsSettings | None = None,
     role: str = "app",
-    dweller: Dweller | DwellerBuilder | None = None,
+    dweller: Dweller | str | None = None,
     wrap_store: Callable[[PostgresStore], Store] | None = None,
 ) -> AsyncIterator[Services]:
     """Everything a face needs, ready to wander; closed on exit. `nats` (NatsSettings)
     overrides WANDER_NATS_URL; with either, events go over NATS and runs to workers.
-    `dweller`: a Dweller, or a builder called with (offline dweller, embedder) such as
-    llm_factory.dweller_builder(name); the offline dweller when None."""
+    `dweller`: a Dweller, or a dweller's name (offline, ollama, anthropic, auto: built from
+    the settings' models section, e.g. settings.models.dweller); the offline dweller when None."""
     settings = settings or load_settings()
     xp.use_backend(settings.ca.backend)  # the CA kernel's array module, for every CA call of this process
     with phase("opening the database (the embedded Postgres: created on a first start)"):
         db = await open_database(settings)
     scale = None
+    archivist: Archivist | None = None
     loaded_here = False
     try:
         kb = KbRepository(db)
@@ -290,7 +320,7 @@ async def open_app(
         if nats is not None:
             scale = await open_scale(db, nats, role=role)
         bus = scale.bus if scale is not None else InProcessBus()
-        chosen, proposer, ruminator = _dwelling(dweller, OfflineDweller(knowledge), embedder)
+        chosen, proposer, ruminator = _dwelling(dweller, OfflineDweller(knowledge), embedder, settings.models)
         engine = WanderEngine(
             # wrap_store: what the engine writes through (a worker's lease-fenced store, wander.bootstrap.worker)
             store=wrap_store(store) if wrap_store else store,
@@ -308,6 +338,7 @@ async def open_app(
         crystal_memory.attach(bus)  # every crystal is stored in the Wheeler memory as it forms
         sandwiches = SandwichRepository(db)
         attach_crystal_sandwiches(bus, sandwiches, embedder)  # ... and as a sandwich of the corpus
+        archivist = open_archivist(db, bus, settings, embedder=embedder)
         yield Services(
             settings,
             db,
@@ -319,10 +350,14 @@ async def open_app(
             bus,
             crystal_memory,
             sandwiches,
+            archivist,
+            _actions(settings, db, store, bus),
             run_queue=scale.queue if scale is not None else None,
             scale=scale,
         )
     finally:
+        if archivist is not None:
+            await archivist.close()
         if loaded_here and knowledge is not None:
             reach_cache.keep(knowledge, settings.cache_dir)  # for the next start, if this one computed them
         if scale is not None:

@@ -36,7 +36,7 @@ from wander.adapters.postgres.database import database_url
 from wander.adapters.postgres.leases import FencedStore, LeaseManager, is_transient_db_error
 from wander.bootstrap.scale import nats_settings
 from wander.bootstrap.settings import Settings, WorkerSettingsSection, load_settings
-from wander.bootstrap.wiring import dweller_builder_for, open_app
+from wander.bootstrap.wiring import open_app
 from wander.core.domain.models import SessionStatus
 
 log = logging.getLogger("wander.bootstrap.worker")
@@ -239,7 +239,7 @@ async def run_worker(
         settings,
         nats=nats,
         role="worker",
-        dweller=dweller_builder_for(None),
+        dweller=settings.models.dweller,
         wrap_store=lambda store: FencedStore(store, leases),
     ) as app:
         limit_threads(worker.threads)  # again: the embedder has loaded torch by now

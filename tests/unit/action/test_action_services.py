@@ -3,15 +3,12 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from wander.bootstrap.action_factory import ActionServices
-from wander.bootstrap.settings import load_settings
+from wander.bootstrap.settings import ModelsSettings
 
 
 def test_built_once_and_again_when_the_assets_file_changes(tmp_path):
-    app = SimpleNamespace(settings=load_settings({"WANDER_HOME": str(tmp_path)}), db=None, store=None, bus=None)
-    services = ActionServices(app, require_token=True)
+    services = ActionServices(tmp_path, ModelsSettings(), db=None, store=None, bus=None, require_token=True)  # type: ignore[arg-type]
     first = services.current()
     assets = tmp_path / "assets.toml"
     assert assets.exists() and first.require_token  # the example file is written on first use
@@ -23,3 +20,10 @@ def test_built_once_and_again_when_the_assets_file_changes(tmp_path):
     assert second.keys == first.keys and services.current() is second
     assets.unlink()  # gone: the example again
     assert services.current().limits.session_budget_cents == 50_000
+
+
+def test_a_server_with_a_token_of_its_own_gates_its_approvals(tmp_path):
+    services = ActionServices(tmp_path, ModelsSettings(), db=None, store=None, bus=None)  # type: ignore[arg-type]
+    assert services.requiring_token(False) is services and not services.current().require_token
+    gated = services.requiring_token(True)
+    assert gated is not services and gated.current().require_token and gated.home == services.home

@@ -22,7 +22,7 @@ class NoBudget:
 
 def evaluator(tmp_path, **env):
     offline = OfflineEvaluator(load_assets(tmp_path))
-    return build_evaluator(load_settings(env), offline, NoBudget()), offline
+    return build_evaluator(load_settings(env).models, offline, NoBudget()), offline
 
 
 def test_offline_by_default(tmp_path):

@@ -1,4 +1,4 @@
-"""The factory builds from the environment; `wander doctor`'s report."""
+"""The factory builds from the models settings section; `wander doctor`'s report."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from wander.bootstrap.llm_factory import (
     build_proposer,
     build_rumination,
     check_dweller,
-    dweller_builder,
     helpers_wired,
     model_helpers,
     model_settings,
 )
+from wander.bootstrap.settings import ModelsSettings
 from wander.core.domain.errors import InvalidInput
 from wander.core.engine.rumination import OfflineRuminator
 from wander.faces.cli.doctor import diagnose
@@ -36,6 +36,16 @@ def _env(ollama=None, anthropic=None, **extra) -> dict[str, str]:
         env.update(ANTHROPIC_API_KEY=anthropic.api_key, WANDER_ANTHROPIC_URL=anthropic.url)
     env.update(extra)
     return env
+
+
+def _models(ollama=None, anthropic=None, **fields) -> ModelsSettings:
+    """The models section for the local servers (none: nothing answers Ollama, no key)."""
+    extra = {"anthropic_api_key": anthropic.api_key, "anthropic_url": anthropic.url} if anthropic else {}
+    return ModelsSettings(ollama_url=ollama.url if ollama else "http://127.0.0.1:9", **extra, **fields)
+
+
+DEFAULT = ModelsSettings()
+KEYED = ModelsSettings(anthropic_api_key="k")
 
 
 def test_defaults():
@@ -75,25 +85,24 @@ def test_bad_settings_name_the_variable(env, field):
 
 def test_dweller_names():
     offline = StubOffline()
-    assert build_dweller(offline=offline, env={}) is offline
-    assert check_dweller(None, {"WANDER_DWELLER": "AUTO"}) == "auto"
+    assert build_dweller(offline=offline, models=DEFAULT) is offline
+    assert check_dweller(None, model_settings({"WANDER_DWELLER": "AUTO"})) == "auto"
     with pytest.raises(InvalidInput, match="ANTHROPIC_API_KEY"):
-        check_dweller("anthropic", {})
+        check_dweller("anthropic", DEFAULT)
     with pytest.raises(InvalidInput, match="must be one of"):
-        dweller_builder("gpt-9", {})
-    ollama = build_dweller("ollama", offline=offline, env={})
+        check_dweller("gpt-9", DEFAULT)
+    ollama = build_dweller("ollama", offline=offline, models=DEFAULT)
     assert isinstance(ollama, RouterDweller) and ollama.mode == "local" and ollama.cloud is None
-    auto = build_dweller("auto", offline=offline, env={})
+    auto = build_dweller("auto", offline=offline, models=DEFAULT)
     assert auto.mode == "rule" and auto.local is not None and auto.cloud is None  # no key, no cloud
-    keyed = build_dweller("auto", offline=offline, env={"ANTHROPIC_API_KEY": "k", "WANDER_ROUTER_COOLDOWN": "4"})
+    keyed = build_dweller("auto", offline=offline, models=ModelsSettings(anthropic_api_key="k", router_cooldown=4))
     assert keyed.cloud.model == "claude-sonnet-4-6" and keyed.cloud.heavy_model == "claude-opus-4-6"
     assert keyed.cooldown == 4
 
 
 async def test_built_dwellers_work_against_the_servers(ollama_server, anthropic_server, sleeps):
-    env = _env(ollama_server, anthropic_server, WANDER_ANTHROPIC_MODEL="claude-opus-4-6")
-    build = dweller_builder("auto", env)
-    router = build(StubOffline(), UnitEmbedder())
+    models = _models(ollama_server, anthropic_server, anthropic_model="claude-opus-4-6")
+    router = build_dweller("auto", offline=StubOffline(), models=models, embedder=UnitEmbedder())
     cloud = await router.dwell(make_request(bridge=0.99))
     local = await router.dwell(make_request())
     assert (cloud.route, cloud.model_used) == ("cloud", "claude-opus-4-6")
@@ -102,10 +111,10 @@ async def test_built_dwellers_work_against_the_servers(ollama_server, anthropic_
 
 
 def test_proposer_and_rumination_builders():
-    assert build_proposer(env={}) is None and build_rumination(env={}) is None
-    assert isinstance(build_proposer("ollama", env={}), ModelProposer)
-    assert isinstance(build_proposer("auto", env={"ANTHROPIC_API_KEY": "k"}), ChainProposer)
-    r = build_rumination("auto", env={"ANTHROPIC_API_KEY": "k"})
+    assert build_proposer(models=DEFAULT) is None and build_rumination(models=DEFAULT) is None
+    assert isinstance(build_proposer("ollama", models=DEFAULT), ModelProposer)
+    assert isinstance(build_proposer("auto", models=KEYED), ChainProposer)
+    r = build_rumination("auto", models=KEYED)
     assert isinstance(r, RoutedRumination) and isinstance(r.offline, OfflineRuminator)
     assert (r.cloud.model, r.cloud.route, r.local.model, r.local.route) == (
         "claude-opus-4-6",
@@ -113,19 +122,19 @@ def test_proposer_and_rumination_builders():
         "llama3.2:3b",
         "local",
     )
-    heavy = build_rumination("anthropic", env={"ANTHROPIC_API_KEY": "k", "WANDER_ANTHROPIC_HEAVY_MODEL": "claude-x"})
+    heavy = build_rumination(
+        "anthropic", models=ModelsSettings(anthropic_api_key="k", anthropic_heavy_model="claude-x")
+    )
     assert heavy.cloud.model == "claude-x" and heavy.local is None  # the configured heavy model, no local one
-    no_key = build_rumination("auto", env={})
+    no_key = build_rumination("auto", models=DEFAULT)
     assert no_key.cloud is None and no_key.local.model == "llama3.2:3b"
-    local = build_rumination("ollama", env={"ANTHROPIC_API_KEY": "k"})
+    local = build_rumination("ollama", models=KEYED)
     assert local.cloud is None and local.local.route == "local"
 
 
 def test_embedder_builder(ollama_server):
-    assert isinstance(build_embedder(env={}), MiniLMEmbedder)
-    e = build_embedder(
-        env={"WANDER_EMBEDDER": "ollama", "WANDER_OLLAMA_URL": ollama_server.url, "WANDER_OLLAMA_EMBED_DIM": "384"}
-    )
+    assert isinstance(build_embedder(models=DEFAULT), MiniLMEmbedder)
+    e = build_embedder(models=_models(ollama_server, embedder="ollama", ollama_embed_dim=384))
     assert isinstance(e, OllamaEmbedder) and e.dim == 384 and e.embed(["x"]).shape == (1, 384)
 
 
@@ -187,27 +196,26 @@ def test_doctor_with_servers(ollama_server, anthropic_server):
 def test_no_model_helpers_offline(dweller):
     """What the engine gets as proposer and ruminator (wiring.open_app asks model_helpers):
     nothing but the offline path for the offline dweller (None: the app's own, unnamed)."""
-    env = {"ANTHROPIC_API_KEY": "k", "WANDER_DWELLER": "auto"}
-    assert model_helpers(dweller, env) == (None, None)
-    assert not helpers_wired(dweller, env)
+    models = ModelsSettings(anthropic_api_key="k", dweller="auto")
+    assert model_helpers(dweller, models) == (None, None)
+    assert not helpers_wired(dweller, models)
 
 
 @pytest.mark.parametrize("dweller", ["anthropic", "auto"])
 def test_model_helpers_routed_with_a_cloud_dweller(dweller):
-    env = {"ANTHROPIC_API_KEY": "k"}
-    proposer, ruminator = model_helpers(dweller, env)
-    assert helpers_wired(dweller, env) and isinstance(ruminator, RoutedRumination)
+    proposer, ruminator = model_helpers(dweller, KEYED)
+    assert helpers_wired(dweller, KEYED) and isinstance(ruminator, RoutedRumination)
     assert ruminator.cloud.model == "claude-opus-4-6"
     if dweller == "auto":
         assert [p.route for p in proposer.proposers] == ["local", "cloud"]
     else:
         assert isinstance(proposer, ModelProposer) and proposer.route == "cloud"
-    assert model_helpers(dweller, {**env, "WANDER_MODEL_HELPERS": "0"}) == (None, None)
+    assert model_helpers(dweller, ModelsSettings(anthropic_api_key="k", helpers=False)) == (None, None)
 
 
 def test_model_helpers_with_ollama():
-    proposer, ruminator = model_helpers("ollama", {})
+    proposer, ruminator = model_helpers("ollama", DEFAULT)
     assert isinstance(proposer, ModelProposer) and isinstance(ruminator, RoutedRumination)
     assert isinstance(ruminator.local, ModelRumination) and ruminator.cloud is None
     assert ruminator.local.route == "local" and ruminator.local.model == "llama3.2:3b"
-    assert model_helpers("ollama", {"WANDER_MODEL_HELPERS": "0"}) == (None, None)
+    assert model_helpers("ollama", ModelsSettings(helpers=False)) == (None, None)

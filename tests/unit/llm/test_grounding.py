@@ -12,6 +12,7 @@ from wander.adapters.llm.grounding import Grounding, named_terms
 from wander.adapters.llm.ollama import OllamaDweller
 from wander.adapters.llm.router import RouterDweller
 from wander.bootstrap.llm_factory import build_dweller
+from wander.bootstrap.settings import ModelsSettings
 from wander.core.domain.models import Residue
 
 from .conftest import StubOffline, make_request
@@ -119,6 +120,6 @@ def test_the_factory_wires_the_check_for_model_dwellers():
     offline = StubOffline()
     offline.kb = FakeKnowledge()  # type: ignore[attr-defined]  # as the offline dweller holds its corpus
     for name in ("ollama", "anthropic", "auto"):
-        router = build_dweller(name, offline=offline, env={"ANTHROPIC_API_KEY": "k"})
+        router = build_dweller(name, offline=offline, models=ModelsSettings(anthropic_api_key="k"))
         assert isinstance(router, RouterDweller) and isinstance(router.grounding, Grounding), name
-    assert build_dweller("offline", offline=offline, env={}) is offline
+    assert build_dweller("offline", offline=offline, models=ModelsSettings()) is offline

@@ -6,6 +6,7 @@ within the budget; what every call cost said in the answer, failed cloud calls i
 from __future__ import annotations
 
 from wander.bootstrap.llm_factory import build_proposer, build_rumination
+from wander.bootstrap.settings import ModelsSettings
 from wander.core.domain.views import EvidenceItem
 from wander.core.engine.model_spend import Spend
 from wander.core.engine.ports import RuminationTurn
@@ -23,12 +24,12 @@ TURN = RuminationTurn(
 SEED = "disclosure as a market"
 
 
-def _env(ollama=None, anthropic=None, **extra) -> dict[str, str]:
-    env = {"WANDER_OLLAMA_URL": ollama.url if ollama else "http://127.0.0.1:9", "WANDER_MODEL_RETRIES": "0"}
+def _settings(ollama=None, anthropic=None, **extra) -> ModelsSettings:
+    fields = {"ollama_url": ollama.url if ollama else "http://127.0.0.1:9", "retries": 0}
     if anthropic:
-        env.update(ANTHROPIC_API_KEY=anthropic.api_key, WANDER_ANTHROPIC_URL=anthropic.url)
-    env.update(extra)
-    return env
+        fields.update(anthropic_api_key=anthropic.api_key, anthropic_url=anthropic.url)
+    fields.update(extra)
+    return ModelsSettings(**fields)
 
 
 def _models(server) -> list[str]:
@@ -38,7 +39,7 @@ def _models(server) -> list[str]:
 async def test_rumination_on_the_heavy_model_when_the_budget_covers_the_turn(ollama_server, anthropic_server):
     anthropic_server.models.append("claude-heavy-test")
     r = build_rumination(
-        "auto", env=_env(ollama_server, anthropic_server, WANDER_ANTHROPIC_HEAVY_MODEL="claude-heavy-test")
+        "auto", models=_settings(ollama_server, anthropic_server, anthropic_heavy_model="claude-heavy-test")
     )
     estimate = r.cloud.estimate_cents(SEED, TURN)
     assert estimate > 0
@@ -61,7 +62,7 @@ async def test_rumination_on_the_heavy_model_when_the_budget_covers_the_turn(oll
 
 
 async def test_rumination_falls_back_local_then_offline(ollama_server, anthropic_server):
-    r = build_rumination("auto", env=_env(ollama_server, anthropic_server, WANDER_ROUTER_COOLDOWN="2"))
+    r = build_rumination("auto", models=_settings(ollama_server, anthropic_server, router_cooldown=2))
     anthropic_server.push("/v1/messages", anthropic_error(400, "invalid request"))
     reply = await r.ruminate(SEED, TURN, budget_cents=500)
     assert reply.route == "local" and _models(anthropic_server) == ["claude-opus-4-6"]
@@ -81,14 +82,14 @@ async def test_rumination_falls_back_local_then_offline(ollama_server, anthropic
     assert (spend.cloud_calls, spend.local_calls, spend.cloud_cents) == (2, 1, reply.spent[0][2])
 
     # nothing answers: the offline ruminator, honest about the evidence
-    down = build_rumination("anthropic", env=_env(None, anthropic_server, WANDER_ANTHROPIC_URL="http://127.0.0.1:9"))
+    down = build_rumination("anthropic", models=_settings(None, anthropic_server, anthropic_url="http://127.0.0.1:9"))
     reply = await down.ruminate(SEED, TURN, budget_cents=500)
     assert (reply.route, reply.spent) == ("offline", [])
     assert reply.finding.startswith("failed paths: disclosure as a priced good")
 
 
 async def test_proposals_routed_within_the_budget(ollama_server, anthropic_server):
-    cloud = build_proposer("anthropic", env=_env(None, anthropic_server))
+    cloud = build_proposer("anthropic", models=_settings(None, anthropic_server))
     assert await cloud.propose_tensions("secrecy", budget_cents=0) == []  # the estimate is over 0 cents
     assert _models(anthropic_server) == []
     got = await cloud.propose_tensions("secrecy", budget_cents=5)
@@ -97,7 +98,7 @@ async def test_proposals_routed_within_the_budget(ollama_server, anthropic_serve
     assert got.spent == [("cloud", 1, 1)]  # a short call, rounded up to a whole cent
 
     # auto: the local model first; the cloud model only when it gives nothing, within what is left
-    auto = build_proposer("auto", env=_env(ollama_server, anthropic_server))
+    auto = build_proposer("auto", models=_settings(ollama_server, anthropic_server))
     got = await auto.propose_analogies("a", "b", "lighthouse", budget_cents=5)
     assert got and got.spent == [("local", 1, 0)] and len(_models(anthropic_server)) == 1
     ollama_server.push("/api/chat", Reply(text="no idea"), Reply(text="still none"))

@@ -67,16 +67,14 @@ class ApiServices:
     actions: ActionServices
 
     @classmethod
-    def build(
-        cls, wired: Services, api: ApiSettings, runner: Runs, archivist: Archivist, warmup: Warmup | None
-    ) -> ApiServices:
+    def build(cls, wired: Services, api: ApiSettings, runner: Runs, warmup: Warmup | None) -> ApiServices:
         return cls(
             api=api,
             limits=wired.settings.api,
             queries=wired.queries,
             engine=wired.engine,
             runner=runner,
-            archivist=archivist,
+            archivist=wired.archivist,
             warmup=warmup,
             knowledge=wired.knowledge,
             embedder=wired.embedder,
@@ -84,7 +82,7 @@ class ApiServices:
             crystal_memory=wired.crystal_memory,
             sandwiches=wired.sandwiches,
             corpus=SandwichCorpus(wired),
-            actions=ActionServices(wired, require_token=bool(api.token)),
+            actions=wired.actions.requiring_token(bool(api.token)),
         )
 
 

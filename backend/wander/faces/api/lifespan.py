@@ -9,10 +9,9 @@ from typing import Any
 
 from litestar import Litestar
 
-from wander.bootstrap.archivist import open_archivist
 from wander.bootstrap.settings import Settings, load_settings
 from wander.bootstrap.warmup import START, Warmup, phase
-from wander.bootstrap.wiring import Services, dweller_builder_for, make_runner, open_app
+from wander.bootstrap.wiring import Services, make_runner, open_app
 from wander.faces.api.api_settings import ApiSettings
 from wander.faces.api.deps import ApiServices
 
@@ -31,10 +30,9 @@ def server_lifespan(
         warmup = Warmup()  # the CA kernel and the domain neighbourhoods, in the background
         warmup.start(a.knowledge, a.settings.cache_dir)
         runner = make_runner(a)  # in-process tasks, or the NATS run queue for workers
-        archivist = open_archivist(a.db, a.bus, a.settings, embedder=a.embedder)
-        archivist.attach(warm_up=api.umap_warm_up)
-        archivist.spawn("catch-up", archivist.catch_up)  # finished while no archivist listened
-        services = ApiServices.build(a, api, runner, archivist, warmup)
+        a.archivist.attach(warm_up=api.umap_warm_up)
+        a.archivist.spawn("catch-up", a.archivist.catch_up)  # finished while no archivist listened
+        services = ApiServices.build(a, api, runner, warmup)
         app.state.services = services
         if api.resume_interrupted:
             await runner.resume_interrupted()
@@ -50,8 +48,8 @@ def server_lifespan(
         async with AsyncExitStack() as stack:
             a = wired
             if a is None:
-                opened = open_app(settings or load_settings(), progress=progress, dweller=dweller_builder_for(None))
-                a = await stack.enter_async_context(opened)
+                s = settings or load_settings()
+                a = await stack.enter_async_context(open_app(s, progress=progress, dweller=s.models.dweller))
             services = await start(app, a)
             try:
                 yield

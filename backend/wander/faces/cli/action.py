@@ -6,10 +6,8 @@ from __future__ import annotations
 import getpass
 import hmac
 import json
-from contextlib import asynccontextmanager
 from dataclasses import asdict
 from pathlib import Path
-from types import SimpleNamespace
 
 import typer
 from rich.table import Table
@@ -20,23 +18,12 @@ from wander.faces.cli.common import console, quiet_libraries, run_async
 from wander.faces.wire import proposal_out
 
 
-@asynccontextmanager
-async def _service():
+def _service():
     """The action service over the database alone (no model, no knowledge index)."""
-    from wander.adapters.bus.inprocess import InProcessBus
-    from wander.adapters.postgres.repository import PostgresStore
-    from wander.bootstrap.action_factory import action_service
-    from wander.bootstrap.settings import load_settings
-    from wander.bootstrap.wiring import open_database
+    from wander.bootstrap.wiring import open_actions  # imported late: `wander --help` stays quick
 
     quiet_libraries()
-    settings = load_settings()
-    db = await open_database(settings)
-    try:
-        app = SimpleNamespace(settings=settings, db=db, store=PostgresStore(db), bus=InProcessBus())
-        yield action_service(app, require_token=bool(settings.api.token))
-    finally:
-        await db.dispose()
+    return open_actions()
 
 
 def _money(cents) -> str:

@@ -4,7 +4,6 @@ reading an export back into another database with the same ids."""
 from __future__ import annotations
 
 import json
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import typer
@@ -15,19 +14,11 @@ from wander.faces.cli.common import console, err, fail, quiet_libraries, run_asy
 FORMATS = ("json", "md", "png")
 
 
-@asynccontextmanager
-async def _archivist():
-    from wander.adapters.bus.inprocess import InProcessBus
-    from wander.bootstrap.archivist import open_archivist
-    from wander.bootstrap.settings import load_settings
-    from wander.bootstrap.wiring import open_database
+def _archivist():
+    """The archivist over the database alone."""
+    from wander.bootstrap.wiring import open_archive  # imported late: `wander --help` stays quick
 
-    settings = load_settings()
-    db = await open_database(settings)
-    try:
-        yield open_archivist(db, InProcessBus(), settings)
-    finally:
-        await db.dispose()
+    return open_archive()
 
 
 def archive(

@@ -80,7 +80,7 @@ def open_queries():
     return wire()
 
 
-def open_app(dweller: Any = None):
+def open_app(dweller: str | None = None):
     """The whole application (store, knowledge, embedder, engine) with a progress bar."""
     from wander.bootstrap.wiring import open_app as wire
 

@@ -52,7 +52,7 @@ def diagnose(env: dict[str, str] | None = None, dweller: str | None = None) -> d
     if chosen not in DWELLERS:
         raise InvalidInput("dweller", f"must be one of {', '.join(DWELLERS)} (got '{dweller}')")
     st = _statuses(s, asyncio.run(_probe_all(s)))
-    proposer, rumination = _helpers(chosen, env, s, st["ollama"], st["anthropic"], st["heavy"])
+    proposer, rumination = _helpers(chosen, s, st["ollama"], st["anthropic"], st["heavy"])
     return {
         "dweller": chosen,
         "router": _router_plan(chosen, s, st),
@@ -201,14 +201,14 @@ def _ca_backend(env: dict[str, str] | None) -> dict[str, str]:
 
 
 def _helpers(
-    chosen: str, env: dict[str, str] | None, s: Any, ol: tuple[bool, str], an: tuple[bool, str], heavy: tuple[bool, str]
+    chosen: str, s: Any, ol: tuple[bool, str], an: tuple[bool, str], heavy: tuple[bool, str]
 ) -> tuple[str, str]:
     """(proposer, rumination) as wired by llm.factory.model_helpers: routed like the dweller,
     cloud calls within the session's budget, the offline knowledge base last."""
     from wander.bootstrap.llm_factory import helpers_wired
 
     offline = "offline (knowledge base + geometry"
-    if not helpers_wired(chosen, env):
+    if not helpers_wired(chosen, s):
         return (offline + ")",) * 2 if chosen == "offline" else (offline + ": WANDER_MODEL_HELPERS=0)",) * 2
 
     def said(name: str, model: str, status: tuple[bool, str]) -> str:

@@ -15,10 +15,12 @@ from wander.core.domain.validation import check_random_seed, check_steps, check_
 from wander.faces.cli.common import DWELLER_HELP, console, err, fail, open_app, quiet_libraries, run_async
 
 
-def _dweller(name: str | None) -> Any:
-    from wander.bootstrap.wiring import dweller_builder_for  # imported late: `wander --help` stays quick
+def _dweller(name: str | None) -> str:
+    """NAME, else WANDER_DWELLER, checked before the database starts (InvalidInput)."""
+    from wander.bootstrap.llm_factory import check_dweller  # imported late: `wander --help` stays quick
+    from wander.bootstrap.settings import load_settings
 
-    return dweller_builder_for(name)
+    return check_dweller(name, load_settings().models)
 
 
 def _print_fallback_notice(app_) -> None:
