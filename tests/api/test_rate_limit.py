@@ -1,20 +1,30 @@
 """Rate limits: bound beyond loopback, a client's burst of session creates and
 steps gets 429 problems with Retry-After; on loopback (the default) nothing is limited.
-The clock is never read by the assertions: the window's end is checked with a fake clock."""
+The clock is never read by the assertions: the buckets' refill is checked with a fake clock."""
 
 from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
 
 import httpx
 import pytest
 from litestar import Litestar, post
 from litestar.exceptions import TooManyRequestsException
-from litestar.middleware import rate_limit as rate_limit_middleware
 from litestar.testing import TestClient
 
 from tests.api.conftest import API, create, start_server
 from wander.bootstrap.settings import load_settings, parse_rate
+from wander.faces.api import rate_limit
 from wander.faces.api.app import ApiSettings, create_app
-from wander.faces.api.rate_limit import RATE_LIMITED, on_rate_limited, rate_limit_config
+from wander.faces.api.rate_limit import (
+    RATE_LIMITED,
+    ClientBuckets,
+    on_rate_limited,
+    rate_limit_config,
+    rate_limit_stores,
+    take,
+)
 
 PROBLEM = "application/problem+json"
 
@@ -114,9 +124,29 @@ def test_the_limited_handlers_exist():
     }
 
 
-def test_a_client_counts_again_once_its_window_ends(monkeypatch):
+def test_buckets_refill_evenly_per_client():
+    now = 100.0
+    a, wait = take(None, now, 2, 60.0)
+    assert wait == 0
+    a, wait = take(a, now, 2, 60.0)
+    assert wait == 0
+    a, wait = take(a, now, 2, 60.0)
+    assert wait == pytest.approx(30.0)  # one token every 30 s
+    assert take(None, now, 2, 60.0)[1] == 0  # another client has its own bucket
+    a, wait = take(a, now + 29.0, 2, 60.0)
+    assert wait == pytest.approx(1.0)
+    a, wait = take(a, now + 30.0, 2, 60.0)
+    assert wait == 0 and take(a, now + 30.0, 2, 60.0)[1] > 0
+    waits = []  # a long pause refills to the burst size, no more
+    for _ in range(3):
+        a, wait = take(a, now + 3630.0, 2, 60.0)
+        waits.append(wait == 0)
+    assert waits == [True, True, False]
+
+
+def test_a_client_gets_a_token_back_as_its_bucket_refills(monkeypatch):
     now = [1_000_000.0]
-    monkeypatch.setattr(rate_limit_middleware, "time", lambda: now[0])
+    monkeypatch.setattr(rate_limit, "clock", lambda: now[0])
 
     @post("/limited", opt={RATE_LIMITED: True}, status_code=200)
     async def limited() -> str:
@@ -131,15 +161,32 @@ def test_a_client_counts_again_once_its_window_ends(monkeypatch):
     app = Litestar(
         [limited, free],
         middleware=[config.middleware],
+        stores=rate_limit_stores(),
         exception_handlers={TooManyRequestsException: on_rate_limited("2/minute")},
     )
     with TestClient(app) as c:
         assert [c.post("/limited").status_code for _ in range(2)] == [200, 200]
         r = c.post("/limited")
         assert_limited(r)
-        assert int(r.headers["retry-after"]) == 60
+        assert int(r.headers["retry-after"]) == 30  # one token every 30 s
         assert c.post("/free").status_code == 200  # an unmarked handler is not counted
-        now[0] += 30
-        assert int(c.post("/limited").headers["retry-after"]) == 30
-        now[0] += 30  # the minute from the first call is over: two more
+        now[0] += 29
+        assert int(c.post("/limited").headers["retry-after"]) == 1
+        now[0] += 1  # a token is back: one more
+        assert [c.post("/limited").status_code for _ in range(2)] == [200, 429]
+        now[0] += 3600  # a long pause refills to the burst size, no more
         assert [c.post("/limited").status_code for _ in range(3)] == [200, 200, 429]
+
+
+async def test_the_buckets_kept_are_bounded_full_ones_forgotten_first():
+    store = ClientBuckets(limit=3)
+    await store.set("full", "x", expires_in=timedelta(microseconds=1))
+    await store.set("busy-1", "x", expires_in=60)
+    await store.set("busy-2", "x", expires_in=60)
+    await asyncio.sleep(0.01)
+    await store.set("new-1", "x", expires_in=60)  # the full (expired) bucket makes room
+    assert len(store) == 3 and await store.get("busy-1") is not None
+    await store.set("new-2", "x", expires_in=60)  # none full: the oldest goes
+    assert len(store) == 3 and await store.get("busy-1") is None and await store.get("new-2") is not None
+    await store.set("new-2", "y", expires_in=60)  # a bucket already kept takes no room
+    assert len(store) == 3 and await store.get("busy-2") is not None

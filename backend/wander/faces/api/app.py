@@ -37,7 +37,7 @@ from wander.faces.api.deps import DEPENDENCIES
 from wander.faces.api.headers import API_HEADERS
 from wander.faces.api.lifespan import server_lifespan
 from wander.faces.api.openapi_problems import SCHEMA_PATH, document_problems_on_first_read
-from wander.faces.api.rate_limit import on_rate_limited, rate_limit_config
+from wander.faces.api.rate_limit import on_rate_limited, rate_limit_config, rate_limit_stores
 from wander.faces.api.security import make_token_guard
 from wander.faces.api.text_guard import refuse_nul
 from wander.faces.api.ws import session_socket
@@ -97,6 +97,7 @@ def create_app(
         },
         guards=[make_token_guard(api.token)],
         middleware=[rate_limit.middleware] if rate_limit else [],
+        stores=rate_limit_stores(),
         request_max_body_size=api.max_body_bytes,
         lifespan=[server_lifespan(api, settings, wired, progress)],
         before_request=check_request,
