@@ -12,6 +12,39 @@ import type { Point } from "./layout/types";
 const W = 200;
 const H = 150;
 
+// what the minimap shows: the map and the view (x, y, w, h) together, with a margin
+function shownBounds(bounds: Bounds, [vx, vy, vw, vh]: number[]): Bounds {
+  const x = Math.min(bounds.x, vx);
+  const y = Math.min(bounds.y, vy);
+  const w = Math.max(bounds.x + bounds.w, vx + vw) - x;
+  const h = Math.max(bounds.y + bounds.h, vy + vh) - y;
+  const s = Math.max(w / W, h / H) * 1.08;
+  return { x: x + w / 2 - (W * s) / 2, y: y + h / 2 - (H * s) / 2, w: W * s, h: H * s };
+}
+
+// every locus a dot, the current one a larger yellow dot
+function drawDots(
+  ctx: CanvasRenderingContext2D,
+  shown: Bounds,
+  order: string[],
+  positions: Map<string, Point>,
+  currentId: string | null,
+) {
+  const s = W / shown.w;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, W, H);
+  ctx.fillStyle = "#64748b";
+  for (const id of order) {
+    const p = positions.get(id);
+    if (p) ctx.fillRect((p.x - shown.x) * s - 1, (p.y - shown.y) * s - 1, 2, 2);
+  }
+  const cur = currentId ? positions.get(currentId) : undefined;
+  if (cur) {
+    ctx.fillStyle = "#fde047";
+    ctx.fillRect((cur.x - shown.x) * s - 2, (cur.y - shown.y) * s - 2, 4, 4);
+  }
+}
+
 function BigMiniMapView(props: { graph: GraphState; positions: Map<string, Point>; currentId: string | null }) {
   // The map's dots follow a moment later, in a render React may interrupt: bounding and
   // redrawing thousands of loci is not in the way of a live step reaching the map.
@@ -27,17 +60,7 @@ function BigMiniMapView(props: { graph: GraphState; positions: Map<string, Point
     return `${-tx / z},${-ty / z},${s.width / z},${s.height / z}`;
   });
   const [vx, vy, vw, vh] = view.split(",").map(Number);
-  // what the minimap shows: the map and the view together, with a margin
-  const shown: Bounds | null = bounds
-    ? (() => {
-        const x = Math.min(bounds.x, vx);
-        const y = Math.min(bounds.y, vy);
-        const w = Math.max(bounds.x + bounds.w, vx + vw) - x;
-        const h = Math.max(bounds.y + bounds.h, vy + vh) - y;
-        const s = Math.max(w / W, h / H) * 1.08;
-        return { x: x + w / 2 - (W * s) / 2, y: y + h / 2 - (H * s) / 2, w: W * s, h: H * s };
-      })()
-    : null;
+  const shown: Bounds | null = bounds ? shownBounds(bounds, [vx, vy, vw, vh]) : null;
   // redrawn when the map changes, or when the view leaves what is drawn (rarely while panning)
   const drawnFor = useRef<string>("");
   const key = shown ? `${shown.x.toFixed(0)},${shown.y.toFixed(0)},${shown.w.toFixed(0)}` : "";
@@ -48,19 +71,7 @@ function BigMiniMapView(props: { graph: GraphState; positions: Map<string, Point
     const k = `${key}:${graph.order.length}:${positions.size}:${currentId}`;
     if (drawnFor.current === k) return;
     drawnFor.current = k;
-    const s = W / shown.w;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, W, H);
-    ctx.fillStyle = "#64748b";
-    for (const id of graph.order) {
-      const p = positions.get(id);
-      if (p) ctx.fillRect((p.x - shown.x) * s - 1, (p.y - shown.y) * s - 1, 2, 2);
-    }
-    const cur = currentId ? positions.get(currentId) : undefined;
-    if (cur) {
-      ctx.fillStyle = "#fde047";
-      ctx.fillRect((cur.x - shown.x) * s - 2, (cur.y - shown.y) * s - 2, 4, 4);
-    }
+    drawDots(ctx, shown, graph.order, positions, currentId);
   });
   if (!shown) return null;
   const s = W / shown.w;
