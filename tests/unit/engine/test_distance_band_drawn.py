@@ -89,7 +89,9 @@ def test_the_band_is_drawn_not_scanned_and_kept_to(kb: ApproximateIndex, monkeyp
         exact = 1.0 - float(kb.vector(i) @ here)
         assert 0.3 - 1e-6 <= exact <= 0.7 + 1e-6
         assert c.distance == pytest.approx(exact, abs=1e-5)
-        assert f"cosine distance {exact:.2f}" in c.reason
+        # the reason names the drawn distance to two places (from the int8 rows, to the
+        # locus's unit direction: within a rounding and the rows' quantization)
+        assert float(c.reason.split("cosine distance ")[1].split()[0]) == pytest.approx(exact, abs=0.008)
 
 
 def test_a_replay_puts_forward_the_same_candidates(kb: ApproximateIndex) -> None:
@@ -104,7 +106,7 @@ def test_nearest_comes_from_the_graph_with_exact_similarities(kb: ApproximateInd
     v = 2.0 * kb.vector(17)  # the port's similarity is the row's dot product with v, as in the exact index
     got = kb.nearest(v, 5)
     exact = KnowledgeIndex([kb.concept(i) for i in range(len(kb))], kb.vectors(np.arange(len(kb)))).nearest(v, 5)
-    assert got[0][0] == 17 and got[0][1] == pytest.approx(2.0, abs=1e-4)
+    assert got[0][0] == 17 and got[0][1] == pytest.approx(2.0, abs=1e-3)  # int8 rows: unit within 1e-4
     assert len({i for i, _ in got} & {i for i, _ in exact}) >= 4
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-from usearch.index import Index
+from usearch.index import BatchMatches, Index
 
 CONNECTIVITY = 8  # graph degree: recall against build time (1M x 384: 10 minutes on two loaded cores)
 EXPANSION_ADD = 32
@@ -72,6 +72,29 @@ class AnnIndex:
         sims = dots(keys, v)
         order = np.argsort(-sims, kind="stable")[:k]
         return [(int(keys[j]), float(sims[j])) for j in order]
+
+    @property
+    def expansion(self) -> int:
+        """The graph's search width (EXPANSION_SEARCH unless changed)."""
+        return int(self._index.expansion_search)
+
+    @expansion.setter
+    def expansion(self, value: int) -> None:
+        self._index.expansion_search = value  # type: ignore[misc]  # has a setter
+
+    def batch(self, vectors: np.ndarray, k: int, threads: int = 0) -> np.ndarray:
+        """The graph's K nearest keys of each of unit VECTORS (rows of -1 where fewer)."""
+        hits = self._index.search(np.asarray(vectors, dtype=np.float32), min(k, len(self._index)), threads=threads)
+        if isinstance(hits, BatchMatches):
+            keys = np.asarray(hits.keys, dtype=np.int64).reshape(len(vectors), -1)
+            counts = np.asarray(hits.counts).reshape(-1)
+        else:  # one vector: one list of matches
+            keys = np.asarray(hits.keys, dtype=np.int64).reshape(1, -1)
+            counts = np.array([keys.shape[1]])
+        keys[np.arange(keys.shape[1])[None, :] >= counts[:, None]] = -1
+        out = np.full((len(vectors), k), -1, dtype=np.int64)
+        out[:, : keys.shape[1]] = keys
+        return out
 
     def save(self, path: Path) -> None:
         self._index.save(str(path))

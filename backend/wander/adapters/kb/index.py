@@ -11,11 +11,12 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
 from wander.adapters.kb import corpus
+from wander.adapters.kb.concept_table import ConceptTable, ListConcepts
 from wander.core.domain.geometry import top_k
 from wander.core.engine.ports import ConceptRelations, KnowledgeConcept, RelatedConcept
 
@@ -36,6 +37,10 @@ VERB_ROLES: dict[str, str] = {
 
 
 class KnowledgeIndex:
+    _concepts: Sequence[KnowledgeConcept] | ConceptTable
+    _by_key: Mapping[str, int] | _Lookup
+    _by_label: Mapping[str, int] | _Lookup
+
     def __init__(
         self,
         concepts: Sequence[KnowledgeConcept],
@@ -46,35 +51,30 @@ class KnowledgeIndex:
         not given)."""
         if len(concepts) != len(matrix):
             raise ValueError("concepts and matrix rows differ in number")
-        self._concepts = list(concepts)
+        table = ListConcepts(concepts)
+        self._use_table(table, relations)
+        self._concepts = table.concepts  # the list itself: read on every step
+        self._by_key = table.by_key
+        self._by_label = table.by_label
         self._matrix = np.ascontiguousarray(matrix, dtype=np.float32)
         self.dim = int(self._matrix.shape[1]) if len(self._matrix) else 0
-        self._by_key = {c.key: i for i, c in enumerate(self._concepts)}
-        self._by_label: dict[str, int] = {}
-        for i, c in enumerate(self._concepts):
-            # first (most common) sense wins for a bare lemma; labels are unique already
-            self._by_label.setdefault(c.label.lower(), i)
-            self._by_label.setdefault(c.label.split(" (")[0].lower(), i)
-        names = sorted({d for c in self._concepts for d in c.domains})
-        self._domain_ids = {name: i for i, name in enumerate(names)}
-        self._primary = np.array(
-            [self._domain_ids[c.domains[0]] if c.domains else -1 for c in self._concepts], dtype=np.int32
-        )
-        self._counts = np.array([len(c.domains) for c in self._concepts], dtype=np.int32)
-        self._membership = np.zeros((len(names), len(self._concepts)), dtype=bool)
-        for i, c in enumerate(self._concepts):
-            for d in c.domains:
-                self._membership[self._domain_ids[d], i] = True
-        self._narrower: dict[int, list[int]] = {}
-        for i, c in enumerate(self._concepts):
-            for key in c.broader:
-                j = self._by_key.get(key)
-                if j is not None:
-                    self._narrower.setdefault(j, []).append(i)
-        self._centroids: dict[str, np.ndarray | None] = {}
+        self._membership = np.zeros((len(table.domain_names), len(table)), dtype=bool)
+        for d in range(len(table.domain_names)):
+            self._membership[d, table.members(d)] = True
         # The last few vectors' similarity rows: one step asks for the current locus's row
         # from several strategies; each row is computed once (read-only, shared).
         self._recent: OrderedDict[bytes, np.ndarray] = OrderedDict()
+
+    def _use_table(self, table: ConceptTable, relations: corpus.CorpusRelations | None) -> None:
+        """The concept side of the index: the table's lookups, and the caches filled on use."""
+        self._table = table
+        self._concepts = table
+        self._by_key = _Lookup(table.index_of)
+        self._by_label = _Lookup(table.find_label)
+        self._domain_ids = {name: i for i, name in enumerate(table.domain_names)}
+        self._primary = table.primary
+        self._counts = table.counts
+        self._centroids: dict[str, np.ndarray | None] = {}
         self._neighbours: dict[tuple[int, float], tuple[tuple[str, int, float], ...]] = {}
         self._reach: np.ndarray | None = None  # per concept x primary domain: best similarity
         self._reach_counts: dict[float, np.ndarray] = {}  # domain_reach per threshold
@@ -94,7 +94,7 @@ class KnowledgeIndex:
         return [j for key in self._concepts[index].broader if (j := self._by_key.get(key)) is not None]
 
     def narrower(self, index: int) -> list[int]:
-        return list(self._narrower.get(index, []))
+        return self._table.narrower(index)
 
     def opposites(self, index: int) -> list[int]:
         """Corpus antonyms of a concept that are themselves in the knowledge base."""
@@ -354,3 +354,14 @@ class KnowledgeIndex:
 
     def nearest(self, v: np.ndarray, k: int, exclude: Sequence[int] = ()) -> list[tuple[int, float]]:
         return top_k(self.similarities(v), k, exclude)
+
+
+class _Lookup:
+    """A table's lookup (by key, by label) read like a dictionary's get."""
+
+    def __init__(self, find: Callable[[str], int | None]):
+        self._find = find
+
+    def get(self, text: str, default: int | None = None) -> int | None:
+        found = self._find(text)
+        return default if found is None else found

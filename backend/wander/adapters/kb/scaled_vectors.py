@@ -27,6 +27,12 @@ CHUNK = 65_536  # rows per product in a whole scan
 # ties) the graph alone (degree 8) found 5-7 of the 10 nearest, with the two nearest cells
 # (~2,000 members, 1.5 ms of CPU) all 10 (12 queries).
 PROBE = 2
+# Nearest neighbours kept per row (kb.approximate_index: a concept's domain reach), found by
+# the graph at a narrower search than a query's (a table of a million rows is a batch of a
+# million searches: minutes, once, kept beside the rows).
+NEIGHBOURS = 16
+TABLE_EXPANSION = 64
+TABLE_CHUNK = 4096
 
 
 def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -37,8 +43,16 @@ def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class ScaledVectors:
-    def __init__(self, matrix: np.ndarray, cells: Cells, ann: AnnIndex, step: np.ndarray | None = None):
-        """MATRIX: float32 unit rows, or int8 codes with STEP (one per row)."""
+    def __init__(
+        self,
+        matrix: np.ndarray,
+        cells: Cells,
+        ann: AnnIndex,
+        step: np.ndarray | None = None,
+        neighbours: tuple[np.ndarray, np.ndarray] | None = None,
+    ):
+        """MATRIX: float32 unit rows, or int8 codes with STEP (one per row); NEIGHBOURS: the
+        neighbour table (neighbour_table), computed when first read if not given."""
         if not (len(matrix) == len(cells) == len(ann)):
             raise ValueError(f"rows {len(matrix)}, cells {len(cells)} and ANN {len(ann)} differ in number")
         if (matrix.dtype == np.int8) != (step is not None):
@@ -48,6 +62,7 @@ class ScaledVectors:
         self.cells = cells
         self.ann = ann
         self.dim = int(matrix.shape[1])
+        self.neighbours = neighbours
 
     @classmethod
     def build(cls, matrix: np.ndarray, quantized: bool = True, seed: int = 0, threads: int = 0) -> ScaledVectors:
@@ -61,6 +76,13 @@ class ScaledVectors:
             return cls(matrix, cells, ann)
         codes, step = quantize(matrix)
         return cls(codes, cells, ann, step)
+
+    def neighbours_of(self, rows: slice) -> tuple[np.ndarray, np.ndarray]:
+        """The neighbour table's rows ROWS (keys, similarities), the table made on first use."""
+        if self.neighbours is None:
+            self.neighbours = self.neighbour_table()
+        keys, sims = self.neighbours
+        return np.asarray(keys[rows]), np.asarray(sims[rows])
 
     def __len__(self) -> int:
         return len(self.matrix)
@@ -99,6 +121,30 @@ class ScaledVectors:
         """Up to K concepts at cosine distance LOW-HIGH from V, the same for the same SEED."""
         return self.cells.sample_band(self.dots, v, low, high, k, np.random.default_rng(list(seed)), budget)
 
+    def neighbour_table(self, rows: np.ndarray | None = None, threads: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """For ROWS (every row when None): the NEIGHBOURS nearest other rows by the graph,
+        and their exact similarities (float16), best first."""
+        idx = np.arange(len(self), dtype=np.int64) if rows is None else np.asarray(rows, dtype=np.int64)
+        keys = np.zeros((len(idx), NEIGHBOURS), dtype=np.int32)
+        sims = np.zeros((len(idx), NEIGHBOURS), dtype=np.float16)
+        wide = self.ann.expansion
+        self.ann.expansion = TABLE_EXPANSION
+        try:
+            for s in range(0, len(idx), TABLE_CHUNK):
+                part = idx[s : s + TABLE_CHUNK]
+                q = self.rows(part)
+                found = self.ann.batch(q, NEIGHBOURS + 1, threads)
+                found[found == part[:, None]] = -1  # a row is not its own neighbour
+                found = np.where(found < 0, part[:, None], found)  # unfilled and self: scored as -1 below
+                dots = np.einsum("ijk,ik->ij", self.rows(found.ravel()).reshape(*found.shape, self.dim), q)
+                dots[found == part[:, None]] = -1.0
+                order = np.argsort(-dots, axis=1, kind="stable")[:, :NEIGHBOURS]
+                keys[s : s + len(part)] = np.take_along_axis(found, order, axis=1)
+                sims[s : s + len(part)] = np.take_along_axis(dots, order, axis=1)
+        finally:
+            self.ann.expansion = wide
+        return keys, sims
+
     def add(self, vectors: np.ndarray) -> range:
         """Append unit VECTORS (foraged or imported concepts): new rows, cells and graph keys."""
         vectors = np.asarray(vectors, dtype=np.float32)
@@ -113,6 +159,9 @@ class ScaledVectors:
             self.step = np.concatenate([self.step, step])
         self.cells.add(vectors)
         self.ann.add(start, vectors)
+        if self.neighbours is not None:  # the new rows' own (the older rows' stay as they were)
+            keys, sims = self.neighbour_table(np.arange(start, len(self.matrix)))
+            self.neighbours = (np.concatenate([self.neighbours[0], keys]), np.concatenate([self.neighbours[1], sims]))
         return range(start, len(self.matrix))
 
     # ---- on disk -------------------------------------------------------------------------
@@ -123,8 +172,15 @@ class ScaledVectors:
         if self.step is not None:
             np.save(folder / "steps.npy", self.step)
         self._save_cells(folder)
+        self.save_neighbours(folder)
         self.ann.save(folder / "graph.usearch")
         (folder / "meta.json").write_text(json.dumps({"format": FORMAT, "rows": len(self), "dim": self.dim}))
+
+    def save_neighbours(self, folder: Path) -> None:
+        """Keep the neighbour table beside the rows (made now if it was not yet)."""
+        keys, sims = self.neighbours_of(slice(None))
+        np.save(folder / "neighbours.npy", keys)
+        np.save(folder / "neighbour_sims.npy", sims)
 
     def _save_cells(self, folder: Path) -> None:
         np.savez(
@@ -152,9 +208,18 @@ class ScaledVectors:
             cells = Cells.from_rows(
                 parts["centroids"], parts["assignment"], parts["member_sims"], _reader(matrix, step)
             )
-        scaled = cls(matrix, cells, AnnIndex.load(folder / "graph.usearch", int(meta["dim"])), step)
+        table = None
+        if (folder / "neighbours.npy").is_file() and (folder / "neighbour_sims.npy").is_file():
+            # mapped, not read: a step reads a few hundred of its rows
+            table = (
+                np.load(folder / "neighbours.npy", mmap_mode="r"),
+                np.load(folder / "neighbour_sims.npy", mmap_mode="r"),
+            )
+        scaled = cls(matrix, cells, AnnIndex.load(folder / "graph.usearch", int(meta["dim"])), step, table)
         if "sums" not in parts:
             scaled._save_cells(folder)
+        if table is None:  # kept before the table was: made once, and kept
+            scaled.save_neighbours(folder)
         return scaled
 
 

@@ -9,9 +9,18 @@ import numpy as np
 from wander.core.domain.models import CompostItem, HotItem, Locus, Resonance, Session, WarmMemory
 from wander.core.engine import fence as fences
 from wander.core.engine.adjacency.senses import senses_of
-from wander.core.engine.ports import Knowledge, WalkState
+from wander.core.engine.ports import BandSampler, Knowledge, WalkState
 from wander.core.engine.resonance_rows import ResonanceRows
 from wander.core.engine.scope import drift_sims
+from wander.core.engine.walk_rows import (
+    IndexSet,
+    LazyRow,
+    OpenMask,
+    ScopeMask,
+    SpanRow,
+    nearest_in_scope,
+    uniform_sample,
+)
 
 RECENT_THEMES = 20
 # The attractor's field over a wander's course (001: the attractor is a vague sense of what
@@ -62,7 +71,12 @@ class Walk:
         # loci embeddings in a buffer that doubles when full (a vstack per locus is O(N^2))
         self._buffer = np.zeros((64, knowledge.dim), dtype=np.float32)
         self._sum = np.zeros(knowledge.dim, dtype=np.float64)  # of the loci's unit embeddings
-        self._visited_mask = np.zeros(len(knowledge), dtype=bool)
+        # A knowledge base that draws its band is too large for rows per wander: its
+        # per-concept values are read by index (walk_rows.py), for the concepts asked about.
+        self.scaled = isinstance(knowledge, BandSampler)
+        self._visited_mask: np.ndarray = (
+            IndexSet(len(knowledge)) if self.scaled else np.zeros(len(knowledge), dtype=bool)  # type: ignore[assignment]
+        )
         self._n_visited = 0
         for locus in state.loci:
             self.add_locus(locus)
@@ -89,6 +103,9 @@ class Walk:
         if old is not None and _same_scope(old, s):
             return
         kb = self.knowledge
+        if self.scaled:
+            self._scaled_session(s)
+            return
         # Per-session arrays over the whole knowledge base, recomputed only when scope changes.
         self.seed_sims = kb.similarities(s.seed_embedding)
         pull = s.attractor_embedding if s.attractor_embedding is not None else s.seed_embedding
@@ -127,6 +144,47 @@ class Walk:
                 # (photosynthesis -> energy storage) ends no farther from it than it began
                 self.pull_floor_seed = min(self.pull_baseline, _kth_highest(in_scope, CORE))
 
+    def _scaled_session(self, s: Session) -> None:
+        """The per-session values of a large knowledge base, read by index (walk_rows.py):
+        the floors of the attractor's field from its NEAR nearest in scope, the open floor
+        and the span's percentile ranks from a uniform sample of the concepts."""
+        kb = self.knowledge
+        seed = LazyRow(kb, s.seed_embedding)
+        pull_v = s.attractor_embedding if s.attractor_embedding is not None else s.seed_embedding
+        pull = LazyRow(kb, pull_v)
+        self.pull_vector = np.asarray(pull_v, dtype=np.float32)
+        scope = ScopeMask(
+            kb,
+            kb.domain_mask(s.allowed_domains, s.forbidden_domains),
+            seed,
+            pull if s.attractor_embedding is not None else None,
+            s.max_drift_distance,
+            s.fence,
+        )
+        # the rows' types are the exact walk's; a large knowledge base's answer by index alone
+        self.seed_sims, self.pull_sims, self.scope_mask = seed, pull, scope  # type: ignore[assignment]
+        self._open = None
+        sample = uniform_sample(len(kb))
+        self.span = None
+        if s.attractor_embedding is not None and len(kb):
+            self.span = SpanRow(seed, pull, sample)  # type: ignore[assignment]
+        self.pull_baseline = None
+        self.pull_floor_open = self.pull_floor_reach = self.pull_floor_seed = -1.0
+        self._core_floor = None
+        self._near_pull = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32))
+        if s.attractor_embedding is not None and len(kb):
+            k = kb.find_label(s.seed_concept)
+            if k is None:
+                k = kb.nearest(s.seed_embedding, 1)[0][0]
+            self.pull_baseline = float(pull[k])
+            self._near_pull = nearest_in_scope(kb, pull_v, scope)
+            in_sample = pull[sample][scope[sample]]
+            near = self._near_pull[1]
+            if len(in_sample) or len(near):
+                self.pull_floor_open = float(np.concatenate([in_sample, near]).min())
+                self.pull_floor_reach = max(self.pull_floor_open, _kth_highest(near, REACH))
+                self.pull_floor_seed = min(self.pull_baseline, _kth_highest(near, CORE))
+
     @property
     def progress(self) -> float:
         """Share of the wander's steps taken once the step under way is in (0 to 1)."""
@@ -155,8 +213,13 @@ class Walk:
         wait nearby, and it stays in the attractor's neighbourhood all the same, and no
         farther from the attractor than the seed's anchor (Walk.pull_floor_seed)."""
         if self._core_floor is None or self._core_floor[0] != self._n_visited:
-            open_ = self.pull_sims[self.scope_mask & ~self._visited_mask]
-            sims = open_ if len(open_) >= CORE else self.pull_sims[self.scope_mask]
+            if self.scaled:  # the attractor's nearest in scope
+                idx, near = self._near_pull
+                open_ = near[~self._visited_mask[idx]]
+                sims = open_ if len(open_) >= CORE else near
+            else:
+                open_ = self.pull_sims[self.scope_mask & ~self._visited_mask]
+                sims = open_ if len(open_) >= CORE else self.pull_sims[self.scope_mask]
             floor = max(_kth_highest(sims, CORE), self.pull_floor_reach, self.pull_floor_seed)
             self._core_floor = (self._n_visited, floor)
         return self._core_floor[1]
@@ -179,12 +242,27 @@ class Walk:
         k = self.knowledge.index_of(current.kb_key) if current.kb_key else None
         return senses_of(self.knowledge).puns(k, current.concept)
 
+    def pun_mask(self, idx: np.ndarray) -> np.ndarray:
+        """Per concept of IDX: would a step from the current locus reach it only through a
+        shared word? (puns_here, asked of each one over a large knowledge base)"""
+        idx = np.asarray(idx, dtype=np.int64)
+        if not self.scaled:
+            return np.isin(idx, self.puns_here)
+        current = self.current
+        k = self.knowledge.index_of(current.kb_key) if current.kb_key else None
+        senses = senses_of(self.knowledge)
+        return np.array([senses.is_pun(k, int(j), current.concept) for j in idx.tolist()], dtype=bool)
+
     @property
     def open_mask(self) -> np.ndarray:
         """Per corpus concept: may a strategy propose it now? In scope, not yet a locus, and
         no pun on the current locus. Computed once a step (read-only)."""
         key = (self._session.current_locus_id, self._n_visited)
         if self._open is None or self._open[0] != key:
+            if self.scaled:
+                lazy = OpenMask(self.scope_mask, self._visited_mask, self.pun_mask)  # type: ignore[arg-type]
+                self._open = (key, lazy)  # type: ignore[assignment]
+                return lazy  # type: ignore[return-value]
             mask = self.scope_mask & ~self._visited_mask
             mask[self.puns_here] = False
             mask.flags.writeable = False

@@ -7,7 +7,8 @@ import numpy as np
 
 from wander.core.domain.geometry import BAND_HIGH, BAND_LOW, normalize
 from wander.core.domain.models import Candidate
-from wander.core.engine.adjacency.common import in_scope, kb_candidates, open_in_band
+from wander.core.engine.adjacency.common import band_row, in_scope, kb_candidates, open_at, open_in_band
+from wander.core.engine.ports import BandSampler
 from wander.core.engine.walk import Walk
 
 NAME = "analogy"
@@ -26,17 +27,24 @@ def analogy(walk: Walk, limit: int = 8) -> list[Candidate]:
     c_vec = np.asarray(walk.current.embedding, dtype=np.float32)
     chosen: dict[int, str] = {}
     # 3CosAdd lands on B itself more often than not: leave out everything already walked.
-    pairs = [(a, b) for a, b in walk.relations[-RECENT_RELATIONS:] if walk.current.id not in (a.id, b.id)]
-    s_c = kb.similarities(c_vec)
+    pairs = [(a, b) for a, b in walk.relations[-RECENT_RELATIONS:] if walk.current.id != a.id]
     # only what a step may reach (in the band, in scope, in the field): the corpus's best few
     # are mostly out of scope otherwise, and the analogy never competes; a few hundred at
     # most, so each relation is scored over them alone
-    allowed = np.flatnonzero(open_in_band(walk, 1.0 - s_c, BAND_LOW, BAND_HIGH)) if pairs else np.zeros(0, np.int64)
+    drawn = isinstance(kb, BandSampler)  # a large knowledge base: its band's draw, no rows
+    allowed, base = np.zeros(0, np.int64), np.zeros(0, np.float32)
+    if pairs and drawn:
+        band, sims = band_row(walk, BAND_LOW, BAND_HIGH)
+        keep = open_at(walk, band)
+        allowed, base = band[keep], sims[keep]
+    elif pairs:
+        s_c = kb.similarities(c_vec)
+        allowed = np.flatnonzero(open_in_band(walk, 1.0 - s_c, BAND_LOW, BAND_HIGH))
+        base = s_c[allowed]
     if len(allowed):
         c_unit = normalize(c_vec)
         vectors = kb.vectors(allowed)
         steps = normalize(normalize(vectors) - c_unit)  # D - C for every allowed D
-        base = s_c[allowed]
         for a, b in pairs:
             # the relation's 3CosAdd target c + b^ - a^ scored from the rows the corpus keeps
             # for the walk's recent loci (similarity is linear in the vector)
@@ -45,16 +53,22 @@ def analogy(walk: Walk, limit: int = 8) -> list[Candidate]:
             norm = float(np.sqrt(raw @ raw))
             if norm <= 0:
                 continue
+            s_b = vectors @ b.embedding if drawn else kb.similarities(b.embedding)[allowed]
+            s_a = vectors @ a.embedding if drawn else kb.similarities(a.embedding)[allowed]
             score = (
                 base
-                + kb.similarities(b.embedding)[allowed] / max(float(np.sqrt(b.embedding @ b.embedding)), 1e-9)
-                - kb.similarities(a.embedding)[allowed] / max(float(np.sqrt(a.embedding @ a.embedding)), 1e-9)
+                + s_b / max(float(np.sqrt(b.embedding @ b.embedding)), 1e-9)
+                - s_a / max(float(np.sqrt(a.embedding @ a.embedding)), 1e-9)
             ) / norm
-            top = np.argsort(-score, kind="stable")[:PER_RELATION]
-            aligns = steps[top] @ normalize(b_u - a_u)  # offset_alignment for all of them at once
-            for j, align in zip(top.tolist(), aligns.tolist()):
+            # offset_alignment for every allowed target at once, then the best PER_RELATION
+            # of those that repeat the relation: cut before the check, the 3CosAdd targets
+            # (near the relation's B, a recent locus, by construction) left a few a step
+            aligns = steps @ normalize(b_u - a_u)
+            aligned = np.flatnonzero(aligns >= MIN_OFFSET_ALIGNMENT)
+            top = aligned[np.argsort(-score[aligned], kind="stable")[:PER_RELATION]]
+            for j, align in zip(top.tolist(), aligns[top].tolist()):
                 i = int(allowed[j])
-                if align >= MIN_OFFSET_ALIGNMENT and i not in chosen:
+                if i not in chosen:
                     chosen[i] = (
                         f"'{a.concept}' is to '{b.concept}' as '{walk.current.concept}' is to "
                         f"'{kb.concept(i).label}' (offset alignment {align:.2f})"

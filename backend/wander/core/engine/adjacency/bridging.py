@@ -10,7 +10,7 @@ import numpy as np
 
 from wander.core.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.core.domain.models import Candidate
-from wander.core.engine.adjacency.common import POOL, REACH, in_scope, kb_candidates
+from wander.core.engine.adjacency.common import POOL, REACH, band_row, in_scope, kb_candidates
 from wander.core.engine.walk import Walk
 
 NAME = "bridging"
@@ -22,10 +22,9 @@ SPAN_K = 4  # at most this many of them a step
 
 def bridging(walk: Walk, limit: int = 8) -> list[Candidate]:
     kb = walk.knowledge
-    dist = 1.0 - kb.similarities(walk.current.embedding)
-    band = (dist >= BAND[0]) & (dist <= BAND[1])
+    band, _ = band_row(walk, *BAND)  # every band member, or a large knowledge base's draw
     reach = kb.domain_reach(REACH)
-    idx = in_scope(walk, np.flatnonzero(band & (reach >= MIN_DOMAINS)))
+    idx = in_scope(walk, band[reach[band] >= MIN_DOMAINS])
     out: list[Candidate] = []
     if len(idx):
         # The POOL most far-reaching, the best of them by the common scores; only those kept
@@ -37,7 +36,7 @@ def bridging(walk: Walk, limit: int = 8) -> list[Candidate]:
             text = ", ".join(f"{d} ({s:.2f})" for d, s in spans)
             c.reason = f"reaches {int(reach[i]) if i is not None else 0} other domains: {text}"
     if walk.span is not None:
-        between = in_scope(walk, np.flatnonzero(band & (walk.span >= SPAN)))
+        between = in_scope(walk, band[walk.span[band] >= SPAN])
         taken = {c.kb_key for c in out}
         between = np.array(
             [i for i in between[np.argsort(-walk.span[between], kind="stable")] if kb.concept(int(i)).key not in taken][

@@ -9,6 +9,7 @@ import numpy as np
 
 from wander.core.domain import scoring
 from wander.core.domain.models import Candidate, Scores
+from wander.core.engine.ports import BandSampler
 from wander.core.engine.walk import Walk
 
 # Why a strategy's candidate was put forward (domain.models.WHYS); the band's draws toward
@@ -22,6 +23,9 @@ POOL = 48  # outside the field: at least this many of the concepts nearest the a
 # Share of novelty that is the distance from the nearest locus once the walk homes in on the
 # attractor (Walk.field_focus 1): the loci there would otherwise bunch up.
 LATE_NEAR = 0.5
+# Concepts drawn from the band of a knowledge base that draws it (ports.BandSampler): the
+# pool, the uniform draws and room for those already visited or outside the field.
+DRAW = 8 * POOL
 
 
 def kb_candidates(
@@ -127,3 +131,34 @@ def in_scope(walk: Walk, idx: np.ndarray) -> np.ndarray:
     if len(idx) == 0:
         return idx
     return in_field(walk, idx[walk.open_mask[idx]], strict=True)
+
+
+def band_seed(walk: Walk, low: float, high: float) -> list[int]:
+    """The seed of a step's band draw (replay draws the same)."""
+    return [int(walk.session.random_seed) & 0xFFFFFFFF, walk.session.step_count + 1, 7, int(low * 10), int(high * 10)]
+
+
+def band_row(walk: Walk, low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
+    """The concepts at cosine distance LOW-HIGH from the current locus, ascending, and their
+    similarities to it: every one of them, from one row over the knowledge base; over one
+    that draws its band (ports.BandSampler), the step's seeded draw of DRAW of them, the
+    same draw the distance band strategy scores (the strategies share it)."""
+    kb = walk.knowledge
+    if isinstance(kb, BandSampler):
+        idx, dist = kb.sample_band(walk.current.embedding, low, high, DRAW, band_seed(walk, low, high))
+        order = np.argsort(idx, kind="stable")
+        return idx[order], 1.0 - dist[order]
+    sims = kb.similarities(walk.current.embedding)
+    dist = 1.0 - sims
+    idx = np.flatnonzero((dist >= low) & (dist <= high))
+    return idx, sims[idx]
+
+
+def open_at(walk: Walk, idx: np.ndarray) -> np.ndarray:
+    """Mask over IDX: open to a step (Walk.open_mask) and in the attractor's field (what
+    open_in_band asks of a whole row)."""
+    mask = walk.open_mask[idx]
+    floor = walk.pull_floor
+    if floor is not None:
+        mask &= walk.pull_sims[idx] >= floor
+    return mask

@@ -9,7 +9,7 @@ from wander.core.domain import scoring
 from wander.core.domain.geometry import BAND_HIGH, BAND_LOW, normalize
 from wander.core.domain.models import Candidate, Scores
 from wander.core.engine import fence as fences
-from wander.core.engine.adjacency.common import POOL, in_field, kb_candidates
+from wander.core.engine.adjacency.common import DRAW, POOL, band_seed, in_field, kb_candidates
 from wander.core.engine.breakers import LOOP_WINDOW
 from wander.core.engine.ports import BandSampler
 from wander.core.engine.scope import domains_allowed, drift_sims, passes_scope
@@ -24,9 +24,6 @@ BEST_K = 6  # the best of its pool
 LOCI_K = 2  # earlier loci (and compost items) put forward, the best by composite score
 TOWARD, SAMPLED = "toward the attractor", "sampled from the band"  # how their reasons end
 GAIN = 0.05  # a step this much nearer the attractor than the current locus heads toward it
-# Concepts drawn from the band of a knowledge base that draws it (ports.BandSampler): the
-# pool, the uniform draws and room for those already visited or outside the field.
-DRAW = 8 * POOL
 
 
 def distance_band(walk: Walk, limit: int = BEST_K) -> list[Candidate]:
@@ -64,9 +61,7 @@ def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> li
     out = kb_candidates(walk, pool, NAME, reasons.of(pool), limit)  # type: ignore[arg-type]  # a lazy Sequence[str]
     _say_toward(walk, out)
     taken = {c.kb_key for c in out}
-    toward = idx[np.argsort(-_toward(walk, sims[idx], idx), kind="stable")[:TOWARD_K]]
-    if walk.session.attractor_embedding is None:
-        toward = toward[:0]
+    toward = idx[np.argsort(-_toward(walk, sims[idx], idx), kind="stable")[: toward_draws(walk)]]
     sample = rng.choice(idx, size=min(SAMPLE_K, len(idx)), replace=False)
     for extra, how in ((toward, TOWARD), (sample, SAMPLED)):
         extra = np.array([i for i in extra if kb.concept(int(i)).key not in taken], dtype=np.int64)
@@ -83,6 +78,17 @@ def _knowledge_candidates(walk: Walk, low: float, high: float, limit: int) -> li
     return out
 
 
+def toward_draws(walk: Walk) -> int:
+    """How many of the band's draws point at the attractor: as many as the attractor weighs
+    now (Walk.focus, nothing at the first step, all TOWARD_K once the field narrows to its
+    core). Offered from the first step, they took the walk onto the attractor's own ground
+    early (surgery -> team sports: 'team sport', 0.80 to it, at step 6 of 100; beekeeping ->
+    traffic: 'traffic control' at step 3, and on roads from there)."""
+    if walk.session.attractor_embedding is None:
+        return 0
+    return int(round(TOWARD_K * walk.focus))
+
+
 def _band(walk: Walk, low: float, high: float, seed: list[int]) -> tuple[np.ndarray, _Lookup, _Lookup]:
     """The concepts at cosine distance LOW-HIGH from the current locus that are open to a
     step (loci already visited come back as loci, with their visit counts), and lookups of
@@ -90,7 +96,7 @@ def _band(walk: Walk, low: float, high: float, seed: list[int]) -> tuple[np.ndar
     its band (ports.BandSampler): then a seeded draw of DRAW of them, read within a bound."""
     kb = walk.knowledge
     if isinstance(kb, BandSampler):
-        drawn, d = kb.sample_band(walk.current.embedding, low, high, DRAW, [*seed, int(low * 10), int(high * 10)])
+        drawn, d = kb.sample_band(walk.current.embedding, low, high, DRAW, band_seed(walk, low, high))
         keep = walk.open_mask[drawn]
         return drawn[keep], _Drawn(drawn[keep], d[keep]), _Drawn(drawn[keep], 1.0 - d[keep])
     sims = kb.similarities(walk.current.embedding)
@@ -185,14 +191,20 @@ def _loci_candidates(
         keep &= pull >= floor
     if walk.fence:
         keep[keep] = fences.inside_mask(walk.fence, seen[keep])
-    kb, puns = walk.knowledge, set(walk.puns_here.tolist())
+    kb = walk.knowledge
+    in_kb = {
+        i: j
+        for i in np.flatnonzero(keep).tolist()
+        if (key := walk.loci[i].kb_key) and (j := kb.index_of(key)) is not None
+    }
+    puns = {j for j, pun in zip(in_kb.values(), walk.pun_mask(np.array(list(in_kb.values()), dtype=np.int64))) if pun}
     rows = [
         i
         for i in np.flatnonzero(keep).tolist()
         if walk.loci[i].id != current.id
         and walk.loci[i].id not in avoid
         and domains_allowed(walk.loci[i].domains, walk.session)
-        and not (puns and (key := walk.loci[i].kb_key) and kb.index_of(key) in puns)
+        and in_kb.get(i) not in puns
     ]
     if not rows:
         return []

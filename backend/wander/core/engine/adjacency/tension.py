@@ -14,8 +14,8 @@ import numpy as np
 
 from wander.core.domain.geometry import BAND_HIGH, BAND_LOW
 from wander.core.domain.models import Candidate
-from wander.core.engine.adjacency.common import in_scope, kb_candidates, open_in_band
-from wander.core.engine.ports import Knowledge
+from wander.core.engine.adjacency.common import band_row, in_scope, kb_candidates, open_at
+from wander.core.engine.ports import BandSampler, Knowledge
 from wander.core.engine.walk import Walk
 
 NAME = "tension"
@@ -41,6 +41,8 @@ def opposite_pairs(kb: Knowledge) -> tuple[np.ndarray, np.ndarray]:
         found = _PAIRS.get(kb)
     except TypeError:  # not weakly referenceable (a test double): build it each time
         found = None
+    if found is None and isinstance(kb, BandSampler):
+        found = kb.opposite_pairs()  # from the concepts that name opposites, not every concept
     if found is None:
         pairs = {(i, j) for i in range(len(kb)) for j in kb.opposites(i) if j != i}
         pairs |= {(j, i) for i, j in pairs}
@@ -96,9 +98,13 @@ def tension(walk: Walk, limit: int = 6) -> list[Candidate]:
         return found
     # Contrasting domains: in band, sharing no domain with the current locus, and pulled
     # away from the current locus's own domain more than towards it.
-    dist = 1.0 - kb.similarities(current.embedding)
-    band = np.flatnonzero(open_in_band(walk, dist, *BAND))
-    band = band[~kb.domain_mask(list(current.domains), [])[band]]  # no domain shared
+    band, _ = band_row(walk, *BAND)  # every band member, or a large knowledge base's draw
+    band = band[open_at(walk, band)]
+    if isinstance(kb, BandSampler):  # no domain shared (asked of the drawn, not a row of the corpus)
+        here = set(current.domains)
+        band = band[np.array([not here & set(kb.concept(int(i)).domains) for i in band], dtype=bool)]
+    else:
+        band = band[~kb.domain_mask(list(current.domains), [])[band]]  # no domain shared
     centroid = kb.domain_centroid(current.domains[0])
     if not len(band) or centroid is None:
         return found

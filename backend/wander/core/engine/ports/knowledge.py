@@ -200,11 +200,16 @@ class Knowledge(Protocol):
 @runtime_checkable
 class BandSampler(Protocol):
     """A knowledge base too large to scan every step (adapters/kb/approximate_index.py): the
-    distance band strategy draws from it instead of scoring every concept."""
+    strategies draw from its band instead of scoring every concept, and the walk reads its
+    per-concept values by index (engine/walk_rows.py) instead of holding rows of them."""
 
     def sample_band(
         self, v: np.ndarray, low: float, high: float, k: int, seed: Sequence[int]
     ) -> tuple[np.ndarray, np.ndarray]:
         """Up to K concept indices at cosine distance LOW-HIGH from V and their distances,
         after reading a bounded number of concepts; the same for the same SEED."""
+        ...
+
+    def opposite_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every pair (a, b) of concepts the corpus calls opposites, both ways, sorted."""
         ...
