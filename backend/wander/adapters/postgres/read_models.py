@@ -11,27 +11,9 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.adapters.postgres.mappers import as_uuid, parse_uuid
-from wander.adapters.postgres.tables import (
-    WanderCompost,
-    WanderCrystal,
-    WanderLocus,
-    WanderResidue,
-    WanderResonance,
-    WanderSession,
-    WanderTrace,
-    WanderWarmMemory,
-)
+from wander.adapters.postgres.table_aliases import CP, RS, C, L, R, S, T, W
 from wander.core.domain.models import CrystalStatus, Locus, ResonanceStatus, Session, SourceType
 from wander.core.domain.views import EvidenceItem, SimilarItem, StepView
-
-S = WanderSession.__table__
-L = WanderLocus.__table__
-T = WanderTrace.__table__
-R = WanderResidue.__table__
-RS = WanderResonance.__table__
-C = WanderCrystal.__table__
-W = WanderWarmMemory.__table__
-CP = WanderCompost.__table__
 
 
 def _str(value: Any) -> str | None:

@@ -15,14 +15,8 @@ from collections.abc import Callable
 from sqlalchemy import CTE, Table, bindparam, func, insert, select, update
 
 from wander.adapters.postgres.event_log import with_events
-from wander.adapters.postgres.tables import WanderLocus, WanderResidue, WanderResonance, WanderSession, WanderTrace
+from wander.adapters.postgres.table_aliases import RS, L, R, S, T
 from wander.core.domain.models import SessionStatus
-
-S = WanderSession.__table__
-L = WanderLocus.__table__
-T = WanderTrace.__table__
-R = WanderResidue.__table__
-RS = WanderResonance.__table__
 
 # What a step advances of the session: settings changed meanwhile (name, ...) stay as they are.
 PROGRESS_COLUMNS = ("step_count", "current_locus_id", "last_step_at", "status", "stopped_reason", "completed_at")

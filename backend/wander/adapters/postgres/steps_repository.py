@@ -25,28 +25,10 @@ from wander.adapters.postgres.mappers import (
     trace_values,
     warm_from_row,
 )
-from wander.adapters.postgres.tables import (
-    WanderCompost,
-    WanderCrystal,
-    WanderLocus,
-    WanderResidue,
-    WanderResonance,
-    WanderSession,
-    WanderTrace,
-    WanderWarmMemory,
-)
+from wander.adapters.postgres.table_aliases import CP, RS, C, L, R, S, T, W
 from wander.core.domain.errors import Conflict, ResonanceMoved, StepAlreadyCommitted
 from wander.core.domain.models import CompostItem, Event, HotItem, ResonanceStatus, SessionStatus
 from wander.core.engine.ports import StepCommit, WalkState
-
-S = WanderSession.__table__
-L = WanderLocus.__table__
-T = WanderTrace.__table__
-R = WanderResidue.__table__
-RS = WanderResonance.__table__
-C = WanderCrystal.__table__
-W = WanderWarmMemory.__table__
-CP = WanderCompost.__table__
 
 
 class StepsRepository:
