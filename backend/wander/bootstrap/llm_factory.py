@@ -10,6 +10,7 @@ ANTHROPIC_API_KEY, WANDER_ANTHROPIC_*, WANDER_PRICES, WANDER_MODEL_*, WANDER_EMB
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from wander.adapters.embed.minilm import MiniLMEmbedder
 from wander.adapters.embed.ollama import OllamaEmbedder
@@ -87,17 +88,24 @@ def _ollama_dweller(s: ModelsSettings, embedder: Embedder | None, sleep: Sleep |
     )
 
 
+def _anthropic_options(s: ModelsSettings) -> dict[str, Any]:
+    """What an Anthropic chat is made with besides its key and model."""
+    return {
+        "base_url": s.anthropic_url,
+        "heavy_model": s.anthropic_heavy_model,
+        "prices": PriceTable.from_json(s.prices),
+        "timeout": s.anthropic_timeout,
+    }
+
+
 def _anthropic_dweller(s: ModelsSettings, embedder: Embedder | None, sleep: Sleep | None) -> ModelMember:
     return anthropic_llm.AnthropicDweller(
         s.anthropic_api_key or "",
         s.anthropic_model,
-        base_url=s.anthropic_url,
-        heavy_model=s.anthropic_heavy_model,
-        prices=PriceTable.from_json(s.prices),
-        timeout=s.anthropic_timeout,
         embedder=embedder,
         max_tokens=s.dwell_max_tokens,
         retry=_retry(s, sleep),
+        **_anthropic_options(s),
     )
 
 
@@ -171,14 +179,7 @@ def _ollama_chat(s: ModelsSettings, temperature: float | None = None) -> ollama_
 
 
 def _anthropic_chat(s: ModelsSettings) -> anthropic_llm.AnthropicChat:
-    return anthropic_llm.AnthropicChat(
-        s.anthropic_api_key or "",
-        s.anthropic_model,
-        base_url=s.anthropic_url,
-        heavy_model=s.anthropic_heavy_model,
-        prices=PriceTable.from_json(s.prices),
-        timeout=s.anthropic_timeout,
-    )
+    return anthropic_llm.AnthropicChat(s.anthropic_api_key or "", s.anthropic_model, **_anthropic_options(s))
 
 
 def build_proposer(

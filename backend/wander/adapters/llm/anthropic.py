@@ -12,7 +12,6 @@ WANDER_ANTHROPIC_TIMEOUT (seconds, 60)."""
 
 from __future__ import annotations
 
-import asyncio
 import email.utils
 import json
 import time
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from wander.adapters.llm.base import (
     Completion,
+    LoopClient,
     ModelUnreachable,
     PermanentModelError,
     RetryPolicy,
@@ -124,19 +124,17 @@ class AnthropicChat:
         self.heavy_model = heavy_model
         self.prices = prices or PriceTable()
         self.timeout = timeout
-        self._client: anthropic.AsyncAnthropic | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._client: LoopClient[anthropic.AsyncAnthropic] = LoopClient(self._new_client)
 
-    def client(self) -> anthropic.AsyncAnthropic:
+    def _new_client(self) -> anthropic.AsyncAnthropic:
         import anthropic
 
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._loop is not loop:
-            self._client = anthropic.AsyncAnthropic(
-                api_key=self.api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout
-            )
-            self._loop = loop
-        return self._client
+        return anthropic.AsyncAnthropic(
+            api_key=self.api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout
+        )
+
+    def client(self) -> anthropic.AsyncAnthropic:
+        return self._client.get()
 
     def estimate_cents(
         self,

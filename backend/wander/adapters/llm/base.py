@@ -12,7 +12,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
@@ -118,6 +118,23 @@ class ChatModel(Protocol):
     ) -> int:
         """An upper bound of what the call can cost, in whole cents (0 for a local model)."""
         ...
+
+
+class LoopClient(Generic[T]):
+    """A provider's SDK client, one per event loop (an httpx pool must not cross loops): made
+    by `make` on first use in a loop, and again when a call comes from another loop."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make = make
+        self._client: T | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def get(self) -> T:
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._loop is not loop:
+            self._client = self._make()
+            self._loop = loop
+        return self._client
 
 
 def estimate_tokens(*texts: str | None) -> int:

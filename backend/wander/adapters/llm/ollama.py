@@ -7,7 +7,6 @@ WANDER_OLLAMA_TIMEOUT (seconds, 120)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +14,7 @@ import httpx
 
 from wander.adapters.llm.base import (
     Completion,
+    LoopClient,
     ModelUnreachable,
     PermanentModelError,
     RetryPolicy,
@@ -86,18 +86,15 @@ class OllamaChat:
         self.timeout = timeout
         self.temperature = temperature
         self.keep_alive = keep_alive
-        self._client: ollama.AsyncClient | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._client: LoopClient[ollama.AsyncClient] = LoopClient(self._new_client)
 
-    def client(self) -> ollama.AsyncClient:
-        """One client per event loop (an httpx pool must not cross loops)."""
+    def _new_client(self) -> ollama.AsyncClient:
         import ollama
 
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._loop is not loop:
-            self._client = ollama.AsyncClient(host=self.host, timeout=_timeout(self.timeout))
-            self._loop = loop
-        return self._client
+        return ollama.AsyncClient(host=self.host, timeout=_timeout(self.timeout))
+
+    def client(self) -> ollama.AsyncClient:
+        return self._client.get()
 
     def estimate_cents(
         self,
