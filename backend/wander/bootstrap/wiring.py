@@ -38,6 +38,7 @@ from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID
 from wander.bootstrap.action_factory import ActionServices
 from wander.bootstrap.archivist import open_archivist
 from wander.bootstrap.foraging import attach_crystal_sandwiches
+from wander.bootstrap.knowledge import knowledge_index
 from wander.bootstrap.llm_factory import build_dweller, build_embedder, check_dweller, model_helpers
 from wander.bootstrap.scale import Scale, nats_settings, open_scale
 from wander.bootstrap.settings import ModelsSettings, Settings, load_section, load_settings
@@ -158,9 +159,7 @@ async def load_knowledge(kb: KbRepository, cache_dir: Path | None = None) -> Kno
     concepts = [
         KnowledgeConcept(r.key, r.label, r.gloss, r.domains, r.path, r.opposites, r.source, r.broader) for r in rows
     ]
-    index = KnowledgeIndex(concepts, matrix)
-    reach_cache.restore(index, cache_dir)  # or the shipped corpus's, when that is the content
-    return index
+    return knowledge_index(concepts, matrix, cache_dir)  # exact or approximate by size (bootstrap/knowledge.py)
 
 
 def default_embedder(settings: Settings | None = None) -> Embedder:
