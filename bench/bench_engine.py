@@ -28,7 +28,7 @@ from wander.bootstrap.settings import load_settings  # noqa: E402
 from wander.bootstrap.wiring import NoProgress, ensure_corpus, open_app, open_database  # noqa: E402
 from wander.core.engine.service import NewWander  # noqa: E402
 
-STEPS = 1000  # issue 4's figure; the first 200 steps give the foundation's figure
+STEPS = 1000  # the step-cost figure's length; the first 200 steps give the foundation's figure
 # The first pair gives the historical figures; the others show they are not one walk's luck.
 PAIRS = [
     ("information asymmetry", "economic opportunity in financial intelligence"),
@@ -77,7 +77,7 @@ async def main() -> None:
     print(f"step_overhead_p50_1000_steps: {statistics.median(times):.1f} ms")
     print(f"step_overhead_p95_1000_steps: {percentile(times, 0.95):.1f} ms")
     print(f"step_overhead_max_1000_steps: {max(times):.1f} ms")
-    # issue 12's targets: p50 <= 20 ms and p95 <= 60 ms at 1,000 steps, flat in the walk's length
+    # the targets: p50 <= 20 ms and p95 <= 60 ms at 1,000 steps, flat in the walk's length
     print(f"step_overhead_p50_vs_target_20ms: {statistics.median(times) / 20:.2f} ratio")
     print(f"step_overhead_p95_vs_target_60ms: {percentile(times, 0.95) / 60:.2f} ratio")
     last = times[-200:]

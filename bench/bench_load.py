@@ -1,4 +1,4 @@
-"""Load: many WebSocket clients on one wander, and many wanders at once (issue 15).
+"""Load: many WebSocket clients on one wander, and many wanders at once.
 
 - WebSocket fan-out: 20, then 100 clients on one wander that runs with no delay between
   steps; for every event and every client, the time from the event's commit to the client

@@ -1,4 +1,4 @@
-"""Projection benchmark (issue 11). Prints `name: value unit` lines only.
+"""Projection benchmark (the archive's UMAP and PCA plots). Prints `name: value unit` lines only.
 
 Data: synthetic MiniLM-like vectors (384-d, unit length, 40 Gaussian clusters), so the
 figures do not depend on a database; a wander's loci are of this size and shape.

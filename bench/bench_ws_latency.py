@@ -12,8 +12,8 @@ Two buses, the same walk:
 - NATS (a real `nats-server -js` on a free port): the engine's publish only wakes the
   outbox relay, which claims the events from wander_events, publishes them to JetStream
   and the API's core subscription on `wander.>` hands them to the socket.
-Each runs an offline wander paced at 200 ms a step (what the browser measurement of
-issue 17 used) and one back to back. Prints `name: value unit` lines, and the load
+Each runs an offline wander paced at 200 ms a step (what the browser's measurement of the
+map's latency used) and one back to back. Prints `name: value unit` lines, and the load
 average, since the figure depends on what else the machine runs.
 
 Uses the data folder of WANDER_HOME (the corpus is embedded there on first use). Without

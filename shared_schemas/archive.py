@@ -1,4 +1,4 @@
-"""The wire contract of the archive room (issue 11): archives and projections."""
+"""The wire contract of the archive room: archives and projections."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ from shared_schemas.map_view import MAP_MODELS
 from shared_schemas.sandwich_charts import CHART_MODELS
 
 # ---- requests ------------------------------------------------------------------------
-# Every text a client sends has a maximum length and every list a maximum item count (issue 15).
+# Every text a client sends has a maximum length and every list a maximum item count.
 
 MAX_DOMAINS = 64  # items in allowed_domains / forbidden_domains (the corpus has a few dozen)
 Domain = Annotated[str, Field(max_length=200)]

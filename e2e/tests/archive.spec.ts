@@ -1,4 +1,4 @@
-// Reviewing wanders (issue 11): open an archived wander, scrub to step 5, play to the end,
+// Reviewing wanders in the archive room: open an archived wander, scrub to step 5, play to the end,
 // switch to the semantic (UMAP) layout, find it by meaning, download each export; the links
 // into the review room; the semantic layout on a live map (new loci placed by transform, a
 // refit announced on the socket, pins kept by the Flow layout).

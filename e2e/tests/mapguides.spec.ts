@@ -1,4 +1,4 @@
-// What the map shows of where the walk may go (issue 31): the dashed candidates are the next
+// What the map shows of where the walk may go: the dashed candidates are the next
 // step's from the current locus (the engine's read-only preview), and the attractor is marked
 // among the loci nearest it. Against `wander serve`, in real Chromium, with screenshots.
 import { API, createViaApi, expect, openMap, runSteps, shot, test } from "./helpers";

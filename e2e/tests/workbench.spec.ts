@@ -1,4 +1,4 @@
-// The mind map as a workbench (issue 10): each user action against `wander serve`, in real
+// The mind map as a workbench: each user action against `wander serve`, in real
 // Chromium, with a screenshot in e2e/screenshots/.
 import type { Locator, Page } from "@playwright/test";
 import { API, createViaApi, expect, openMap, runSteps, shot, test } from "./helpers";
