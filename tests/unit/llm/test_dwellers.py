@@ -194,7 +194,7 @@ def test_prices_and_overrides():
     assert t.cents("claude-opus-4-6", 1, 1) == 1  # any use costs at least a cent
     assert t.cents("claude-sonnet-4-6", 0, 0) == 0
     assert t.cents("claude-unknown-9", 1_000_000, 0) == 1500  # priced high when unknown
-    t = PriceTable.from_env({"WANDER_PRICES": '{"claude-unknown-9": {"input": 1, "output": 2}, "x": [0.5, 1]}'})
+    t = PriceTable.from_json('{"claude-unknown-9": {"input": 1, "output": 2}, "x": [0.5, 1]}')
     assert t.cents("claude-unknown-9", 1_000_000, 1_000_000) == 300 and t.cents("x-1", 2_000_000, 0) == 100
     for bad in ("{", "[1]", '{"m": {"input": 1}}', '{"m": [-1, 2]}'):
         with pytest.raises(Exception, match="WANDER_PRICES"):

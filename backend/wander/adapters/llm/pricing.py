@@ -60,10 +60,6 @@ class PriceTable:
             table.prices.update(parse_prices(raw))
         return table
 
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> PriceTable:
-        return cls.from_json(env.get("WANDER_PRICES"))
-
     def price(self, model: str) -> Price:
         best = max((k for k in self.prices if k != "default" and model.startswith(k)), key=len, default=None)
         return self.prices[best] if best else self.prices["default"]
