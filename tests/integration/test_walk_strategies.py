@@ -4,6 +4,7 @@ every strategy at work in the band, each step saying why, no puns, the attractor
 without collapsing onto it, and a bridge between the seed's and the attractor's
 neighbourhoods."""
 
+import dataclasses
 from collections import Counter
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 from wander.bootstrap.wiring import offline_engine
 from wander.core.domain.models import WHYS
 from wander.core.engine.adjacency.common import WHY
+from wander.core.engine.adjacency.distance_band import TOWARD, TOWARD_K, distance_band, toward_draws
 from wander.core.engine.adjacency.senses import senses_of
 from wander.core.engine.candidates import gather_candidates
 from wander.core.engine.service import NewWander
@@ -155,3 +157,41 @@ async def test_the_attractors_neighbourhood_is_in_scope_and_drift_holds(knowledg
             near = max(float(v @ s.seed_embedding), float(v @ s.attractor_embedding))
             assert 1.0 - near <= s.max_drift_distance + 1e-6, r.to_locus.concept
         assert walk.session.step_count == 60, walk.session.stopped_reason
+
+
+async def test_the_bands_draws_toward_the_attractor_follow_its_ramp(knowledge, embedder):
+    # The attractor is felt gradually (Walk.focus rises from zero): the band draws nothing
+    # for the direction of its step toward it at the first step, all TOWARD_K once the field
+    # has narrowed, in between as many as the attractor weighs.
+    for seed, attractor, random_seed in (("surgery", "team sports", 2), ("beekeeping", "city traffic", 5)):
+        engine, _, _ = offline_engine(knowledge, embedder)
+        session = await engine.create(
+            NewWander(seed_concept=seed, attractor=attractor, max_steps=100, random_seed=random_seed)
+        )
+        walk = await engine.load_walk(session.id)
+        assert toward_draws(walk) == 0
+        assert not [c for c in await gather_candidates(walk) if c.reason.endswith(TOWARD)]
+        walk.session = dataclasses.replace(walk.session, step_count=49)
+        assert 0 < toward_draws(walk) < TOWARD_K
+        walk.session = dataclasses.replace(walk.session, step_count=95)
+        assert toward_draws(walk) == TOWARD_K
+        # late, the band's best of its pool are mostly those draws already
+        assert [c for c in distance_band(walk) if c.reason.endswith(TOWARD) or c.why == "toward the attractor"]
+
+
+def test_sense_slips_through_a_compound_a_gloss_or_a_path_are_puns(knowledge):
+    # 'haircut' -> 'cut' (a share of the profits) and 'test drive' -> 'vehicle (medium)' were
+    # steps of bench wanders; 'taxi' is a kind of the other vehicle
+    kb = knowledge
+    senses = senses_of(kb)
+
+    def pun(a, b):
+        i, j = kb.find_label(a), kb.find_label(b)
+        assert i is not None and j is not None, (a, b)
+        return senses.is_pun(i, j) and j in set(senses.puns(i).tolist()) and i in set(senses.puns(j).tolist())
+
+    assert pun("haircut", "cut")
+    assert pun("test drive", "vehicle (medium)")
+    assert pun("vehicle (medium)", "taxi") and pun("car", "vehicle (medium)")
+    assert not pun("taxi", "car") and not pun("car", "vehicle (transport)")  # kin
+    assert not pun("test drive", "vehicle (transport)")
