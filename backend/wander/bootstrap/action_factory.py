@@ -15,7 +15,7 @@ from wander.adapters.postgres.repository import PostgresStore
 from wander.adapters.postgres.session_budget import SessionBudget
 from wander.adapters.postgres.wallet_repository import PaperWallet
 from wander.bootstrap.llm_factory import build_evaluator
-from wander.bootstrap.settings import ModelsSettings
+from wander.bootstrap.settings import ModelsSettings, Settings
 from wander.core.action import codec
 from wander.core.action.assets import load_assets
 from wander.core.action.evaluator import OfflineEvaluator
@@ -36,6 +36,11 @@ class ActionServices:
     require_token: bool = False  # with WANDER_API_TOKEN set, only a token holder's approval counts
     _service: ActionService | None = field(default=None, init=False, repr=False)
     _assets_text: str | None = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, db: AsyncEngine, store: PostgresStore, bus: EventBus) -> ActionServices:
+        """From the settings: with WANDER_API_TOKEN set, only a token holder's approval counts."""
+        return cls(settings.home, settings.models, db, store, bus, require_token=bool(settings.api.token))
 
     def current(self) -> ActionService:
         if self._service is None or _assets_text(self.home) != self._assets_text:

@@ -3,8 +3,8 @@ typed section) the services every face shares, and yields them as Services: the 
 store, knowledge index, embedder, dweller, bus (NATS with scale.py), crystal memory, sandwich
 corpus, the engine, the archivist and the action service (archivist.py, action_factory.py);
 llm_factory.py builds the models from the models section. The commands that need the database
-alone open it with open_queries, open_actions or open_archive; worker.py runs a worker over
-open_app. settings/ is the one reader of the environment."""
+(or the memory folder) alone open what they use with standalone.py; worker.py runs a worker
+over open_app. settings/ is the one reader of the environment."""
 
 from __future__ import annotations
 
@@ -43,7 +43,6 @@ from wander.bootstrap.llm_factory import build_dweller, build_embedder, check_dw
 from wander.bootstrap.scale import Scale, nats_settings, open_scale
 from wander.bootstrap.settings import ModelsSettings, Settings, load_section, load_settings
 from wander.bootstrap.warmup import phase
-from wander.core.action.service import ActionService
 from wander.core.archive.service import Archivist
 from wander.core.domain.errors import InvalidInput
 from wander.core.engine.clock import ManualClock, SystemClock
@@ -221,43 +220,6 @@ class Services:
         return Queries(self.store, self.embedder, self.knowledge, self.engine.project_id)
 
 
-@asynccontextmanager
-async def open_queries(settings: Settings | None = None):
-    """The read side over the store alone (no model, no knowledge index, no engine)."""
-    db = await open_database(settings or load_settings())
-    try:
-        yield Queries(PostgresStore(db))
-    finally:
-        await db.dispose()
-
-
-def _actions(settings: Settings, db: AsyncEngine, store: PostgresStore, bus: EventBus) -> ActionServices:
-    """The action service: with WANDER_API_TOKEN set, only a token holder's approval counts."""
-    return ActionServices(settings.home, settings.models, db, store, bus, require_token=bool(settings.api.token))
-
-
-@asynccontextmanager
-async def open_actions(settings: Settings | None = None) -> AsyncIterator[ActionService]:
-    """The action service over the database alone (no model, no knowledge index)."""
-    settings = settings or load_settings()
-    db = await open_database(settings)
-    try:
-        yield _actions(settings, db, PostgresStore(db), InProcessBus()).fresh()
-    finally:
-        await db.dispose()
-
-
-@asynccontextmanager
-async def open_archive(settings: Settings | None = None) -> AsyncIterator[Archivist]:
-    """The archivist over the database alone, listening to nothing (archive, export, search)."""
-    settings = settings or load_settings()
-    db = await open_database(settings)
-    try:
-        yield open_archivist(db, InProcessBus(), settings)
-    finally:
-        await db.dispose()
-
-
 def make_runner(app: Services) -> Runner | QueueRunner:
     """In-process runs (embedded default), or run requests on the queue for workers."""
     if app.run_queue is None:
@@ -350,7 +312,7 @@ async def open_app(
             crystal_memory,
             sandwiches,
             archivist,
-            _actions(settings, db, store, bus),
+            ActionServices.from_settings(settings, db, store, bus),
             run_queue=scale.queue if scale is not None else None,
             scale=scale,
         )

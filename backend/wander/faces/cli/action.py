@@ -20,7 +20,7 @@ from wander.faces.wire import proposal_out
 
 def _service():
     """The action service over the database alone (no model, no knowledge index)."""
-    from wander.bootstrap.wiring import open_actions  # imported late: `wander --help` stays quick
+    from wander.bootstrap.standalone import open_actions  # imported late: `wander --help` stays quick
 
     quiet_libraries()
     return open_actions()

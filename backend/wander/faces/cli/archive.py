@@ -16,7 +16,7 @@ FORMATS = ("json", "md", "png")
 
 def _archivist():
     """The archivist over the database alone."""
-    from wander.bootstrap.wiring import open_archive  # imported late: `wander --help` stays quick
+    from wander.bootstrap.standalone import open_archive  # imported late: `wander --help` stays quick
 
     return open_archive()
 
@@ -83,15 +83,9 @@ def import_(file: Path = typer.Argument(..., help="A JSON export (wander export 
     doc = read_export(file)
 
     async def main() -> str:
-        from wander.adapters.postgres.archive_repository import ArchiveRepository
-        from wander.bootstrap.settings import load_settings
-        from wander.bootstrap.wiring import open_database
+        from wander.bootstrap.standalone import import_export
 
-        db = await open_database(load_settings())
-        try:
-            return await ArchiveRepository(db).load(doc)
-        finally:
-            await db.dispose()
+        return await import_export(doc)
 
     sid = run_async(main)
     console.print(f"imported {sid}", highlight=False)

@@ -75,7 +75,7 @@ class RichProgress:
 
 def open_queries():
     """The read side over the store alone (no model, no knowledge index): for commands that only read."""
-    from wander.bootstrap.wiring import open_queries as wire
+    from wander.bootstrap.standalone import open_queries as wire
 
     return wire()
 

@@ -32,22 +32,15 @@ def _fail(field: str, reason: str) -> NoReturn:
 
 
 def _memory():
-    from wander.adapters.ca.wheeler_memory import MemoryInputError, WheelerMemory, parse_capacity
-    from wander.adapters.ca.xp import CABackendError, get_xp
-    from wander.bootstrap.settings import load_settings
+    from wander.adapters.ca.wheeler_memory import MemoryInputError
+    from wander.adapters.ca.xp import CABackendError
+    from wander.bootstrap.standalone import wheeler_memory
 
-    settings = load_settings()
     try:
-        capacity = parse_capacity(settings.ca.memory_capacity)
-    except MemoryInputError as exc:
+        return wheeler_memory()
+    except (MemoryInputError, CABackendError) as exc:
         field, _, reason = str(exc).partition(": ")
         _fail(field, reason)
-    try:
-        xp = get_xp(settings.ca.backend)
-    except CABackendError as exc:
-        field, _, reason = str(exc).partition(": ")
-        _fail(field, reason)
-    return WheelerMemory(settings.memory_dir, capacity=capacity, xp=xp)
 
 
 def _check_text(value: str, field: str) -> str:
