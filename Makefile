@@ -13,13 +13,23 @@ FRONTEND_SRC := $(shell find frontend/src frontend/index.html frontend/vite.conf
 
 .PHONY: setup frontend run demo doctor test test-py test-js test-vitest test-e2e lint lint-all check-system bench kb schemas clean
 
+# One pip install (torch pinned to exactly this CPU build in the same resolve: any other
+# version pulls gigabytes of CUDA), without byte-compiling: pip compiles all ~20,000 modules it
+# installs (~48 s of CPU here), of which Wander, its tests and its servers import ~3,300.
+# Those are compiled next, by importing them (~10 s); any other compiles on first import.
 $(PY_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	# torch first, exactly this CPU build: any other version pulls gigabytes of CUDA.
-	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e '.[dev]'
+	$(PIP) install -q --no-compile torch==2.13.0 -e '.[dev]'
+	PYTHONDONTWRITEBYTECODE= $(PY) -c '$(PRECOMPILE)'
 	touch $@
+
+# What the suite, `wander serve` and the other commands import, compiled once at set-up. Not
+# umap: importing it compiles pynndescent's numba code (~15 s of CPU), which only the processes
+# that fit a UMAP need (they cache it for each other).
+PRECOMPILE := import importlib; [importlib.import_module(m) for m in ( \
+  "wander.faces.cli", "wander.faces.api.app", "wander.faces.mcp", "wander.bootstrap.wiring", \
+  "wander.adapters.embed.bert", "torch", "pytest", "xdist", "pytest_asyncio", "hypothesis", "schemathesis")]
 
 $(NODE_STAMP): package.json frontend/package.json e2e/package.json
 	npm install --no-audit --no-fund --loglevel=error
@@ -79,7 +89,7 @@ test test-py test-e2e fuzz: export OMP_WAIT_POLICY ?= PASSIVE
 # pytest, so their own report scrolls away above it. The last line says how long the
 # set-up (venv, npm packages, frontend build) and each part of the tests took.
 test: check-system
-	@t0=$$SECONDS; $(MAKE) --no-print-directory setup frontend || exit 1; setup_s=$$((SECONDS - t0)); \
+	@t0=$$SECONDS; $(MAKE) --no-print-directory -j2 --output-sync=target setup frontend || exit 1; setup_s=$$((SECONDS - t0)); \
 	$(MAKE) --no-print-directory doctor; \
 	times=$$(mktemp); t1=$$SECONDS; \
 	WANDER_TEST_TIMES=$$times $(MAKE) --no-print-directory -j4 --output-sync=line lint test-py test-vitest test-e2e; rc=$$?; \
