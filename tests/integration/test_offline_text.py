@@ -3,6 +3,7 @@ hold together (a pair the connection calls kin is never called strangers), leans
 their own side, cited relations exist, a replay writes the same text, and the facets are not
 one frame per facet. The gate rejects a filling that names the breads' category."""
 
+import re
 import sys
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from wander.adapters.llm.offline_facets.facts import LEAN_OWN, Side, _kinship
+from wander.adapters.llm.offline_facets.words import DOMAIN_WORDS
 from wander.bootstrap.wiring import offline_engine
 from wander.core.domain import sandwich
 from wander.core.domain.geometry import normalize
@@ -28,6 +30,13 @@ STRANGERS = (
     "share no broader concept",
     "share no lineage",
     "kin, and only",
+)
+
+
+LEXNAME = re.compile(
+    r"(?:matter of|matters of|into|from|both touch|keeps to) (?:"
+    + "|".join(k for k in DOMAIN_WORDS if k != "Tops")
+    + r")(?:[ ,;.]|$)"
 )
 
 
@@ -71,6 +80,13 @@ async def test_facets_hold_together_and_vary(knowledge, embedder, seed, attracto
         if "is the abstraction" in res.tension:  # only an abstract entity beside a physical one
             tops = {[p for p in kb.concept(i).path if p != "entity"][-1] for i in (ia, ib)}
             assert tops == {"abstract entity", "physical entity"}, res.tension
+        if d["kinship"] == "broad":  # the connection names the broad class they share: never 'no lineage'
+            for facet in FACETS:
+                assert "no lineage in common" not in getattr(res, facet), getattr(res, facet)
+        if "a candidate filling" in res.possibility:  # only one nearer each side than they are to each other
+            assert min(d["filling_cos"]) > 1.0 - d["cosine_distance"] - 1e-3, (res.possibility, d)
+        for facet in FACETS:  # a lexicographer's domain name is said as a person would ('acts', not 'act')
+            assert not LEXNAME.search(re.sub(r'"[^"]*"', "", getattr(res, facet))), getattr(res, facet)
         for x, kind, y in d["relations"]:
             pair = (ia, ib) if x == kb.concept(ia).label.split(" (")[0] else (ib, ia)
             assert kind in kb.relations_between(*pair), (x, kind, y)

@@ -206,9 +206,9 @@ def _doing(kb: Knowledge, s: Side) -> tuple[str, str] | None:
     r = rel(s.index)
     if not r.verbs or r.verb_role not in ("agent", "instrument", "act"):
         return None
-    own = s.lemma.lower()
+    own = s.lemma.lower().replace("-", " ")  # 'cross-question' is the act of 'cross question'
     for v in r.verbs:  # 'milk' is what one uses to 'milk' says nothing: a verb of its own word is left out
-        word = v.lemma.lower()
+        word = v.lemma.lower().replace("-", " ")
         if word != own and not own.startswith(word) and not word.startswith(own.split()[0]):
             return r.verb_role, v.lemma
     return None

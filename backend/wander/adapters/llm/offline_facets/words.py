@@ -34,8 +34,37 @@ def times(n: int) -> str:
     return {1: "once", 2: "twice"}.get(n, f"{num(n)} times")
 
 
+# WordNet's lexicographer files name a concept's broad domain in the singular ("act",
+# "artifact"): "one is a matter of act" reads wrong, so they are said as a person would.
+DOMAIN_WORDS = {
+    "Tops": "top-level concepts",
+    "act": "acts",
+    "animal": "animals",
+    "artifact": "artifacts",
+    "attribute": "attributes",
+    "body": "the body",
+    "cognition": "thought",
+    "event": "events",
+    "feeling": "feelings",
+    "group": "groups",
+    "location": "places",
+    "motive": "motives",
+    "object": "natural objects",
+    "person": "people",
+    "phenomenon": "natural phenomena",
+    "plant": "plants",
+    "possession": "possessions",
+    "process": "processes",
+    "quantity": "quantities",
+    "relation": "relations",
+    "shape": "shapes",
+    "state": "states",
+    "substance": "substances",
+}
+
+
 def domains(names: list[str], most: int = 2) -> str:
-    out = [{"Tops": "top-level concepts"}.get(d, d.replace("_", " ")) for d in names][:most] or ["no named domain"]
+    out = [DOMAIN_WORDS.get(d, d.replace("_", " ")) for d in names][:most] or ["no named domain"]
     return out[0] if len(out) == 1 else ", ".join(out[:-1]) + " and " + out[-1]
 
 

@@ -9,7 +9,18 @@ of one side only says which ("back toward", "ahead toward")."""
 from __future__ import annotations
 
 from wander.adapters.llm.offline_facets.facts import TOWARD, PairFacts, Side, lemma
-from wander.adapters.llm.offline_facets.words import domains, gloss, num, q, realm, relation, role, shared, times
+from wander.adapters.llm.offline_facets.words import (
+    DOMAIN_WORDS,
+    domains,
+    gloss,
+    num,
+    q,
+    realm,
+    relation,
+    role,
+    shared,
+    times,
+)
 from wander.core.engine.ports import Knowledge, KnowledgeConcept
 
 BALANCED = 0.06  # a concept this much nearer one side than the other still stands between them
@@ -54,13 +65,22 @@ def _kinship(f: PairFacts, read_as: bool = False) -> str:
     pa, pb = f.a.concept.path[:1], f.b.concept.path[:1]
     if not pa or not pb:
         return f"{A} and {B} share no broader concept in the corpus"
-    if f.realms[0] != f.realms[1]:
-        return f"{A} is a kind of {q(pa[0])} among {realm(f.realms[0])}, {B} a kind of {q(pb[0])} among {realm(f.realms[1])}"
+    P, Q = q(pa[0]), q(pb[0])
+    if set(f.realms) == {"physical entity", "abstract entity"}:  # a thing beside an idea says the most
+        if f.realms[0] == "physical entity":
+            return f"{A}, a kind of {P}, is a physical thing, while {B}, a kind of {Q}, is an abstraction"
+        return f"{A}, a kind of {P}, is an abstraction, while {B}, a kind of {Q}, is a physical thing"
+    if f.realms[0] != f.realms[1] and all(f.realms):
+        return f"{A} is a kind of {P} among {realm(f.realms[0])}, {B} a kind of {Q} among {realm(f.realms[1])}"
+    lexical = [d for d in f.common_domains if d in DOMAIN_WORDS and d != "Tops"]
+    if lexical:  # the same broad domain (both acts, both artifacts) though of unrelated kinds
+        return f"{A} and {B} are both {DOMAIN_WORDS[lexical[0]]}, of different kinds, {P} and {Q}"
+    S = q(f.shared or "")
     if f.kinship == "broad" and f.depths and min(f.depths) >= 5:
-        return f"{A}, a kind of {q(pa[0])}, and {B}, a kind of {q(pb[0])}, climb {num(d[0])} and {num(d[1])} levels before their lineages meet, at the broad class {q(f.shared or '')}"
+        return f"only the broad class {S} holds both {A}, a kind of {P}, and {B}, a kind of {Q}, {num(d[0])} and {num(d[1])} levels up"
     if f.kinship == "broad":
-        return f"{A}, a kind of {q(pa[0])}, and {B}, a kind of {q(pb[0])}, meet only in the broad class {q(f.shared or '')}"
-    return f"{A}, a kind of {q(pa[0])}, and {B}, a kind of {q(pb[0])}, share no broader concept"
+        return f"{A} is a kind of {P} and {B} a kind of {Q}; above those they share only the broad class {S}"
+    return f"{A}, a kind of {P}, and {B}, a kind of {Q}, share no broader concept"
 
 
 def _link(f: PairFacts) -> str:
@@ -292,18 +312,27 @@ def _kin_surprise(f: PairFacts, A: str, B: str) -> str:
 
 
 def _stranger_surprise(f: PairFacts, A: str, B: str, m: str) -> str:
-    """No lineage in common: how near they are, and what lies between."""
+    """No lineage in common below a broad class (which the connection names): how near they
+    are, and what lies between."""
+    broad = f.kinship == "broad" and f.shared is not None
+    if broad and f.realms[0] != f.realms[1]:  # a thing and an idea meet in a top class only by a second lineage
+        nothing = "nothing in common below the corpus's top classes"
+    else:
+        nothing = f"nothing narrower than {q(f.shared or '')} in common" if broad else "no lineage in common"
+    toward = _toward(f, f.middle_sims)
     if f.band == "close":
-        return f"{A} and {B} are close in meaning with no lineage in common: related by use, not by kind"
+        return f"{A} and {B} are close in meaning with {nothing}: related by use, not by kind"
     if f.band == "middle" and f.mediated:
-        return f"{A} and {B} share no lineage, yet {m}, {_toward(f, f.middle_sims)}, stands nearer to each than they are to one another"
+        return f"{A} and {B} have {nothing}, yet {m}, {toward}, stands nearer to each than they are to one another"
     if f.band == "middle":
-        return (
-            f"{A} and {B} are a middle distance apart without a common lineage, {m} lying {_toward(f, f.middle_sims)}"
-        )
+        return f"{A} and {B} are a middle distance apart with {nothing}, {m} lying {toward}"
+    if f.mediated and broad:
+        return f"far apart, {A} and {B} have {nothing}; only {m}, {toward} and nearer to each than they are to one another, spans the gap"
     if f.mediated:
-        return f"nothing in the corpus makes {A} and {B} kin, and only {m}, {_toward(f, f.middle_sims)} and nearer to each than they are to one another, spans the gap"
-    return f"{A} and {B} are strangers by kind and far apart in meaning, with {m} {_toward(f, f.middle_sims)}"
+        return f"nothing in the corpus makes {A} and {B} kin, and only {m}, {toward} and nearer to each than they are to one another, spans the gap"
+    if broad:
+        return f"{A} and {B} are far apart in meaning and have {nothing}, with {m} {toward}"
+    return f"{A} and {B} are strangers by kind and far apart in meaning, with {m} {toward}"
 
 
 def _stranger_evidence(f: PairFacts) -> str:
@@ -340,7 +369,6 @@ STRONG_FILLING = 0.1  # a filling this much nearer each side than the sides are 
 
 
 def possibility(kb: Knowledge, f: PairFacts) -> str:
-    A, B = q(f.a.name), q(f.b.name)
     c = kb.concept(f.filling)
     F = f"{q(c.label)} ({gloss(c, 10)})"
     own = set(c.domains)
@@ -354,26 +382,30 @@ def possibility(kb: Knowledge, f: PairFacts) -> str:
         field = "from the side the walk goes to"
     else:
         field = f"from a third field, {domains(list(c.domains))}"
-    stand = f"could stand {_toward(f, f.filling_sims)}"
     kind = ""
     if f.filling_relation:
         kind = relation(*f.filling_relation)
     elif f.shared and f.kin and _in_line(c, f.shared):
         kind = f"it is itself a kind of {q(f.shared)}"
-    elif c.path and (c.path[0] in f.a.line or c.path[0] in f.b.line):
-        kind = f"it is a kind of {q(c.path[0])}, as {A if c.path[0] in f.a.line else B} is"
-    head = f"{F}, {field}, {stand}" if field else f"{F} {stand}"
+    elif c.path:
+        for s in (f.a, f.b):
+            if c.path[0] == s.lemma:  # the filling is a kind of a side itself
+                kind = f"it is a kind of {q(s.name)}"
+            elif c.path[0] in s.line:
+                kind = f"it is a kind of {q(c.path[0])}, as {q(s.name)} is"
+            if kind:
+                break
+    toward = _toward(f, f.filling_sims)
+    where = f", {field}," if field else ""
+    if min(f.filling_sims) - f.sim > STRONG_FILLING:
+        head = f"{F}{where} could stand {toward}, clearly nearer to each than they are to one another: a strong candidate filling"
+    elif min(f.filling_sims) > f.sim:
+        head = f"{F}{where} could stand {toward}: a candidate filling"
+    else:  # nothing near them mediates: the likeliest filling is named for what it is
+        head = f"the likeliest filling, {F}{where or ','} lies {toward}, yet no nearer to either than they are to one another"
     goal = ""
     if f.filling_attractor is not None and f.filling_attractor > 0.02:
         goal = "it lies nearer the attractor than either"
     elif f.filling_recurs:
         goal = "the walk has named it among its themes already"
-    elif min(f.filling_sims) <= f.sim:
-        goal = "yet it is no nearer to either than they are to one another"
-    strong = min(f.filling_sims) - f.sim > STRONG_FILLING
-    what = (
-        ": a strong candidate filling, clearly nearer to each than they are to one another"
-        if strong
-        else ": a candidate filling"
-    )
-    return _sentence(head + what, kind, goal)
+    return _sentence(head, kind, goal)
