@@ -22,6 +22,7 @@ from wander.adapters.kb.scaled_vectors import CHUNK, ScaledVectors
 from wander.core.engine.ports import KnowledgeConcept
 
 DRAWS_KEPT = 8  # band draws kept: the step's strategies share the current locus's draw
+CENTROID_SAMPLE = 4096  # a domain's members its centroid is the mean of, at most
 
 
 class ApproximateIndex(KnowledgeIndex):
@@ -108,13 +109,15 @@ class ApproximateIndex(KnowledgeIndex):
     # ---- domains: from the table's members and the rows' graph neighbours ----------------
 
     def domain_centroid(self, name: str) -> np.ndarray | None:
+        """Mean embedding of a domain's concepts, from CENTROID_SAMPLE of them at most (evenly
+        spaced: a domain of a million-concept base holds tens of thousands; the mean of a few
+        thousand is within a hundredth of it), cached."""
         if name not in self._centroids:
             d = self._domain_ids.get(name)
             members = self._table.members(d) if d is not None else np.zeros(0, dtype=np.int64)
-            total = np.zeros(self.dim, dtype=np.float64)
-            for s in range(0, len(members), CHUNK):
-                total += self.vectors(members[s : s + CHUNK]).sum(axis=0)
-            self._centroids[name] = (total / len(members)).astype(np.float32) if len(members) else None
+            if len(members) > CENTROID_SAMPLE:
+                members = members[np.linspace(0, len(members) - 1, CENTROID_SAMPLE).astype(np.int64)]
+            self._centroids[name] = self.vectors(members).mean(axis=0) if len(members) else None
         return self._centroids[name]
 
     def domain_mask(self, allowed: Sequence[str], forbidden: Sequence[str]) -> np.ndarray:

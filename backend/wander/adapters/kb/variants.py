@@ -16,6 +16,7 @@ from wander.core.engine.ports import KnowledgeConcept
 
 PREFIX = "variant:"
 SOURCE = "variant"
+MADE_KEPT = 65_536
 
 
 class VariantConcepts:
@@ -33,6 +34,7 @@ class VariantConcepts:
         self._offsets = np.zeros(len(base) + 1, dtype=np.int64)
         np.cumsum(np.bincount(self.parents, minlength=len(base)), out=self._offsets[1:])
         self._members: dict[int, np.ndarray] = {}
+        self._made: dict[int, KnowledgeConcept] = {}  # the variants asked for lately
 
     def __len__(self) -> int:
         return len(self.base) + len(self.parents)
@@ -43,10 +45,16 @@ class VariantConcepts:
             return self.base[index]
         if index >= len(self):
             raise IndexError(index)
-        p = self.base[int(self.parents[index - n])]
-        return KnowledgeConcept(
-            f"{PREFIX}{index}", f"{p.label} #{index}", p.gloss, p.domains, p.path, (), SOURCE, (p.key,)
-        )
+        made = self._made.get(index)
+        if made is None:
+            p = self.base[int(self.parents[index - n])]
+            made = KnowledgeConcept(
+                f"{PREFIX}{index}", f"{p.label} #{index}", p.gloss, p.domains, p.path, (), SOURCE, (p.key,)
+            )
+            if len(self._made) >= MADE_KEPT:
+                self._made.clear()
+            self._made[index] = made
+        return made
 
     def index_of(self, key: str) -> int | None:
         if key.startswith(PREFIX):
