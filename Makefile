@@ -81,6 +81,11 @@ test test-py test-e2e fuzz: export PYTHONDONTWRITEBYTECODE :=
 # while they wait (tests/conftest.py says why; the same for the e2e server).
 test test-py test-e2e fuzz: export OPENBLAS_NUM_THREADS ?= 1
 test test-py test-e2e fuzz: export OMP_WAIT_POLICY ?= PASSIVE
+# One folder of derived data (compiled UMAP code, the corpus's domain neighbourhoods) for the
+# tests' processes and the e2e server alike: the server compiles UMAP as it starts, and the
+# UMAP test then loads that code instead of compiling it again (~30 s of CPU on a fresh clone).
+# Inside the venv: numba's compiled code is tied to the venv's own files.
+test test-py test-e2e fuzz: export WANDER_CACHE_DIR ?= $(CURDIR)/$(VENV)/wander-cache
 
 # The linters, pytest, vitest and the browser tests run side by side: the browser tests
 # spend most of their time waiting on the page, so they fit beside pytest's two workers.

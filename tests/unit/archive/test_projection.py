@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -40,7 +43,11 @@ def test_pca_fit_is_normalised_deterministic_and_keeps_clusters_apart():
 
 def test_umap_adapter_fits_small_data_and_separates_clusters():
     x, labels = clusters()
-    fit = core_fit.fit([f"l{i}" for i in range(len(x))], x, seed=3, projector=proj.make_projector("umap", len(x)))
+    # UMAP's compiled code where the app keeps it (the cache folder's numba/), in the folder the
+    # suite's processes share (tests/conftest.py; `make test` gives the e2e server the same one,
+    # which compiles UMAP as it starts): compiled once per checkout, not in every run of this test
+    umap = proj.make_projector("umap", len(x), numba_cache=Path(os.environ["WANDER_CACHE_DIR"]) / "numba")
+    fit = core_fit.fit([f"l{i}" for i in range(len(x))], x, seed=3, projector=umap)
     assert fit.method == "umap" and fit.xy.shape == (45, 2)
     assert np.isfinite(fit.xy).all()
     assert separated(fit.xy, labels) > 3
