@@ -5,6 +5,7 @@ they were built over: the new concepts join what a new wander walks."""
 from __future__ import annotations
 
 import asyncio
+import types
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from wander.core.domain.models import Locus, Session, SourceType
 from wander.core.engine.candidates import gather_candidates
 from wander.core.engine.ports import KnowledgeConcept, WalkState
 from wander.core.engine.walk import Walk
+from wander.core.sandwich.model import Content
 
 N, DIM, NOTES = 1200, 24, 150
 
@@ -109,3 +111,29 @@ def walk_from(kb, at: int) -> Walk:
         kb_key=c.key,
     )
     return Walk(WalkState(session=session, loci=[locus], recent_themes=[]), kb)
+
+
+class _Kb:
+    def __init__(self) -> None:
+        self.written: list[tuple[str, list, np.ndarray]] = []
+
+    async def replace_source(self, source, fingerprint, embedder, rows, vectors) -> None:
+        self.written.append((source, list(rows), vectors))
+
+
+def test_a_foraged_page_joins_the_live_approximate_index() -> None:
+    concepts, m = corpus()
+    index = ApproximateIndex(concepts[:N], m[:N])
+    app = types.SimpleNamespace(kb=_Kb(), embedder=types.SimpleNamespace(name="e"), knowledge=index)
+    app.engine = types.SimpleNamespace(knowledge=index)
+    page = Content("Tide pools: rocky pools on a seashore.", "url", "http://example.org/tide", "Tide pools", "d3")
+    asyncio.run(loading.learn_foraged(app, page, m[N]))
+    ((source, rows, vectors),) = app.kb.written
+    assert source == "forage:http://example.org/tide" and rows[0].label == "Tide pools" and vectors.shape == (1, DIM)
+    live = app.engine.knowledge
+    assert live is app.knowledge and len(live) == N + 1 and len(index) == N
+    i = live.index_of(rows[0].key)
+    assert i == N and live.concept(i).domains == ("d3",) and live.nearest(m[N], 1)[0][0] == N
+    # a new wander from near the page can walk to it
+    reached = {c.kb_key for s in range(N - 40, N) for c in asyncio.run(gather_candidates(walk_from(live, s)))}
+    assert rows[0].key in reached

@@ -17,6 +17,7 @@ from wander.adapters.postgres.sandwich_corpus_queries import RESEARCH
 from wander.adapters.postgres.sandwich_repository import SandwichRepository
 from wander.adapters.sources import build_router, shared_fetcher
 from wander.adapters.sources.egress import EgressPolicy
+from wander.bootstrap.knowledge import learn_foraged
 from wander.bootstrap.settings import ForageSettings
 from wander.core.domain.errors import InvalidInput
 from wander.core.domain.models import Event
@@ -67,6 +68,10 @@ def make_forager(
         wander_depth=settings.wander_depth,
         wander_pages=settings.wander_pages,
         voice=settings.voice,
+        # pages and files foraged join the knowledge base (an app with its kb repository)
+        learn=(lambda c, v: learn_foraged(app, c, v))
+        if getattr(app, "kb", None) and getattr(app, "engine", None)
+        else None,
     )
 
 

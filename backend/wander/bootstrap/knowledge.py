@@ -14,6 +14,7 @@ import logging
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -21,12 +22,15 @@ from wander.adapters.kb import reach_cache
 from wander.adapters.kb.approximate_index import ApproximateIndex
 from wander.adapters.kb.index import KnowledgeIndex
 from wander.adapters.kb.scaled_vectors import ScaledVectors, quantize
+from wander.adapters.postgres.kb_repository import KbRow
 from wander.core.engine.ports import KnowledgeConcept
+from wander.core.sandwich.model import Content, content_hash
 
 log = logging.getLogger(__name__)
 SCALE_FROM = 200_000  # concepts from which a step no longer scores whole rows
 FOLDER = "scaled-kb"
 CHECKED = 64  # rows whose int8 codes are compared with the cached ones (same vectors?)
+FORAGED = "forage:"  # the key and source prefix of a foraged page's concept
 
 
 def knowledge_index(
@@ -93,3 +97,29 @@ def grown(index: KnowledgeIndex, concepts: Sequence[KnowledgeConcept], vectors: 
         return index.grown(concepts, vectors)
     everything = [index.concept(i) for i in range(len(index))] + list(concepts)
     return KnowledgeIndex(everything, np.concatenate([index.vectors(np.arange(len(index))), vectors]))
+
+
+def foraged_concept(content: Content) -> tuple[KnowledgeConcept, KbRow]:
+    """The concept a foraged page (a file, a URL, an online source's article) becomes: its
+    title, the start of its text as its gloss, its domain; one source per page."""
+    key = FORAGED + content_hash(content.text)[:24]
+    label = " ".join(content.title.split())[:120] or content.ref[:120]
+    gloss = " ".join(content.text.split())[:300]
+    domains = (content.domain,) if content.domain else ()
+    source = FORAGED + content.ref
+    row = KbRow(key, label, content.text[:4000], gloss, domains, (), (), (), source)
+    return KnowledgeConcept(key, label, gloss, domains, source=source), row
+
+
+async def learn_foraged(app: Any, content: Content, vector: np.ndarray) -> None:
+    """Add a foraged page to the knowledge base (APP's kb repository: the next load has it)
+    and, when the live index is approximate, to the index new wanders walk now (grown in
+    place; the exact index is made again at the next start, its domain reach with it)."""
+    concept, row = foraged_concept(content)
+    v = np.asarray(vector, dtype=np.float32).reshape(1, -1)
+    await app.kb.replace_source(row.source, content_hash(content.text), app.embedder.name, [row], v)
+    index = app.engine.knowledge
+    if isinstance(index, ApproximateIndex) and len(index.scaled) == len(index) and index.index_of(concept.key) is None:
+        bigger = grown(index, [concept], v)
+        app.engine.knowledge = bigger
+        app.knowledge = bigger

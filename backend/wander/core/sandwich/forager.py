@@ -57,6 +57,7 @@ NEIGHBOURS = 7  # corpus foraging: a concept and this many neighbours in the wan
 MAX_ATTEMPTS = 200
 FANOUT = 3  # links followed from one page while wandering
 CHUNKS_PER_PAGE = 4  # of a page reached by wandering, the first chunks are attempted
+KNOWN = ("corpus", "notes", "topic")  # content kinds already in the knowledge base (or a typed topic)
 
 
 class Forager:
@@ -74,9 +75,13 @@ class Forager:
         wander_depth: int = 0,
         wander_pages: int = 8,
         voice: bool = True,
+        learn: Callable[[Content, np.ndarray], Awaitable[None]] | None = None,
     ):
         """online: the sources the autonomous forager may ask besides the corpus (names the
-        reader knows); wander_depth/wander_pages: the wandering budget of one source."""
+        reader knows); wander_depth/wander_pages: the wandering budget of one source; learn:
+        given each new content from outside the knowledge base (a page, a file) and its
+        vector, adds it to the knowledge base the wanders walk (wander.bootstrap.knowledge)."""
+        self.learn = learn
         self.online = tuple(n for n in online if n != "corpus")
         self.voice = voice
         self._voice_seed = None if seed is None else seed + 7  # its own generator: the walk's draws stay as they were
@@ -252,11 +257,24 @@ class Forager:
             )
         sandwich_id, events = await self.store.record_attempt(run_id, attempt, vector, drafts)
         await self._publish(events)
+        await self._learn(attempt, vector)
         summary.attempts += 1
         summary.outcomes[attempt.outcome] = summary.outcomes.get(attempt.outcome, 0) + 1
         if sandwich_id:
             summary.made += 1
             summary.sandwich_ids.append(sandwich_id)
+
+    async def _learn(self, attempt: Attempt, vector: np.ndarray | None) -> None:
+        """New content from outside the knowledge base joins it; its trouble never stops the foraging."""
+        c = attempt.content
+        if self.learn is None or c is None or vector is None or c.kind in KNOWN:
+            return
+        if attempt.outcome in (DUPLICATE, SOURCE_ERROR):
+            return
+        try:
+            await self.learn(c, vector)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("foraged content not added to the knowledge base: %s", exc)
 
     # ---- the loop ---------------------------------------------------------------------------
 
