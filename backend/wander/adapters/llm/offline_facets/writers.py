@@ -24,6 +24,7 @@ from wander.adapters.llm.offline_facets.words import (
 from wander.core.engine.ports import Knowledge, KnowledgeConcept
 
 BALANCED = 0.06  # a concept this much nearer one side than the other still stands between them
+KINDRED = 0.5  # two kinds this similar are near in meaning, however far apart the corpus files them
 
 
 def _name(s: Side, read_as: bool = False) -> str:
@@ -76,11 +77,13 @@ def _kinship(f: PairFacts, read_as: bool = False) -> str:
     if lexical:  # the same broad domain (both acts, both artifacts) though of unrelated kinds
         return f"{A} and {B} are both {DOMAIN_WORDS[lexical[0]]}, of different kinds, {P} and {Q}"
     S = q(f.shared or "")
-    if f.kinship == "broad" and f.depths and min(f.depths) >= 5:
-        return f"only the broad class {S} holds both {A}, a kind of {P}, and {B}, a kind of {Q}, {num(d[0])} and {num(d[1])} levels up"
-    if f.kinship == "broad":
-        return f"{A} is a kind of {P} and {B} a kind of {Q}; above those they share only the broad class {S}"
-    return f"{A}, a kind of {P}, and {B}, a kind of {Q}, share no broader concept"
+    if f.kinship != "broad":
+        return f"{A}, a kind of {P}, and {B}, a kind of {Q}, share no broader concept"
+    if f.kinds_sim is not None and f.kinds_sim >= KINDRED:  # kinds near in meaning, apart in the tree
+        return f"{A} and {B} come from kindred kinds, {P} and {Q}, that the corpus files apart below {S}"
+    if f.depths and min(f.depths) >= 5:
+        return f"{A}, a kind of {P}, and {B}, a kind of {Q}, sit deep in separate branches, {num(d[0])} and {num(d[1])} levels below the {S} they meet in"
+    return f"{A} is a kind of {P} and {B} a kind of {Q}; above those they share only the broad class {S}"
 
 
 def _link(f: PairFacts) -> str:
@@ -312,26 +315,27 @@ def _kin_surprise(f: PairFacts, A: str, B: str) -> str:
 
 
 def _stranger_surprise(f: PairFacts, A: str, B: str, m: str) -> str:
-    """No lineage in common below a broad class (which the connection names): how near they
-    are, and what lies between."""
-    broad = f.kinship == "broad" and f.shared is not None
-    if broad and f.realms[0] != f.realms[1]:  # a thing and an idea meet in a top class only by a second lineage
-        nothing = "nothing in common below the corpus's top classes"
-    else:
-        nothing = f"nothing narrower than {q(f.shared or '')} in common" if broad else "no lineage in common"
+    """No lineage in common, or one that meets only in a broad class (which the connection
+    names): how near they are in meaning, and what lies between."""
     toward = _toward(f, f.middle_sims)
+    if f.kinship == "broad":  # their kinds part early: the surprise is in the distance
+        if f.band == "close":
+            return f"{A} and {B} are close in meaning though their kinds part early: related by use, not by kind"
+        if f.band == "middle" and f.mediated:
+            return f"{A} and {B} lie a middle distance apart, and {m}, {toward}, stands nearer to each than they are to one another"
+        if f.band == "middle":
+            return f"{A} and {B} are a middle distance apart, {m} lying {toward}"
+        if f.mediated:
+            return f"far apart, {A} and {B} are spanned only by {m}, {toward} and nearer to each than they are to one another"
+        return f"{A} and {B} are far apart in meaning, with {m} {toward}"
     if f.band == "close":
-        return f"{A} and {B} are close in meaning with {nothing}: related by use, not by kind"
+        return f"{A} and {B} are close in meaning with no lineage in common: related by use, not by kind"
     if f.band == "middle" and f.mediated:
-        return f"{A} and {B} have {nothing}, yet {m}, {toward}, stands nearer to each than they are to one another"
+        return f"{A} and {B} share no lineage, yet {m}, {toward}, stands nearer to each than they are to one another"
     if f.band == "middle":
-        return f"{A} and {B} are a middle distance apart with {nothing}, {m} lying {toward}"
-    if f.mediated and broad:
-        return f"far apart, {A} and {B} have {nothing}; only {m}, {toward} and nearer to each than they are to one another, spans the gap"
+        return f"{A} and {B} are a middle distance apart without a common lineage, {m} lying {toward}"
     if f.mediated:
         return f"nothing in the corpus makes {A} and {B} kin, and only {m}, {toward} and nearer to each than they are to one another, spans the gap"
-    if broad:
-        return f"{A} and {B} are far apart in meaning and have {nothing}, with {m} {toward}"
     return f"{A} and {B} are strangers by kind and far apart in meaning, with {m} {toward}"
 
 
