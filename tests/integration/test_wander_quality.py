@@ -69,6 +69,21 @@ async def test_wander_invariants_hold_for_every_random_seed(knowledge, embedder,
             assert store.resonances[c.source_resonance_id].status == "confirmed"
         assert not DECIMAL.search(c.insight), c.insight
         assert c.validity["verdict"] == ("rejected" if c.validity["hard_failures"] else c.validity["verdict"])
+    # An accepted crystal holds its shape: a filling that mediates, breads of one kind that
+    # relate on their own, words no single gloss says; every insight states the breads' own
+    # tie before the filling; a rejected sandwich is reworked once, into another sandwich.
+    names = {lo.id: lo.concept for r in results for lo in (r.from_locus, r.to_locus)}
+    for c in crystals:
+        v = c.validity
+        if v["verdict"] == "accepted":
+            assert v["containment"] >= sandwich.MEDIATES and v["gloss_echo"] < sandwich.GLOSS_ECHO, v
+            assert v["bread_relation"] is not None and v["homologous"], v
+        breads = [c.insight.find(f"'{names[i]}'") for i in (c.bread_a_locus_id, c.bread_b_locus_id)]
+        assert 0 <= max(breads) < c.insight.find("between them stands"), c.insight
+        redo = v.get("reworked_from")
+        if redo:
+            assert redo["verdict"] == "rejected" and redo["hard_failures"], redo
+            assert (set(redo["bread_ids"]), redo["filling"]) != ({c.bread_a_locus_id, c.bread_b_locus_id}, v["filling"])
     sentences = [s for c in crystals for s in set(re.split(r"(?<=[.!?])\s+", c.insight))]
     assert len(crystals) >= 2 and len(sentences) == len(set(sentences)), [c.insight for c in crystals]
     # Steps stay in the 0.3-0.7 band nearly always.

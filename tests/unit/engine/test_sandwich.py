@@ -36,6 +36,25 @@ def test_trivial_and_non_mediating_fillings_are_rejected_with_reasons():
     assert away.containment == 0.0 and away.non_triviality == 0.0 and away.verdict == "rejected"
 
 
+def test_a_high_v_whose_filling_does_not_mediate_is_kept_for_review_not_accepted():
+    # V leans on the breads' fit and the filling's distinctness; a filling no nearer each
+    # bread than the breads are to each other does not stand between them (004, 4.3)
+    for s12, near in ((0.6, 0.57), (0.5, 0.48), (0.45, 0.44)):
+        val = sw.Validity(
+            bread_compat=sw.bread_compat(s12),
+            containment=sw.containment(near, near + 0.05, s12),
+            non_triviality=1.0,
+            novelty=1.0,
+            bread_similarity=s12,
+            filling_similarities=(near, near + 0.05),
+        )
+        assert val.containment < sw.MEDIATES and val.v >= sw.ACCEPT, val.as_dict()
+        assert val.verdict == "review" and not val.hard_failures()
+        assert any("does not mediate" in r for r in val.reasons())
+    mediating = sw.Validity(1.0, sw.containment(0.62, 0.65, 0.6), 1.0, 1.0, 0.6, (0.62, 0.65))
+    assert mediating.containment >= sw.MEDIATES and mediating.verdict == "accepted"
+
+
 def test_novelty_against_existing_crystals():
     f = unit(1, 1, 0)
     assert sw.novelty(f, np.stack([f])) == pytest.approx(0.0, abs=1e-6)

@@ -24,6 +24,7 @@ TRIVIAL = 0.85  # a filling this similar to a bread only restates it
 DUPLICATE = 0.1  # novelty below this: the crystal repeats an existing one
 GLOSS_ECHO = 0.9  # an insight this similar to one corpus definition says nothing of its own
 ACCEPT, REVIEW = 0.7, 0.5
+MEDIATES = 0.5  # containment from which the filling stands nearer each bread than they to each other
 
 TAXONOMY = {
     "Bound": "upper and lower limits that bound a quantity between them, like the squeeze theorem",
@@ -109,15 +110,20 @@ class Validity:
 
     @property
     def verdict(self) -> str:
+        """Rejected on a hard failure or below REVIEW; accepted from ACCEPT only where the filling
+        mediates (004, definition 4.3: nearer each bread than the breads are to each other,
+        containment MEDIATES or more); otherwise marginal, for review."""
         if self.hard_failures():
             return "rejected"
-        return "accepted" if self.v >= ACCEPT else "review" if self.v >= REVIEW else "rejected"
+        if self.v >= ACCEPT and self.containment >= MEDIATES:
+            return "accepted"
+        return "review" if self.v >= REVIEW else "rejected"
 
     def reasons(self) -> list[str]:
         out = self.hard_failures()
         if not BREAD_MIN < self.bread_similarity < BREAD_MAX:
             out.append(f"bread similarity {self.bread_similarity:.2f} outside ({BREAD_MIN}, {BREAD_MAX})")
-        if self.containment < 0.5:
+        if self.containment < MEDIATES:
             out.append("the filling does not mediate: it is not closer to each bread than the breads are to each other")
         if max(self.filling_similarities) >= TRIVIAL and not any("restates" in r for r in out):
             out.append(f"trivial: the filling restates a bread (cos {max(self.filling_similarities):.2f})")

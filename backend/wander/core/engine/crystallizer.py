@@ -39,6 +39,7 @@ from wander.core.engine.sandwich_choice import (
     bread_pool,
     candidate_sandwiches,
     in_lineage,
+    rework_candidates,
     rows,
     substance,
 )
@@ -120,7 +121,22 @@ class Crystallizer:
         self._said[session.id].add((frozenset((chosen[0].id, chosen[1].id)), walk.knowledge.concept(chosen[4]).label))
         insight, shape = self._insight(walk, crystals, chosen, resonance, rum)
         embedding, val = await self._judge(walk, chosen, insight, shape, rum, accepted)
+        first: dict | None = None
+        if val.verdict == "rejected" and not rum.insight:
+            # Reworked once with what the rumination found (a wider bread pool, the loci and
+            # themes its lenses returned); the gate judges the second try as it did the
+            # first, and the crystal keeps the first try and why it failed.
+            again = rework_candidates(walk, vector, said | self._said[session.id], rum.evidence)
+            if again:
+                redo = best(walk.knowledge, again, rows(subs, len(vector)))
+                self._said[session.id].add((frozenset((redo[0].id, redo[1].id)), walk.knowledge.concept(redo[4]).label))
+                first = _first_try(walk, chosen, insight, val)
+                chosen = redo
+                insight, shape = self._insight(walk, crystals, chosen, resonance, rum)
+                embedding, val = await self._judge(walk, chosen, insight, shape, rum, accepted)
         crystal = self._crystal(walk, chosen, insight, embedding, val, rum, trigger, locus, resonance)
+        if first is not None:
+            crystal.validity["reworked_from"] = first
         events, verdict = hold_for_approval(session, crystal, _crystal_events(session.id, crystal, val), val.verdict)
         return CrystallizeOutcome(crystal, events, rum, verdict)
 
@@ -219,7 +235,7 @@ class Crystallizer:
             created_at=now,
             validation_notes={
                 "accepted": "V >= 0.7",
-                "review": "marginal (0.5 <= V < 0.7): awaiting human review",
+                "review": "marginal (0.5 <= V < 0.7, or a filling that does not mediate): awaiting human review",
                 "rejected": "; ".join(val.reasons()) or "V < 0.5",
             }[verdict],
         )
@@ -263,6 +279,20 @@ class Crystallizer:
             v = substance(breads[0].embedding, kb.vector(f), breads[1].embedding)
         self._substances[c.id] = v
         return v
+
+
+def _first_try(walk: Walk, chosen: Sandwich, insight: str, val: sandwich.Validity) -> dict:
+    """A rejected sandwich as the reworked crystal keeps it: its breads, filling, words and verdict."""
+    b1, b2, _, _, f_i = chosen
+    return {
+        "bread": [b1.concept, b2.concept],
+        "bread_ids": [b1.id, b2.id],
+        "filling": walk.knowledge.concept(f_i).label,
+        "insight": insight,
+        "V": round(val.v, 4),
+        "verdict": val.verdict,
+        "hard_failures": val.hard_failures(),
+    }
 
 
 def _crystal_events(session_id: str, crystal: Crystal, val: sandwich.Validity) -> list[EventDraft]:

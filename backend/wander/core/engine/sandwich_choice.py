@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from typing import Any
 
 import numpy as np
 import snowballstemmer
@@ -24,6 +25,8 @@ BREAD_APART = (0.35, 0.55)  # bread similarity that leaves room for a filling
 CANDIDATE_PAIRS = 45  # bread pairs (in order) whose sandwiches are weighed against each other
 FILLINGS_WEIGHED = 3  # ... each with this many of its best fillings
 FILLING_CHOICES = 16  # concepts nearest the breads' midpoint that a filling is chosen among
+REWORK_POOL = 20  # a rejected sandwich's second try looks for breads among this many loci nearest the stimulus
+REWORK_PAIRS = 12  # ... and weighs the sandwiches of this many sound bread pairs
 _STEMMER = snowballstemmer.stemmer("english")
 # a candidate sandwich: its two bread loci, the corpus concepts they are, and the filling concept
 Sandwich = tuple[Locus, Locus, int, int, int]
@@ -73,6 +76,61 @@ def candidate_sandwiches(
             if (frozenset((b1.id, b2.id)), kb.concept(f_i).label) not in said:
                 candidates.append((b1, b2, a1, a2, f_i))
     return candidates
+
+
+def rework_candidates(
+    walk: Walk,
+    vector: np.ndarray,
+    said: set[tuple[frozenset, str | None]],
+    evidence: dict[str, dict[str, Any]],
+) -> list[Sandwich]:
+    """Sandwiches for a second try once the gate rejected the first, drawn with what the
+    rumination found: breads among a wider pool (the REWORK_POOL loci nearest the stimulus
+    and every locus the rumination's lenses returned), only pairs of one kind that relate on
+    their own (crystal_structure.sound) and leave room for a filling (bread similarity within
+    the gate's band), the nearest the stimulus first (at most REWORK_PAIRS of them); each with
+    its best fillings and with the concepts the rumination's resonances name (the themes the
+    walk keeps returning to). A pair or a sandwich formed already is passed over."""
+    kb = walk.knowledge
+    loci = [lo for lo in walk.loci if str(lo.source_type) != "SEED"]
+    loci.sort(key=lambda lo: -float(normalize(lo.embedding) @ vector))
+    pool = loci[:REWORK_POOL]
+    ids = {lo.id for lo in pool}
+    for i, e in evidence.items():
+        lo = walk.by_id.get(i) if e.get("type") == "locus" else None
+        if lo is not None and lo.id not in ids and str(lo.source_type) != "SEED":
+            pool.append(lo)
+            ids.add(lo.id)
+    named = [
+        kb.find_label(t.strip())
+        for e in evidence.values()
+        if e.get("type") == "resonance"
+        for t in str(e.get("summary") or "").split(",")
+    ]
+    themes = [i for i in dict.fromkeys(named) if i is not None]
+    joined = {breads for breads, _ in said}
+    used = frozenset(f for _, f in said)
+    pairs = sorted(
+        (p for p in itertools.combinations(pool, 2) if frozenset((p[0].id, p[1].id)) not in joined),
+        key=lambda p: -float(midpoint(p[0].embedding, p[1].embedding) @ vector),
+    )
+    out: list[Sandwich] = []
+    sound_pairs = 0
+    for b1, b2 in pairs:
+        s12 = float(normalize(b1.embedding) @ normalize(b2.embedding))
+        if not sandwich.BREAD_MIN < s12 < sandwich.BREAD_MAX:
+            continue
+        a1, a2 = anchor(kb, b1), anchor(kb, b2)
+        if a1 == a2 or not crystal_structure.sound(kb, a1, a2, s12):
+            continue
+        mine = fillings(kb, walk, b1, b2, a1, a2, used)[:FILLINGS_WEIGHED]
+        for f_i in [*mine, *(t for t in themes if t not in (a1, a2) and t not in mine)]:
+            if (frozenset((b1.id, b2.id)), kb.concept(f_i).label) not in said:
+                out.append((b1, b2, a1, a2, f_i))
+        sound_pairs += 1
+        if sound_pairs == REWORK_PAIRS:
+            break
+    return out
 
 
 def substance(b1: np.ndarray, filling: np.ndarray, b2: np.ndarray) -> np.ndarray:
