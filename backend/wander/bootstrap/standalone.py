@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 from wander.adapters.bus.inprocess import InProcessBus
 from wander.adapters.ca.wheeler_memory import WheelerMemory, parse_capacity
 from wander.adapters.ca.xp import get_xp
@@ -23,44 +25,41 @@ from wander.core.engine.queries import Queries
 
 
 @asynccontextmanager
-async def open_queries(settings: Settings | None = None) -> AsyncIterator[Queries]:
-    """The read side over the store alone."""
-    db = await open_database(settings or load_settings())
+async def _database(settings: Settings | None) -> AsyncIterator[tuple[Settings, AsyncEngine]]:
+    """(the settings, the database engine), disposed of on the way out."""
+    settings = settings or load_settings()
+    db = await open_database(settings)
     try:
-        yield Queries(PostgresStore(db))
+        yield settings, db
     finally:
         await db.dispose()
+
+
+@asynccontextmanager
+async def open_queries(settings: Settings | None = None) -> AsyncIterator[Queries]:
+    """The read side over the store alone."""
+    async with _database(settings) as (_, db):
+        yield Queries(PostgresStore(db))
 
 
 @asynccontextmanager
 async def open_actions(settings: Settings | None = None) -> AsyncIterator[ActionService]:
     """The action service over the database alone."""
-    settings = settings or load_settings()
-    db = await open_database(settings)
-    try:
-        yield ActionServices.from_settings(settings, db, PostgresStore(db), InProcessBus()).fresh()
-    finally:
-        await db.dispose()
+    async with _database(settings) as (s, db):
+        yield ActionServices.from_settings(s, db, PostgresStore(db), InProcessBus()).fresh()
 
 
 @asynccontextmanager
 async def open_archive(settings: Settings | None = None) -> AsyncIterator[Archivist]:
     """The archivist over the database alone, listening to nothing (archive, export)."""
-    settings = settings or load_settings()
-    db = await open_database(settings)
-    try:
-        yield open_archivist(db, InProcessBus(), settings)
-    finally:
-        await db.dispose()
+    async with _database(settings) as (s, db):
+        yield open_archivist(db, InProcessBus(), s)
 
 
 async def import_export(doc: dict[str, Any], settings: Settings | None = None) -> str:
     """An export read back into the database with the same ids (all or nothing): its wander's id."""
-    db = await open_database(settings or load_settings())
-    try:
+    async with _database(settings) as (_, db):
         return await ArchiveRepository(db).load(doc)
-    finally:
-        await db.dispose()
 
 
 def wheeler_memory(settings: Settings | None = None) -> WheelerMemory:

@@ -17,34 +17,22 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from wander.adapters.postgres.archive_tables import WanderProjection
-from wander.adapters.postgres.tables import (
-    Project,
-    WanderCompost,
-    WanderCrystal,
-    WanderEvent,
-    WanderLocus,
-    WanderResidue,
-    WanderResonance,
-    WanderSession,
-    WanderTrace,
-    WanderWarmMemory,
-)
+from wander.adapters.postgres.table_aliases import CP, RS, C, E, L, R, S, T, W
+from wander.adapters.postgres.tables import Project
 from wander.core.domain.errors import Conflict, InvalidInput
-
-S = WanderSession.__table__
 
 # Export order is insert order (foreign keys point backwards).
 TABLES: dict[str, Table] = {
     "project": Project.__table__,
     "session": S,
-    "loci": WanderLocus.__table__,
-    "traces": WanderTrace.__table__,
-    "residues": WanderResidue.__table__,
-    "resonances": WanderResonance.__table__,
-    "crystals": WanderCrystal.__table__,
-    "warm_memory": WanderWarmMemory.__table__,
-    "compost": WanderCompost.__table__,
-    "events": WanderEvent.__table__,
+    "loci": L,
+    "traces": T,
+    "residues": R,
+    "resonances": RS,
+    "crystals": C,
+    "warm_memory": W,
+    "compost": CP,
+    "events": E,
     "projection": WanderProjection.__table__,
 }
 SINGLE = ("project", "session")  # one row each; the others are lists (projection: 0 or 1)
