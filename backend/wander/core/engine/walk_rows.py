@@ -126,7 +126,11 @@ class IndexSet:
     def __getitem__(self, idx: Any) -> Any:
         if np.ndim(idx) == 0:
             return int(idx) in self._members
-        return np.isin(_indices(idx), self._sorted)
+        i = _indices(idx)
+        if not len(self._sorted):
+            return np.zeros(i.shape, dtype=bool)
+        at = np.minimum(np.searchsorted(self._sorted, i), len(self._sorted) - 1)
+        return self._sorted[at] == i  # np.isin's cost is its set-up, for a few hundred a step
 
     def __setitem__(self, index: int, value: bool) -> None:
         if value:

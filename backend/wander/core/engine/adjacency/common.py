@@ -157,8 +157,9 @@ def band_row(walk: Walk, low: float, high: float) -> tuple[np.ndarray, np.ndarra
 def open_at(walk: Walk, idx: np.ndarray) -> np.ndarray:
     """Mask over IDX: open to a step (Walk.open_mask) and in the attractor's field (what
     open_in_band asks of a whole row)."""
-    mask = walk.open_mask[idx]
     floor = walk.pull_floor
-    if floor is not None:
-        mask &= walk.pull_sims[idx] >= floor
+    if floor is None:
+        return walk.open_mask[idx]
+    mask = walk.pull_sims[idx] >= floor
+    mask[mask] = walk.open_mask[idx[mask]]  # asked only of those in the field (a large base: puns each)
     return mask
