@@ -243,8 +243,8 @@ class OwnPostgres:
             self.pgdata,
         )
 
-    def stop(self) -> None:
-        _pg("pg_ctl", ["-w", "-t", "90", "-m", "fast", "stop"], self.pgdata)
+    def stop(self, mode: str = "fast") -> None:
+        _pg("pg_ctl", ["-w", "-t", "90", "-m", mode, "stop"], self.pgdata)
 
     def running(self) -> bool:
         pid = self.pgdata / "postmaster.pid"
@@ -293,6 +293,11 @@ def own_postgres(pg_server, template_db):
     base = _base_cluster(pg_server, template_db)
     pgdata = TEST_HOME / f"pgr-run-{os.getpid()}-{time.monotonic_ns()}"
     shutil.copytree(base, pgdata, ignore=shutil.ignore_patterns("postmaster.pid", "postmaster.opts", "log"))
+    # No fsync, as the tests' own server (tests/conftest.py): a stop's checkpoint otherwise
+    # fsynced every file of the copied corpus. A restart reads what the last one wrote either
+    # way; only the machine's own crash would tell them apart.
+    with open(pgdata / "postgresql.auto.conf", "a") as conf:
+        conf.write("fsync = off\nfull_page_writes = off\n")
     _own(pgdata)
     os.chmod(pgdata, 0o700)
     cluster = OwnPostgres(pgdata)
@@ -300,7 +305,7 @@ def own_postgres(pg_server, template_db):
     yield cluster
     try:
         if cluster.running():
-            cluster.stop()
+            cluster.stop("immediate")  # no shutdown checkpoint: the folder is deleted next
     finally:
         shutil.rmtree(pgdata, ignore_errors=True)
 
