@@ -15,7 +15,8 @@ from sqlalchemy import insert
 
 from tests.api.conftest import API, create
 from tests.api.test_proposals import INSIGHT, write_assets
-from tests.unit.llm.servers import AnthropicServer, OllamaServer, Reply, anthropic_error, hopeless
+from tests.unit.llm.answers import hopeless
+from tests.unit.llm.servers import AnthropicServer, OllamaServer, Reply, anthropic_error
 from wander.adapters.postgres.session_budget import SessionBudget
 from wander.adapters.postgres.tables import DEFAULT_PROJECT_ID, WanderCrystal
 from wander.bootstrap.settings import load_settings

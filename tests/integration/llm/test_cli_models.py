@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from tests.unit.llm.servers import AnthropicServer, OllamaServer, Reply, anthropic_error, ollama_error, truncated
+from tests.unit.llm.answers import truncated
+from tests.unit.llm.servers import AnthropicServer, OllamaServer, Reply, anthropic_error, ollama_error
 from tests.wander_cli import wander
 from wander.adapters.llm.dwelling_answer import DWELLING_JSON_SCHEMA
 

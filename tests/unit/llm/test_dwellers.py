@@ -15,8 +15,9 @@ from wander.adapters.llm.dwelling_answer import DWELLING_JSON_SCHEMA
 from wander.adapters.llm.ollama import OllamaDweller
 from wander.adapters.llm.pricing import PriceTable, parse_prices
 
+from .answers import dwelling, in_prose, truncated, wrong_types
 from .conftest import UnitEmbedder, make_request
-from .servers import Reply, anthropic_error, dwelling, in_prose, ollama_error, truncated, wrong_types
+from .servers import Reply, anthropic_error, ollama_error
 
 
 def _anthropic(server, retry, **kw) -> AnthropicDweller:

@@ -15,8 +15,9 @@ from wander.bootstrap.llm_factory import build_dweller
 from wander.bootstrap.settings import ModelsSettings
 from wander.core.domain.models import Residue
 
+from .answers import dwelling
 from .conftest import StubOffline, make_request
-from .servers import Reply, dwelling
+from .servers import Reply
 
 
 @dataclass

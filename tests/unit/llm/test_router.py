@@ -18,8 +18,9 @@ from wander.adapters.llm.ollama import OllamaDweller
 from wander.adapters.llm.pricing import Price, PriceTable
 from wander.adapters.llm.router import RouterDweller, RoutingRule
 
+from .answers import well_formed
 from .conftest import StubOffline, make_request, make_session
-from .servers import Reply, anthropic_error, well_formed
+from .servers import Reply, anthropic_error
 
 
 def _router(ollama_server, anthropic_server, retry, **kw):

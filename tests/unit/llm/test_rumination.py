@@ -12,7 +12,8 @@ from wander.adapters.llm.rumination import ModelRumination, build_continuation_p
 from wander.core.domain.views import EvidenceItem
 from wander.core.engine.ports import RuminationTurn
 
-from .servers import Reply, rumination_answer
+from .answers import rumination_answer
+from .servers import Reply
 
 EVIDENCE = [
     EvidenceItem("res-0001-aa", "residue", "disclosure as a priced good", 0.62),

@@ -15,8 +15,9 @@ from wander.adapters.llm.dwelling_answer import parse_dwelling
 from wander.adapters.llm.ollama import OllamaChat
 from wander.adapters.llm.output import OutputError, extract_json, failed_residue
 
+from .answers import dwelling, well_formed
 from .conftest import make_request
-from .servers import Reply, dwelling, well_formed
+from .servers import Reply
 
 GOOD = dwelling("CURRENT LOCUS:\ninformation asymmetry\nENCOUNTERED LOCUS:\nlighthouse keeper\n")
 
