@@ -84,6 +84,10 @@ async def test_wander_invariants_hold_for_every_random_seed(knowledge, embedder,
         if redo:
             assert redo["verdict"] == "rejected" and redo["hard_failures"], redo
             assert (set(redo["bread_ids"]), redo["filling"]) != ({c.bread_a_locus_id, c.bread_b_locus_id}, v["filling"])
+    # Rumination by gap, not by checklist: the lens each crystal's rumination opens with follows
+    # what the lenses returned, so it differs across the wander's crystals (003)
+    firsts = [c.rumination[0]["lens"] for c in crystals if c.rumination]
+    assert len(set(firsts)) >= (3 if len(firsts) >= 8 else 2), firsts
     sentences = [s for c in crystals for s in set(re.split(r"(?<=[.!?])\s+", c.insight))]
     assert len(crystals) >= 2 and len(sentences) == len(set(sentences)), [c.insight for c in crystals]
     # Steps stay in the 0.3-0.7 band nearly always.
