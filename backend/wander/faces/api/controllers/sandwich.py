@@ -24,7 +24,7 @@ import httpx
 from litestar import Controller, get, post
 from litestar.params import Parameter
 
-from shared_schemas.models import (
+from shared_schemas.sandwich_corpus import (
     CorpusQuestion,
     ForageLogEntry,
     ForageRequest,
