@@ -107,6 +107,28 @@ async def test_batched_backlog_then_live_without_gap_or_duplicate(client, server
         WsFrame.model_validate(f)
 
 
+@pytest.mark.parametrize("first", [3, None])
+async def test_backlog_in_pages_read_ahead_has_no_gap_or_duplicate(client, server, monkeypatch, first):
+    """A backlog of many pages (the next one read while one is sent): every event once, in
+    order, then caught_up with the last seq; also when the last page is exactly full."""
+    from wander.faces.api import ws as ws_module
+
+    s = await create(client, max_steps=30, random_seed=8)
+    sid = s["id"]
+    await client.post(f"{API}/{sid}/wander", json={"n_steps": 4})
+    await wait_idle(client, sid)
+    last = (await client.get(f"{API}/{sid}")).json()["last_event_seq"]
+    # pages of 3, 6, then 8 each; or (None) a first page that holds exactly the backlog
+    monkeypatch.setattr(ws_module, "FIRST_PAGE", first or last)
+    monkeypatch.setattr(ws_module, "CATCH_UP_PAGE", 8)
+    for batch in ("0", "1"):
+        async with websockets.connect(f"ws://{server}/ws/sessions/{sid}?batch={batch}&after_seq=0") as ws:
+            frames = await collect_batched(ws, last)
+        caught = next(i for i, f in enumerate(frames) if f["type"] == "caught_up")
+        assert batched_seqs(frames[:caught]) == list(range(1, last + 1))
+        assert frames[caught]["last_seq"] == last
+
+
 def test_events_frames_split_in_order(monkeypatch):
     from datetime import UTC, datetime
 

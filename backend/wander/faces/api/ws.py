@@ -247,14 +247,25 @@ class _Stream:
     async def backlog(self) -> None:
         """The whole backlog, page by page (a 5,000-step walk has ~20,000 events), then
         caught_up. Pages double from FIRST_PAGE: the client works on the first frames while
-        the rest is read and sent."""
+        the rest is read and sent. The next page is read while one is sent (the database
+        works on it meanwhile: a 20,000-step backlog took the sum of both)."""
         size = FIRST_PAGE
+        page = await self.queries.event_texts_after(self.session_id, self.last, limit=size)
         while True:
-            page = await self.queries.event_texts_after(self.session_id, self.last, limit=size)
-            await self.send_texts(page)
-            if len(page) < size:
+            ahead = None
+            if len(page) == size:
+                size = min(CATCH_UP_PAGE, size * 2)
+                ahead = asyncio.ensure_future(self.queries.event_texts_after(self.session_id, page[-1][0], limit=size))
+            try:
+                await self.send_texts(page)
+            except BaseException:
+                if ahead is not None:
+                    ahead.cancel()
+                    await asyncio.gather(ahead, return_exceptions=True)
+                raise
+            if ahead is None:
                 break
-            size = min(CATCH_UP_PAGE, size * 2)
+            page = await ahead
         await self.socket.send_text(json.dumps({"type": "caught_up", "last_seq": self.last}))
 
     async def heartbeat(self) -> None:
