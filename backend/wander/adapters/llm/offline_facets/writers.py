@@ -77,6 +77,8 @@ def _kinship(f: PairFacts, read_as: bool = False) -> str:
     if lexical:  # the same broad domain (both acts, both artifacts) though of unrelated kinds
         return f"{A} and {B} are both {DOMAIN_WORDS[lexical[0]]}, of different kinds, {P} and {Q}"
     S = q(f.shared or "")
+    if pa[0] == pb[0]:  # one word, two senses: 'market' the activity, 'market' the place
+        return f"{A} and {B} are kinds of two different senses of {P}, whose lineages meet only at {S}"
     if f.kinship != "broad":
         return f"{A}, a kind of {P}, and {B}, a kind of {Q}, share no broader concept"
     if f.kinds_sim is not None and f.kinds_sim >= KINDRED:  # kinds near in meaning, apart in the tree
@@ -372,6 +374,23 @@ def _against_kinds(sim: float, kinds: tuple[str, str], kinds_sim: float) -> str:
 STRONG_FILLING = 0.1  # a filling this much nearer each side than the sides are to each other
 
 
+def _filling_kind(c: KnowledgeConcept, f: PairFacts) -> str:
+    """How the filling stands to the pair in the corpus: a relation to a side, the kind both
+    are, a side's own kind, a kind of a side, or a kind it shares with a side."""
+    if f.filling_relation:
+        return relation(*f.filling_relation)
+    if f.shared and f.kin and _in_line(c, f.shared):
+        return f"it is itself a kind of {q(f.shared)}"
+    for s in (f.a, f.b) if c.path else ():
+        if lemma(c) in s.concept.path:  # the filling is what a side is a kind of
+            return f"it is what {q(s.name)} is a kind of"
+        if c.path[0] == s.lemma:  # the filling is a kind of a side itself
+            return f"it is a kind of {q(s.name)}"
+        if c.path[0] in s.line:
+            return f"it is a kind of {q(c.path[0])}, as {q(s.name)} is"
+    return ""
+
+
 def possibility(kb: Knowledge, f: PairFacts) -> str:
     c = kb.concept(f.filling)
     F = f"{q(c.label)} ({gloss(c, 10)})"
@@ -386,19 +405,7 @@ def possibility(kb: Knowledge, f: PairFacts) -> str:
         field = "from the side the walk goes to"
     else:
         field = f"from a third field, {domains(list(c.domains))}"
-    kind = ""
-    if f.filling_relation:
-        kind = relation(*f.filling_relation)
-    elif f.shared and f.kin and _in_line(c, f.shared):
-        kind = f"it is itself a kind of {q(f.shared)}"
-    elif c.path:
-        for s in (f.a, f.b):
-            if c.path[0] == s.lemma:  # the filling is a kind of a side itself
-                kind = f"it is a kind of {q(s.name)}"
-            elif c.path[0] in s.line:
-                kind = f"it is a kind of {q(c.path[0])}, as {q(s.name)} is"
-            if kind:
-                break
+    kind = _filling_kind(c, f)
     toward = _toward(f, f.filling_sims)
     where = f", {field}," if field else ""
     if min(f.filling_sims) - f.sim > STRONG_FILLING:
