@@ -25,6 +25,15 @@ DEFAULT_PROJECT_ID = "00000000-0000-0000-0000-000000000001"
 
 def upgrade() -> None:
     op.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    _create_knowledge_tables()
+    _create_wander_tables()
+    _create_loci_and_resonances()
+    _create_memory_and_crystals()
+    _create_traces_and_residues()
+    op.execute(f"INSERT INTO projects (id, name) VALUES ('{DEFAULT_PROJECT_ID}', 'default') ON CONFLICT DO NOTHING")
+
+
+def _create_knowledge_tables() -> None:
     op.create_table(
         "kb_concepts",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
@@ -60,6 +69,9 @@ def upgrade() -> None:
         sa.Column("loaded_at", sa.DateTime(timezone=True), server_default=sa.text("now()"), nullable=True),
         sa.PrimaryKeyConstraint("source"),
     )
+
+
+def _create_wander_tables() -> None:
     op.create_table(
         "projects",
         sa.Column("id", sa.UUID(), server_default=sa.text("gen_random_uuid()"), nullable=False),
@@ -119,6 +131,9 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["session_id"], ["wander_sessions.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("session_id", "seq"),
     )
+
+
+def _create_loci_and_resonances() -> None:
     op.create_table(
         "wander_loci",
         sa.Column("id", sa.UUID(), server_default=sa.text("gen_random_uuid()"), nullable=False),
@@ -189,6 +204,9 @@ def upgrade() -> None:
         postgresql_ops={"embedding": "vector_cosine_ops"},
     )
     op.create_index(op.f("ix_wander_resonances_project_id"), "wander_resonances", ["project_id"], unique=False)
+
+
+def _create_memory_and_crystals() -> None:
     op.create_table(
         "wander_warm_memory",
         sa.Column("id", sa.UUID(), server_default=sa.text("gen_random_uuid()"), nullable=False),
@@ -256,6 +274,9 @@ def upgrade() -> None:
         postgresql_ops={"embedding": "vector_cosine_ops"},
     )
     op.create_index(op.f("ix_wander_crystals_project_id"), "wander_crystals", ["project_id"], unique=False)
+
+
+def _create_traces_and_residues() -> None:
     op.create_table(
         "wander_traces",
         sa.Column("id", sa.UUID(), server_default=sa.text("gen_random_uuid()"), nullable=False),
@@ -323,7 +344,6 @@ def upgrade() -> None:
         postgresql_ops={"themes_embedding": "vector_cosine_ops"},
     )
     op.create_index(op.f("ix_wander_residues_session_id"), "wander_residues", ["session_id"], unique=False)
-    op.execute(f"INSERT INTO projects (id, name) VALUES ('{DEFAULT_PROJECT_ID}', 'default') ON CONFLICT DO NOTHING")
 
 
 def downgrade() -> None:
