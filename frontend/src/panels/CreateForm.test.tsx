@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { CreateForm, defaultCheckpoint, fieldOf } from "./CreateForm";
+import { CreateForm } from "./CreateForm";
+import { defaultCheckpoint, fieldOf } from "./createFormBody";
 import type { Problem, SessionOut } from "../api/types.gen";
 
 type Call = { url: string; method: string; body: unknown };
