@@ -21,8 +21,10 @@ from wander.adapters.llm.offline_facets.facts import lemma, pair_facts
 from wander.core.domain import scoring
 from wander.core.domain.geometry import band_centrality, midpoint, normalize
 from wander.core.domain.models import Locus, Residue
-from wander.core.domain.themes import degenerate_labels
-from wander.core.engine.ports import DwellRequest, Knowledge
+from wander.core.engine.ports import BandSampler, DwellRequest, Knowledge
+from wander.core.engine.themes import degenerate_themes
+
+POOL = 200  # a large knowledge base's concepts nearest each of a, b and their midpoint: the rows the facts read
 
 
 class OfflineDweller:
@@ -30,13 +32,10 @@ class OfflineDweller:
 
     def __init__(self, knowledge: Knowledge):
         self.kb = knowledge
-        self._degenerate: frozenset[str] | None = None
 
     def degenerate(self) -> frozenset[str]:
         """Corpus labels that are ancestors of more than 5% of the concepts: never themes."""
-        if self._degenerate is None:
-            self._degenerate = degenerate_labels(self.kb.concept(i).path for i in range(len(self.kb)))
-        return self._degenerate
+        return degenerate_themes(self.kb)
 
     async def dwell(self, request: DwellRequest) -> Residue:
         return self.reflect(
@@ -58,9 +57,8 @@ class OfflineDweller:
         kb = self.kb
         degenerate = self.degenerate()
         va, vb = normalize(a.embedding), normalize(b.embedding)
-        # similarity is linear in the vector: the loci's own rows (b's is the next step's anyway)
-        s_a, s_b = kb.unit_similarities(a.embedding), kb.unit_similarities(b.embedding)
-        f = pair_facts(kb, a, b, s_a, s_b, degenerate, attractor, recent_themes, resonance_proximity)
+        s_a, s_b, pool = pair_rows(kb, a.embedding, b.embedding)
+        f = pair_facts(kb, a, b, s_a, s_b, degenerate, attractor, recent_themes, resonance_proximity, pool)
         dist = 1.0 - f.sim
 
         # Themes: the shared broader concept, then corpus terms nearest the pair; never a
@@ -124,3 +122,18 @@ class OfflineDweller:
             themes_embedding=themes_embedding,
             details=details,
         )
+
+
+def pair_rows(kb: Knowledge, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The similarity rows the facts are read from: to every concept (the shipped corpus's
+    exact rows), or, for a knowledge base too large to pass over every step
+    (ports.BandSampler), to a pool of the concepts nearest a, b and their midpoint (the
+    ANN's, POOL each), all the facts look among (the midpoint's nearest, each side's near
+    concepts); the concepts outside it are far from both and named by no fact."""
+    if not isinstance(kb, BandSampler):
+        return kb.unit_similarities(a), kb.unit_similarities(b), None
+    va, vb = normalize(a), normalize(b)
+    found = [i for v in (va, vb, midpoint(va, vb)) for i, _ in kb.nearest(v, POOL)]
+    pool = np.unique(np.array(found, dtype=np.int64))
+    rows = kb.vectors(pool)
+    return rows @ va, rows @ vb, pool

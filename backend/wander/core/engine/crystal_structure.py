@@ -25,7 +25,7 @@ from wander.core.domain.geometry import normalize
 from wander.core.domain.sandwich import Structure
 from wander.core.domain.themes import degenerate_labels
 from wander.core.engine.ports import Knowledge
-from wander.core.engine.themes import degenerate_themes
+from wander.core.engine.themes import corpus_paths, degenerate_themes
 
 CATEGORY_LEVELS = 2  # a shared hypernym this near both breads names their category
 HOMOLOGY_LEVELS = 6  # breads with a common ancestor this near are the same kind of thing
@@ -43,7 +43,7 @@ def most_abstract(kb: Knowledge) -> frozenset[str]:
     try:
         return _ABSTRACT[kb]
     except KeyError:
-        labels = degenerate_labels((kb.concept(i).path for i in range(len(kb))), ABSTRACT_SHARE)
+        labels = degenerate_labels(corpus_paths(kb), ABSTRACT_SHARE)
         _ABSTRACT[kb] = labels
         return labels
 

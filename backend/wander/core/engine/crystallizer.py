@@ -176,9 +176,9 @@ class Crystallizer:
         existing_m = rows([c.embedding for c in accepted], len(b1.embedding))
         lineage = in_lineage(kb, f_i, a1) or in_lineage(kb, f_i, a2)
         embedding = self.embedder.embed([insight])[0]
-        echo = kb.similarities(normalize(embedding))
-        nearest_gloss = int(np.argmax(echo))
-        shape = dataclasses.replace(shape, gloss_echo=(float(echo[nearest_gloss]), kb.concept(nearest_gloss).label))
+        # the corpus concept the words echo most (the knowledge port's nearest: no pass over a large one)
+        nearest_gloss, echo = kb.nearest(normalize(embedding), 1)[0]
+        shape = dataclasses.replace(shape, gloss_echo=(echo, kb.concept(nearest_gloss).label))
         val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, existing_m, lineage, shape)
         if rum.insight:  # a model's own words are the filling
             val = sandwich.validity(b1.embedding, embedding, b2.embedding, existing_m, lineage, shape)

@@ -250,14 +250,32 @@ def _realm(c: KnowledgeConcept) -> str:
     return path[-1] if path else ""
 
 
-def _lean(kb: Knowledge, own: np.ndarray, other: np.ndarray, exclude: set[int], words: set[str]) -> int | None:
+def _lean(
+    kb: Knowledge, own: np.ndarray, other: np.ndarray, exclude: set[int], words: set[str], at: Rows
+) -> int | None:
     """What characterises a side against the other: among the concepts near the side (at
     least LEAN_OWN), the one nearest it for what the other side does not share."""
     score = np.where(own >= LEAN_OWN, own - 0.5 * other, -9.0)
-    for i, s in top_k(score, 8, exclude=list(exclude)):
-        if s > -9.0 and lemma(kb.concept(i)).lower() not in words:
-            return i
+    for p, s in top_k(score, 8, exclude=at.positions(exclude)):
+        if s > -9.0 and lemma(kb.concept(at[p])).lower() not in words:
+            return at[p]
     return None
+
+
+class Rows:
+    """Which concept each position of the similarity rows is: every concept in order, or a
+    pool of them (a large knowledge base's concepts near the pair, the rest counted far)."""
+
+    def __init__(self, pool: np.ndarray | None = None):
+        self.pool = pool
+
+    def __getitem__(self, position: int) -> int:
+        return position if self.pool is None else int(self.pool[position])
+
+    def positions(self, concepts: set[int]) -> list[int]:
+        if self.pool is None:
+            return list(concepts)
+        return np.flatnonzero(np.isin(self.pool, list(concepts))).tolist()
 
 
 def pair_facts(
@@ -270,8 +288,10 @@ def pair_facts(
     attractor: np.ndarray | None,
     recent_themes: Sequence[str] = (),
     resonance_proximity: float = 0.0,
+    pool: np.ndarray | None = None,
 ) -> PairFacts:
-    """The facts of the pair; s_a and s_b are the corpus's similarity rows to a and b."""
+    """The facts of the pair; s_a and s_b are the corpus's similarity rows to a and b (to
+    POOL's concepts only, when given: a large knowledge base's concepts near the pair)."""
     side_a, side_b = anchor(kb, a), anchor(kb, b)
     va, vb = normalize(a.embedding), normalize(b.embedding)
     sim = float(va @ vb)
@@ -301,22 +321,23 @@ def pair_facts(
     words = {side_a.lemma.lower(), side_b.lemma.lower(), a.concept.lower(), b.concept.lower()}
     exclude = {side_a.index, side_b.index}
     # the midpoint's neighbours, by the higher of the two similarities' lower (nearest both)
+    at = Rows(pool)
     both = np.minimum(s_a, s_b)
-    f.mids = [
-        (i, s)
-        for i, s in top_k(s_a + s_b, MIDS + 4, exclude=list(exclude))
-        if lemma(kb.concept(i)).lower() not in words
-    ][:MIDS]
-    if not f.mids:
-        f.mids = top_k(s_a + s_b, MIDS, exclude=list(exclude))
-    f.middle = max((i for i, _ in f.mids), key=lambda i: float(both[i]))
-    f.middle_sims = (float(s_a[f.middle]), float(s_b[f.middle]))
-    f.lean_a = _lean(kb, s_a, s_b, exclude | {f.middle}, words)
-    f.lean_b = _lean(kb, s_b, s_a, exclude | {f.middle} | ({f.lean_a} if f.lean_a is not None else set()), words)
+    mids = [
+        (p, s)
+        for p, s in top_k(s_a + s_b, MIDS + 4, exclude=at.positions(exclude))
+        if lemma(kb.concept(at[p])).lower() not in words
+    ][:MIDS] or top_k(s_a + s_b, MIDS, exclude=at.positions(exclude))
+    f.mids = [(at[p], s) for p, s in mids]
+    middle = max((p for p, _ in mids), key=lambda p: float(both[p]))
+    f.middle = at[middle]
+    f.middle_sims = (float(s_a[middle]), float(s_b[middle]))
+    f.lean_a = _lean(kb, s_a, s_b, exclude | {f.middle}, words, at)
+    f.lean_b = _lean(kb, s_b, s_a, exclude | {f.middle} | ({f.lean_a} if f.lean_a is not None else set()), words, at)
     # a filling: balanced between them, and not the middle already named
-    rest = [i for i, _ in f.mids if i != f.middle] or [f.middle]
-    f.filling = max(rest, key=lambda i: float(both[i]))
-    f.filling_sims = (float(s_a[f.filling]), float(s_b[f.filling]))
+    filling = max([p for p, _ in mids if p != middle] or [middle], key=lambda p: float(both[p]))
+    f.filling = at[filling]
+    f.filling_sims = (float(s_a[filling]), float(s_b[filling]))
     f.filling_relation = _related(kb, f.filling, (side_a, side_b))
     f.middle_relation = _related(kb, f.middle, (side_a, side_b))
     m_gloss = kb.concept(f.middle).gloss
