@@ -25,7 +25,17 @@ step's own CPU time (thread time): on a machine shared with other work (load_ave
 one-minute load at the end of the size's run) the wall time measures the queue for a core
 as much as the step.
 
-Run: nice -n 10 .venv/bin/python bench/bench_kb_scale.py [--steps 300] [--sizes 14000,100000,1000000]
+`whole_*` is the whole take_step through the engine (bootstrap.wiring.offline_engine: the
+offline dweller and ruminator, resonance, crystallization with its gate, the in-memory
+store), after the figures above, in the same process: WHOLE_PAIRS wanders of
+--whole-steps steps each (seed and attractor texts embedded by MiniLM, as a person's are).
+Its CPU time is the process's (the insight's embedding runs on torch's threads); a step's
+time counts every step, those that crystallize (`whole_crystals` of them) among them, and
+the first step's one-time work (the corpus's label shares, the sense index where the
+corpus has one). `whole_create` is the first wander's creation (its grounding reads the
+corpus's vocabulary once), `whole_memory` the RSS after the steps, MiniLM's model in it.
+
+Run: nice -n 10 .venv/bin/python bench/bench_kb_scale.py [--steps 300] [--whole-steps 60] [--sizes 14000,100000,1000000]
 """
 
 from __future__ import annotations
@@ -217,12 +227,72 @@ async def walk_steps(kb, steps: int, seed: int = 1) -> tuple[list[float], list[f
     return times, cpu, chosen
 
 
+WHOLE_PAIRS = (
+    ("coral reef", "urban planning"),
+    ("jazz improvisation", "software architecture"),
+    ("volcano", "economic forecasting"),
+)
+
+
+def whole_steps(kb, steps: int) -> dict[str, float]:
+    """The whole take_step (see the module's docstring), WHOLE_PAIRS wanders of STEPS each."""
+    from wander.adapters.embed.minilm import MiniLMEmbedder
+    from wander.bootstrap.wiring import offline_engine
+    from wander.core.engine.service import NewWander
+
+    embedder = MiniLMEmbedder()
+    embedder.embed(["warm"])  # the model loaded: not a step's time
+    engine, store, clock = offline_engine(kb, embedder, project_id="bench")
+    times, cpu, creates = [], [], []
+    crystals = 0
+
+    async def run() -> None:
+        nonlocal crystals
+        for number, (seed, attractor) in enumerate(WHOLE_PAIRS):
+            t = time.perf_counter()
+            session = await engine.create(
+                NewWander(
+                    seed_concept=seed,
+                    attractor=attractor,
+                    max_steps=steps,
+                    random_seed=number + 1,
+                    human_checkpoint_frequency=0,
+                )
+            )
+            creates.append(time.perf_counter() - t)
+            walk = await engine.load_walk(session.id)
+            for _ in range(steps):
+                if walk.session.status != "active":
+                    break
+                clock.advance(seconds=30)
+                t, c = time.perf_counter(), time.process_time()
+                r = await engine.step(walk)
+                times.append((time.perf_counter() - t) * 1000)
+                cpu.append((time.process_time() - c) * 1000)
+                crystals += r.crystal is not None
+
+    asyncio.run(run())
+    return {
+        "whole_step_p50": float(np.percentile(times, 50)),
+        "whole_step_p95": float(np.percentile(times, 95)),
+        "whole_step_max": float(np.max(times)),
+        "whole_step_cpu_p50": float(np.percentile(cpu, 50)),
+        "whole_step_cpu_p95": float(np.percentile(cpu, 95)),
+        "whole_steps": float(len(times)),
+        "whole_crystals": float(crystals),
+        "whole_create": creates[0],
+        "whole_create_next": float(np.median(creates[1:])) if len(creates) > 1 else creates[0],
+        "whole_memory": rss_mb(),
+        "whole_load_average": os.getloadavg()[0],
+    }
+
+
 def rss_mb() -> float:
     with open("/proc/self/statm") as fh:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def measure(n: int, steps: int, seed: int = 1) -> dict[str, float]:
+def measure(n: int, steps: int, whole: int, seed: int = 1) -> dict[str, float]:
     t = time.perf_counter()
     kb = open_index(n)
     load_s = time.perf_counter() - t
@@ -261,10 +331,13 @@ def measure(n: int, steps: int, seed: int = 1) -> dict[str, float]:
         "cells": float(len(sv.cells.centroids)),
     }
     out |= {f"share_{k}": chosen.get(k, 0) / total for k in STRATEGIES}
+    if whole:
+        out |= whole_steps(kb, whole)
+        out["peak_memory"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
 
 
-def measure_exact(steps: int, seed: int = 1) -> dict[str, float]:
+def measure_exact(steps: int, whole: int, seed: int = 1) -> dict[str, float]:
     """The shipped path at 14k: KnowledgeIndex over the float32 rows, every row exact."""
     t = time.perf_counter()
     concepts = base_concepts()
@@ -273,17 +346,23 @@ def measure_exact(steps: int, seed: int = 1) -> dict[str, float]:
     load_s = time.perf_counter() - t
     times, cpu, chosen = asyncio.run(walk_steps(kb, steps, seed))
     total = max(1, sum(chosen.values()))
-    return {
-        "step_p50": float(np.percentile(times, 50)),
-        "step_p95": float(np.percentile(times, 95)),
-        "step_cpu_p50": float(np.percentile(cpu, 50)),
-        "step_cpu_p95": float(np.percentile(cpu, 95)),
-        "steps": float(len(times)),
-        "memory": rss_mb(),
-        "peak_memory": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        "load": load_s,
-        "load_average": os.getloadavg()[0],
-    } | {f"share_{k}": chosen.get(k, 0) / total for k in STRATEGIES}
+    memory = rss_mb()
+    extra = whole_steps(kb, whole) if whole else {}
+    return (
+        extra
+        | {
+            "step_p50": float(np.percentile(times, 50)),
+            "step_p95": float(np.percentile(times, 95)),
+            "step_cpu_p50": float(np.percentile(cpu, 50)),
+            "step_cpu_p95": float(np.percentile(cpu, 95)),
+            "steps": float(len(times)),
+            "memory": memory,
+            "peak_memory": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "load": load_s,
+            "load_average": os.getloadavg()[0],
+        }
+        | {f"share_{k}": chosen.get(k, 0) / total for k in STRATEGIES}
+    )
 
 
 STRATEGIES = ("distance_band", "bridging", "analogy", "tension")
@@ -304,12 +383,24 @@ UNITS = {
     "nn_recall_at_10": "",
     "cells": "",
     **{f"share_{k}": "" for k in STRATEGIES},
+    "whole_step_p50": "ms",
+    "whole_step_p95": "ms",
+    "whole_step_max": "ms",
+    "whole_step_cpu_p50": "ms",
+    "whole_step_cpu_p95": "ms",
+    "whole_steps": "",
+    "whole_crystals": "",
+    "whole_create": "s",
+    "whole_create_next": "s",
+    "whole_memory": "MB",
+    "whole_load_average": "",
 }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=300)
+    ap.add_argument("--whole-steps", type=int, default=60, help="steps of each whole-step wander (0: none)")
     ap.add_argument("--sizes", default=",".join(str(s) for s in SIZES))
     ap.add_argument("--build", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--measure", type=int, help=argparse.SUPPRESS)
@@ -319,10 +410,10 @@ def main() -> None:
         build(a.build)
         return
     if a.measure:
-        print(json.dumps(measure(a.measure, a.steps)))
+        print(json.dumps(measure(a.measure, a.steps, a.whole_steps)))
         return
     if a.exact:
-        print(json.dumps(measure_exact(a.steps)))
+        print(json.dumps(measure_exact(a.steps, a.whole_steps)))
         return
     sizes = [int(s) for s in a.sizes.split(",")]
     results = {}
@@ -330,7 +421,16 @@ def main() -> None:
         # each in its own process: a build's peak and one size's RSS do not count for another
         subprocess.run([sys.executable, __file__, "--build", str(n)], check=True)
         out = subprocess.run(
-            [sys.executable, __file__, "--measure", str(n), "--steps", str(a.steps)],
+            [
+                sys.executable,
+                __file__,
+                "--measure",
+                str(n),
+                "--steps",
+                str(a.steps),
+                "--whole-steps",
+                str(a.whole_steps),
+            ],
             check=True,
             capture_output=True,
             text=True,
@@ -338,7 +438,10 @@ def main() -> None:
         results[n] = json.loads(out.stdout.strip().splitlines()[-1])
     if 14_000 in sizes:
         out = subprocess.run(
-            [sys.executable, __file__, "--exact", "--steps", str(a.steps)], check=True, capture_output=True, text=True
+            [sys.executable, __file__, "--exact", "--steps", str(a.steps), "--whole-steps", str(a.whole_steps)],
+            check=True,
+            capture_output=True,
+            text=True,
         )
         results[0] = json.loads(out.stdout.strip().splitlines()[-1])
     for metric, unit in UNITS.items():
