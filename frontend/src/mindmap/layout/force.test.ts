@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IncrementalLayout } from "./force";
+import { SpatialGrid } from "./grid";
+import { kthLeast } from "./placement";
 import type { LayoutLink, LayoutNode } from "./types";
 
 function chain(n: number): { nodes: LayoutNode[]; links: LayoutLink[] } {
@@ -213,5 +215,36 @@ describe("IncrementalLayout.adopt (a layout moved between the page and its worke
     const at = steps[39];
     const taken = IncrementalLayout.adopt(at.nodes, at.links, new Map(first.positions), {}, { denseFrom: 60 });
     for (const s of steps.slice(40)) expect([...taken.update(s.nodes, s.links)]).toEqual([...whole.update(s.nodes, s.links)]);
+  });
+});
+
+describe("the placement's helpers", () => {
+  it("kthLeast gives the value a sort gives at that index, ties included", () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (const n of [1, 2, 5, 48, 49, 300]) {
+      const xs = Array.from({ length: n }, () => Math.floor(rnd() * 40));
+      const sorted = [...xs].sort((a, b) => a - b);
+      for (const k of [0, Math.floor(n / 2), n - 1]) expect(kthLeast(Float64Array.from(xs), k)).toBe(sorted[k]);
+    }
+  });
+
+  it("the grid gives each node near a point with its position and radius, in the order filed; a move within a cell keeps its place", () => {
+    const g = new SpatialGrid();
+    g.put("a", { x: 10, y: 10 });
+    g.put("b", { x: 20, y: 20 });
+    g.put("c", { x: 1000, y: 1000 });
+    g.setRadius("a", 30);
+    g.put("a", { x: 12, y: 12 }); // the same cell: a keeps its place and radius
+    const near = g.nearAll({ x: 0, y: 0 }, 100);
+    expect(near.ids).toEqual(["a", "b"]);
+    expect(near.pts).toEqual([{ x: 12, y: 12 }, { x: 20, y: 20 }]);
+    expect(near.rs).toEqual([30, 20]);
+    g.put("a", { x: 300, y: 10 }); // another cell, and back: filed last
+    g.put("a", { x: 11, y: 11 });
+    expect(g.nearAll({ x: 0, y: 0 }, 100).ids).toEqual(["b", "a"]);
+    expect(g.nearAll({ x: 0, y: 0 }, 100).rs).toEqual([20, 30]);
+    g.remove("b");
+    expect(g.near({ x: 0, y: 0 }, 100)).toEqual(["a"]);
   });
 });

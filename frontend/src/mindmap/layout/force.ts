@@ -5,7 +5,7 @@
 // simulation settles it among its fixed neighbours (settle.ts). A replay lays out exactly as
 // the live walk did. Run it when the set of nodes changes, not on every render; on the page
 // it runs in a worker (forceWorker.ts).
-import { SpatialGrid } from "./grid";
+import { SpatialGrid, type Found } from "./grid";
 import { bestAngle, centroid, hash, nearestFirst, orderBatches, type Placed } from "./placement";
 import { settle, SMALL } from "./settle";
 import type { LayoutLink, LayoutNode, LayoutOptions, Point, PositionChange } from "./types";
@@ -39,6 +39,12 @@ export class IncrementalLayout implements Placed {
     this.touched.push(id);
   }
 
+  /** The radius of a placed node (the grid keeps it too, for the placements near it). */
+  private setRadius(id: string, r: number): void {
+    this.radii.set(id, r);
+    this.grid.setRadius(id, r);
+  }
+
   private delPos(id: string): void {
     this.positions.delete(id);
     this.grid.remove(id);
@@ -48,6 +54,11 @@ export class IncrementalLayout implements Placed {
   /** Placed nodes within about `radius` of `p` (whole grid cells: a superset). */
   near(p: Point, radius: number): string[] {
     return this.grid.near(p, radius);
+  }
+
+  /** near's ids with their positions. */
+  nearAll(p: Point, radius: number): Found {
+    return this.grid.nearAll(p, radius);
   }
 
   constructor(opts: Partial<LayoutOptions> = {}) {
@@ -69,7 +80,7 @@ export class IncrementalLayout implements Placed {
       const n = l.byId.get(id);
       if (!n) continue;
       l.setPos(id, p);
-      l.radii.set(id, n.r);
+      l.setRadius(id, n.r);
       if (n.label) l.labels.set(id, n.label);
       if (n.r >= SMALL) l.solid++;
     }
@@ -153,7 +164,7 @@ export class IncrementalLayout implements Placed {
         else if (at.x !== pinned.x || at.y !== pinned.y) this.outStale = true;
         this.setPos(n.id, { ...pinned });
       }
-      if (this.positions.has(n.id)) this.radii.set(n.id, n.r);
+      if (this.positions.has(n.id)) this.setRadius(n.id, n.r);
       this.byId.set(n.id, n);
     }
     const fresh: LayoutNode[] = [];
@@ -240,12 +251,13 @@ export class IncrementalLayout implements Placed {
     for (const n of dense ? [] : batch) {
       const at = (n.parentId && this.positions.get(n.parentId)) || null;
       if (!at) continue;
-      const found: { id: string; p: Point; d2: number }[] = [];
+      const found: { id: string; d2: number }[] = [];
       const reach2 = (this.opts.linkDistance * 2.5) ** 2;
-      for (const id of this.near(at, this.opts.linkDistance * 2.5)) {
-        const q = this.positions.get(id)!;
+      const { ids, pts } = this.nearAll(at, this.opts.linkDistance * 2.5);
+      for (let i = 0; i < ids.length; i++) {
+        const q = pts[i];
         const d2 = (q.x - at.x) ** 2 + (q.y - at.y) ** 2;
-        if (d2 <= 2 * reach2) found.push({ id, p: q, d2 });
+        if (d2 <= 2 * reach2) found.push({ id: ids[i], d2 });
       }
       for (const f of nearestFirst(found)) around.add(f.id);
     }
@@ -310,7 +322,7 @@ export class IncrementalLayout implements Placed {
       this.setPos(n.id, initial.get(n.id)!);
       this.placed.push(n.id);
       if (n.r >= SMALL) this.solid++;
-      this.radii.set(n.id, n.r);
+      this.setRadius(n.id, n.r);
       if (n.label) this.labels.set(n.id, n.label);
     }
   }

@@ -1,6 +1,7 @@
 // Where a new node of the force layout goes: of 36 directions around its parent, the one
 // clearest of other nodes whose segment crosses no drawn edge; with the small helpers the
 // layout shares (the nearest few of what is found, an id's hash, batches in parent order).
+import type { Found } from "./grid";
 import type { LayoutLink, LayoutNode, Point } from "./types";
 
 /** What is placed, as a placement reads it. */
@@ -9,6 +10,8 @@ export interface Placed {
   readonly radii: Map<string, number>;
   /** Placed ids within about `radius` of `p` (a superset). */
   near(p: Point, radius: number): string[];
+  /** near's ids with their positions. */
+  nearAll(p: Point, radius: number): Found;
 }
 
 /** The 36 directions bestAngle tries, with their cosines and sines (the same values as
@@ -105,19 +108,22 @@ function obstacles(placed: Placed, selfId: string | null, at: Point, reach: numb
   const ox: number[] = [];
   const oy: number[] = [];
   const orr: number[] = [];
-  const found: { id: string; p: Point; d2: number }[] = [];
-  for (const id of placed.near(at, reach + 80)) {
-    if (id === selfId) continue;
-    const q = placed.positions.get(id)!;
-    const rq = placed.radii.get(id) ?? 20;
-    const d = Math.hypot(q.x - at.x, q.y - at.y);
+  const found: { p: Point; rq: number; d2: number }[] = [];
+  const { ids, pts, rs } = placed.nearAll(at, reach + 80);
+  for (let i = 0; i < ids.length; i++) {
+    if (ids[i] === selfId) continue;
+    const q = pts[i];
+    const rq = rs[i];
+    const dx = q.x - at.x;
+    const dy = q.y - at.y;
+    const d = Math.sqrt(dx * dx + dy * dy);
     if (d - rq > reach) continue;
-    found.push({ id, p: q, d2: d * d });
+    found.push({ p: q, rq, d2: d * d });
   }
-  for (const { id, p: q } of nearestFirst(found)) {
+  for (const { p: q, rq } of nearestFirst(found)) {
     ox.push(q.x);
     oy.push(q.y);
-    orr.push((placed.radii.get(id) ?? 20) + r);
+    orr.push(rq + r);
   }
   return { ox, oy, orr };
 }
@@ -126,16 +132,44 @@ function obstacles(placed: Placed, selfId: string | null, at: Point, reach: numb
  * ties in the order found). */
 export function nearestFirst<T extends { d2: number }>(found: T[]): T[] {
   if (found.length <= MAX_NEAR) return found;
-  // the MAX_NEAR-th least distance (a native numeric sort), then the nodes under it and as
-  // many at it as there is room for, in the order found
-  const d2s = Float64Array.from(found, (f) => f.d2).sort();
-  const bound = d2s[MAX_NEAR - 1];
+  // the MAX_NEAR-th least distance, then the nodes under it and as many at it as there is
+  // room for, in the order found
+  const d2s = new Float64Array(found.length);
+  for (let i = 0; i < found.length; i++) d2s[i] = found[i].d2;
+  const bound = kthLeast(d2s, MAX_NEAR - 1);
   let room = MAX_NEAR;
   for (const f of found) if (f.d2 < bound) room--;
   const out: T[] = [];
   for (const f of found)
     if (f.d2 < bound || (f.d2 === bound && room-- > 0)) out.push(f);
   return out;
+}
+
+/** The value at index `k` of `a` sorted ascending (Hoare's selection; `a` is reordered):
+ * the same value a sort gives, without sorting the hundreds of distances a dense map finds. */
+export function kthLeast(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
 }
 
 export function hash(s: string): number {

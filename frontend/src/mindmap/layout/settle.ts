@@ -76,15 +76,18 @@ function bodies(placed: Placed, opts: LayoutOptions, movers: LayoutNode[], at: M
   }
   const found: { id: string; p: Point; d2: number }[] = [];
   const seen = new Set<string>();
-  for (let i = 0; i < nm; i++)
-    for (const id of placed.near({ x: px[i], y: py[i] }, reach)) {
+  for (let i = 0; i < nm; i++) {
+    const near = placed.nearAll({ x: px[i], y: py[i] }, reach);
+    for (let m = 0; m < near.ids.length; m++) {
+      const id = near.ids[m];
       if (index.has(id) || seen.has(id)) continue;
       seen.add(id);
-      const p = placed.positions.get(id)!;
+      const p = near.pts[m];
       let d2 = Infinity;
       for (let j = 0; j < nm; j++) d2 = Math.min(d2, (px[j] - p.x) ** 2 + (py[j] - p.y) ** 2);
       if (d2 < reach * reach) found.push({ id, p, d2 });
     }
+  }
   for (const { id, p } of nearestFirst(found)) {
     index.set(id, ids.length);
     ids.push(id);
