@@ -17,6 +17,7 @@ import { useFollow, type FollowInput } from "./useFollow";
 import { useMapHands } from "./useMapHands";
 import { useCanvasPart, useFlowItems } from "./useMapItems";
 import { useMapLayout } from "./useMapLayout";
+import { useReplayHold } from "./replayHold";
 import { CANVAS_ABOVE } from "./viewMoves";
 
 /**
@@ -25,13 +26,17 @@ import { CANVAS_ABOVE } from "./viewMoves";
  * page keeps it (the archive view keeps it in its URL); else the map keeps it itself.
  */
 export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode; onLayout?: (m: LayoutMode) => void } = {}) {
-  const graph = useWander((s) => s.graph);
+  const graphNow = useWander((s) => s.graph);
+  const replaying = useWander((s) => s.conn === "connecting");
   const [ownMode, setOwnMode] = useState<LayoutMode>("flow");
   const mode = layoutProp ?? ownMode;
   const box = useRef<HTMLDivElement>(null);
   const resized = useRef(() => {});
   const size = useBoxSize(box, resized);
-  const layout = useMapLayout(graph, mode, size);
+  // (the layout is fed every batch of a replay; the rest of the map shows it now and then,
+  // until the layout has placed the whole backlog)
+  const laid = useMapLayout(graphNow, mode, size);
+  const { graph, layout } = useReplayHold(replaying || laid.laying, graphNow, laid);
   const { positions, target, shown: shownLayout } = layout;
   /** Positions of nodes being dragged (React Flow is controlled: the map moves them). */
   const [dragging, setDragging] = useState<Record<string, Point>>({});

@@ -96,16 +96,8 @@ function useRegions(graph: GraphState, positions: Positions, labelsOff: boolean)
   return useMemo(() => (overviewOn ? regionsOf(graph, positions) : NO_REGIONS), [overviewOn, graph, positions]);
 }
 
-/** The far canvas's picture. While a backlog replays (the first connection, a reconnection)
- * the canvas keeps the picture it has: the replay comes in batches, and a redraw for each
- * (30-70 ms with labels) held up the next batch (catch-up of 5,000 loci 3.3 s against 2 s). */
+/** The far canvas's picture (while a backlog replays, MindMap shows its graph and positions
+ * now and then, not at every batch: see replayHold.ts). */
 function useFarPicture(big: boolean, graph: GraphState, positions: Positions, onTop: Set<string>, regions: Region[]): FarPicture | null {
-  const backlog = useWander((s) => s.conn === "connecting");
-  const [picHold] = useState(() => ({ pic: null as FarPicture | null }));
-  return useMemo(() => {
-    if (!big) return (picHold.pic = null);
-    const held = picHold.pic;
-    if (backlog && held && held.graph.sessionId === graph.sessionId) return held;
-    return (picHold.pic = { graph, positions, onTop, regions });
-  }, [big, backlog, graph, positions, onTop, picHold, regions]);
+  return useMemo(() => (big ? { graph, positions, onTop, regions } : null), [big, graph, positions, onTop, regions]);
 }

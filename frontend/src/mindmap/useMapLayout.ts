@@ -26,6 +26,8 @@ export interface MapLayout {
   projection: Projection;
   /** Pins a locus where a person dropped it (the flow layout keeps it there). */
   pin: (id: string, at: Point) => void;
+  /** The force layout is still laying out a backlog. */
+  laying: boolean;
 }
 
 export function useMapLayout(graph: GraphState, mode: LayoutMode, size: Box | null): MapLayout {
@@ -54,7 +56,7 @@ export function useMapLayout(graph: GraphState, mode: LayoutMode, size: Box | nu
   // a switch of layout, or a new picture of the projection, glides; the flow layout growing does not
   const animKey = semantic ? `semantic:${projection.fitId}:${projection.points?.size}` : "flow";
   const positions = useAnimatedPositions(target, animKey);
-  return { adj, next: fan.next, input, positions, target, shown: semantic ? "semantic" : "flow", animKey, projection, pin: force.pin };
+  return { adj, next: fan.next, input, positions, target, shown: semantic ? "semantic" : "flow", animKey, projection, pin: force.pin, laying: force.busy };
 }
 
 /** The semantic layout of the nodes the force layout placed (`points`: the projection), or

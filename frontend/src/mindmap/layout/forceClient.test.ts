@@ -103,6 +103,25 @@ describe("ForceLayoutClient", () => {
     expect(InThreadWorker.made).toBe(1);
   });
 
+  it("is busy while the worker lays out a backlog, and tells its listeners when it is done", async () => {
+    vi.stubGlobal("Worker", InThreadWorker);
+    const steps = walk(2 * WORKER_FROM + 40);
+    const client = new ForceLayoutClient();
+    const heard: boolean[] = [];
+    client.subscribe(() => heard.push(client.busy));
+    expect(client.busy).toBe(false);
+    client.ask(steps[WORKER_FROM]);
+    client.ask(steps[2 * WORKER_FROM + 30]); // waits for the first answer
+    expect(client.busy).toBe(true);
+    await settled();
+    await settled();
+    expect(client.busy).toBe(false);
+    // the first answer's positions while the second batch was under way, then the last
+    expect(heard).toEqual([true, false]);
+    client.ask(steps[2 * WORKER_FROM + 31]); // a live step: in the page, never busy
+    expect(client.busy).toBe(false);
+  });
+
   it("while the worker lays out, only the latest graph asked for goes next; a pin holds wherever the layout is", async () => {
     vi.stubGlobal("Worker", InThreadWorker);
     const steps = walk(2 * WORKER_FROM + 40);

@@ -47,6 +47,12 @@ export class ForceLayoutClient {
     return this.worker ? "worker" : "page";
   }
 
+  /** The worker is laying out a backlog (the positions have not caught up with the graph
+   * asked for); the snapshot changes when it is done. */
+  get busy(): boolean {
+    return this.worker !== null && this.inFlight;
+  }
+
   /** `quiet`: the snapshot changes without telling the listeners (asked in a render, which
    * reads the snapshot right after: a live step's positions in the render that draws it). */
   ask(input: LayoutInput, quiet = false): void {
@@ -104,8 +110,16 @@ export class ForceLayoutClient {
       if (this.worker !== w) return; // (an answer of a worker since stopped)
       this.inFlight = false;
       const { ids, xy } = e.data.set;
+      const before = this.snapshot;
+      this.quiet = true;
       this.apply(e.data.fresh, e.data.gone, ids, (i) => ({ x: xy[2 * i], y: xy[2 * i + 1] }));
+      this.quiet = false;
+      // (the next batch sent first: a listener reads whether the layout is still busy)
       this.flush();
+      if (this.snapshot === before && this.inFlight) return;
+      // done with the backlog (said also when its last answer placed nothing)
+      if (this.snapshot === before) this.snapshot = { positions: before.positions };
+      for (const f of this.listeners) f();
     };
     // a worker that cannot start (its script refused): all is laid out in the page, anew
     w.onerror = () => {

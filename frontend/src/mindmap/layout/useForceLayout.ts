@@ -8,6 +8,8 @@ import type { Layout, LayoutInput, Point } from "./types";
 export interface ForceLayout extends Layout {
   /** Pins a node where a person put it (for this browser, see pins.ts). */
   pin: (id: string, at: Point) => void;
+  /** A backlog is being laid out (in the worker): the positions lag the graph. */
+  busy: boolean;
 }
 
 export function useForceLayout(sessionId: string | null, input: LayoutInput): ForceLayout {
@@ -18,5 +20,5 @@ export function useForceLayout(sessionId: string | null, input: LayoutInput): Fo
   // second render of the whole map); laid out in the worker (a backlog), they come later.
   useMemo(() => client.ask(input, true), [client, input]);
   const { positions } = useSyncExternalStore(client.subscribe, client.getSnapshot);
-  return { positions, pin: client.pin };
+  return { positions, pin: client.pin, busy: client.busy };
 }
