@@ -30,7 +30,7 @@ from kb_scoring import Scored, Scorer
 from wordnet_db import NOUN_LEXFILES, display, parse_data, parse_index
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = ROOT / "backend" / "wander" / "kb" / "data" / "concepts.jsonl.gz"
+DEFAULT_OUT = ROOT / "backend" / "wander" / "adapters" / "kb" / "data" / "concepts.jsonl.gz"
 RELATIONS_NAME = "relations.jsonl.gz"  # written next to the concepts file
 
 # Target size of the knowledge base and per-lexfile shaping (see select()).
