@@ -7,6 +7,8 @@ of N steps emits (step.completed per step, candidates on the last), the API is s
 in-process, and real Chromium (Playwright, bench/mindmap_probe.mjs) opens its map:
 
 - mindmap_catchup_ms: navigation until every locus is in the map's graph and drawn;
+- mindmap_catchup_browser_cpu_ms: the CPU time of the browser's processes meanwhile (page,
+  layout worker, network; Linux): steadier than the wall time on a loaded machine;
 - mindmap_pan_ms_per_frame_p50/p95: frame intervals while the whole map is dragged;
 - mindmap_pan_near_ms_per_frame_p50/p95: the same close in (zoom 0.46, just past the zoom
   labels come at, where the canvas a large map's loci are drawn on draws the most); _mid_ at

@@ -2,7 +2,7 @@
 // the map has caught up (the Python side then publishes live steps and answers "done"),
 // then one JSON line of figures.
 import { chromium } from "@playwright/test";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { ensureBrowser } from "../e2e/scripts/browser.mjs";
 
@@ -95,6 +95,36 @@ const heapMb = async () => {
 };
 // a screenshot that does not come within its time is said on stderr, not a failure
 const tryShot = (body) => body.catch((e) => console.error("screenshot skipped:", String(e).split("\n")[0]));
+// CPU seconds of the browser's processes (the page's main thread, its layout worker, the
+// network and GPU processes; Linux /proc, NaN elsewhere): steadier than wall time on a
+// loaded machine
+const browserCpu = () => {
+  try {
+    const stats = new Map();
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+        stats.set(Number(pid), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+      } catch {
+        // (a process that ended meanwhile)
+      }
+    }
+    // (the browser is this process's child: its processes are our descendants)
+    const mine = new Set([process.pid]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const [pid, st] of stats) if (!mine.has(pid) && mine.has(st.ppid)) grew = mine.add(pid) !== null;
+    }
+    let ticks = 0;
+    for (const pid of mine) if (pid !== process.pid) ticks += stats.get(pid)?.ticks ?? 0;
+    return ticks / 100; // (USER_HZ: 100 on Linux)
+  } catch {
+    return NaN;
+  }
+};
+const cpu0 = browserCpu();
 const t0 = Date.now();
 await profile("catchup", async () => {
   await page.goto(`${url}/sessions/${sid}`);
@@ -104,6 +134,7 @@ await profile("catchup", async () => {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 });
 out.mindmap_catchup_ms = Date.now() - t0;
+out.mindmap_catchup_browser_cpu_ms = (browserCpu() - cpu0) * 1000;
 // diagnostic: when the replay's last frame reached the page (ms after navigation): the rest of
 // the catch-up is the page's own work
 out.mindmap_catchup_last_frame_ms = await page.evaluate(() => window.__lastFrame ?? NaN);
