@@ -3,12 +3,11 @@ import { api } from "../api/client";
 import { ApiError } from "../api/http";
 import type { SessionOut } from "../api/types.gen";
 import { useWander } from "../store";
+import { CountedButton, MAX_RUN, StopButton } from "./ControlButtons";
 
 function isSessionOut(x: unknown): x is SessionOut {
   return !!x && typeof x === "object" && "id" in x && "status" in x && "step_count" in x && "last_event_seq" in x;
 }
-
-export const MAX_RUN = 10000;
 
 /** Why a completed wander may be walked on (Extend): it took all its steps, or a person stopped it. */
 export const EXTENDABLE_REASONS: readonly string[] = ["max_steps", "stopped by request"];
@@ -39,30 +38,11 @@ async function stepFromPause(sessionId: string): Promise<SessionOut> {
   return api.getSession(sessionId);
 }
 
-/** Step, run N, pause, continue, stop (asks first), extend: each enabled only when the
- * wander's state allows it. Every button is always there (disabled when it cannot act) and
- * what the state says is on the status bar, so the toolbar never changes its size. */
-export function Controls({ sessionId }: { sessionId: string }) {
-  const status = useWander((s) => s.graph.status);
-  const reason = useWander((s) => s.graph.stoppedReason);
-  const stepCount = useWander((s) => s.graph.stepCount);
-  const maxSteps = useWander((s) => s.graph.maxSteps);
-  const running = useWander((s) => s.session?.running ?? false);
-  const checkpoint = useWander((s) => s.session?.human_checkpoint_frequency ?? 0);
-  const setSession = useWander((s) => s.setSession);
-  const [n, setN] = useState("10");
-  const [more, setMore] = useState("50");
-  const [busy, setBusy] = useState<string | null>(null);
-  const [msg, setMsg] = useState<string | null>(null);
-  const [confirmStop, setConfirmStop] = useState(false);
+type SetSession = (s: SessionOut) => void;
 
-  // An error belongs to the state it was made in: gone once the wander moves on.
-  useEffect(() => setMsg(null), [status, running, reason]);
-  useEffect(() => setConfirmStop(false), [status]);
-
-  // Whether a background run is still going is only in the REST view: poll it while it is, and
-  // once the steps pass the limit the page knows (max_steps raised elsewhere: no event says so).
-  const behind = maxSteps !== null && stepCount > maxSteps;
+/** Whether a background run is still going is only in the REST view: poll it while it is, and
+ * once the steps pass the limit the page knows (max_steps raised elsewhere: no event says so). */
+function useRunPoll(sessionId: string, running: boolean, behind: boolean, stepCount: number, setSession: SetSession) {
   useEffect(() => {
     if (!running && !behind) return;
     const poll = () =>
@@ -78,7 +58,15 @@ export function Controls({ sessionId }: { sessionId: string }) {
     const t = setInterval(poll, 1500);
     return () => clearInterval(t);
   }, [running, behind, sessionId, setSession, stepCount]);
+}
 
+/** A control's action: one at a time (`busy` names it), the session read again after it, and its
+ * error shown until the wander's state moves on. */
+function useAct(sessionId: string, setSession: SetSession, status: string | null, running: boolean, reason: string | null) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [msg, setMsg] = useState<string | null>(null);
+  // An error belongs to the state it was made in: gone once the wander moves on.
+  useEffect(() => setMsg(null), [status, running, reason]);
   const act = async (name: string, fn: () => Promise<unknown>) => {
     setBusy(name);
     setMsg(null);
@@ -92,13 +80,36 @@ export function Controls({ sessionId }: { sessionId: string }) {
       setBusy(null);
     }
   };
+  return { busy, msg, act };
+}
+
+function useWanderState() {
+  const status = useWander((s) => s.graph.status);
+  const reason = useWander((s) => s.graph.stoppedReason);
+  const stepCount = useWander((s) => s.graph.stepCount);
+  const maxSteps = useWander((s) => s.graph.maxSteps);
+  const running = useWander((s) => s.session?.running ?? false);
+  const checkpoint = useWander((s) => s.session?.human_checkpoint_frequency ?? 0);
+  const setSession = useWander((s) => s.setSession);
+  return { status, reason, stepCount, maxSteps, running, checkpoint, setSession };
+}
+
+const clamp = (v: string) => Math.max(1, Math.min(MAX_RUN, Math.floor(Number(v) || 1)));
+
+/** Step, run N, pause, continue, stop (asks first), extend: each enabled only when the
+ * wander's state allows it. Every button is always there (disabled when it cannot act) and
+ * what the state says is on the status bar, so the toolbar never changes its size. */
+export function Controls({ sessionId }: { sessionId: string }) {
+  const { status, reason, stepCount, maxSteps, running, checkpoint, setSession } = useWanderState();
+  const [n, setN] = useState("10");
+  const [more, setMore] = useState("50");
+  const { busy, msg, act } = useAct(sessionId, setSession, status, running, reason);
+  useRunPoll(sessionId, running, maxSteps !== null && stepCount > maxSteps, stepCount, setSession);
 
   const active = status === "active";
   const paused = status === "paused";
   const over = status === "completed" || status === "abandoned";
   const extendable = status === "completed" && reason !== null && EXTENDABLE_REASONS.includes(reason);
-  const clamp = (v: string) => Math.max(1, Math.min(MAX_RUN, Math.floor(Number(v) || 1)));
-  const steps = clamp(n);
   const extra = clamp(more);
   const idle = active && !running && !busy;
   const canStep = (active || paused) && !running && !busy;
@@ -117,12 +128,16 @@ export function Controls({ sessionId }: { sessionId: string }) {
       >
         Step
       </button>
-      <span className="run-n">
-        <button type="button" disabled={!idle} onClick={() => act("run", () => api.wander(sessionId, steps))} title="Run N steps in the background">
-          Run
-        </button>
-        <input aria-label="steps to run" type="number" min={1} max={MAX_RUN} value={n} disabled={!idle} onChange={(e) => setN(e.target.value)} />
-      </span>
+      <CountedButton
+        label="Run"
+        title="Run N steps in the background"
+        countLabel="steps to run"
+        count={n}
+        setCount={setN}
+        disabled={!idle}
+        inputDisabled={!idle}
+        onClick={() => act("run", () => api.wander(sessionId, clamp(n)))}
+      />
       <span className="sep" />
       <button type="button" disabled={!active || !!busy} onClick={() => act("pause", () => api.pause(sessionId))}>
         Pause
@@ -130,48 +145,18 @@ export function Controls({ sessionId }: { sessionId: string }) {
       <button type="button" disabled={!paused || !!busy} onClick={() => act("resume", () => api.resume(sessionId))} title="Resume the wander and the run it was part of">
         Continue
       </button>
-      <span className="stop-wrap">
-        <button
-          type="button"
-          className="danger"
-          disabled={over || !status || !!busy}
-          aria-expanded={confirmStop}
-          onClick={() => setConfirmStop(!confirmStop)}
-          title="End this wander's run (asks first; Extend walks on later)"
-        >
-          Stop
-        </button>
-        {confirmStop ? (
-          <span className="stop-confirm" role="dialog" aria-label="Stop this wander?" data-testid="stop-confirm">
-            <span>Stop this wander? Its run ends here; Extend walks it on later.</span>
-            <button
-              type="button"
-              className="danger"
-              onClick={() => {
-                setConfirmStop(false);
-                void act("stop", () => api.stop(sessionId));
-              }}
-            >
-              Stop it
-            </button>
-            <button type="button" onClick={() => setConfirmStop(false)}>
-              Keep going
-            </button>
-          </span>
-        ) : null}
-      </span>
+      <StopButton status={status} disabled={over || !status || !!busy} onStop={() => void act("stop", () => api.stop(sessionId))} />
       <span className="sep" />
-      <span className="run-n">
-        <button
-          type="button"
-          disabled={!extendable || !!busy}
-          onClick={() => act("extend", extend)}
-          title={`Raise max_steps and walk on (a wander that took all its steps, or one that was stopped).${checkpointNote}`}
-        >
-          Extend by
-        </button>
-        <input aria-label="steps to extend by" type="number" min={1} max={MAX_RUN} value={more} disabled={!extendable} onChange={(e) => setMore(e.target.value)} />
-      </span>
+      <CountedButton
+        label="Extend by"
+        title={`Raise max_steps and walk on (a wander that took all its steps, or one that was stopped).${checkpointNote}`}
+        countLabel="steps to extend by"
+        count={more}
+        setCount={setMore}
+        disabled={!extendable || !!busy}
+        inputDisabled={!extendable}
+        onClick={() => act("extend", extend)}
+      />
       {msg ? (
         <span className="control-error" role="alert">
           {msg}
