@@ -45,6 +45,14 @@ def error_text(result) -> str:
 async def exercise(client: Client, crystallize=None) -> dict:
     """create, run 5 steps, inject, step, read insights and resources; the bad arguments.
     crystallize(session_id), where the test can reach the engine, forces a crystal first."""
+    sid = await run_and_inject(client)
+    await read_insights(client, sid, crystallize)
+    await refuse_bad_arguments(client, sid)
+    return {"sid": sid}
+
+
+async def run_and_inject(client: Client) -> str:
+    """create, run 5 steps with progress, inject, step onto the injected concept; the id."""
     assert {t.name for t in (await client.list_tools()).tools} == TOOLS
     created = payload(
         await client.call_tool(
@@ -84,6 +92,11 @@ async def exercise(client: Client, crystallize=None) -> dict:
         "possibility",
     }
 
+    return sid
+
+
+async def read_insights(client: Client, sid: str, crystallize) -> None:
+    """the insights (strongest resonance first, crystals by confidence) and the resources."""
     if crystallize is not None:
         await crystallize(sid)
     insights = payload(await client.call_tool("wander_get_insights", {"session_id": sid, "min_confidence": 0.0}))
@@ -103,7 +116,9 @@ async def exercise(client: Client, crystallize=None) -> dict:
     assert strict["min_confidence"] == 0.7
     assert {c["id"] for c in strict["crystals"]} == {i for i, conf in every.items() if conf >= 0.7}
 
-    # bad arguments: tool errors that name the field, nothing written
+
+async def refuse_bad_arguments(client: Client, sid: str) -> None:
+    """bad arguments: tool errors that name the field, nothing written."""
     unknown = "00000000-0000-0000-0000-00000000abcd"
     cases = [
         ("wander_create_session", {"name": "x", "seed_concept": "   "}, "seed_concept"),
@@ -131,7 +146,6 @@ async def exercise(client: Client, crystallize=None) -> dict:
         assert field in text, (tool, args, text)
     after = payload(await client.call_tool("wander_get_insights", {"session_id": sid, "min_confidence": 0.0}))
     assert after["step_count"] == 6
-    return {"sid": sid}
 
 
 async def test_mcp_over_streamable_http(app):
