@@ -58,90 +58,112 @@ async def corpus(app) -> dict[str, str]:
     """A: bayesian prior / posterior / evidence (Stochastic, statistics); B its inverse; C its
     generalization (the filling's broader concept); D the same shape in another domain; E
     near A's sandwich embedding; F shares A's filling."""
+    ids = {}
+    for name, sandwich, domain in [*one_shape_in_statistics(), *other_shapes()]:
+        ids[name] = await store(app, sandwich, domain)
+    return ids
+
+
+def one_shape_in_statistics() -> list[tuple[str, Sandwich, str]]:
+    """A, its inverse B and its generalization C."""
     prior, post, evidence = v((0, 1)), v((1, 1)), v((2, 1))
     emb = v((40, 1))
-    ids = {}
-    ids["A"] = await store(
-        app,
-        make(
+    return [
+        (
             "A",
-            "bayesian prior",
-            "posterior",
-            "evidence",
-            (prior, post, evidence),
-            "Stochastic",
-            0.86,
-            ["statistics"],
-            lineage={"filling": ["belief", "opinion"]},
-            embedding=emb,
+            make(
+                "A",
+                "bayesian prior",
+                "posterior",
+                "evidence",
+                (prior, post, evidence),
+                "Stochastic",
+                0.86,
+                ["statistics"],
+                lineage={"filling": ["belief", "opinion"]},
+                embedding=emb,
+            ),
+            "statistics",
         ),
-        "statistics",
-    )
-    ids["B"] = await store(
-        app,
-        make(
+        (
             "B",
-            "evidence",
-            "update",
-            "bayesian prior",
-            (evidence, v((3, 1)), prior),
-            "Stochastic",
-            0.75,
-            ["statistics"],
+            make(
+                "B",
+                "evidence",
+                "update",
+                "bayesian prior",
+                (evidence, v((3, 1)), prior),
+                "Stochastic",
+                0.75,
+                ["statistics"],
+            ),
+            "statistics",
         ),
-        "statistics",
-    )
-    ids["C"] = await store(
-        app,
-        make(
+        (
             "C",
-            "bayesian prior",
-            "belief",
-            "evidence",
-            (prior, v((4, 1)), evidence),
-            "Stochastic",
-            0.72,
-            ["statistics"],
+            make(
+                "C",
+                "bayesian prior",
+                "belief",
+                "evidence",
+                (prior, v((4, 1)), evidence),
+                "Stochastic",
+                0.72,
+                ["statistics"],
+            ),
+            "statistics",
         ),
-        "statistics",
-    )
-    ids["D"] = await store(
-        app,
-        make(
+    ]
+
+
+def other_shapes() -> list[tuple[str, Sandwich, str]]:
+    """D (A's shape in law), E (near A's sandwich embedding), F (shares A's filling)."""
+    post = v((1, 1))
+    return [
+        (
             "D",
-            "first impression",
-            "judgement",
-            "testimony",
-            (v((0, 1), (5, 1)), v((6, 1)), v((2, 1), (5, 1))),
-            "Stochastic",
-            0.8,
-            ["law"],
+            make(
+                "D",
+                "first impression",
+                "judgement",
+                "testimony",
+                (v((0, 1), (5, 1)), v((6, 1)), v((2, 1), (5, 1))),
+                "Stochastic",
+                0.8,
+                ["law"],
+            ),
+            "law",
         ),
-        "law",
-    )
-    ids["E"] = await store(
-        app,
-        make(
+        (
             "E",
-            "ceiling",
-            "room",
-            "floor",
-            (v((7, 1)), v((8, 1)), v((9, 1))),
-            "Bound",
-            0.74,
-            ["architecture"],
-            embedding=v((40, 1), (41, 0.2)),
+            make(
+                "E",
+                "ceiling",
+                "room",
+                "floor",
+                (v((7, 1)), v((8, 1)), v((9, 1))),
+                "Bound",
+                0.74,
+                ["architecture"],
+                embedding=v((40, 1), (41, 0.2)),
+            ),
+            "architecture",
         ),
-        "architecture",
-    )
-    ids["F"] = await store(
-        app,
-        make(
-            "F", "optimism", "posterior", "caution", (v((10, 1)), post, v((11, 1))), "Dialectic", 0.71, ["psychology"]
+        (
+            "F",
+            make(
+                "F",
+                "optimism",
+                "posterior",
+                "caution",
+                (v((10, 1)), post, v((11, 1))),
+                "Dialectic",
+                0.71,
+                ["psychology"],
+            ),
+            "psychology",
         ),
-        "psychology",
-    )
-    return ids
+    ]
 
 
 async def test_structural_types_are_seeded_with_parents_and_canonical_examples(app, client):
