@@ -18,6 +18,36 @@ def _vec(seed: int) -> list[float]:
 
 def rows() -> dict:
     sid = "s1"
+    return {
+        "project": {"id": "p", "name": "default"},
+        "session": _session(sid),
+        **_walk(sid),
+        **_findings(),
+        "warm_memory": [],
+        "compost": [],
+        "events": [{"seq": i, "subject": "wander.step.completed", "payload": {}} for i in range(1, 21)],
+        "projection": [],
+    }
+
+
+def _session(sid: str) -> dict:
+    return {
+        "id": sid,
+        "name": "asymmetry walk",
+        "seed_concept": "information asymmetry",
+        "attractor": "opportunity",
+        "status": "completed",
+        "stopped_reason": None,
+        "step_count": 5,
+        "max_steps": 5,
+        "temperature": 0.7,
+        "random_seed": 1,
+        "event_seq": 20,
+    }
+
+
+def _walk(sid: str) -> dict:
+    """Six loci, the five steps between them and their residues."""
     concepts = ["information asymmetry", "trust", "market", "signal", "lemon", "insurance"]
     loci = [
         {
@@ -51,24 +81,12 @@ def rows() -> dict:
         }
         for i in range(1, 6)
     ]
+    return {"loci": loci, "traces": traces, "residues": residues}
+
+
+def _findings() -> dict:
+    """A confirmed resonance and an accepted crystal."""
     return {
-        "project": {"id": "p", "name": "default"},
-        "session": {
-            "id": sid,
-            "name": "asymmetry walk",
-            "seed_concept": "information asymmetry",
-            "attractor": "opportunity",
-            "status": "completed",
-            "stopped_reason": None,
-            "step_count": 5,
-            "max_steps": 5,
-            "temperature": 0.7,
-            "random_seed": 1,
-            "event_seq": 20,
-        },
-        "loci": loci,
-        "traces": traces,
-        "residues": residues,
         "resonances": [
             {
                 "id": "RS1",
@@ -93,10 +111,6 @@ def rows() -> dict:
                 "validity": {"V": 0.74, "verdict": "accepted", "filling": "screening"},
             }
         ],
-        "warm_memory": [],
-        "compost": [],
-        "events": [{"seq": i, "subject": "wander.step.completed", "payload": {}} for i in range(1, 21)],
-        "projection": [],
     }
 
 
