@@ -9,23 +9,12 @@ import { Link } from "../router";
 import { useWander } from "../store";
 import { crystalState } from "./crystalState";
 import { crystalTypeChip } from "./crystalType";
+import { ReviewSection, RuminationSection, SandwichSection, ValiditySection } from "./CrystalSections";
 
-const PARTS: [string, string][] = [
-  ["bread_compat", "Bread compatibility"],
-  ["containment", "Containment"],
-  ["non_triviality", "Non-triviality"],
-  ["novelty", "Novelty"],
-];
-
-export function CrystalPanel({ sessionId }: { sessionId: string }) {
-  const crystalId = useWander((s) => s.crystalId);
-  const fromEvents = useWander((s) => (s.crystalId ? s.graph.crystals[s.crystalId] : undefined));
-  const loci = useWander((s) => s.graph.loci);
+/** The server's detail of the open crystal, read again once a person has reviewed it. */
+function useCrystalDetail(sessionId: string, crystalId: string | null, reviewed: unknown) {
   const [c, setC] = useState<CrystalOut | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const reviewed = fromEvents?.review ?? null;
-
   useEffect(() => {
     if (!crystalId) return;
     let live = true;
@@ -38,6 +27,35 @@ export function CrystalPanel({ sessionId }: { sessionId: string }) {
       live = false;
     };
   }, [sessionId, crystalId, reviewed]);
+  return { c, setC, error };
+}
+
+function CrystalHead({ crystalId, insight }: { crystalId: string; insight: string | null | undefined }) {
+  return (
+    <>
+      <div className="panel-head">
+        <h2>Crystal</h2>
+        <button type="button" className="close" aria-label="Close" onClick={() => useWander.getState().openCrystal(null)}>
+          ×
+        </button>
+      </div>
+      <div className="crystal-head">
+        <Link to={brickPagePath({ kind: "crystal", id: crystalId })} className="crystal-brick-link" title="Watch it form: the brick viewer" data-testid="crystal-brick-link">
+          <img className="crystal-big" src={attractorUrl(crystalId)} alt="Wheeler attractor of the insight" />
+        </Link>
+        <p className="insight" data-testid="crystal-insight">{insight}</p>
+      </div>
+    </>
+  );
+}
+
+export function CrystalPanel({ sessionId }: { sessionId: string }) {
+  const crystalId = useWander((s) => s.crystalId);
+  const fromEvents = useWander((s) => (s.crystalId ? s.graph.crystals[s.crystalId] : undefined));
+  const loci = useWander((s) => s.graph.loci);
+  const [busy, setBusy] = useState(false);
+  const reviewed = fromEvents?.review ?? null;
+  const { c, setC, error } = useCrystalDetail(sessionId, crystalId, reviewed);
 
   if (!crystalId) return null;
   const d = c && c.id === crystalId ? c : null;
@@ -58,69 +76,18 @@ export function CrystalPanel({ sessionId }: { sessionId: string }) {
 
   return (
     <aside className="side-panel" aria-label="Crystal" data-testid="crystal-panel">
-      <div className="panel-head">
-        <h2>Crystal</h2>
-        <button type="button" className="close" aria-label="Close" onClick={() => useWander.getState().openCrystal(null)}>
-          ×
-        </button>
-      </div>
-      <div className="crystal-head">
-        <Link to={brickPagePath({ kind: "crystal", id: crystalId })} className="crystal-brick-link" title="Watch it form: the brick viewer" data-testid="crystal-brick-link">
-          <img className="crystal-big" src={attractorUrl(crystalId)} alt="Wheeler attractor of the insight" />
-        </Link>
-        <p className="insight" data-testid="crystal-insight">{d?.insight ?? fromEvents?.insight}</p>
-      </div>
-      <section>
-        <h3>Sandwich</h3>
-        <ol className="sandwich" data-testid="crystal-sandwich">
-          <li><span className="muted small">bread A</span> {concept(d?.bread_a_locus_id ?? fromEvents?.bread[0])}</li>
-          <li className="filling"><span className="muted small">filling</span> {String(v.filling ?? "—")}</li>
-          <li><span className="muted small">bread B</span> {concept(d?.bread_b_locus_id ?? fromEvents?.bread[1])}</li>
-        </ol>
-        <div className="chips">
-          {/* one state: the gate's verdict, or a person's on a crystal the gate left to them */}
-          <span className={`chip crystal-state is-${state.tone}`} data-testid="crystal-status">
-            {state.text}
-          </span>
-          {typeChip ? (
-            <span className={typeChip.named ? "chip plain" : "chip plain muted"} title={typeChip.title} data-testid="crystal-type">
-              {typeChip.text}
-            </span>
-          ) : null}
-        </div>
-      </section>
-      <section data-testid="crystal-validity">
-        <h3>Validity V = {(num("V") ?? fromEvents?.V ?? 0).toFixed(3)}</h3>
-        {PARTS.map(([k, label]) => (
-          <div className="score" key={k}>
-            <span className="score-label">{label}</span>
-            <span className="score-bar"><span style={{ width: `${Math.round((num(k) ?? 0) * 100)}%` }} /></span>
-            <span className="score-val">{num(k)?.toFixed(2) ?? "–"}</span>
-          </div>
-        ))}
-      </section>
-      {canReview ? (
-        <section className="review" data-testid="crystal-review">
-          <h3>Your verdict</h3>
-          <p className="muted small">The gate kept this crystal for a person to judge (0.5 ≤ V &lt; 0.7).</p>
-          <button type="button" className="primary" disabled={busy} onClick={() => void review("accept")}>Accept</button>{" "}
-          <button type="button" className="danger" disabled={busy} onClick={() => void review("reject")}>Reject</button>
-        </section>
-      ) : null}
+      <CrystalHead crystalId={crystalId} insight={d?.insight ?? fromEvents?.insight} />
+      <SandwichSection
+        breadA={concept(d?.bread_a_locus_id ?? fromEvents?.bread[0])}
+        filling={String(v.filling ?? "—")}
+        breadB={concept(d?.bread_b_locus_id ?? fromEvents?.bread[1])}
+        state={state}
+        typeChip={typeChip}
+      />
+      <ValiditySection V={num("V") ?? fromEvents?.V ?? 0} num={num} />
+      {canReview ? <ReviewSection busy={busy} review={(which) => void review(which)} /> : null}
       {d?.validation_notes ? <p className="muted small" data-testid="crystal-notes">{d.validation_notes}</p> : null}
-      {d?.rumination?.length ? (
-        <section>
-          <h3>Rumination ({d.rumination.length} steps)</h3>
-          <ol className="rumination" data-testid="crystal-rumination">
-            {d.rumination.map((st, i) => (
-              <li key={i}>
-                <span className="chip plain">{String(st.lens ?? st.query ?? "step")}</span> {String(st.finding ?? st.summary ?? st.thought ?? "")}
-                {st.signal ? <span className="muted small"> [{String(st.signal)}]</span> : null}
-              </li>
-            ))}
-          </ol>
-        </section>
-      ) : null}
+      {d?.rumination?.length ? <RuminationSection rumination={d.rumination} /> : null}
       {error ? <div className="form-error small">Details unavailable: {error}</div> : null}
     </aside>
   );
