@@ -103,9 +103,8 @@ def emit_ratio(name: str, ref: list[Clock], runs: list[Clock]) -> None:
     emit(f"{name}_min_pair", min(len(ref) * r.wall / b.wall for r, b in zip(ref, runs)), "x")
 
 
-def main() -> None:
-    frames = hash_frames([f"bench text {i}" for i in range(1024)])
-    np_ = get_xp("numpy")
+def warm_up_and_batches(frames: np.ndarray, np_) -> None:
+    """Whether the fused CPU passes load, and the batched kernel's throughput at batch 1, 64, 1024."""
     t0 = time.perf_counter()
     has_fused = fused_available()  # numba: loads the cached machine code, or compiles it once
     emit("fused_cpu_kernel", 1.0 if has_fused else 0.0, "bool")
@@ -117,10 +116,12 @@ def main() -> None:
         t = best_time(lambda: run_ticks(frames[:batch], TICKS, xp=np_), repeat)  # noqa: B023 (called at once)
         emit(f"numpy_batch{batch}_{TICKS}ticks_nodetect", batch * TICKS / t, "frame_ticks/s")
 
-    # Reference loop over the same 1024 frames, fixed ticks, interleaved with the batched
-    # kernel (default path) and the NumPy passes.
+
+def fixed_ticks(frames: np.ndarray, np_, finals: dict[str, np.ndarray]) -> tuple[float, float, float]:
+    """Reference loop over the same 1024 frames, fixed ticks, interleaved with the batched
+    kernel (default path) and the NumPy passes; their seconds (reference, batched, NumPy
+    passes). Leaves each batched variant's final frames in `finals`."""
     block = len(frames) // 4
-    finals: dict[str, np.ndarray] = {}
 
     def keep(name: str, fn):
         def run() -> None:
@@ -146,8 +147,13 @@ def main() -> None:
     emit(f"fused_vs_numpy_passes_1024_{TICKS}ticks_nodetect", t_np / t_bat, "x")
     same_ticks = np.array_equal(finals["batched"].view(np.int32), finals["numpy_passes"].view(np.int32))
     emit("batched_equals_numpy_passes_1024_ticks", 1.0 if same_ticks else 0.0, "bool")
+    return t_ref, t_bat, t_np
 
-    # Full evolutions: detection on, every frame run until decided, interleaved the same way.
+
+def full_evolutions(frames: np.ndarray, np_) -> tuple[list, float, float]:
+    """Full evolutions: detection on, every frame run until decided, interleaved the same
+    way; the reference's results and the seconds of the reference and the batched kernel."""
+    block = len(frames) // 4
     ref: list = []
     bat_runs: list[list] = []
     ref_full_clocks, full_runs = interleaved(
@@ -171,55 +177,73 @@ def main() -> None:
     emit_ratio("batched_vs_reference_1024_full_evolution", ref_full_clocks, full_runs["batched"])
     emit("batched_equals_reference_1024", 1.0 if same else 0.0, "bool")
     emit("mean_ticks_to_decide_1024", ticks / len(bat), "ticks")
+    return ref, t_ref_full, t_bat_full
 
+
+def on_cupy(frames: np.ndarray, finals: dict[str, np.ndarray], cpu: tuple[float, float, float], full: tuple) -> None:
+    """CuPy's default path and its elementwise passes against the CPU's figures (`cpu`:
+    reference, batched, NumPy passes seconds at fixed ticks; `full`: the reference's full
+    evolutions, their seconds and the batched kernel's), checked bit for bit."""
+    t_ref, t_bat, t_np = cpu
+    ref, t_ref_full, t_bat_full = full
+    cp = get_xp("cupy")
+    gpu_frames = cp.asarray(frames)
+
+    def gpu_run(fused: bool | None = None):
+        def run() -> None:
+            finals["cupy" if fused is None else "cupy_passes"] = run_ticks(gpu_frames, TICKS, xp=cp, fused=fused)
+            cp.cuda.Stream.null.synchronize()
+
+        return run
+
+    gpu_run()()  # compiles the fused pass (or loads it from CuPy's kernel cache)
+    gpu_run(False)()  # and the elementwise passes
+    t_gpu = best_time(gpu_run(), 20)
+    t_gpu_passes = best_time(gpu_run(False), 5)
+    emit(f"cupy_batch1024_{TICKS}ticks_nodetect", 1024 * TICKS / t_gpu, "frame_ticks/s")
+    emit("cupy_vs_numpy_batch1024", t_np / t_gpu, "x")  # CuPy's default path (the fused CUDA pass)
+    emit("cupy_vs_fused_cpu_batch1024", t_bat / t_gpu, "x")
+    emit("cupy_vs_reference_batch1024", t_ref / t_gpu, "x")
+    emit(f"cupy_passes_batch1024_{TICKS}ticks_nodetect", 1024 * TICKS / t_gpu_passes, "frame_ticks/s")
+    emit("cupy_passes_vs_numpy_batch1024", t_np / t_gpu_passes, "x")  # the same elementwise code on each xp
+    same_gpu = all(
+        np.array_equal(to_numpy(finals[name]).view(np.int32), finals["batched"].view(np.int32))
+        for name in ("cupy", "cupy_passes")
+    )
+    emit("cupy_equals_numpy_1024_ticks", 1.0 if same_gpu else 0.0, "bool")
+    cells_per_s = 1024 * TICKS * frames.shape[1] * frames.shape[2] / t_gpu
+    props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
+    peak = 2 * props["memoryClockRate"] * 1e3 * props["memoryBusWidth"] / 8
+    achieved = cells_per_s * BYTES_PER_CELL_TICK_FUSED
+    emit("cupy_achieved_bandwidth", achieved / 1e9, "GB/s")
+    emit("cupy_bandwidth_share_of_peak", 100 * achieved / peak, "%")
+    passes = 1024 * TICKS * frames.shape[1] * frames.shape[2] / t_gpu_passes * BYTES_PER_CELL_TICK
+    emit("cupy_passes_bandwidth_share_of_peak", 100 * passes / peak, "%")
+    evolve_batch(gpu_frames[:8], xp=cp)  # first use of the detection path's CuPy kernels
+    gpu_full: list = []
+    t_full = best_time(lambda: gpu_full.append(evolve_batch(gpu_frames, xp=cp)), 3)
+    emit("cupy_1024_full_evolution", t_full, "s")
+    emit("cupy_vs_reference_1024_full_evolution", t_ref_full / t_full, "x")
+    emit("cupy_vs_fused_cpu_1024_full_evolution", t_bat_full / t_full, "x")
+    same_full = all(
+        a.state == b.state
+        and a.ticks == b.ticks
+        and a.period == b.period
+        and np.array_equal(a.attractor.view(np.int32), b.attractor.view(np.int32))
+        for a, b in zip(ref, gpu_full[-1])
+    )
+    emit("cupy_equals_reference_1024", 1.0 if same_full else 0.0, "bool")
+
+
+def main() -> None:
+    frames = hash_frames([f"bench text {i}" for i in range(1024)])
+    np_ = get_xp("numpy")
+    warm_up_and_batches(frames, np_)
+    finals: dict[str, np.ndarray] = {}
+    cpu = fixed_ticks(frames, np_, finals)
+    full = full_evolutions(frames, np_)
     if cupy_available():
-        cp = get_xp("cupy")
-        gpu_frames = cp.asarray(frames)
-
-        def gpu_run(fused: bool | None = None):
-            def run() -> None:
-                finals["cupy" if fused is None else "cupy_passes"] = run_ticks(gpu_frames, TICKS, xp=cp, fused=fused)
-                cp.cuda.Stream.null.synchronize()
-
-            return run
-
-        gpu_run()()  # compiles the fused pass (or loads it from CuPy's kernel cache)
-        gpu_run(False)()  # and the elementwise passes
-        t_gpu = best_time(gpu_run(), 20)
-        t_gpu_passes = best_time(gpu_run(False), 5)
-        emit(f"cupy_batch1024_{TICKS}ticks_nodetect", 1024 * TICKS / t_gpu, "frame_ticks/s")
-        emit("cupy_vs_numpy_batch1024", t_np / t_gpu, "x")  # CuPy's default path (the fused CUDA pass)
-        emit("cupy_vs_fused_cpu_batch1024", t_bat / t_gpu, "x")
-        emit("cupy_vs_reference_batch1024", t_ref / t_gpu, "x")
-        emit(f"cupy_passes_batch1024_{TICKS}ticks_nodetect", 1024 * TICKS / t_gpu_passes, "frame_ticks/s")
-        emit("cupy_passes_vs_numpy_batch1024", t_np / t_gpu_passes, "x")  # the same elementwise code on each xp
-        same_gpu = all(
-            np.array_equal(to_numpy(finals[name]).view(np.int32), finals["batched"].view(np.int32))
-            for name in ("cupy", "cupy_passes")
-        )
-        emit("cupy_equals_numpy_1024_ticks", 1.0 if same_gpu else 0.0, "bool")
-        cells_per_s = 1024 * TICKS * frames.shape[1] * frames.shape[2] / t_gpu
-        props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
-        peak = 2 * props["memoryClockRate"] * 1e3 * props["memoryBusWidth"] / 8
-        achieved = cells_per_s * BYTES_PER_CELL_TICK_FUSED
-        emit("cupy_achieved_bandwidth", achieved / 1e9, "GB/s")
-        emit("cupy_bandwidth_share_of_peak", 100 * achieved / peak, "%")
-        passes = 1024 * TICKS * frames.shape[1] * frames.shape[2] / t_gpu_passes * BYTES_PER_CELL_TICK
-        emit("cupy_passes_bandwidth_share_of_peak", 100 * passes / peak, "%")
-        evolve_batch(gpu_frames[:8], xp=cp)  # first use of the detection path's CuPy kernels
-        gpu_full: list = []
-        t_full = best_time(lambda: gpu_full.append(evolve_batch(gpu_frames, xp=cp)), 3)
-        emit("cupy_1024_full_evolution", t_full, "s")
-        emit("cupy_vs_reference_1024_full_evolution", t_ref_full / t_full, "x")
-        emit("cupy_vs_fused_cpu_1024_full_evolution", t_bat_full / t_full, "x")
-        same_full = all(
-            a.state == b.state
-            and a.ticks == b.ticks
-            and a.period == b.period
-            and np.array_equal(a.attractor.view(np.int32), b.attractor.view(np.int32))
-            for a, b in zip(ref, gpu_full[-1])
-        )
-        emit("cupy_equals_reference_1024", 1.0 if same_full else 0.0, "bool")
+        on_cupy(frames, finals, cpu, full)
 
 
 if __name__ == "__main__":
