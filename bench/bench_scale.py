@@ -202,6 +202,89 @@ async def phase(workers: int, embedder, knowledge) -> tuple[float, float]:
         n.stop()
 
 
+async def serve_one_session(port: int, proc: subprocess.Popen, log: Path) -> str:
+    """Wait until `wander serve` answers, create a wander, wait until its creation events
+    have gone through the relay; its id."""
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        for _ in range(600):
+            try:
+                if (await client.get("/api/v1/health")).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None:
+                raise SystemExit(log.read_text()[-2000:])
+            await asyncio.sleep(0.5)
+        r = await client.post("/api/v1/wander/sessions/", json={"seed_concept": "signal", "max_steps": 5})
+        sid = r.json()["id"]
+        for _ in range(100):  # the creation events have gone through the relay
+            if (await client.get(f"/api/v1/wander/sessions/{sid}")).json().get("last_event_seq", 0) >= 2:
+                break
+            await asyncio.sleep(0.1)
+    return sid
+
+
+async def open_clients(port: int, sid: str, after_seq: int) -> list:
+    """CLIENTS WebSockets on the session, each past its backlog (caught up)."""
+    sockets = [
+        await websockets.connect(f"ws://127.0.0.1:{port}/ws/sessions/{sid}?after_seq={after_seq}", max_queue=None)
+        for _ in range(CLIENTS)
+    ]
+    for ws in sockets:
+        while json.loads(await ws.recv())["type"] != "caught_up":
+            pass
+    return sockets
+
+
+class Publisher:
+    """Publishes step events of one session on its NATS subject, stamped with the send time."""
+
+    def __init__(self, nc, sid: str) -> None:
+        self.nc, self.sid = nc, sid
+        self.subject = subjects.event_subject("wander.step.completed", sid)
+
+    async def publish(self, seq: int) -> None:
+        body = {
+            "session_id": self.sid,
+            "seq": seq,
+            "subject": "wander.step.completed",
+            "ts": "2025-01-01T00:00:00+00:00",
+            "payload": {"session_id": self.sid, "t": time.time()},
+        }
+        await self.nc.publish(self.subject, json.dumps(body).encode())
+
+    async def deliver(self, sockets: list, first: int, end: int, rate: float | None) -> tuple[int, list[float], float]:
+        """Publish seqs first..end, as fast as possible (rate None) or at `rate` events/s,
+        until every client has received the last; the events received (summed over the
+        clients), the publish-to-receive latencies when paced, and the seconds taken."""
+        counts = [0] * len(sockets)
+        latencies: list[float] = []
+
+        async def reader(i, ws):
+            while True:
+                frame = json.loads(await ws.recv())
+                if frame["type"] != "event":
+                    continue
+                counts[i] += 1
+                if rate is not None:
+                    latencies.append(time.time() - frame["event"]["payload"]["t"])
+                if frame["event"]["seq"] >= end:
+                    return
+
+        readers = [asyncio.create_task(reader(i, ws)) for i, ws in enumerate(sockets)]
+        t0 = time.perf_counter()
+        for k, seq in enumerate(range(first, end + 1)):
+            if rate is not None:
+                await asyncio.sleep(max(0.0, t0 + k / rate - time.perf_counter()))
+            await self.publish(seq)
+            if rate is not None:
+                await self.nc.flush()
+        if rate is None:
+            await self.nc.flush()
+        await asyncio.wait_for(asyncio.gather(*readers), 300)
+        return sum(counts), latencies, time.perf_counter() - t0
+
+
 async def fanout() -> tuple[float, float, float]:
     url = fresh_db("bench_scale_ws")
     n = Nats(HOME / "nats-ws")
@@ -211,78 +294,16 @@ async def fanout() -> tuple[float, float, float]:
     log = HOME / "serve.log"
     proc = spawn(["serve", "--port", str(port)], env, log)
     try:
-        base = f"http://127.0.0.1:{port}"
-        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-            for _ in range(600):
-                try:
-                    if (await client.get("/api/v1/health")).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if proc.poll() is not None:
-                    raise SystemExit(log.read_text()[-2000:])
-                await asyncio.sleep(0.5)
-            r = await client.post("/api/v1/wander/sessions/", json={"seed_concept": "signal", "max_steps": 5})
-            sid = r.json()["id"]
-            last = 2
-            for _ in range(100):  # the creation events have gone through the relay
-                if (await client.get(f"/api/v1/wander/sessions/{sid}")).json().get("last_event_seq", 0) >= 2:
-                    break
-                await asyncio.sleep(0.1)
-
-        sockets = [
-            await websockets.connect(f"ws://127.0.0.1:{port}/ws/sessions/{sid}?after_seq={last}", max_queue=None)
-            for _ in range(CLIENTS)
-        ]
-        for ws in sockets:
-            while json.loads(await ws.recv())["type"] != "caught_up":
-                pass
-        latencies: list[float] = []
-        counts = [0] * CLIENTS
-
-        async def reader(i, ws, until_seq, record):
-            while True:
-                frame = json.loads(await ws.recv())
-                if frame["type"] != "event":
-                    continue
-                counts[i] += 1
-                if record:
-                    latencies.append(time.time() - frame["event"]["payload"]["t"])
-                if frame["event"]["seq"] >= until_seq:
-                    return
-
+        sid = await serve_one_session(port, proc, log)
+        last = 2
+        sockets = await open_clients(port, sid, last)
         nc = await nats.connect(n.url)
-        subject = subjects.event_subject("wander.step.completed", sid)
-
-        async def publish(seq: int) -> None:
-            body = {
-                "session_id": sid,
-                "seq": seq,
-                "subject": "wander.step.completed",
-                "ts": "2025-01-01T00:00:00+00:00",
-                "payload": {"session_id": sid, "t": time.time()},
-            }
-            await nc.publish(subject, json.dumps(body).encode())
-
+        pub = Publisher(nc, sid)
         # Throughput: a burst as fast as it can be published.
-        first, end = last + 1, last + BURST
-        readers = [asyncio.create_task(reader(i, ws, end, False)) for i, ws in enumerate(sockets)]
-        t0 = time.perf_counter()
-        for seq in range(first, end + 1):
-            await publish(seq)
-        await nc.flush()
-        await asyncio.wait_for(asyncio.gather(*readers), 300)
-        rate = sum(counts) / (time.perf_counter() - t0)
-
+        received, _, elapsed = await pub.deliver(sockets, last + 1, last + BURST, None)
+        rate = received / elapsed
         # Latency at a steady rate.
-        first, end = end + 1, end + PACED
-        readers = [asyncio.create_task(reader(i, ws, end, True)) for i, ws in enumerate(sockets)]
-        t0 = time.perf_counter()
-        for k, seq in enumerate(range(first, end + 1)):
-            await asyncio.sleep(max(0.0, t0 + k / PACED_RATE - time.perf_counter()))
-            await publish(seq)
-            await nc.flush()
-        await asyncio.wait_for(asyncio.gather(*readers), 300)
+        _, latencies, _ = await pub.deliver(sockets, last + BURST + 1, last + BURST + PACED, PACED_RATE)
         await nc.close()
         for ws in sockets:
             await ws.close()
