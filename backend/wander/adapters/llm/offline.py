@@ -12,7 +12,9 @@ themes."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -25,6 +27,7 @@ from wander.core.engine.ports import BandSampler, DwellRequest, Knowledge
 from wander.core.engine.themes import degenerate_themes
 
 POOL = 200  # a large knowledge base's concepts nearest each of a, b and their midpoint: the rows the facts read
+NEAR_KEPT = 8  # searches for a pool kept: a step's encountered locus is the next step's current one
 
 
 class OfflineDweller:
@@ -32,6 +35,22 @@ class OfflineDweller:
 
     def __init__(self, knowledge: Knowledge):
         self.kb = knowledge
+        self._near: OrderedDict[bytes, list[int]] = OrderedDict()
+        self._near_lock = threading.Lock()
+
+    def near(self, v: np.ndarray) -> list[int]:
+        """The POOL concepts nearest the unit vector V (the knowledge port's), kept a while:
+        the next step asks again for its current locus, this step's encountered one."""
+        key = np.asarray(v, dtype=np.float32).tobytes()
+        with self._near_lock:
+            found = self._near.get(key)
+        if found is None:
+            found = [i for i, _ in self.kb.nearest(v, POOL)]
+            with self._near_lock:
+                self._near[key] = found
+                while len(self._near) > NEAR_KEPT:
+                    self._near.popitem(last=False)
+        return found
 
     def degenerate(self) -> frozenset[str]:
         """Corpus labels that are ancestors of more than 5% of the concepts: never themes."""
@@ -57,7 +76,7 @@ class OfflineDweller:
         kb = self.kb
         degenerate = self.degenerate()
         va, vb = normalize(a.embedding), normalize(b.embedding)
-        s_a, s_b, pool = pair_rows(kb, a.embedding, b.embedding)
+        s_a, s_b, pool = pair_rows(kb, a.embedding, b.embedding, self.near)
         f = pair_facts(kb, a, b, s_a, s_b, degenerate, attractor, recent_themes, resonance_proximity, pool)
         dist = 1.0 - f.sim
 
@@ -124,16 +143,21 @@ class OfflineDweller:
         )
 
 
-def pair_rows(kb: Knowledge, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def pair_rows(
+    kb: Knowledge, a: np.ndarray, b: np.ndarray, near: Callable[[np.ndarray], list[int]] | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """The similarity rows the facts are read from: to every concept (the shipped corpus's
     exact rows), or, for a knowledge base too large to pass over every step
     (ports.BandSampler), to a pool of the concepts nearest a, b and their midpoint (the
     ANN's, POOL each), all the facts look among (the midpoint's nearest, each side's near
-    concepts); the concepts outside it are far from both and named by no fact."""
+    concepts); the concepts outside it are far from both and named by no fact. NEAR: the
+    POOL concepts nearest a unit vector (the ANN's search when not given)."""
     if not isinstance(kb, BandSampler):
         return kb.unit_similarities(a), kb.unit_similarities(b), None
     va, vb = normalize(a), normalize(b)
-    found = [i for v in (va, vb, midpoint(va, vb)) for i, _ in kb.nearest(v, POOL)]
+    if near is None:
+        near = lambda v: [i for i, _ in kb.nearest(v, POOL)]  # noqa: E731
+    found = [i for v in (va, vb, midpoint(va, vb)) for i in near(v)]
     pool = np.unique(np.array(found, dtype=np.int64))
     rows = kb.vectors(pool)
     return rows @ va, rows @ vb, pool
