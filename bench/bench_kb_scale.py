@@ -1,5 +1,6 @@
-"""Knowledge-base scale benchmark: a wander step's whole candidate generation and selection
-over 14k, 100k and 1M concepts, side by side. Prints `name: value unit` lines only.
+"""Knowledge-base scale benchmark: a wander step's whole candidate generation and selection,
+and the whole take_step with the offline dweller (`whole_*`), over 14k, 100k and 1M
+concepts, side by side. Prints `name: value unit` lines only.
 
 The 14k corpus is the shipped one (its concepts and MiniLM vectors); 100k and 1M are
 synthetic: the shipped concepts, then variants of them (kb/variants.py: each a copy of a
