@@ -19,6 +19,7 @@ from wander.adapters.llm.offline_facets.facts import pair_facts
 from wander.bootstrap.wiring import offline_engine
 from wander.core.domain.models import Locus, SourceType
 from wander.core.engine import step, themes
+from wander.core.engine.adjacency.senses import Senses
 from wander.core.engine.service import NewWander
 
 WHOLE = "a pass over every concept"
@@ -62,6 +63,9 @@ def locus(kb, i: int) -> Locus:
 def no_whole_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ApproximateIndex, "similarities", lambda self, v: pytest.fail(WHOLE))
     monkeypatch.setattr(ApproximateIndex, "unit_similarities", lambda self, v: pytest.fail(WHOLE))
+    monkeypatch.setattr(ApproximateIndex, "domain_mask", lambda self, a, f: pytest.fail(WHOLE))
+    monkeypatch.setattr(KnowledgeIndex, "_compute_domain_reach", lambda self: pytest.fail(WHOLE))
+    monkeypatch.setattr(Senses, "_word_index", lambda self: pytest.fail(WHOLE))
 
 
 def facts(kb, a: Locus, b: Locus):
