@@ -20,12 +20,15 @@ export const METRIC_HELP: Record<string, string> = {
   novelty_stability: "Mean novelty of the later half of the sandwiches over that of the earlier half (1: novelty does not decay).",
 };
 
-export function AnalysisPage() {
+type LastRun = { run: ForageRunOut; log: ForageLogEntry[]; made: Record<string, SandwichRowLite> };
+
+/** The corpus's metrics, and a forage run that reads them (and the charts' version) again. */
+function useCorpus() {
   const [data, setData] = useState<SandwichMetrics | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [version, setVersion] = useState(0);
-  const [lastRun, setLastRun] = useState<{ run: ForageRunOut; log: ForageLogEntry[]; made: Record<string, SandwichRowLite> } | null>(null);
+  const [lastRun, setLastRun] = useState<LastRun | null>(null);
 
   const load = useCallback(() => {
     sandwichApi.metrics().then(setData, (e: Error) => setError(e.message));
@@ -48,23 +51,62 @@ export function AnalysisPage() {
       setBusy(false);
     }
   };
+  return { data, error, busy, version, lastRun, forage };
+}
+
+function AnalysisHeader({ busy, error, forage }: { busy: boolean; error: string | null; forage: () => void }) {
+  return (
+    <header className="topbar">
+      <Brand />
+      <div className="session-title">
+        <h1>Sandwich corpus</h1>
+      </div>
+      <nav className="topnav" aria-label="pages">
+        <Link to="/">← Wanders</Link>
+        <Link to="/reviews" data-testid="reviews-link">Review queue</Link>
+      </nav>
+      <button className="primary" onClick={forage} disabled={busy} data-testid="forage">
+        {busy ? "foraging…" : "Forage (patience 2)"}
+      </button>
+      {error && <span role="alert">{error}</span>}
+    </header>
+  );
+}
+
+/** The six metrics of 8.1 against their targets, and the corpus's counts. */
+function MetricsCard({ data }: { data: SandwichMetrics }) {
+  return (
+    <section className="card">
+      <h2>Metrics (SANDWICH 8.1)</h2>
+      <table data-testid="metrics">
+        <thead>
+          <tr><th>metric</th><th>value</th><th>target</th><th>met</th><th>what it measures</th></tr>
+        </thead>
+        <tbody>
+          {Object.entries(data.metrics).map(([name, m]) => (
+            <tr key={name} data-metric={name}>
+              <td>{name.replace(/_/g, " ")}</td>
+              <td>{fmt(m?.value)}</td>
+              <td>{m?.target}</td>
+              <td>{m?.met == null ? "–" : m.met ? "yes" : "no"}</td>
+              <td className="muted small">{METRIC_HELP[name] ?? ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p data-testid="counts">
+        {data.counts.attempts} attempts, {data.counts.made} made, {data.counts.sandwiches} sandwiches in the corpus
+      </p>
+    </section>
+  );
+}
+
+export function AnalysisPage() {
+  const { data, error, busy, version, lastRun, forage } = useCorpus();
 
   return (
     <div className="page analysis-page">
-      <header className="topbar">
-        <Brand />
-        <div className="session-title">
-          <h1>Sandwich corpus</h1>
-        </div>
-        <nav className="topnav" aria-label="pages">
-          <Link to="/">← Wanders</Link>
-          <Link to="/reviews" data-testid="reviews-link">Review queue</Link>
-        </nav>
-        <button className="primary" onClick={forage} disabled={busy} data-testid="forage">
-          {busy ? "foraging…" : "Forage (patience 2)"}
-        </button>
-        {error && <span role="alert">{error}</span>}
-      </header>
+      <AnalysisHeader busy={busy} error={error} forage={forage} />
       <div className="analysis-body">
       <p className="muted analysis-intro" data-testid="analysis-intro">
         The corpus holds sandwiches (SANDWICH, 004): an insight (the filling) bounded by two related concepts (the breads),
@@ -75,28 +117,7 @@ export function AnalysisPage() {
         <p>loading…</p>
       ) : (
         <>
-          <section className="card">
-            <h2>Metrics (SANDWICH 8.1)</h2>
-            <table data-testid="metrics">
-              <thead>
-                <tr><th>metric</th><th>value</th><th>target</th><th>met</th><th>what it measures</th></tr>
-              </thead>
-              <tbody>
-                {Object.entries(data.metrics).map(([name, m]) => (
-                  <tr key={name} data-metric={name}>
-                    <td>{name.replace(/_/g, " ")}</td>
-                    <td>{fmt(m?.value)}</td>
-                    <td>{m?.target}</td>
-                    <td>{m?.met == null ? "–" : m.met ? "yes" : "no"}</td>
-                    <td className="muted small">{METRIC_HELP[name] ?? ""}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <p data-testid="counts">
-              {data.counts.attempts} attempts, {data.counts.made} made, {data.counts.sandwiches} sandwiches in the corpus
-            </p>
-          </section>
+          <MetricsCard data={data} />
           {lastRun ? <RunLog run={lastRun.run} log={lastRun.log} made={lastRun.made} /> : null}
           <CorpusCharts version={version} />
         </>
