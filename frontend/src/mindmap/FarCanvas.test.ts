@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Edge, Node } from "@xyflow/react";
 import { emptyGraph, type GraphState } from "../store";
-import { clipToWindow, flowPart } from "./FarCanvas";
+import { clipToWindow, farBounds, flowPart, grownExtent } from "./FarCanvas";
 import { addedSince, drawFar, wrap } from "./farDraw";
 import { grew } from "./layout/growth";
 import { locusRadius } from "./palette";
@@ -215,5 +215,40 @@ describe("addedSince (a live step drawn over the picture, not the whole area aga
     expect(calls).not.toContain("clearRect");
     expect(calls.filter((c) => c === "lineTo")).toHaveLength(1);
     expect(calls.filter((c) => c === "arc")).toHaveLength(2);
+  });
+});
+
+describe("grownExtent (the canvas's box, grown at a live step)", () => {
+  type Locus = GraphState["loci"][string];
+  const locus = (id: string, visits = 1) => ({ id, concept: id, domains: [], visit_count: visits, kind: "locus", parentId: null, firstStep: 0 }) as unknown as Locus;
+  const step = (g: GraphState, from: string, to: string, visits = 1): GraphState => {
+    const loci = { ...g.loci, [to]: locus(to, visits) };
+    const order = g.loci[to] ? g.order : [...g.order, to];
+    const path = [...g.path, { id: `path:${g.path.length + 1}`, source: from, target: to, step: g.path.length + 1, bridge: false }];
+    return { ...g, loci, order, path };
+  };
+
+  it("is farBounds' extent, computed from the last one, for new loci and a revisit at the edge; anew when positions moved", () => {
+    let g: GraphState = { ...emptyGraph("s"), loci: { a: locus("a"), b: locus("b") }, order: ["a", "b"] };
+    let pos = new Map([["a", { x: 0, y: 0 }], ["b", { x: 500, y: 0 }]]);
+    let last = { pic: { graph: g, positions: pos, onTop: new Set<string>() }, extent: grownExtent(null, { graph: g, positions: pos, onTop: new Set() }) };
+    const whole = (gr: GraphState, p: Map<string, { x: number; y: number }>) => farBounds(gr, p);
+    const margin = ([x0, y0, x1, y1]: number[]) => ({ x: x0 - 20, y: y0 - 20, w: x1 - x0 + 40, h: y1 - y0 + 40 });
+    // a new locus past the edge
+    const g2 = step(g, "b", "c");
+    const pos2 = new Map(pos).set("c", { x: 900, y: -300 });
+    grew(pos, pos2, ["c"]);
+    const e2 = grownExtent(last, { graph: g2, positions: pos2, onTop: new Set() });
+    expect(margin(e2)).toEqual(whole(g2, pos2));
+    last = { pic: { graph: g2, positions: pos2, onTop: new Set() }, extent: e2 };
+    // a revisit of the locus at the edge: its disc grows, no position changes
+    const g3 = step(g2, "a", "c", 2);
+    const e3 = grownExtent(last, { graph: g3, positions: pos2, onTop: new Set() });
+    expect(margin(e3)).toEqual(whole(g3, pos2));
+    expect(e3[2]).toBe(900 + locusRadius(2));
+    // a position moved (no lineage): the box is the whole one again, smaller
+    g = g3;
+    pos = new Map(pos2).set("c", { x: 100, y: 0 });
+    expect(margin(grownExtent({ pic: { graph: g3, positions: pos2, onTop: new Set() }, extent: e3 }, { graph: g, positions: pos, onTop: new Set() }))).toEqual(whole(g, pos));
   });
 });

@@ -11,6 +11,7 @@ import { useStore, ViewportPortal, type Edge, type Node } from "@xyflow/react";
 import type { GraphState } from "../store";
 import { nextCullWindow, type CullWindow } from "./cull";
 import { addedSince, drawFar, type Bounds, type FarPicture } from "./farDraw";
+import { placedSince } from "./layout/growth";
 import type { Point } from "./layout/types";
 import { locusRadius } from "./palette";
 
@@ -42,22 +43,45 @@ export function flowPart(nodes: Node[], edges: Edge[], keep: (id: string) => boo
 
 /** The box around every locus (with its radius) and a margin. */
 export function farBounds(g: GraphState, positions: Map<string, Point>): Bounds | null {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const id of g.order) {
+  return withMargin(extentOf(g, positions, g.order, null));
+}
+
+/** The loci's extent (x0, y0, x1, y1, radii included), `ids` added to `from`. */
+type Extent = [number, number, number, number];
+
+function extentOf(g: GraphState, positions: Map<string, Point>, ids: Iterable<string>, from: Extent | null): Extent {
+  let [x0, y0, x1, y1] = from ?? [Infinity, Infinity, -Infinity, -Infinity];
+  for (const id of ids) {
     const p = positions.get(id);
-    if (!p) continue;
-    const r = locusRadius(g.loci[id].visit_count);
+    const l = g.loci[id];
+    if (!p || !l) continue;
+    const r = locusRadius(l.visit_count);
     if (p.x - r < x0) x0 = p.x - r;
     if (p.y - r < y0) y0 = p.y - r;
     if (p.x + r > x1) x1 = p.x + r;
     if (p.y + r > y1) y1 = p.y + r;
   }
+  return [x0, y0, x1, y1];
+}
+
+function withMargin([x0, y0, x1, y1]: Extent): Bounds | null {
   if (x0 === Infinity) return null;
   const m = 20;
   return { x: x0 - m, y: y0 - m, w: x1 - x0 + 2 * m, h: y1 - y0 + 2 * m };
+}
+
+/** farBounds of `pic`, grown from `prev`'s extent when the picture only grew since (the
+ * loci placed since and the ends of the steps since: a revisit's disc grows), not gone
+ * over every locus again at each live step of a large map. */
+export function grownExtent(prev: { pic: FarPicture; extent: Extent } | null, pic: FarPicture): Extent {
+  const g = pic.graph;
+  const a = prev?.pic.graph;
+  const placed = prev && a && a.sessionId === g.sessionId ? placedSince(prev.pic.positions, pic.positions) : null;
+  const p0 = a?.path.length ?? 0;
+  if (!prev || !a || placed === null || g.path.length < p0 || (p0 > 0 && g.path[p0 - 1] !== a.path[p0 - 1])) return extentOf(g, pic.positions, g.order, null);
+  const ids = placed.slice();
+  for (let i = p0; i < g.path.length; i++) ids.push(g.path[i].source, g.path[i].target);
+  return extentOf(g, pic.positions, ids, prev.extent);
 }
 
 /** The part of `b` inside the window `w` (all of `b` when there is none), or null when they
@@ -80,7 +104,12 @@ function FarCanvasView({ pic }: { pic: FarPicture }) {
   const settled = useSettled(zoom);
   const [hold] = useState(() => ({ win: null as CullWindow | null }));
   const win = useStore((s) => (hold.win = nextCullWindow(hold.win, s.transform, s.width, s.height)));
-  const all = useMemo(() => farBounds(pic.graph, pic.positions), [pic]);
+  const [ext] = useState(() => ({ last: null as { pic: FarPicture; extent: Extent } | null }));
+  const all = useMemo(() => {
+    const extent = grownExtent(ext.last, pic);
+    ext.last = { pic, extent };
+    return withMargin(extent);
+  }, [pic, ext]);
   // (a new window over the same part of the map, as when it all fits in the view, draws nothing new)
   const clip = all ? clipToWindow(all, win) : null;
   const area = clip ? `${clip.x},${clip.y},${clip.w},${clip.h}` : "";
@@ -92,7 +121,7 @@ function FarCanvasView({ pic }: { pic: FarPicture }) {
   const labels = settled >= LABEL_ZOOM;
   // what is on the canvas now: a new picture over the same area, scale and labels is drawn
   // as what it adds (see addedSince)
-  const [drawn] = useState(() => ({ pic: null as FarPicture | null, area: "", scale: 0, w: 0, h: 0, labels: false }));
+  const [drawn] = useState(() => ({ pic: null as FarPicture | null, area: "", scale: 0, w: 0, h: 0, labels: false, loci: 0 }));
   useEffect(() => {
     const c = ref.current;
     if (!c || !b) return;
@@ -102,9 +131,13 @@ function FarCanvasView({ pic }: { pic: FarPicture }) {
     const same = drawn.pic && drawn.area === area && drawn.scale === scale && drawn.w === w && drawn.h === h && drawn.labels === labels;
     const only = same ? addedSince(drawn.pic!, pic) : null;
     drawFar(ctx, pic, b, scale, labels, only);
-    Object.assign(drawn, { pic, area, scale, w, h, labels });
+    // how many loci the picture holds (the bench's catch-up waits for all): counted again
+    // only when the positions did not just grow
+    const grown = drawn.pic && drawn.pic.graph.sessionId === pic.graph.sessionId ? placedSince(drawn.pic.positions, pic.positions) : null;
+    const loci = grown ? drawn.loci + grown.filter((id) => pic.graph.loci[id]).length : placedLoci(pic);
+    Object.assign(drawn, { pic, area, scale, w, h, labels, loci });
     performance.measure("wander:far-draw", { start: t }); // (read by bench/mindmap_probe.mjs)
-    c.dataset.loci = String(placedLoci(pic)); // how many loci the picture holds (the bench's catch-up waits for all)
+    c.dataset.loci = String(loci);
   }, [pic, b, area, drawn, scale, w, h, labels]);
   if (!b) return null;
   return (
