@@ -36,28 +36,28 @@ class FakeSocket implements SocketLike {
   }
 }
 
-describe("WanderSocket", () => {
-  beforeEach(() => {
-    FakeSocket.all = [];
-    vi.useFakeTimers();
+beforeEach(() => {
+  FakeSocket.all = [];
+  vi.useFakeTimers();
+});
+afterEach(() => vi.useRealTimers());
+
+function client(initialSeq = 0) {
+  const got: EventOut[] = [];
+  const states: ConnState[] = [];
+  const ws = new WanderSocket({
+    url: (after) => `ws://x/ws/sessions/s-1?after_seq=${after}`,
+    initialSeq,
+    onEvent: (e) => got.push(e),
+    onState: (s) => states.push(s),
+    backoffMs: { initial: 100, max: 1000 },
+    socketFactory: (url) => new FakeSocket(url),
+    random: () => 0.5,
   });
-  afterEach(() => vi.useRealTimers());
+  return { ws, got, states };
+}
 
-  function client(initialSeq = 0) {
-    const got: EventOut[] = [];
-    const states: ConnState[] = [];
-    const ws = new WanderSocket({
-      url: (after) => `ws://x/ws/sessions/s-1?after_seq=${after}`,
-      initialSeq,
-      onEvent: (e) => got.push(e),
-      onState: (s) => states.push(s),
-      backoffMs: { initial: 100, max: 1000 },
-      socketFactory: (url) => new FakeSocket(url),
-      random: () => 0.5,
-    });
-    return { ws, got, states };
-  }
-
+describe("WanderSocket: catching up", () => {
   it("reconnects after a drop with after_seq = last seq and delivers no duplicates", () => {
     const events = walkEvents(3); // seq 1..14
     const { ws, got, states } = client();
@@ -102,6 +102,22 @@ describe("WanderSocket", () => {
     expect(ws.lastSeq).toBe(10);
   });
 
+  it("reconnects when two heartbeats in a row show it is behind", () => {
+    const { ws } = client();
+    ws.start();
+    FakeSocket.all[0].open();
+    FakeSocket.all[0].replay(walkEvents(1).slice(0, 2)); // seq 1, 2
+    FakeSocket.all[0].send({ type: "heartbeat", ts: "", last_seq: 2 });
+    FakeSocket.all[0].send({ type: "heartbeat", ts: "", last_seq: 4 }); // event 3, 4 may be in flight
+    expect(FakeSocket.all[0].closedByClient).toBe(false);
+    FakeSocket.all[0].send({ type: "heartbeat", ts: "", last_seq: 4 }); // still missing: lost
+    expect(FakeSocket.all[0].closedByClient).toBe(true);
+    vi.advanceTimersByTime(200);
+    expect(FakeSocket.all[1].url).toMatch(/after_seq=2$/);
+  });
+});
+
+describe("WanderSocket: backing off, closing, giving up", () => {
   it("backs off exponentially up to the cap while the server is down", () => {
     const { ws } = client(3);
     ws.start();
@@ -135,20 +151,6 @@ describe("WanderSocket", () => {
     vi.advanceTimersByTime(5000);
     expect(FakeSocket.all).toHaveLength(2);
     expect(states.at(-1)).toBe("closed");
-  });
-
-  it("reconnects when two heartbeats in a row show it is behind", () => {
-    const { ws } = client();
-    ws.start();
-    FakeSocket.all[0].open();
-    FakeSocket.all[0].replay(walkEvents(1).slice(0, 2)); // seq 1, 2
-    FakeSocket.all[0].send({ type: "heartbeat", ts: "", last_seq: 2 });
-    FakeSocket.all[0].send({ type: "heartbeat", ts: "", last_seq: 4 }); // event 3, 4 may be in flight
-    expect(FakeSocket.all[0].closedByClient).toBe(false);
-    FakeSocket.all[0].send({ type: "heartbeat", ts: "", last_seq: 4 }); // still missing: lost
-    expect(FakeSocket.all[0].closedByClient).toBe(true);
-    vi.advanceTimersByTime(200);
-    expect(FakeSocket.all[1].url).toMatch(/after_seq=2$/);
   });
 
   it("gives up when the server refuses the socket for good (unknown session)", () => {

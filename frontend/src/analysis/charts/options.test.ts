@@ -80,7 +80,9 @@ describe("the six pictures' options", () => {
     expect(line.data).toEqual([25, null]);
     expect(line.markLine.data[0].yAxis).toBe(30);
   });
+});
 
+describe("the catalogue and its colours", () => {
   it("the catalogue counts each picture's marks, and 0 on an empty corpus", () => {
     expect(CHARTS.map((c) => c.key)).toEqual(["network", "treemap", "sunburst", "validity", "heatmap", "efficiency"]);
     expect(CHARTS.map((c) => c.count(SAMPLE))).toEqual([3, 3, 3, 3, 2, 2]);
