@@ -111,9 +111,8 @@ def test_the_label_shares_are_read_from_a_bounded_sample(kbs, monkeypatch: pytes
 def test_whole_steps_and_crystals_without_a_pass_over_the_corpus(kbs, monkeypatch: pytest.MonkeyPatch) -> None:
     approx, _ = kbs
     monkeypatch.setattr(step, "STRONG_LOCUS", 0.0)  # every stretch crystallizes: the gate is judged
-    engine, store, clock = offline_engine(approx, HashEmbedder())  # type: ignore[arg-type]
 
-    async def run() -> list:
+    async def run(engine, clock) -> list:
         session = await engine.create(
             NewWander(
                 seed_concept="concept 5",
@@ -131,7 +130,15 @@ def test_whole_steps_and_crystals_without_a_pass_over_the_corpus(kbs, monkeypatc
             out.append(await engine.step(walk))
         return out
 
-    results = asyncio.run(run())
+    engine, store, clock = offline_engine(approx, HashEmbedder())  # type: ignore[arg-type]
+    results = asyncio.run(run(engine, clock))
     assert len(results) == 36 and all(r.residue.connection for r in results)
     crystals = list(store.crystals_by_id.values())
     assert crystals and all(c.validity.get("gloss_echo") is not None for c in crystals)
+    # replay: a fresh engine (its dweller's kept searches empty) walks the same path, saying the same
+    monkeypatch.undo()  # the wander's creation and loading may read every concept once
+    monkeypatch.setattr(step, "STRONG_LOCUS", 0.0)
+    again = asyncio.run(run(*offline_engine(approx, HashEmbedder())[::2]))  # type: ignore[arg-type]
+    assert [(r.to_locus.kb_key, r.residue.connection, r.residue.possibility) for r in again] == [
+        (r.to_locus.kb_key, r.residue.connection, r.residue.possibility) for r in results
+    ]
