@@ -66,31 +66,33 @@ async function canvasLoci(page: Page, loci: Map<string, string>, skip: Set<strin
     .sort((a, b) => Math.hypot(a.x - mid.x, a.y - mid.y) - Math.hypot(b.x - mid.x, b.y - mid.y));
 }
 
-test("a large map draws its loci on the canvas; click, shift-click and right-click pick them there", async ({ page }) => {
-  // (the server walks the 360 steps first: on the loaded two-core machine, beside pytest and
-  // other browser tests, that took over 90 s: 323 steps were done when the wait ran out)
-  test.slow();
+/** A wander of STEPS steps, walked by the server to its end; its id and loci. */
+async function walkLarge(page: Page): Promise<{ id: string; loci: Map<string, string> }> {
   const s = await createViaApi(page, { seed_concept: "trade winds", max_steps: STEPS, random_seed: 31, human_checkpoint_frequency: 0 });
   const run = await page.request.post(`${API}/sessions/${s.id}/wander`, { data: { n_steps: STEPS } });
   expect(run.status(), await run.text()).toBe(202);
   await expect.poll(async () => (await sessionViaApi(page, s.id)).step_count, { timeout: 240_000, intervals: [500, 1000] }).toBe(STEPS);
   await expect.poll(async () => (await sessionViaApi(page, s.id)).running, { timeout: 30_000 }).toBe(false);
-  const loci = await lociOf(page, s.id);
+  return { id: s.id, loci: await lociOf(page, s.id) };
+}
 
-  await page.goto(`/sessions/${s.id}`);
+/** Opens the wander's map, caught up, its loci on the canvas: React Flow holds only a few of
+ * them (the current locus, the one the latest step left, those tied to a crystal or a candidate). */
+async function openLargeMap(page: Page, id: string, loci: Map<string, string>): Promise<void> {
+  await page.goto(`/sessions/${id}`);
   await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
   await expect(page.getByTestId("status-steps")).toContainText(String(STEPS));
-  // the loci are on the canvas: React Flow holds only a few of them (the current locus, the
-  // one the latest step left, those tied to a crystal or a candidate)
   await expect(page.getByTestId("far-canvas")).toBeVisible();
   await expect(page.getByTestId("mindmap")).toHaveClass(/is-large/);
   const domLoci = await page.locator(".react-flow__node-locus").count();
   expect(domLoci).toBeGreaterThan(0);
   expect(domLoci).toBeLessThan(loci.size / 5);
+}
 
-  // a still view, close in (labels on), of where the loci are thickest: "Whole map" stops
-  // following (or a panel that opens would move the view to the current locus); the search
-  // then centres the view on the locus with the most others near it (and selects it)
+/** A still view, close in (labels on), of where the loci are thickest: "Whole map" stops
+ * following (or a panel that opens would move the view to the current locus); the search
+ * then centres the view on the locus with the most others near it (and selects it). */
+async function centreOnDensest(page: Page, loci: Map<string, string>): Promise<Spot> {
   await page.getByRole("button", { name: "Whole map" }).click();
   await expect(page.getByRole("button", { name: "Fit & follow" })).toBeVisible();
   const all = await settledSpots(page, loci);
@@ -107,6 +109,16 @@ test("a large map draws its loci on the canvas; click, shift-click and right-cli
       return Math.hypot(at!.x - box.x - box.width / 2, at!.y - box.y - box.height / 2);
     })
     .toBeLessThan(40);
+  return dense;
+}
+
+test("a large map draws its loci on the canvas; click, shift-click and right-click pick them there", async ({ page }) => {
+  // (the server walks the 360 steps first: on the loaded two-core machine, beside pytest and
+  // other browser tests, that took over 90 s: 323 steps were done when the wait ran out)
+  test.slow();
+  const { id, loci } = await walkLarge(page);
+  await openLargeMap(page, id, loci);
+  const dense = await centreOnDensest(page, loci);
 
   // a click on a locus drawn on the canvas opens its panel
   const [first] = await canvasLoci(page, loci, new Set([dense.id]));
