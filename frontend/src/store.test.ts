@@ -5,7 +5,17 @@ import { layoutInput } from "./mindmap/layoutInput";
 import { candidate, ev, locus, residue, SID, walkEvents } from "./test/fixtures";
 import type { SessionOut } from "./api/types.gen";
 
-describe("reduceEvent", () => {
+/** A session whose events up to step 2 are ingested: the live events follow from `cut`. */
+const ingestedUpToStep2 = () => {
+  const st = useWander.getState;
+  st().openSession(SID);
+  const events = walkEvents(3);
+  const cut = events.findIndex((e) => e.subject === "wander.step.started" && (e.payload as { step_number: number }).step_number === 2);
+  st().ingest(events.slice(0, cut));
+  return { st, events, cut, before: st().graph };
+};
+
+describe("reduceEvent: the walk", () => {
   it("builds the walk from a replay: loci, path edges in step order, current locus", () => {
     const g = reduceEvents(emptyGraph(SID), walkEvents(3));
     expect(g.order).toEqual(["L0", "L1", "L2", "L3"]);
@@ -46,7 +56,9 @@ describe("reduceEvent", () => {
     expect(g.lastSeq).toBe(0);
     expect(g.name).toBeNull();
   });
+});
 
+describe("reduceEvent: the candidates", () => {
   it("replaces the candidate adjacencies at every step", () => {
     const events = walkEvents(2, {
       candidates: (s) => (s === 1 ? [candidate("concept 1", 0.5), candidate("apple", 0.3), candidate("pear", 0.2)] : [candidate("concept 2", 0.6), candidate("river", 0.4)]),
@@ -101,6 +113,16 @@ describe("reduceEvent", () => {
     expect(ask(early, 2)[0]).toEqual(["ghost:2:0", true]);
   });
 
+  it("caps the candidates shown to the most probable", () => {
+    let g = reduceEvents(emptyGraph(SID), walkEvents(1));
+    const many = Array.from({ length: 24 }, (_, i) => candidate(`c${i}`, (i + 1) / 100));
+    g = reduceEvent(g, ev(g.lastSeq + 1, "wander.adjacencies.found", { step_number: 2, from_locus_id: "L1", candidates: many }));
+    const v = adjacencyView(g, 5);
+    expect(v.ghosts.map((x) => x.concept)).toEqual(["c23", "c22", "c21", "c20", "c19"]);
+  });
+});
+
+describe("reduceEvent: a locus's record", () => {
   it("keeps the record of a step's unchanged from-locus, also for a single live event", () => {
     const events = walkEvents(3);
     const before = reduceEvents(emptyGraph(SID), events.slice(0, -1));
@@ -112,14 +134,6 @@ describe("reduceEvent", () => {
     expect(after.loci).toBe(before.loci);
     expect(after.path).toHaveLength(before.path.length + 1);
     expect(before.path).toHaveLength(2); // the earlier state is left as it was
-  });
-
-  it("caps the candidates shown to the most probable", () => {
-    let g = reduceEvents(emptyGraph(SID), walkEvents(1));
-    const many = Array.from({ length: 24 }, (_, i) => candidate(`c${i}`, (i + 1) / 100));
-    g = reduceEvent(g, ev(g.lastSeq + 1, "wander.adjacencies.found", { step_number: 2, from_locus_id: "L1", candidates: many }));
-    const v = adjacencyView(g, 5);
-    expect(v.ghosts.map((x) => x.concept)).toEqual(["c23", "c22", "c21", "c20", "c19"]);
   });
 
   it("updates a revisited locus in place and follows status events", () => {
@@ -147,7 +161,7 @@ describe("reduceEvent", () => {
   });
 });
 
-describe("useWander store", () => {
+describe("useWander store: ingesting", () => {
   beforeEach(() => useWander.setState(useWander.getInitialState()));
 
   it("ingests batches, counts received events and resets on another session", () => {
@@ -166,16 +180,6 @@ describe("useWander store", () => {
     expect(st().selectedId).toBeNull();
     expect(st().graph.sessionId).toBe("s-2");
   });
-
-  /** A session whose events up to step 2 are ingested: the live events follow from `cut`. */
-  const ingestedUpToStep2 = () => {
-    const st = useWander.getState;
-    st().openSession(SID);
-    const events = walkEvents(3);
-    const cut = events.findIndex((e) => e.subject === "wander.step.started" && (e.payload as { step_number: number }).step_number === 2);
-    st().ingest(events.slice(0, cut));
-    return { st, events, cut, before: st().graph };
-  };
 
   it("adds a live step's residue to arrivedBy in place (no 5,000-key copy per event); a graph held from before reads the same residue for each locus it had reached", () => {
     const { st, events, cut, before } = ingestedUpToStep2();
@@ -205,6 +209,10 @@ describe("useWander store", () => {
     expect(reduceEvents(folded, events.slice(cut)).loci).not.toBe(folded.loci);
     expect(Object.keys(folded.loci)).toEqual(Object.keys(fromBefore));
   });
+});
+
+describe("useWander store: the REST view and the sub-wanders", () => {
+  beforeEach(() => useWander.setState(useWander.getInitialState()));
 
   it("takes status from the REST view only when it is newer than the events", () => {
     const st = useWander.getState;
