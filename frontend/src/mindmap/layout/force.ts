@@ -243,12 +243,28 @@ export class IncrementalLayout implements Placed {
     this.solid = 0;
   }
 
+  /** Places one batch: a start for each node (a fan for a step's candidates), then settles them. */
   private placeBatch(batch: LayoutNode[], byId: Map<string, LayoutNode>, freed: Map<string, Point>): void {
-    const initial = new Map<string, Point>();
     const dense = this.solid >= this.opts.denseFrom;
-    // edges already drawn near this batch (for the no-crossing rule)
+    const placedLinks = this.linksAround(dense ? [] : batch);
+    const initial = this.ofOneParent(batch) ? this.fan(batch, byId, freed, placedLinks, dense) : this.startEach(batch, byId, freed, placedLinks, dense);
+    // Settle the batch among its fixed neighbourhood.
+    const movers = batch.filter((n) => initial.has(n.id));
+    if (!dense) settle(this, this.opts, movers, initial);
+    this.runs += 1;
+    for (const n of movers) {
+      this.setPos(n.id, initial.get(n.id)!);
+      this.placed.push(n.id);
+      if (n.r >= SMALL) this.solid++;
+      this.setRadius(n.id, n.r);
+      if (n.label) this.labels.set(n.id, n.label);
+    }
+  }
+
+  /** Edges already drawn near the parents of `batch` (for the no-crossing rule), each once. */
+  private linksAround(batch: LayoutNode[]): LayoutLink[] {
     const around = new Set<string>();
-    for (const n of dense ? [] : batch) {
+    for (const n of batch) {
       const at = (n.parentId && this.positions.get(n.parentId)) || null;
       if (!at) continue;
       const found: { id: string; d2: number }[] = [];
@@ -269,62 +285,66 @@ export class IncrementalLayout implements Placed {
           seenLinks.add(l);
           placedLinks.push(l);
         }
-    const parentOf = (n: LayoutNode) => (n.parentId ? this.positions.get(n.parentId) : undefined);
-    const sameParent = batch.length > 1 && batch.every((n) => n.parentId && n.parentId === batch[0].parentId && parentOf(n));
+    return placedLinks;
+  }
 
-    if (sameParent) {
-      // Satellites of one node (a step's candidates): an arc in the parent's freest direction,
-      // alternating two radii so that neighbouring labels do not collide.
-      const parent = parentOf(batch[0])!;
-      const pr = this.radii.get(batch[0].parentId!) ?? 20;
-      const dist = pr + this.opts.linkDistance * 1.15;
-      const centre = bestAngle(this, batch[0].parentId!, parent, dist, this.awayAngle(batch[0], byId), 8, placedLinks, dense);
-      const k = batch.length;
-      const spread = Math.min(Math.PI * 1.4, (k - 1) * 0.5);
-      batch.forEach((n, i) => {
-        const reused = n.label ? freed.get(n.label) : undefined;
-        if (reused) return void initial.set(n.id, { ...reused });
-        const a = centre + (k === 1 ? 0 : -spread / 2 + (spread * i) / (k - 1));
-        const d = dist + (i % 2) * 48;
-        initial.set(n.id, { x: parent.x + d * Math.cos(a), y: parent.y + d * Math.sin(a) });
-      });
-    } else {
-      for (const n of batch) {
-        const reused = n.label ? freed.get(n.label) : undefined;
-        if (reused) {
-          initial.set(n.id, { ...reused });
-          continue;
-        }
-        const parentPos = (n.parentId ? (this.positions.get(n.parentId) ?? initial.get(n.parentId)) : undefined) ?? null;
-        if (!parentPos) {
-          if (this.positions.size === 0 && initial.size === 0) {
-            initial.set(n.id, { x: 0, y: 0 });
-          } else {
-            const c = this.centre();
-            const far = Math.max(0, ...[...this.positions.values()].map((p) => Math.hypot(p.x - c.x, p.y - c.y)));
-            const a = bestAngle(this, null, c, far + 2 * this.opts.linkDistance, 0, n.r, placedLinks);
-            initial.set(n.id, { x: c.x + (far + 2 * this.opts.linkDistance) * Math.cos(a), y: c.y + (far + 2 * this.opts.linkDistance) * Math.sin(a) });
-          }
-          continue;
-        }
-        const pr = (n.parentId && this.radii.get(n.parentId)) || 20;
-        const dist = pr + n.r + this.opts.linkDistance;
-        const a = bestAngle(this, n.parentId, parentPos, dist, this.awayAngle(n, byId), n.r, placedLinks, dense);
-        initial.set(n.id, { x: parentPos.x + dist * Math.cos(a), y: parentPos.y + dist * Math.sin(a) });
+  /** Whether `batch` is satellites of one placed node (a step's candidates). */
+  private ofOneParent(batch: LayoutNode[]): boolean {
+    return batch.length > 1 && batch.every((n) => n.parentId && n.parentId === batch[0].parentId && this.positions.get(n.parentId));
+  }
+
+  /** Satellites of one node: an arc in the parent's freest direction, alternating two radii so
+   * that neighbouring labels do not collide (a node whose label was freed takes that place). */
+  private fan(batch: LayoutNode[], byId: Map<string, LayoutNode>, freed: Map<string, Point>, placedLinks: LayoutLink[], dense: boolean): Map<string, Point> {
+    const initial = new Map<string, Point>();
+    const parentId = batch[0].parentId!;
+    const parent = this.positions.get(parentId)!;
+    const pr = this.radii.get(parentId) ?? 20;
+    const dist = pr + this.opts.linkDistance * 1.15;
+    const centre = bestAngle(this, parentId, parent, dist, this.awayAngle(batch[0], byId), 8, placedLinks, dense);
+    const k = batch.length;
+    const spread = Math.min(Math.PI * 1.4, (k - 1) * 0.5);
+    batch.forEach((n, i) => {
+      const reused = n.label ? freed.get(n.label) : undefined;
+      if (reused) return void initial.set(n.id, { ...reused });
+      const a = centre + (k === 1 ? 0 : -spread / 2 + (spread * i) / (k - 1));
+      const d = dist + (i % 2) * 48;
+      initial.set(n.id, { x: parent.x + d * Math.cos(a), y: parent.y + d * Math.sin(a) });
+    });
+    return initial;
+  }
+
+  /** A start for each node on its own: a freed place of its label, else a link from its parent
+   * (placed, or started earlier in this batch) in the freest direction, else out past the map. */
+  private startEach(batch: LayoutNode[], byId: Map<string, LayoutNode>, freed: Map<string, Point>, placedLinks: LayoutLink[], dense: boolean): Map<string, Point> {
+    const initial = new Map<string, Point>();
+    for (const n of batch) {
+      const reused = n.label ? freed.get(n.label) : undefined;
+      if (reused) {
+        initial.set(n.id, { ...reused });
+        continue;
       }
+      const parentPos = (n.parentId ? (this.positions.get(n.parentId) ?? initial.get(n.parentId)) : undefined) ?? null;
+      if (!parentPos) {
+        initial.set(n.id, this.outside(n, initial, placedLinks));
+        continue;
+      }
+      const pr = (n.parentId && this.radii.get(n.parentId)) || 20;
+      const dist = pr + n.r + this.opts.linkDistance;
+      const a = bestAngle(this, n.parentId, parentPos, dist, this.awayAngle(n, byId), n.r, placedLinks, dense);
+      initial.set(n.id, { x: parentPos.x + dist * Math.cos(a), y: parentPos.y + dist * Math.sin(a) });
     }
+    return initial;
+  }
 
-    // Settle the batch among its fixed neighbourhood.
-    const movers = batch.filter((n) => initial.has(n.id));
-    if (!dense) settle(this, this.opts, movers, initial);
-    this.runs += 1;
-    for (const n of movers) {
-      this.setPos(n.id, initial.get(n.id)!);
-      this.placed.push(n.id);
-      if (n.r >= SMALL) this.solid++;
-      this.setRadius(n.id, n.r);
-      if (n.label) this.labels.set(n.id, n.label);
-    }
+  /** A start for a node without a placed parent: the origin on an empty map, else two links
+   * beyond the farthest placed node, in the freest direction from the centre. */
+  private outside(n: LayoutNode, initial: Map<string, Point>, placedLinks: LayoutLink[]): Point {
+    if (this.positions.size === 0 && initial.size === 0) return { x: 0, y: 0 };
+    const c = this.centre();
+    const far = Math.max(0, ...[...this.positions.values()].map((p) => Math.hypot(p.x - c.x, p.y - c.y)));
+    const a = bestAngle(this, null, c, far + 2 * this.opts.linkDistance, 0, n.r, placedLinks);
+    return { x: c.x + (far + 2 * this.opts.linkDistance) * Math.cos(a), y: c.y + (far + 2 * this.opts.linkDistance) * Math.sin(a) };
   }
 
   /** The centre of what is placed (kept as running sums would drift with removals: computed, but only for rootless nodes and roots). */
