@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { Background, BackgroundVariant, ConnectionMode, getNodesBounds, MiniMap, ReactFlow, useReactFlow, type Node } from "@xyflow/react";
-import { useWander } from "../store";
+import { useWander, type GraphState } from "../store";
 import { edgeTypes } from "./edges";
 import { nodeTypes } from "./nodes";
 import { LocusMenu } from "./ContextMenu";
@@ -62,45 +62,7 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
   return (
     <div className={`mindmap${part.labelsOff ? " lod-far" : ""}${big ? " is-large" : ""}`} data-testid="mindmap" data-layout={shownLayout} data-fit-id={shownLayout === "semantic" ? (layout.projection.fitId ?? undefined) : undefined} ref={box}>
       <ArrowMarkers />
-      <ReactFlow
-        nodes={part.nodes}
-        edges={part.edges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        onNodeClick={hands.onNodeClick}
-        onNodeContextMenu={hands.onNodeContextMenu}
-        onNodesChange={hands.onNodesChange}
-        onNodeDragStop={hands.onNodeDragStop}
-        onPaneClick={hands.onPaneClick}
-        onPaneContextMenu={hands.onPaneContextMenu}
-        onMoveStart={follow.onMoveStart}
-        onMoveEnd={follow.onMoveEnd}
-        nodesDraggable
-        nodeDragThreshold={3}
-        // a click whose pointer slips a pixel or two before the release is still a click
-        // (React Flow's default 0 dropped it: a shaky select, compare or pick on the canvas)
-        nodeClickDistance={3}
-        paneClickDistance={3}
-        nodesConnectable={false}
-        connectionMode={ConnectionMode.Loose}
-        elementsSelectable
-        minZoom={0.02}
-        maxZoom={3}
-        proOptions={{ hideAttribution: true }}
-        colorMode="dark"
-      >
-        {/* a large map has no dot grid: it is drawn anew at every frame of a pan (its pattern
-            moves with the view), which doubled the frame time of the canvas's pan */}
-        {big ? null : <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />}
-        {part.farPic ? <FarCanvas pic={part.farPic} /> : null}
-        <Overview graph={graph} positions={positions} regions={part.regions} shapes={!big} />
-        <AttractorMark graph={graph} positions={positions} />
-        {big ? (
-          <BigMiniMap graph={graph} positions={positions} currentId={graph.currentLocusId} />
-        ) : (
-          <MiniMap pannable zoomable position="bottom-right" nodeColor={miniColour} maskColor="rgba(8, 12, 20, 0.65)" ariaLabel="minimap" />
-        )}
-      </ReactFlow>
+      <MapFlow graph={graph} positions={positions} part={part} hands={hands} follow={follow} big={big} />
       <MapTools follow={follow} mode={mode} onMode={onLayout ?? setOwnMode} projection={layout.projection} semantic={shownLayout === "semantic"} />
       <MapSearch />
       <NoticeLine />
@@ -108,6 +70,52 @@ export function MindMap({ layout: layoutProp, onLayout }: { layout?: LayoutMode;
       {graph.order.length === 0 ? <div className="map-empty">Waiting for the first events…</div> : null}
       <Legend next={layout.next} />
     </div>
+  );
+}
+
+/** React Flow with the map's items, its hands and follow's move handlers, and what it draws
+ * over and beside them: dots, the far canvas, overview, attractor and minimap. */
+function MapFlow({ graph, positions, part, hands, follow, big }: { graph: GraphState; positions: Map<string, Point>; part: ReturnType<typeof useCanvasPart>; hands: ReturnType<typeof useMapHands>; follow: ReturnType<typeof useFollow>; big: boolean }) {
+  return (
+    <ReactFlow
+      nodes={part.nodes}
+      edges={part.edges}
+      nodeTypes={nodeTypes}
+      edgeTypes={edgeTypes}
+      onNodeClick={hands.onNodeClick}
+      onNodeContextMenu={hands.onNodeContextMenu}
+      onNodesChange={hands.onNodesChange}
+      onNodeDragStop={hands.onNodeDragStop}
+      onPaneClick={hands.onPaneClick}
+      onPaneContextMenu={hands.onPaneContextMenu}
+      onMoveStart={follow.onMoveStart}
+      onMoveEnd={follow.onMoveEnd}
+      nodesDraggable
+      nodeDragThreshold={3}
+      // a click whose pointer slips a pixel or two before the release is still a click
+      // (React Flow's default 0 dropped it: a shaky select, compare or pick on the canvas)
+      nodeClickDistance={3}
+      paneClickDistance={3}
+      nodesConnectable={false}
+      connectionMode={ConnectionMode.Loose}
+      elementsSelectable
+      minZoom={0.02}
+      maxZoom={3}
+      proOptions={{ hideAttribution: true }}
+      colorMode="dark"
+    >
+      {/* a large map has no dot grid: it is drawn anew at every frame of a pan (its pattern
+          moves with the view), which doubled the frame time of the canvas's pan */}
+      {big ? null : <Background variant={BackgroundVariant.Dots} gap={28} size={1.2} color="#253049" />}
+      {part.farPic ? <FarCanvas pic={part.farPic} /> : null}
+      <Overview graph={graph} positions={positions} regions={part.regions} shapes={!big} />
+      <AttractorMark graph={graph} positions={positions} />
+      {big ? (
+        <BigMiniMap graph={graph} positions={positions} currentId={graph.currentLocusId} />
+      ) : (
+        <MiniMap pannable zoomable position="bottom-right" nodeColor={miniColour} maskColor="rgba(8, 12, 20, 0.65)" ariaLabel="minimap" />
+      )}
+    </ReactFlow>
   );
 }
 
