@@ -100,6 +100,24 @@ export function useFollow(box: RefObject<HTMLDivElement | null>, input: FollowIn
   return {
     follow,
     whole,
+    ...viewButtons(rf, latest, setFollow, setWhole, followView, wholeMap),
+    ...usePersonMoves(setFollow, setWhole),
+    resized,
+  };
+}
+
+type Latest = RefObject<FollowInput & { follow: boolean; whole: boolean; placed: boolean }>;
+
+/** What the map's buttons do: "Fit & follow", "Whole map" and the zoom. */
+function viewButtons(
+  rf: ReturnType<typeof useReactFlow>,
+  latest: Latest,
+  setFollow: (on: boolean) => void,
+  setWhole: (on: boolean) => void,
+  followView: (duration?: number, now?: boolean) => void,
+  wholeMap: () => void,
+): Pick<Follow, "followAgain" | "showWhole" | "zoom"> {
+  return {
     followAgain: () => {
       setFollow(true);
       setWhole(false);
@@ -115,12 +133,8 @@ export function useFollow(box: RefObject<HTMLDivElement | null>, input: FollowIn
       const duration = glideFor(latest.current.nodes.length, 200);
       void (by === "in" ? rf.zoomIn({ duration }) : rf.zoomOut({ duration }));
     },
-    ...usePersonMoves(setFollow, setWhole),
-    resized,
   };
 }
-
-type Latest = RefObject<FollowInput & { follow: boolean; whole: boolean; placed: boolean }>;
 
 /** When the whole map is fitted again: Whole map on and the map changed (a step, a move of
  * the archive's timeline); a new semantic picture (the switch to it, a refit), whatever the
