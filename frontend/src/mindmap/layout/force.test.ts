@@ -11,7 +11,7 @@ function chain(n: number): { nodes: LayoutNode[]; links: LayoutLink[] } {
 }
 const dist = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.hypot(a.x - b.x, a.y - b.y);
 
-describe("IncrementalLayout", () => {
+describe("IncrementalLayout placing new nodes", () => {
   it("never moves nodes it has placed; only new nodes move", () => {
     const lay = new IncrementalLayout();
     const first = lay.update(chain(4).nodes, chain(4).links);
@@ -39,6 +39,32 @@ describe("IncrementalLayout", () => {
       for (let j = i + 1; j < ids.length; j++) expect(dist(pos.get(ids[i])!, pos.get(ids[j])!)).toBeGreaterThan(30);
   });
 
+  it("uses both dimensions: a long walk does not come out as a straight line", () => {
+    const { nodes, links } = chain(12);
+    const pos = new IncrementalLayout().update(nodes, links);
+    const xs = nodes.map((n) => pos.get(n.id)!.x);
+    const ys = nodes.map((n) => pos.get(n.id)!.y);
+    const span = (v: number[]) => Math.max(...v) - Math.min(...v);
+    expect(Math.min(span(xs), span(ys))).toBeGreaterThan(150);
+  });
+
+  it("fans a step's candidates around their parent without overlaps", () => {
+    const lay = new IncrementalLayout();
+    const { nodes, links } = chain(3);
+    const ghosts: LayoutNode[] = Array.from({ length: 8 }, (_, i) => ({ id: `g${i}`, parentId: "n2", r: 7, label: `cand ${i}`, group: "candidates:3" }));
+    const pos = lay.update([...nodes, ...ghosts], [...links, ...ghosts.map((g) => ({ source: "n2", target: g.id }))]);
+    const all = [...nodes, ...ghosts];
+    for (const g of ghosts) {
+      const d = dist(pos.get(g.id)!, pos.get("n2")!);
+      expect(d).toBeGreaterThan(40);
+      expect(d).toBeLessThan(320);
+    }
+    for (let i = 0; i < all.length; i++)
+      for (let j = i + 1; j < all.length; j++) expect(dist(pos.get(all[i].id)!, pos.get(all[j].id)!)).toBeGreaterThan(all[i].r + all[j].r + 10);
+  });
+});
+
+describe("IncrementalLayout when nodes go", () => {
   it("does not run the simulation when nothing is new, and forgets removed nodes", () => {
     const lay = new IncrementalLayout();
     const { nodes, links } = chain(3);
@@ -63,7 +89,9 @@ describe("IncrementalLayout", () => {
     expect(p2.has(ghost.id)).toBe(false);
     expect(dist(p2.get("n3")!, ghostAt)).toBeLessThan(120);
   });
+});
 
+describe("IncrementalLayout replayed and live", () => {
   it("lays out a replayed walk the same way as a live one (node by node)", () => {
     const { nodes, links } = chain(10);
     const batch = new IncrementalLayout().update(nodes, links);
@@ -96,30 +124,6 @@ describe("IncrementalLayout", () => {
     const linkAway = 18 + 18 + 120;
     expect(nodes.slice(1, 20).some((_, k) => Math.abs(fromParent(k + 1) - linkAway) > 0.5)).toBe(true);
     for (let i = 21; i < 40; i++) expect(fromParent(i)).toBeCloseTo(linkAway, 6);
-  });
-
-  it("uses both dimensions: a long walk does not come out as a straight line", () => {
-    const { nodes, links } = chain(12);
-    const pos = new IncrementalLayout().update(nodes, links);
-    const xs = nodes.map((n) => pos.get(n.id)!.x);
-    const ys = nodes.map((n) => pos.get(n.id)!.y);
-    const span = (v: number[]) => Math.max(...v) - Math.min(...v);
-    expect(Math.min(span(xs), span(ys))).toBeGreaterThan(150);
-  });
-
-  it("fans a step's candidates around their parent without overlaps", () => {
-    const lay = new IncrementalLayout();
-    const { nodes, links } = chain(3);
-    const ghosts: LayoutNode[] = Array.from({ length: 8 }, (_, i) => ({ id: `g${i}`, parentId: "n2", r: 7, label: `cand ${i}`, group: "candidates:3" }));
-    const pos = lay.update([...nodes, ...ghosts], [...links, ...ghosts.map((g) => ({ source: "n2", target: g.id }))]);
-    const all = [...nodes, ...ghosts];
-    for (const g of ghosts) {
-      const d = dist(pos.get(g.id)!, pos.get("n2")!);
-      expect(d).toBeGreaterThan(40);
-      expect(d).toBeLessThan(320);
-    }
-    for (let i = 0; i < all.length; i++)
-      for (let j = i + 1; j < all.length; j++) expect(dist(pos.get(all[i].id)!, pos.get(all[j].id)!)).toBeGreaterThan(all[i].r + all[j].r + 10);
   });
 
   it("lays out a live walk whose links are the same objects from step to step as one given new links every time", () => {
