@@ -43,7 +43,7 @@ const settled = () => new Promise((r) => setTimeout(r, 5));
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe("ForceLayoutClient", () => {
+describe("ForceLayoutClient in the page", () => {
   it("lays out in the page without workers, each change a new map that grew from the last", () => {
     const steps = walk(30);
     const client = new ForceLayoutClient({}, false);
@@ -80,7 +80,9 @@ describe("ForceLayoutClient", () => {
     client.pin("n1", { x: 1, y: 2 }); // (a pin is no render's: the map hears of it)
     expect(told).toBe(1);
   });
+});
 
+describe("ForceLayoutClient with a worker", () => {
   it("sends a batch of many new nodes to the worker and takes the layout back for a live step, placing all as the page would", async () => {
     vi.stubGlobal("Worker", InThreadWorker);
     InThreadWorker.made = 0;
