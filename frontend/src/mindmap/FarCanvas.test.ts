@@ -64,28 +64,29 @@ describe("flowPart (what React Flow holds of a map drawn on the canvas)", () => 
   });
 });
 
-describe("drawFar (the edge grammar of a map drawn on the canvas)", () => {
-  /** A 2D context that counts the drawing calls (and keeps the dash of each stroke). */
-  function recorder() {
-    const calls: Record<string, number> = {};
-    const dashes: number[][] = [];
-    let dash: number[] = [];
-    const ctx = new Proxy(
-      { canvas: document.createElement("canvas"), measureText: (t: string) => ({ width: t.length * 7 }) },
-      {
-        get(target, key: string) {
-          if (key in target) return target[key as keyof typeof target];
-          return (...args: unknown[]) => {
-            calls[key] = (calls[key] ?? 0) + 1;
-            if (key === "setLineDash") dash = args[0] as number[];
-            if (key === "stroke") dashes.push(dash);
-          };
-        },
-        set: () => true,
+/** A 2D context that counts the drawing calls (and keeps the dash of each stroke). */
+function recorder() {
+  const calls: Record<string, number> = {};
+  const dashes: number[][] = [];
+  let dash: number[] = [];
+  const ctx = new Proxy(
+    { canvas: document.createElement("canvas"), measureText: (t: string) => ({ width: t.length * 7 }) },
+    {
+      get(target, key: string) {
+        if (key in target) return target[key as keyof typeof target];
+        return (...args: unknown[]) => {
+          calls[key] = (calls[key] ?? 0) + 1;
+          if (key === "setLineDash") dash = args[0] as number[];
+          if (key === "stroke") dashes.push(dash);
+        };
       },
-    ) as unknown as CanvasRenderingContext2D;
-    return { ctx, calls, dashes };
-  }
+      set: () => true,
+    },
+  ) as unknown as CanvasRenderingContext2D;
+  return { ctx, calls, dashes };
+}
+
+describe("drawFar (the edge grammar of a map drawn on the canvas)", () => {
   const locus = (id: string, domain: string) => ({ id, concept: id, domains: [domain], visit_count: 1 }) as unknown as GraphState["loci"][string];
   const graph = (): GraphState => ({
     ...emptyGraph("s"),
