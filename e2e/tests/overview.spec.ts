@@ -33,3 +33,10 @@ test("a 400-step map at whole-map zoom shows labelled regions, and loci closer i
   await expect(page.locator(".react-flow__node-locus").first()).toBeVisible();
   await shot(page, "d31-overview-near");
 });
+
+declare global {
+  interface Window {
+    /** The live feed's test hook: how many loci the page's graph holds. */
+    __wanderGraphSize?: () => number;
+  }
+}
