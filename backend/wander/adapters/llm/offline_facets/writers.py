@@ -4,11 +4,14 @@ what is true of the pair. All five read the same facts, so they cannot contradic
 other (a pair the connection calls kin is never called strangers by the surprise).
 
 The walk has a direction: `a` is where it comes from, `b` where it goes; a fact that holds
-of one side only says which ("back toward", "ahead toward")."""
+of one side only says which ("back toward", "ahead toward"). The surprise is written in
+surprise.py; the clauses every writer uses are in clauses.py."""
 
 from __future__ import annotations
 
+from wander.adapters.llm.offline_facets.clauses import in_line, sentence_of, where_between
 from wander.adapters.llm.offline_facets.facts import TOWARD, PairFacts, Side, lemma
+from wander.adapters.llm.offline_facets.surprise import surprise as surprise
 from wander.adapters.llm.offline_facets.words import (
     DOMAIN_WORDS,
     domains,
@@ -19,11 +22,9 @@ from wander.adapters.llm.offline_facets.words import (
     relation,
     role,
     shared,
-    times,
 )
 from wander.core.engine.ports import Knowledge, KnowledgeConcept
 
-BALANCED = 0.06  # a concept this much nearer one side than the other still stands between them
 KINDRED = 0.5  # two kinds this similar are near in meaning, however far apart the corpus files them
 
 
@@ -31,23 +32,6 @@ def _name(s: Side, read_as: bool = False) -> str:
     if read_as and not s.own:
         return f"{q(s.name)} (read as {q(s.concept.label)})"
     return q(s.name)
-
-
-def _in_line(c: KnowledgeConcept, word: str | None) -> bool:
-    return word is not None and (word in c.path or lemma(c) == word)
-
-
-def _sentence(*clauses: str) -> str:
-    text = "; ".join(c for c in clauses if c)
-    return text[0].upper() + text[1:] + "." if text else ""
-
-
-def _toward(f: PairFacts, sims: tuple[float, float]) -> str:
-    """Where a concept between the two leans: evenly, back toward a, or ahead toward b."""
-    sa, sb = sims
-    if abs(sa - sb) <= BALANCED:
-        return "evenly between them"
-    return f"back toward {q(f.a.name)}" if sa > sb else f"ahead toward {q(f.b.name)}"
 
 
 def _kinship(f: PairFacts, read_as: bool = False) -> str:
@@ -105,19 +89,19 @@ def _middle(kb: Knowledge, f: PairFacts) -> str:
     M = f"{q(m.label)} ({gloss(m)})"
     if f.middle_relation:
         return f"{M} stands between them: " + relation(*f.middle_relation)
-    if f.kin and f.kinship not in ("a_in_b", "b_in_a") and _in_line(m, f.shared):
-        return f"{M} is another of that kind, {_toward(f, f.middle_sims)}"
+    if f.kin and f.kinship not in ("a_in_b", "b_in_a") and in_line(m, f.shared):
+        return f"{M} is another of that kind, {where_between(f, f.middle_sims)}"
     for s, other in ((f.a, f.b), (f.b, f.a)):
-        if _in_line(m, s.lemma):
+        if in_line(m, s.lemma):
             return f"{M}, a kind of {q(s.name)}, reaches toward {q(other.name)}"
         if lemma(m) in s.concept.path:
             return f"{M}, which {q(s.name)} is a kind of, reaches toward {q(other.name)}"
     if f.middle_names is not None:
-        return f"{M} lies {_toward(f, f.middle_sims)}, its definition naming {q(f.middle_names.lemma)}"
+        return f"{M} lies {where_between(f, f.middle_sims)}, its definition naming {q(f.middle_names.lemma)}"
     common = set(m.domains) & set(f.common_domains)
     if common:
-        return f"{M}, of {domains(sorted(common))} like both, lies {_toward(f, f.middle_sims)}"
-    return f"{M} lies {_toward(f, f.middle_sims)}"
+        return f"{M}, of {domains(sorted(common))} like both, lies {where_between(f, f.middle_sims)}"
+    return f"{M} lies {where_between(f, f.middle_sims)}"
 
 
 def _same_role(f: PairFacts) -> str:
@@ -132,13 +116,13 @@ def _same_role(f: PairFacts) -> str:
 def connection(kb: Knowledge, f: PairFacts) -> str:
     link = _link(f) or _same_role(f)
     if link and not f.kin:  # the stated tie leads when their kinds do not meet
-        first = _sentence(link, _kinship(f, read_as=True))
+        first = sentence_of(link, _kinship(f, read_as=True))
     else:
-        first = _sentence(_kinship(f, read_as=True), link)
+        first = sentence_of(_kinship(f, read_as=True), link)
     again = "the walk keeps coming back to it" if f.middle_recurs else ""
     if f.middle_attractor is not None and f.middle_attractor > 0.02:
         again += (", and it lies" if again else "it lies") + " nearer the attractor than either"
-    return first + " " + _sentence(_middle(kb, f), again)
+    return first + " " + sentence_of(_middle(kb, f), again)
 
 
 TIES = {  # how a lean belongs to its side -> the words after the lean's name
@@ -207,7 +191,7 @@ def tension(kb: Knowledge, f: PairFacts) -> str:
         pull = f"going on to {B} brings the walk nearer the attractor"
     elif f.attractor_shift is not None and f.attractor_shift < -TOWARD:
         pull = f"going on to {B} takes the walk away from the attractor"
-    return _sentence(_leans(kb, f), contrast, depth, pull)
+    return sentence_of(_leans(kb, f), contrast, depth, pull)
 
 
 def _translator(kb: Knowledge, f: PairFacts, dom_a: set[str], dom_b: set[str]) -> int | None:
@@ -248,20 +232,18 @@ def bridge(kb: Knowledge, f: PairFacts) -> str:
                 head = f"going from {src} into {domains(f.only_b)}, no concept near them belongs to both"
             elif own & dom_a:
                 head = f"no concept near them belongs to both {src} and {domains(f.only_b)}"
-                link = f"the nearest foothold, {q(c.label)}, {_toward(f, f.middle_sims)}, stays on the side the walk leaves"
+                link = f"the nearest foothold, {q(c.label)}, {where_between(f, f.middle_sims)}, stays on the side the walk leaves"
             elif own & dom_b:
                 head = f"the walk lands in {domains(f.only_b)} with nothing from {src} to carry across"
-                link = (
-                    f"{q(c.label)}, already on the far side, stands nearest the crossing, {_toward(f, f.middle_sims)}"
-                )
+                link = f"{q(c.label)}, already on the far side, stands nearest the crossing, {where_between(f, f.middle_sims)}"
             else:
                 head = f"{src} and {domains(f.only_b)} have no concept in common near this step"
                 field = f"from a third field, {domains(list(c.domains))}, " if c.domains else ""
-                link = f"the gap is spanned {field}by {q(c.label)}, {_toward(f, f.middle_sims)}"
+                link = f"the gap is spanned {field}by {q(c.label)}, {where_between(f, f.middle_sims)}"
         goal = ""
         if f.attractor_shift is not None and abs(f.attractor_shift) > TOWARD:
             goal = "a crossing " + ("toward" if f.attractor_shift > 0 else "away from") + " the attractor"
-        return _sentence(head, crossing, link, goal)
+        return sentence_of(head, crossing, link, goal)
     outside = next((i for i, _ in f.mids if not set(kb.concept(i).domains) & (dom_a | dom_b)), None)
     where = domains(f.common_domains)
     if f.only_a:
@@ -273,102 +255,7 @@ def bridge(kb: Knowledge, f: PairFacts) -> str:
         tail = f"the nearest view from outside is {q(o.label)}, from {domains(list(o.domains))}"
     else:
         tail = f"so does everything around their midpoint, led by {q(kb.concept(f.middle).label)}"
-    return _sentence(head, tail, crossing, link)
-
-
-def surprise(kb: Knowledge, f: PairFacts) -> str:
-    A, B = q(f.a.name), q(f.b.name)
-    m = q(kb.concept(f.middle).label)
-    if f.kin:
-        text, evidence = _kin_surprise(f, A, B), ""
-    else:
-        text, evidence = _stranger_surprise(f, A, B, m), _stranger_evidence(f)
-    if not evidence and f.kinds is not None and f.kinds_sim is not None:
-        evidence = _against_kinds(f.sim, f.kinds, f.kinds_sim)
-    elif not evidence and not f.mediated:
-        evidence = f"even {m} is farther from each than they are from one another"
-    if f.resonant:
-        evidence += ("; " if evidence else "") + f"{B} lies near a theme the walk keeps returning to"
-    leans = ""
-    if f.leans_sim is not None and f.leans_sim < 0.15:
-        leans = "what each leans toward has nothing in common with the other's"
-    elif f.leans_sim is not None and f.leans_sim >= 0.45:
-        leans = "what each leans toward lies close to the other's"
-    opposite = "yet the corpus counts them as opposites" if f.opposite else ""
-    back = f"the walk has met {B} {times(f.revisits)} before" if f.revisits > 0 else ""
-    return _sentence(text, evidence, leans, opposite, back)
-
-
-def _kin_surprise(f: PairFacts, A: str, B: str) -> str:
-    """Kin: how their distance in meaning sits with their kinship."""
-    S = q(f.shared or "")
-    kin = f"kinds of {S}" if f.kinship in ("siblings", "shared") else "one a kind of the other"
-    if f.band == "close":
-        if f.close_kin:
-            return f"{A} and {B} are as near in meaning as {kin} should be"
-        return f"{A} and {B} are nearer in meaning than their remote kinship through {S} suggests"
-    if f.band == "middle":
-        if f.close_kin:
-            return f"{A} and {B} are {kin}, yet a middle distance apart: the kind is shared, the uses differ"
-        return f"{A} and {B} are a middle distance apart, as cousins through {S} would be"
-    if f.close_kin:
-        return f"{A} and {B} are far apart for {kin}: more in common than their distance shows"
-    return f"{A} and {B} are far apart, and their lineages meet only at {S}: little in common either way"
-
-
-def _stranger_surprise(f: PairFacts, A: str, B: str, m: str) -> str:
-    """No lineage in common, or one that meets only in a broad class (which the connection
-    names): how near they are in meaning, and what lies between."""
-    toward = _toward(f, f.middle_sims)
-    if f.kinship == "broad":  # their kinds part early: the surprise is in the distance
-        if f.band == "close":
-            return f"{A} and {B} are close in meaning though their kinds part early: related by use, not by kind"
-        if f.band == "middle" and f.mediated:
-            return f"{A} and {B} lie a middle distance apart, and {m}, {toward}, stands nearer to each than they are to one another"
-        if f.band == "middle":
-            return f"{A} and {B} are a middle distance apart, {m} lying {toward}"
-        if f.mediated:
-            return f"far apart, {A} and {B} are spanned only by {m}, {toward} and nearer to each than they are to one another"
-        return f"{A} and {B} are far apart in meaning, with {m} {toward}"
-    if f.band == "close":
-        return f"{A} and {B} are close in meaning with no lineage in common: related by use, not by kind"
-    if f.band == "middle" and f.mediated:
-        return f"{A} and {B} share no lineage, yet {m}, {toward}, stands nearer to each than they are to one another"
-    if f.band == "middle":
-        return f"{A} and {B} are a middle distance apart without a common lineage, {m} lying {toward}"
-    if f.mediated:
-        return f"nothing in the corpus makes {A} and {B} kin, and only {m}, {toward} and nearer to each than they are to one another, spans the gap"
-    return f"{A} and {B} are strangers by kind and far apart in meaning, with {m} {toward}"
-
-
-def _stranger_evidence(f: PairFacts) -> str:
-    """What ties two concepts of no common lineage, if anything does."""
-    if f.relations:
-        return "what ties them is a relation, not a kind: " + relation(*f.relations[0])
-    if f.shared_target:
-        return "what they share is a relation, not a kind: " + shared(*f.shared_target)
-    if f.gloss_link:
-        return f"the definition of {q(f.gloss_link[0].name)} names {q(f.gloss_link[1].lemma)}"
-    if f.common_domains:
-        return f"both are matters of {domains(f.common_domains)}"
-    return ""
-
-
-def _against_kinds(sim: float, kinds: tuple[str, str], kinds_sim: float) -> str:
-    """The pair's nearness set against their kinds' own, graded by the margin."""
-    ka, kb_ = q(kinds[0]), q(kinds[1])
-    gap = sim - kinds_sim
-    if gap > 0.25:
-        return f"their kinds, {ka} and {kb_}, barely touch, so the nearness belongs to the pair alone"
-    if gap > 0.12:
-        return f"they stand much nearer than {ka} and {kb_} in general do"
-    if gap > 0.05:
-        return f"they are nearer to each other than their kinds, {ka} and {kb_}, are"
-    if gap < -0.12:
-        return f"{ka} and {kb_} in general lie closer than these two members of them"
-    if gap < -0.05:
-        return f"they are farther apart than their kinds, {ka} and {kb_}, are"
-    return f"they stand about as near as their kinds, {ka} and {kb_}, do"
+    return sentence_of(head, tail, crossing, link)
 
 
 STRONG_FILLING = 0.1  # a filling this much nearer each side than the sides are to each other
@@ -379,7 +266,7 @@ def _filling_kind(c: KnowledgeConcept, f: PairFacts) -> str:
     are, a side's own kind, a kind of a side, or a kind it shares with a side."""
     if f.filling_relation:
         return relation(*f.filling_relation)
-    if f.shared and f.kin and _in_line(c, f.shared):
+    if f.shared and f.kin and in_line(c, f.shared):
         return f"it is itself a kind of {q(f.shared)}"
     for s in (f.a, f.b) if c.path else ():
         if lemma(c) in s.concept.path:  # the filling is what a side is a kind of
@@ -406,7 +293,7 @@ def possibility(kb: Knowledge, f: PairFacts) -> str:
     else:
         field = f"from a third field, {domains(list(c.domains))}"
     kind = _filling_kind(c, f)
-    toward = _toward(f, f.filling_sims)
+    toward = where_between(f, f.filling_sims)
     where = f", {field}," if field else ""
     if min(f.filling_sims) - f.sim > STRONG_FILLING:
         head = f"{F}{where} could stand {toward}, clearly nearer to each than they are to one another: a strong candidate filling"
@@ -419,4 +306,4 @@ def possibility(kb: Knowledge, f: PairFacts) -> str:
         goal = "it lies nearer the attractor than either"
     elif f.filling_recurs:
         goal = "the walk has named it among its themes already"
-    return _sentence(head, kind, goal)
+    return sentence_of(head, kind, goal)

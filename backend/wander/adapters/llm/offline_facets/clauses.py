@@ -1,0 +1,27 @@
+"""What every facet writer builds its sentences with: clauses joined into a sentence, where a
+concept between the pair leans, whether a concept is in a lineage."""
+
+from __future__ import annotations
+
+from wander.adapters.llm.offline_facets.facts import PairFacts, lemma
+from wander.adapters.llm.offline_facets.words import q
+from wander.core.engine.ports import KnowledgeConcept
+
+BALANCED = 0.06  # a concept this much nearer one side than the other still stands between them
+
+
+def in_line(c: KnowledgeConcept, word: str | None) -> bool:
+    return word is not None and (word in c.path or lemma(c) == word)
+
+
+def sentence_of(*clauses: str) -> str:
+    text = "; ".join(c for c in clauses if c)
+    return text[0].upper() + text[1:] + "." if text else ""
+
+
+def where_between(f: PairFacts, sims: tuple[float, float]) -> str:
+    """Where a concept between the two leans: evenly, back toward a, or ahead toward b."""
+    sa, sb = sims
+    if abs(sa - sb) <= BALANCED:
+        return "evenly between them"
+    return f"back toward {q(f.a.name)}" if sa > sb else f"ahead toward {q(f.b.name)}"
