@@ -344,6 +344,17 @@ def pair_facts(
     f.middle_names = next((x for x in (side_a, side_b) if names(m_gloss, x.lemma)), None)
     f.realms = (_realm(side_a.concept), _realm(side_b.concept))
     f.resonant = resonance_proximity >= RESONANT
+    _kinds_and_ties(kb, f, side_a, side_b)
+    recent = {t.lower() for t in recent_themes}
+    f.middle_recurs = lemma(kb.concept(f.middle)).lower() in recent
+    f.filling_recurs = lemma(kb.concept(f.filling)).lower() in recent
+    if attractor is not None:
+        _toward_attractor(kb, f, va, vb, normalize(attractor))
+    return f
+
+
+def _kinds_and_ties(kb: Knowledge, f: PairFacts, side_a: Side, side_b: Side) -> None:
+    """The two sides' top kinds (when they differ), how alike their leans are, and what ties each lean to its side."""
     ka, kb_ = (kb.find_label(x.concept.path[0]) if x.concept.path else None for x in (side_a, side_b))
     if ka is not None and kb_ is not None and ka != kb_:
         f.kinds = (side_a.concept.path[0], side_b.concept.path[0])
@@ -351,13 +362,11 @@ def pair_facts(
     if f.lean_a is not None and f.lean_b is not None:
         f.leans_sim = float(normalize(kb.vector(f.lean_a)) @ normalize(kb.vector(f.lean_b)))
     f.lean_ties = (_tie(kb, f.lean_a, side_a), _tie(kb, f.lean_b, side_b))
-    recent = {t.lower() for t in recent_themes}
-    f.middle_recurs = lemma(kb.concept(f.middle)).lower() in recent
-    f.filling_recurs = lemma(kb.concept(f.filling)).lower() in recent
-    if attractor is not None:
-        t = normalize(attractor)
-        ta, tb = float(va @ t), float(vb @ t)
-        f.attractor_shift = tb - ta
-        f.filling_attractor = float(normalize(kb.vector(f.filling)) @ t) - max(ta, tb)
-        f.middle_attractor = float(normalize(kb.vector(f.middle)) @ t) - max(ta, tb)
-    return f
+
+
+def _toward_attractor(kb: Knowledge, f: PairFacts, va: np.ndarray, vb: np.ndarray, t: np.ndarray) -> None:
+    """How the step, its filling and its middle move toward the attractor T (unit)."""
+    ta, tb = float(va @ t), float(vb @ t)
+    f.attractor_shift = tb - ta
+    f.filling_attractor = float(normalize(kb.vector(f.filling)) @ t) - max(ta, tb)
+    f.middle_attractor = float(normalize(kb.vector(f.middle)) @ t) - max(ta, tb)
