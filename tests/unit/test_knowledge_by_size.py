@@ -10,6 +10,7 @@ import types
 import numpy as np
 import pytest
 
+from tests.clustered_vectors import clustered
 from wander.adapters.kb.approximate_index import ApproximateIndex
 from wander.adapters.kb.index import KnowledgeIndex
 from wander.adapters.kb.scaled_vectors import ScaledVectors
@@ -24,11 +25,7 @@ N, DIM, NOTES = 1200, 24, 150
 
 
 def corpus() -> tuple[list[KnowledgeConcept], np.ndarray]:
-    rng = np.random.default_rng(3)
-    centres = rng.standard_normal((8, DIM)).astype(np.float32)
-    which = rng.integers(0, 8, N + NOTES)
-    m = centres[which] + 0.9 * rng.standard_normal((N + NOTES, DIM)).astype(np.float32)
-    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    m, which = clustered(np.random.default_rng(3), N + NOTES, DIM, 8, 0.9)
     concepts = [
         KnowledgeConcept(f"c{i}", f"concept {i}", f"gloss {i}", (f"d{which[i]}",), source="synthetic") for i in range(N)
     ]

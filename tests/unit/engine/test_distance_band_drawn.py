@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.clustered_vectors import clustered
 from wander.adapters.kb.approximate_index import ApproximateIndex
 from wander.adapters.kb.index import KnowledgeIndex
 from wander.core.domain.models import Locus, Session, SourceType
@@ -18,11 +19,7 @@ N, DIM, CLUSTERS = 2000, 24, 10
 
 
 def corpus() -> tuple[list[KnowledgeConcept], np.ndarray]:
-    rng = np.random.default_rng(4)
-    centres = rng.standard_normal((CLUSTERS, DIM)).astype(np.float32)
-    which = rng.integers(0, CLUSTERS, N)
-    m = centres[which] + 0.9 * rng.standard_normal((N, DIM)).astype(np.float32)
-    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    m, which = clustered(np.random.default_rng(4), N, DIM, CLUSTERS, 0.9)
     concepts = [
         KnowledgeConcept(f"c{i}", f"concept {i}", f"gloss {i}", (f"d{which[i]}",), source="synthetic") for i in range(N)
     ]

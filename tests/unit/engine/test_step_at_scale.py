@@ -11,6 +11,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from tests.clustered_vectors import clustered
 from wander.adapters.kb.approximate_index import ApproximateIndex
 from wander.adapters.kb.index import KnowledgeIndex
 from wander.core.domain.models import Locus, Session, SourceType
@@ -24,10 +25,7 @@ N, DIM, CLUSTERS, DOMAINS = 3000, 24, 12, 8
 
 def corpus() -> tuple[list[KnowledgeConcept], np.ndarray]:
     rng = np.random.default_rng(11)
-    centres = rng.standard_normal((CLUSTERS, DIM)).astype(np.float32)
-    which = rng.integers(0, CLUSTERS, N)
-    m = centres[which] + 0.9 * rng.standard_normal((N, DIM)).astype(np.float32)
-    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    m, _ = clustered(rng, N, DIM, CLUSTERS, 0.9)
     doms = rng.integers(0, DOMAINS, N)
     concepts = [
         KnowledgeConcept(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.clustered_vectors import clustered
 from wander.adapters.kb.approximate_index import ApproximateIndex
 from wander.adapters.kb.concept_table import ListConcepts
 from wander.adapters.kb.index import KnowledgeIndex
@@ -18,10 +19,7 @@ N, DIM, CLUSTERS, DOMAINS = 1500, 24, 12, 6
 
 def corpus() -> tuple[list[KnowledgeConcept], np.ndarray]:
     rng = np.random.default_rng(7)
-    centres = rng.standard_normal((CLUSTERS, DIM)).astype(np.float32)
-    which = rng.integers(0, CLUSTERS, N)
-    m = centres[which] + 0.8 * rng.standard_normal((N, DIM)).astype(np.float32)
-    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    m, _ = clustered(rng, N, DIM, CLUSTERS, 0.8)
     doms = rng.integers(0, DOMAINS, N)
     concepts = [
         KnowledgeConcept(
