@@ -14,6 +14,7 @@ import pytest
 from tests.clustered_vectors import clustered
 from wander.adapters.kb.approximate_index import ApproximateIndex
 from wander.adapters.kb.index import KnowledgeIndex
+from wander.adapters.kb.scaled_vectors import ScaledVectors
 from wander.core.domain.models import Locus, Session, SourceType
 from wander.core.engine.adjacency.senses import Senses
 from wander.core.engine.candidates import gather_candidates
@@ -45,7 +46,9 @@ def corpus() -> tuple[list[KnowledgeConcept], np.ndarray]:
 @pytest.fixture(scope="module")
 def kbs() -> tuple[ApproximateIndex, KnowledgeIndex]:
     concepts, m = corpus()
-    approx = ApproximateIndex(concepts, m)
+    # the graph built on one thread: a parallel build's graph differs from run to run, and the
+    # values read by index are compared with the exact rows to 1e-5
+    approx = ApproximateIndex(concepts, m, scaled=ScaledVectors.build(m, threads=1))
     return approx, KnowledgeIndex(concepts, approx.vectors(np.arange(N)))
 
 
