@@ -67,3 +67,37 @@ def first_lenses(ruminations: Iterable[Sequence[Mapping]]) -> list[str]:
 
 def first_lens_variety(ruminations: Iterable[Sequence[Mapping]]) -> int:
     return len(set(first_lenses(ruminations)))
+
+
+_BRACKETED = re.compile(r"\bn \((?:[^()]|\([^()]*\))*\)")
+OPENING_WORDS = 6  # a text's opening frame: the first words of its skeleton
+WINDOW = 10  # consecutive texts a person reads in a row
+
+
+def opening(text: str, masked_words: Iterable[str] = (), words: int = OPENING_WORDS) -> str:
+    """The text's opening frame: the first words of its skeleton (names, quotes, domains
+    masked, and a definition in brackets after a name: "'rock' (material of...)")."""
+    return " ".join(_BRACKETED.sub("n (g)", skeleton(text, masked_words)).split()[:words])
+
+
+def sentence_openings(text: str, masked_words: Iterable[str] = ()) -> set[str]:
+    """The opening frame of each of the text's sentences."""
+    words = list(masked_words)
+    return {opening(s, words) for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()}
+
+
+def most_alike_in_a_row(
+    texts: Sequence[str], masked_words: Iterable[str] = (), window: int = WINDOW, every_sentence: bool = False
+) -> tuple[int, str]:
+    """The most texts of any WINDOW consecutive ones that open alike (every_sentence: that
+    have a sentence opening alike), and that opening."""
+    words = list(masked_words)
+    frames = [sentence_openings(t, words) if every_sentence else {opening(t, words)} for t in texts]
+    best = (0, "")
+    for i in range(max(1, len(frames) - window + 1)):
+        counts = Counter(f for fs in frames[i : i + window] for f in fs)
+        if counts:
+            frame, n = counts.most_common(1)[0]
+            if n > best[0]:
+                best = (n, frame)
+    return best

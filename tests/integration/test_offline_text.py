@@ -19,7 +19,7 @@ from wander.core.engine import crystal_structure as cs
 from wander.core.engine.service import NewWander
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from text_quality import template_share_by_kind  # noqa: E402
+from text_quality import most_alike_in_a_row, template_share_by_kind  # noqa: E402
 
 FACETS = ("connection", "tension", "bridge", "surprise", "possibility")
 KIN = ("a_in_b", "b_in_a", "siblings", "shared")
@@ -91,8 +91,17 @@ async def test_facets_hold_together_and_vary(knowledge, embedder, seed, attracto
             pair = (ia, ib) if x == kb.concept(ia).label.split(" (")[0] else (ib, ia)
             assert kind in kb.relations_between(*pair), (x, kind, y)
     facets = {k: [getattr(r.residue, k) for r in results] for k in FACETS}
-    overall, per = template_share_by_kind(facets, sorted({*kb.domains(), *DOMAIN_WORDS.values()}))
+    masked = sorted({*kb.domains(), *DOMAIN_WORDS.values()})
+    overall, per = template_share_by_kind(facets, masked)
     assert overall <= 0.75, per  # one frame per facet would be 1.0
+    # read ten in a row, no facet opens alike more than three times, in any of its sentences
+    for kind, texts in facets.items():
+        alike = most_alike_in_a_row(texts, masked, every_sentence=True)
+        assert alike[0] <= 3, (kind, alike)
+    # no text says one sentence twice, and no two facets of a step share a sentence
+    for r in results:
+        sentences = [s for k in FACETS for s in re.split(r"(?<=[.!?])\s+", getattr(r.residue, k))]
+        assert len(sentences) == len(set(sentences)), sentences
 
 
 async def test_a_replay_writes_the_same_words(knowledge, embedder):

@@ -9,6 +9,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from text_quality import (  # noqa: E402
     first_lens_variety,
+    most_alike_in_a_row,
     rejected_as_trivial,
     skeleton,
     template_share,
@@ -39,3 +40,34 @@ def test_trivial_rejections_and_first_lenses():
     assert rejected_as_trivial(crystals) == 1
     runs = [[{"lens": "loci"}, {"lens": "crystals"}], [{"lens": "compost"}], [{"lens": "loci"}], []]
     assert first_lens_variety(runs) == 2
+
+
+def test_most_alike_in_a_row_counts_openings_within_ten_consecutive_texts():
+    alike = [f"'a{i}' and 'b{i}' lie a middle distance apart, and 'm{i}' stands between." for i in range(4)]
+    other = [f"Seen from '{i}', the step {w} on." for i, w in enumerate("goes runs walks moves hops leaps".split())]
+    # four alike among ten in a row
+    assert most_alike_in_a_row(alike + other)[0] == 4
+    assert most_alike_in_a_row(alike + other)[1] == "n and n lie a middle"
+    # the same four spread so that no ten in a row hold more than two
+    spread = [
+        alike[0],
+        *other[:3],
+        alike[1],
+        *other[3:],
+        "x.",
+        "y.",
+        "z.",
+        alike[2],
+        "u.",
+        "v.",
+        "w.",
+        "t.",
+        "s.",
+        "r.",
+        alike[3],
+    ]
+    assert most_alike_in_a_row(spread)[0] == 2
+    # a second sentence that opens alike counts only when every sentence is read
+    seconds = [f"{t} 'q{i}' lies evenly between them." for i, t in enumerate(other)]
+    assert most_alike_in_a_row(seconds)[0] == 1
+    assert most_alike_in_a_row(seconds, every_sentence=True)[0] == 6

@@ -60,13 +60,24 @@ RUM = SimpleNamespace(
 
 def test_the_bread_relation_comes_before_the_filling_and_the_findings_follow():
     text = plain_insight(Corpus(), bread(0), bread(1), 0, 1, 2, None, frozenset(), "kin:instrument", RUM)
-    assert text.startswith("'violin' and 'drum' are both kinds of 'instrument', and between them stands 'orchestra'")
+    assert text.startswith("'violin' and 'drum' are both kinds of 'instrument'. Between them stands 'orchestra'")
+    # a wander whose insights opened alike three times already says it another way, still
+    # with the breads' tie before the filling
+    said = frozenset(
+        s
+        for i in range(3)
+        for s in (f"'x{i}' and 'y{i}' are both kinds of 'z{i}'.", f"Between them stands 'w{i}' (a thing).")
+    )
+    other = plain_insight(Corpus(), bread(0), bread(1), 0, 1, 2, None, said, "kin:instrument", RUM)
+    assert not other.startswith("'violin' and 'drum' are both kinds of")
+    assert other.index("'violin'") < other.index("'orchestra'") and "'instrument'" in other.split("'orchestra'")[0]
     assert text.index("'instrument'") < text.index("'orchestra'")
     # the walk's own memory (a resonance) before a facet; never the budget line's figures, nor
     # a rejected step's evidence; the empty lens is named
-    assert 'found in its resonances: "percussion, strings, ensemble"' in text
+    assert 'Looking back through its resonances, the walk found "percussion, strings, ensemble"' in text
     assert "0.8" not in text and "invented" not in text
-    assert "it found no compost near it" in text
+    assert "It found no compost near it." in text
+    assert "Between them stands" not in other and "'orchestra' (a musical organization)" in other
 
 
 def test_each_bread_relation_reads_in_words():

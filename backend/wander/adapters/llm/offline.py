@@ -13,17 +13,20 @@ themes."""
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from wander.adapters.llm.offline_facets import writers
-from wander.adapters.llm.offline_facets.facts import lemma, pair_facts
+from wander.adapters.llm.offline_facets.facts import PairFacts, lemma, pair_facts
+from wander.adapters.llm.offline_facets.variety import Masker, Openings, choose
+from wander.adapters.llm.offline_facets.words import DOMAIN_WORDS
+from wander.adapters.llm.offline_facets.writers import FACETS, WRITERS
 from wander.core.domain import scoring
 from wander.core.domain.geometry import band_centrality, midpoint, normalize
 from wander.core.domain.models import Locus, Residue
 from wander.core.engine.ports import BandSampler, DwellRequest, Knowledge
+from wander.core.engine.text_openings import SENTENCE
 from wander.core.engine.themes import degenerate_themes
 
 POOL = 200  # a large knowledge base's concepts nearest each of a, b and their midpoint: the rows the facts read
@@ -37,6 +40,8 @@ class OfflineDweller:
         self.kb = knowledge
         self._near: OrderedDict[bytes, list[int]] = OrderedDict()
         self._near_lock = threading.Lock()
+        self._openings = Openings()
+        self._masker: Masker | None = None
 
     def near(self, v: np.ndarray) -> list[int]:
         """The POOL concepts nearest the unit vector V (the knowledge port's), kept a while:
@@ -56,6 +61,11 @@ class OfflineDweller:
         """Corpus labels that are ancestors of more than 5% of the concepts: never themes."""
         return degenerate_themes(self.kb)
 
+    def masker(self) -> Masker:
+        if self._masker is None:
+            self._masker = Masker([*self.kb.domains(), *DOMAIN_WORDS.values()])
+        return self._masker
+
     async def dwell(self, request: DwellRequest) -> Residue:
         return self.reflect(
             request.current,
@@ -63,6 +73,7 @@ class OfflineDweller:
             request.session.attractor_embedding,
             request.recent_themes,
             request.resonance_proximity,
+            (request.session.id, request.session.step_count + 1),
         )
 
     def reflect(
@@ -72,7 +83,10 @@ class OfflineDweller:
         attractor: np.ndarray | None = None,
         recent_themes: Sequence[str] = (),
         resonance_proximity: float = 0.0,
+        at: tuple[str, int] | None = None,
     ) -> Residue:
+        """The residue of the step from A to B; AT, (wander id, step number), lets the facets
+        open unlike that wander's last steps (variety.py)."""
         kb = self.kb
         degenerate = self.degenerate()
         va, vb = normalize(a.embedding), normalize(b.embedding)
@@ -128,12 +142,13 @@ class OfflineDweller:
             "attractor_pull": round(pull, 4),
             "attractor_shift": None if f.attractor_shift is None else round(f.attractor_shift, 4),
         }
+        facets = self.write(f, at)
         return Residue(
-            connection=writers.connection(kb, f),
-            tension=writers.tension(kb, f),
-            bridge=writers.bridge(kb, f),
-            surprise=writers.surprise(kb, f),
-            possibility=writers.possibility(kb, f),
+            connection=facets["connection"],
+            tension=facets["tension"],
+            bridge=facets["bridge"],
+            surprise=facets["surprise"],
+            possibility=facets["possibility"],
             themes=themes,
             interestingness=interestingness,
             actionability=float(np.clip(actionability, 0, 1)),
@@ -141,6 +156,22 @@ class OfflineDweller:
             themes_embedding=themes_embedding,
             details=details,
         )
+
+    def write(self, f: PairFacts, at: tuple[str, int] | None) -> dict[str, str]:
+        """Each facet's text: the most telling the facts support whose opening the wander's
+        last steps have not worn out; no sentence said twice across the facets."""
+        masker = self.masker()
+        session, step = at if at is not None else (None, 0)
+        used = self._openings.used(session, step)
+        out: dict[str, str] = {}
+        said: set[str] = set()
+        for facet in FACETS:
+            options = WRITERS[facet](self.kb, f)
+            fresh = [t for t in options if not said & set(SENTENCE.split(t))] or options
+            out[facet] = choose(fresh, used.get(facet, Counter()), masker)
+            said |= set(SENTENCE.split(out[facet]))
+        self._openings.record(session, step, {k: masker.openings(v) for k, v in out.items()})
+        return out
 
 
 def pair_rows(

@@ -3,6 +3,8 @@ concept between the pair leans, whether a concept is in a lineage."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from wander.adapters.llm.offline_facets.facts import PairFacts, lemma
 from wander.adapters.llm.offline_facets.words import q
 from wander.core.engine.ports import KnowledgeConcept
@@ -25,3 +27,19 @@ def where_between(f: PairFacts, sims: tuple[float, float]) -> str:
     if abs(sa - sb) <= BALANCED:
         return "evenly between them"
     return f"back toward {q(f.a.name)}" if sa > sb else f"ahead toward {q(f.b.name)}"
+
+
+Clause = tuple[str, ...]  # one fact's phrasings, the plainest first; () when the fact does not hold
+
+
+def arrangements(clauses: Sequence[Clause], leads: Sequence[int] | None = None, most: int | None = None) -> list[str]:
+    """One sentence for each phrasing of each clause that may lead (the indices LEADS, in the
+    order the facts rank them; every held clause in order when not given), the lead first
+    and the other held clauses after it in their plainest phrasing, in their own order (the
+    first MOST of them, when given)."""
+    held = [i for i, c in enumerate(clauses) if c and c[0]]
+    out: list[str] = []
+    for i in [i for i in (leads if leads is not None else held) if i in held]:
+        rest = [clauses[j][0] for j in held if j != i][:most]
+        out += [sentence_of(p, *rest) for p in clauses[i] if p]
+    return out or [sentence_of(*(clauses[j][0] for j in held))]

@@ -1,0 +1,46 @@
+"""Which true text opens a facet: the first the facts rank whose sentences did not open as
+three of the wander's last nine steps did, and the memory is per wander and by step (a
+retried step replaces its own entry)."""
+
+from collections import Counter
+
+from wander.adapters.llm.offline_facets.clauses import arrangements
+from wander.adapters.llm.offline_facets.variety import LIMIT, WINDOW, Masker, Openings, choose
+
+MASK = Masker(["acts", "artifacts"])
+
+
+def test_an_opening_masks_names_definitions_domains_and_figures():
+    a = MASK.opening("'whale' (\"a large sea animal\") and 'krill' are both acts and artifacts, 3 of them")
+    b = MASK.opening("'bee' (\"an insect\") and 'hive' are both artifacts, 12 of them")
+    assert a == b == "n (g) and n are both"
+
+
+def test_the_first_option_not_worn_out_is_chosen_else_the_least_worn():
+    options = ["'a' pulls toward 'b'.", "Set against 'a', 'b' leans away.", "What marks 'a' off is 'b'."]
+    used = Counter({MASK.opening(options[0]): LIMIT})
+    assert choose(options, used, MASK) == options[1]
+    used[MASK.opening(options[1])] = LIMIT
+    used[MASK.opening(options[2])] = LIMIT + 1
+    assert choose(options, used, MASK) == options[0]  # all worn: the least worn, the first of those
+    # a text is worn by any of its sentences
+    two = ["'x' is near. 'y' pulls toward 'b'.", "'x' lies far."]
+    assert choose(two, Counter({"n pulls toward n.": LIMIT}), MASK) == two[1]
+
+
+def test_the_memory_counts_the_window_before_a_step_per_wander():
+    memory = Openings()
+    for step in range(1, 12):
+        memory.record("w1", step, {"tension": ["n pulls toward n"]})
+    memory.record("w2", 11, {"tension": ["other"]})
+    used = memory.used("w1", 12)["tension"]
+    assert used["n pulls toward n"] == WINDOW  # the WINDOW steps before step 12, not all eleven
+    assert "other" not in used and memory.used(None, 12) == {}
+    memory.record("w1", 11, {"tension": ["again"]})  # a retried step replaces its own entry
+    assert memory.used("w1", 12)["tension"]["again"] == 1
+
+
+def test_arrangements_put_each_held_clause_first_in_each_phrasing():
+    clauses = [("a one", "a two"), (), ("c one",)]
+    assert arrangements(clauses) == ["A one; c one.", "A two; c one.", "C one; a one."]
+    assert arrangements(clauses, [2, 0]) == ["C one; a one.", "A one; c one.", "A two; c one."]
