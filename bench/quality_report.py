@@ -61,7 +61,8 @@ def print_wander(w: WalkStats, b: WalkStats, band_mean: float, verbose: bool) ->
     print(
         f"# {w.label}: div {w.divergence:.1f} (band {b.divergence:.1f}, mean {band_mean:.1f}), in-band {w.band_share:.2f}, "
         f"pull {w.pull:+.3f} (band {b.pull:+.3f}), basin {w.basin:.2f} {w.basin_domain}, "
-        f"confirmed {w.confirmed}, crystals {nc} ({acc} accepted, {redo} reworked), degenerate {w.degenerate}, "
+        f"confirmed {w.confirmed}, crystals {nc} ({acc} accepted, {redo} reworked), "
+        f"judged {len(w.judged)} ({sum(c['verdict'] == 'accepted' for c in w.judged)} accepted), degenerate {w.degenerate}, "
         f"repeated {w.repeated_sentences}",
         flush=True,
     )
@@ -105,9 +106,11 @@ def print_crystal_figures(runs: list[WalkStats], degenerate: frozenset[str]) -> 
     allc = [c for r in runs for c in r.crystals]
     triggers = Counter(c.get("trigger") for c in allc)
     print(f"crystal_triggers: {dict(triggers)} crystals")
-    # the share of the sandwiches the gate judged (a reworked crystal's rejected first try among them)
+    # the share of the sandwiches the gate judged (a reworked crystal's rejected first try and
+    # the others it tasted beside each crystal among them)
     shares = [sum(c["verdict"] == "accepted" for c in r.judged) / len(r.judged) for r in runs if r.judged]
     judged = [c for r in runs for c in r.judged]
+    print(f"judged_min_median_max: {stats3([len(r.judged) for r in runs])} sandwiches per wander")
     print(f"accepted_share_all: {sum(c['verdict'] == 'accepted' for c in judged) / max(1, len(judged)):.3f} share")
     print(f"crystals_reworked: {sum('reworked_from' in c for c in allc)} of {len(allc)} crystals")
     print(f"accepted_share_per_wander_min_median_max: {stats3(shares)} share")

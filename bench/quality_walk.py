@@ -145,7 +145,12 @@ def wander_stats(
         bd,
         confirmed=sum(r.status == "confirmed" for r in res),
         crystals=crystals,
-        judged=[x for c in crystals for x in ([c["reworked_from"]] if "reworked_from" in c else []) + [c]],
+        # every sandwich the gate judged: the crystal, its reworked first try, the others it tasted
+        judged=[
+            x
+            for c in crystals
+            for x in [*([c["reworked_from"]] if "reworked_from" in c else []), *c.get("also_weighed", []), c]
+        ],
         degenerate=sum(t.lower() in degenerate for t in themes),
         repeated_sentences=sum(n - 1 for n in sentences.values() if n > 1),
         facet_numbers=sum(own_decimals(kb, f) for f in w.facets),

@@ -11,8 +11,10 @@ from wander.bootstrap.wiring import offline_engine
 from wander.core.domain import sandwich
 from wander.core.domain.geometry import midpoint, normalize
 from wander.core.domain.themes import degenerate_labels
+from wander.core.engine import crystal_structure as cs
 from wander.core.engine.crystal_text import LEAN_CHOICES, LEAN_OWN, lean_of
-from wander.core.engine.sandwich_choice import in_lineage
+from wander.core.engine.sandwich_choice import TASTED, in_lineage
+from wander.core.engine.sandwich_choice import anchor as bread_anchor
 from wander.core.engine.service import NewWander
 from wander.core.engine.step import CRYSTAL_GAP, CRYSTALLIZE_EVERY
 
@@ -79,11 +81,13 @@ async def test_wander_invariants_hold_for_every_random_seed(knowledge, embedder,
             assert v["containment"] >= sandwich.MEDIATES and v["gloss_echo"] < sandwich.GLOSS_ECHO, v
             assert v["bread_relation"] is not None and v["homologous"], v
         breads = [c.insight.find(f"'{names[i]}'") for i in (c.bread_a_locus_id, c.bread_b_locus_id)]
-        assert 0 <= max(breads) < c.insight.find("between them stands"), c.insight
+        filling = c.insight.find("'" + v["filling"].split(" (")[0] + "'")
+        assert 0 <= max(breads) < filling, c.insight
         redo = v.get("reworked_from")
         if redo:
             assert redo["verdict"] == "rejected" and redo["hard_failures"], redo
             assert (set(redo["bread_ids"]), redo["filling"]) != ({c.bread_a_locus_id, c.bread_b_locus_id}, v["filling"])
+    _every_judged_sandwich_holds(knowledge, results, crystals)
     # Rumination by gap, not by checklist: the lens each crystal's rumination opens with follows
     # what the lenses returned, so it differs across the wander's crystals (003)
     firsts = [c.rumination[0]["lens"] for c in crystals if c.rumination]
@@ -101,6 +105,39 @@ async def test_wander_invariants_hold_for_every_random_seed(knowledge, embedder,
     attractor = np.asarray(session.attractor_embedding, dtype=np.float32)
     tail = np.stack([np.asarray(r.to_locus.embedding, dtype=np.float32) for r in results[-50:]])
     assert float((tail @ attractor).mean()) > float(anchor @ attractor)
+
+
+def _every_judged_sandwich_holds(kb, results, crystals) -> None:
+    """The gate tastes several different sandwiches at each crystallization and forms the best
+    verdict; every one it accepts obeys the trivial-filling rule and the three reuben
+    constraints, read again here from the corpus; none is weighed twice in a wander."""
+    loci = {lo.id: lo for r in results for lo in (r.from_locus, r.to_locus)}
+    rank = {"accepted": 2, "review": 1, "rejected": 0}
+    weighed = []
+    for c in crystals:
+        v = c.validity
+        others = v["also_weighed"]
+        first = v.get("reworked_from") or {**v, "bread_ids": [c.bread_a_locus_id, c.bread_b_locus_id]}
+        tasted = [first, *others]
+        assert len(tasted) <= TASTED
+        assert len({frozenset(t["bread_ids"]) for t in tasted}) == len({t["filling"] for t in tasted}) == len(tasted)
+        for t in others:  # the crystal is the best verdict, then the highest V
+            assert (rank[first["verdict"]], first["V"]) >= (rank[t["verdict"]], t["V"]), (first, t)
+            assert t["reasons"] or t["verdict"] == "accepted", t
+        weighed += tasted + (
+            [{**v, "bread_ids": [c.bread_a_locus_id, c.bread_b_locus_id]}] if "reworked_from" in v else []
+        )
+    assert len({(frozenset(t["bread_ids"]), t["filling"]) for t in weighed}) == len(weighed)
+    assert any(c.validity["also_weighed"] for c in crystals)
+    for t in weighed:
+        if t["verdict"] != "accepted":
+            continue
+        a1, a2 = (bread_anchor(kb, loci[i]) for i in t["bread_ids"])
+        f = kb.find_label(t["filling"])
+        s12 = float(normalize(loci[t["bread_ids"][0]].embedding) @ normalize(loci[t["bread_ids"][1]].embedding))
+        assert cs.triviality(kb, f, a1, a2) is None and not (in_lineage(kb, f, a1) or in_lineage(kb, f, a2)), t
+        assert not any(cs.is_abstract(kb, i) for i in (a1, f, a2)), t  # specificity
+        assert cs.homologous(kb, a1, a2) and cs.bread_relation(kb, a1, a2, s12) is not None, t
 
 
 def _judge(kb, b1: str, b2: str, filling: str):

@@ -34,14 +34,18 @@ from wander.core.engine.rumination import RuminationResult, ruminate
 from wander.core.engine.sandwich_choice import (
     CANDIDATE_PAIRS,
     FILLINGS_WEIGHED,
+    TASTED,
     Sandwich,
     best,
     bread_pool,
     candidate_sandwiches,
     in_lineage,
+    ranked,
     rework_candidates,
     rows,
+    said_key,
     substance,
+    tasting,
 )
 from wander.core.engine.walk import Walk
 
@@ -71,6 +75,7 @@ class Crystallizer:
         # only those that stand)
         self._sentences: dict[str, set[str]] = {}
         self._substances: dict[str, np.ndarray | None] = {}  # per crystal id (see _novelty)
+        self.tasted = TASTED  # different sandwiches the gate judges at each crystallization
 
     def prototypes(self) -> dict[str, np.ndarray]:
         if self._prototypes is None:
@@ -106,39 +111,61 @@ class Crystallizer:
             return CrystallizeOutcome(None, [], rum, "fewer than two loci to make bread of")
         accepted = accepted_crystals(crystals)
         said = {(frozenset((c.bread_a_locus_id, c.bread_b_locus_id)), c.validity.get("filling")) for c in crystals}
+        said |= weighed_before(crystals)
         said |= self._said.setdefault(session.id, set())
         candidates = candidate_sandwiches(walk, pool, vector, said)
         if not candidates:
             return CrystallizeOutcome(None, [], rum, "every sandwich near the stimulus is formed already")
-        # Of the sandwiches the order allows, the one the gate can stand behind: the first
+        # Of the sandwiches the order allows, those the gate can stand behind: the first
         # pairs' candidates, the sound ones (no rule of the gate broken) by the V their
         # concepts promise (the insight's own words are judged after, by the same gate).
         # Taking the first candidate alone formed sandwiches that repeated what the
         # accepted ones are about (low novelty) or barely mediated (low containment).
-        subs = [v for v in [await self._substance(walk, c) for c in accepted] if v is not None]
-        chosen = best(walk.knowledge, candidates[: CANDIDATE_PAIRS * FILLINGS_WEIGHED], rows(subs, len(vector)))
-        # Rejected ones too: the same sandwich (breads and filling) is not formed twice.
-        self._said[session.id].add((frozenset((chosen[0].id, chosen[1].id)), walk.knowledge.concept(chosen[4]).label))
-        insight, shape = self._insight(walk, crystals, chosen, resonance, rum)
-        embedding, val = await self._judge(walk, chosen, insight, shape, rum, accepted)
-        first: dict | None = None
-        if val.verdict == "rejected" and not rum.insight:
+        # The gate tastes the best few different ones, each judged whole; the crystal is
+        # the best verdict, and keeps what else was weighed and why it was turned down.
+        subs = rows([v for v in [await self._substance(walk, c) for c in accepted] if v is not None], len(vector))
+        order, sound = ranked(walk.knowledge, candidates[: CANDIDATE_PAIRS * FILLINGS_WEIGHED], subs)
+        tasted = [
+            await self._taste(walk, crystals, s, resonance, rum, accepted)
+            for s in tasting(walk.knowledge, order, sound, self.tasted)
+        ]
+        win = max(range(len(tasted)), key=lambda k: (_RANK[tasted[k].val.verdict], tasted[k].val.v, -k))
+        chosen = tasted[win]
+        others = [t for k, t in enumerate(tasted) if k != win]
+        first: Tasted | None = None
+        if chosen.val.verdict == "rejected" and not rum.insight:
             # Reworked once with what the rumination found (a wider bread pool, the loci and
             # themes its lenses returned); the gate judges the second try as it did the
             # first, and the crystal keeps the first try and why it failed.
             again = rework_candidates(walk, vector, said | self._said[session.id], rum.evidence)
             if again:
-                redo = best(walk.knowledge, again, rows(subs, len(vector)))
-                self._said[session.id].add((frozenset((redo[0].id, redo[1].id)), walk.knowledge.concept(redo[4]).label))
-                first = _first_try(walk, chosen, insight, val)
-                chosen = redo
-                insight, shape = self._insight(walk, crystals, chosen, resonance, rum)
-                embedding, val = await self._judge(walk, chosen, insight, shape, rum, accepted)
-        crystal = self._crystal(walk, chosen, insight, embedding, val, rum, trigger, locus, resonance)
+                first = chosen
+                self._sentences[session.id].update(SENTENCE_END.split(first.insight))
+                chosen = await self._taste(walk, crystals, best(walk.knowledge, again, subs), resonance, rum, accepted)
+        self._sentences[session.id].update(SENTENCE_END.split(chosen.insight))
+        crystal = self._crystal(walk, chosen, rum, trigger, locus, resonance)
         if first is not None:
-            crystal.validity["reworked_from"] = first
+            crystal.validity["reworked_from"] = weighed_record(walk, first)
+        crystal.validity["also_weighed"] = [weighed_record(walk, t) for t in others]
+        val = chosen.val
         events, verdict = hold_for_approval(session, crystal, _crystal_events(session.id, crystal, val), val.verdict)
         return CrystallizeOutcome(crystal, events, rum, verdict)
+
+    async def _taste(
+        self,
+        walk: Walk,
+        crystals: list[Crystal],
+        chosen: Sandwich,
+        resonance: Resonance | None,
+        rum: RuminationResult,
+        accepted: list[Crystal],
+    ) -> Tasted:
+        """One sandwich judged whole: its words, then the gate on them. Judged once: the same
+        sandwich (breads and filling) is not weighed again, whatever its verdict."""
+        self._said[walk.session.id].add(said_key(walk.knowledge, chosen))
+        insight, shape = self._insight(walk, crystals, chosen, resonance, rum)
+        embedding, val = await self._judge(walk, chosen, insight, shape, rum, accepted)
+        return Tasted(chosen, insight, embedding, val)
 
     def _insight(
         self,
@@ -149,7 +176,9 @@ class Crystallizer:
         rum: RuminationResult,
     ) -> tuple[str, sandwich.Structure]:
         """The insight's sentence (the model's own, or written from the corpus without
-        repeating a sentence this wander's insights said already) and the sandwich's shape."""
+        repeating a sentence this wander's insights said already) and the sandwich's shape.
+        Only a crystal's words (and a reworked first try's) join what was said: a sandwich
+        the gate weighed and passed over said nothing."""
         kb, session = walk.knowledge, walk.session
         b1, b2, a1, a2, f_i = chosen
         sentences = self._sentences.setdefault(session.id, set())
@@ -158,7 +187,6 @@ class Crystallizer:
         insight = rum.insight or plain_insight(
             kb, b1, b2, a1, a2, f_i, resonance, frozenset(sentences), shape.bread_relation, rum
         )
-        sentences.update(SENTENCE_END.split(insight))
         return insight, shape
 
     async def _judge(
@@ -189,10 +217,7 @@ class Crystallizer:
     def _crystal(
         self,
         walk: Walk,
-        chosen: Sandwich,
-        insight: str,
-        embedding: np.ndarray,
-        val: sandwich.Validity,
+        tasted: Tasted,
         rum: RuminationResult,
         trigger: str,
         locus: Locus,
@@ -200,7 +225,8 @@ class Crystallizer:
     ) -> Crystal:
         """The crystal as the gate judged it, its type, and the rumination's cited evidence."""
         kb, session = walk.knowledge, walk.session
-        b1, b2, _, _, f_i = chosen
+        b1, b2, _, _, f_i = tasted.choice
+        insight, embedding, val = tasted.insight, tasted.embedding, tasted.val
         filling = kb.concept(f_i)
         opposite = are_opposites(kb, b1.kb_key, b2.kb_key)
         stype, _ = sandwich.structural_type(embedding, self.prototypes(), opposite)
@@ -281,18 +307,52 @@ class Crystallizer:
         return v
 
 
-def _first_try(walk: Walk, chosen: Sandwich, insight: str, val: sandwich.Validity) -> dict:
-    """A rejected sandwich as the reworked crystal keeps it: its breads, filling, words and verdict."""
-    b1, b2, _, _, f_i = chosen
+@dataclass
+class Tasted:
+    """A sandwich the gate judged: its words, their embedding and the verdict."""
+
+    choice: Sandwich
+    insight: str
+    embedding: np.ndarray
+    val: sandwich.Validity
+
+
+_RANK = {"accepted": 2, "review": 1, "rejected": 0}  # the crystal is the best verdict, then the highest V
+
+
+def weighed_record(walk: Walk, t: Tasted) -> dict:
+    """A sandwich the gate weighed as its crystal keeps it: breads, filling, words, verdict and why."""
+    b1, b2, _, _, f_i = t.choice
     return {
         "bread": [b1.concept, b2.concept],
         "bread_ids": [b1.id, b2.id],
         "filling": walk.knowledge.concept(f_i).label,
-        "insight": insight,
-        "V": round(val.v, 4),
-        "verdict": val.verdict,
-        "hard_failures": val.hard_failures(),
+        "insight": t.insight,
+        "V": round(t.val.v, 4),
+        "verdict": t.val.verdict,
+        "hard_failures": t.val.hard_failures(),
+        "reasons": why_not(t.val),
     }
+
+
+def why_not(val: sandwich.Validity) -> list[str]:
+    """Why the gate did not accept a sandwich (its rules broken, else its V short of ACCEPT);
+    for an accepted one, what it still noted."""
+    out = val.reasons()
+    if val.verdict != "accepted" and not val.hard_failures() and val.v < sandwich.ACCEPT:
+        out.append(f"V {val.v:.2f} below {sandwich.ACCEPT}")
+    return out
+
+
+def weighed_before(crystals: list[Crystal]) -> set[tuple[frozenset, str | None]]:
+    """The sandwiches the project's crystals record as weighed and passed over (a reworked
+    first try, the others tasted beside it): not weighed again, after a reload too."""
+    out: set[tuple[frozenset, str | None]] = set()
+    for c in crystals:
+        for r in [c.validity.get("reworked_from") or {}, *(c.validity.get("also_weighed") or [])]:
+            if r.get("bread_ids") and r.get("filling"):
+                out.add((frozenset(r["bread_ids"]), r["filling"]))
+    return out
 
 
 def _crystal_events(session_id: str, crystal: Crystal, val: sandwich.Validity) -> list[EventDraft]:

@@ -27,6 +27,7 @@ FILLINGS_WEIGHED = 3  # ... each with this many of its best fillings
 FILLING_CHOICES = 16  # concepts nearest the breads' midpoint that a filling is chosen among
 REWORK_POOL = 20  # a rejected sandwich's second try looks for breads among this many loci nearest the stimulus
 REWORK_PAIRS = 12  # ... and weighs the sandwiches of this many sound bread pairs
+TASTED = 3  # the gate judges this many different sandwiches at each crystallization
 _STEMMER = snowballstemmer.stemmer("english")
 # a candidate sandwich: its two bread loci, the corpus concepts they are, and the filling concept
 Sandwich = tuple[Locus, Locus, int, int, int]
@@ -183,9 +184,10 @@ def fillings(
     return [choice[int(k)] for k in order]
 
 
-def best(kb: Knowledge, candidates: list[Sandwich], accepted: np.ndarray) -> Sandwich:
-    """The candidate sandwich (breads, their anchors, filling) with no hard failure and the
-    highest promised V; the first candidate where none is sound."""
+def ranked(kb: Knowledge, candidates: list[Sandwich], accepted: np.ndarray) -> tuple[list[Sandwich], int]:
+    """The candidate sandwiches (breads, their anchors, filling), those with no hard failure
+    first, each part by the V its concepts promise (among equals the earlier candidate), and
+    how many of the first are sound (no hard failure promised)."""
 
     def promise(c: Sandwich) -> tuple[bool, float]:
         b1, b2, a1, a2, f_i = c
@@ -196,8 +198,39 @@ def best(kb: Knowledge, candidates: list[Sandwich], accepted: np.ndarray) -> San
         val = dataclasses.replace(val, novelty=sandwich.novelty(mine, accepted))
         return (not val.hard_failures(), val.v)
 
-    scored = [(promise(c), -n) for n, c in enumerate(candidates)]
-    return candidates[-max(scored)[1]]
+    scored = sorted(((promise(c), -n) for n, c in enumerate(candidates)), reverse=True)
+    return [candidates[-n] for _, n in scored], sum(sound for (sound, _), _ in scored)
+
+
+def best(kb: Knowledge, candidates: list[Sandwich], accepted: np.ndarray) -> Sandwich:
+    """The candidate with no hard failure and the highest promised V; the first candidate
+    where none is sound."""
+    return ranked(kb, candidates, accepted)[0][0]
+
+
+def tasting(kb: Knowledge, order: list[Sandwich], sound: int, n: int = TASTED) -> list[Sandwich]:
+    """What the gate tastes: the first of `order` (ranked), then up to n - 1 more among its
+    first `sound` (those that promise no broken rule: one the gate would turn down before a
+    word is written says nothing of it), each sharing neither its two breads nor its filling
+    with one taken before (not one pair of breads with its next fillings)."""
+    out = order[:1]
+    pairs = {frozenset((c[0].id, c[1].id)) for c in out}
+    labels = {kb.concept(c[4]).label for c in out}
+    for c in order[1:sound]:
+        if len(out) >= n:
+            break
+        pair, label = frozenset((c[0].id, c[1].id)), kb.concept(c[4]).label
+        if pair in pairs or label in labels:
+            continue
+        out.append(c)
+        pairs.add(pair)
+        labels.add(label)
+    return out
+
+
+def said_key(kb: Knowledge, c: Sandwich) -> tuple[frozenset, str]:
+    """What makes a sandwich the same sandwich: its two bread loci and its filling's label."""
+    return frozenset((c[0].id, c[1].id)), kb.concept(c[4]).label
 
 
 def word_stems(text: str) -> set[str]:

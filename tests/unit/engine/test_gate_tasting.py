@@ -1,0 +1,115 @@
+"""The gate tastes several different sandwiches at each crystallization: the ranked
+candidates' first few that share neither their breads nor their filling with one taken
+before; what it weighed and passed over is not weighed again, after a reload too."""
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from wander.core.domain.models import Crystal
+from wander.core.engine.crystallizer import weighed_before
+from wander.core.engine.sandwich_choice import best, ranked, tasting
+
+LABELS = ["hound", "tabby", "between", "reef", "harbour", "tide", "kennel", "lagoon"]
+
+
+def unit(*xs):
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+VECTORS = {
+    "hound": unit(1, 0, 0, 0),
+    "tabby": unit(0.5, 0.866, 0, 0),
+    "between": unit(0.866, 0.5, 0.5, 0),
+    "reef": unit(0, 0, 1, 1),
+    "harbour": unit(0, 1, 0, 1),
+    "tide": unit(0.3, 0.5, 0.5, 0.8),
+    "kennel": unit(1, 0.9, 0, 0.2),
+    "lagoon": unit(0.5, 0.4, 0.6, 0.7),
+}
+DOMAIN = {"hound": "noun.animal", "tabby": "noun.animal", "between": "noun.animal", "kennel": "noun.artifact"}
+
+
+class Corpus:
+    """Concepts without a path or relations: the gate's structure reads no kinship, so the
+    breads relate by similarity alone ('similar' from 0.4) and are of one kind by domain."""
+
+    def __len__(self):
+        return len(LABELS)
+
+    def concept(self, i):
+        return SimpleNamespace(label=LABELS[i], path=[], gloss="", domains=[DOMAIN.get(LABELS[i], "noun.object")])
+
+    def vector(self, i):
+        return VECTORS[LABELS[i]]
+
+    def relations_between(self, a, b):
+        return []
+
+    def opposites(self, i):
+        return []
+
+
+def locus(label):
+    return SimpleNamespace(id=f"l-{label}", concept=label, embedding=VECTORS[label])
+
+
+def sandwich(b1, b2, filling):
+    return (locus(b1), locus(b2), LABELS.index(b1), LABELS.index(b2), LABELS.index(filling))
+
+
+def test_the_tasting_takes_different_breads_and_fillings_in_rank_order():
+    order = [
+        sandwich("hound", "tabby", "between"),
+        sandwich("hound", "tabby", "kennel"),  # the same breads again
+        sandwich("reef", "harbour", "between"),  # the same filling again
+        sandwich("reef", "harbour", "tide"),
+        sandwich("hound", "reef", "lagoon"),  # one bread shared: another pair
+        sandwich("tabby", "harbour", "kennel"),
+    ]
+    kb = Corpus()
+    assert tasting(kb, order, 6, 3) == [order[0], order[3], order[4]]
+    assert tasting(kb, order, 6, 1) == [order[0]]
+    assert tasting(kb, order, 6, 10) == [order[0], order[3], order[4], order[5]]
+    # only the sound ones beside the first: one that breaks a rule is not tasted
+    assert tasting(kb, order, 4, 3) == [order[0], order[3]]
+    assert tasting(kb, order, 0, 3) == [order[0]]
+
+
+def test_the_ranking_puts_the_sound_first_by_promised_v_and_best_is_its_first():
+    kb = Corpus()
+    candidates = [
+        sandwich("hound", "reef", "tide"),  # unrelated breads (0.0): a hard failure
+        sandwich("reef", "harbour", "tide"),
+        sandwich("hound", "tabby", "between"),
+        sandwich("reef", "harbour", "lagoon"),
+    ]
+    none = np.zeros((0, 4), dtype=np.float32)
+    order, sound = ranked(kb, candidates, none)
+    assert sorted(map(id, order)) == sorted(map(id, candidates)) and sound == 3
+    assert order[-1] is candidates[0]  # the unsound one last, whatever its V
+    assert best(kb, candidates, none) is order[0]
+    assert ranked(kb, candidates[:1], none) == ([candidates[0]], 0)
+    # equal promise: the earlier candidate first
+    twice = [candidates[1], candidates[1]]
+    assert ranked(kb, twice, none)[0][0] is twice[0]
+
+
+def test_what_the_crystals_record_as_weighed_is_not_weighed_again():
+    c = Crystal.__new__(Crystal)
+    c.validity = {
+        "filling": "between",
+        "reworked_from": {"bread_ids": ["a", "b"], "filling": "tide", "verdict": "rejected"},
+        "also_weighed": [
+            {"bread_ids": ["c", "d"], "filling": "reef", "verdict": "accepted"},
+            {"bread_ids": ["a", "e"], "filling": "lagoon", "verdict": "review"},
+        ],
+    }
+    bare = Crystal.__new__(Crystal)
+    bare.validity = {"filling": "kennel"}
+    assert weighed_before([c, bare]) == {
+        (frozenset({"a", "b"}), "tide"),
+        (frozenset({"c", "d"}), "reef"),
+        (frozenset({"a", "e"}), "lagoon"),
+    }
