@@ -9,7 +9,8 @@ import { Link } from "../router";
 import { useWander } from "../store";
 import { crystalState } from "./crystalState";
 import { crystalTypeChip } from "./crystalType";
-import { ReviewSection, RuminationSection, SandwichSection, ValiditySection } from "./CrystalSections";
+import { ReviewSection, RuminationSection, SandwichSection, ValiditySection, WeighedSection } from "./CrystalSections";
+import { weighedOf } from "./crystalWeighed";
 
 /** The server's detail of the open crystal, read again once a person has reviewed it. */
 function useCrystalDetail(sessionId: string, crystalId: string | null, reviewed: unknown) {
@@ -66,6 +67,7 @@ export function CrystalPanel({ sessionId }: { sessionId: string }) {
   const state = crystalState({ verdict, status: d?.status ?? fromEvents?.status, human_approved: d?.human_approved, review: reviewed, gate_verdict });
   const canReview = verdict === "review" && d !== null && !d.human_approved && d.status === "active" && !reviewed;
   const typeChip = crystalTypeChip(d?.structural_type, d ? v : null, fromEvents?.structural_type);
+  const weighed = weighedOf(v);
   const concept = (id: string | null | undefined) => (id && loci[id] ? loci[id].concept : "?");
   const review = async (which: "accept" | "reject") => {
     setBusy(true);
@@ -87,6 +89,7 @@ export function CrystalPanel({ sessionId }: { sessionId: string }) {
       <ValiditySection V={num("V") ?? fromEvents?.V ?? 0} num={num} />
       {canReview ? <ReviewSection busy={busy} review={(which) => void review(which)} /> : null}
       {d?.validation_notes ? <p className="muted small" data-testid="crystal-notes">{d.validation_notes}</p> : null}
+      {weighed.length ? <WeighedSection weighed={weighed} /> : null}
       {d?.rumination?.length ? <RuminationSection rumination={d.rumination} /> : null}
       {error ? <div className="form-error small">Details unavailable: {error}</div> : null}
     </aside>

@@ -1,6 +1,7 @@
 import type { CrystalOut } from "../api/types.gen";
 import type { crystalState } from "./crystalState";
 import type { crystalTypeChip } from "./crystalType";
+import type { Weighed } from "./crystalWeighed";
 
 const PARTS: [string, string][] = [
   ["bread_compat", "Bread compatibility"],
@@ -80,6 +81,25 @@ export function RuminationSection({ rumination }: { rumination: NonNullable<Crys
           <li key={i}>
             <span className="chip plain">{String(st.lens ?? st.query ?? "step")}</span> {String(st.finding ?? st.summary ?? st.thought ?? "")}
             {st.signal ? <span className="muted small"> [{String(st.signal)}]</span> : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** The other sandwiches the gate weighed for this crystal, and why it did not form them. */
+export function WeighedSection({ weighed }: { weighed: Weighed[] }) {
+  return (
+    <section>
+      <h3>Also weighed by the gate ({weighed.length})</h3>
+      <ol className="weighed" data-testid="crystal-weighed">
+        {weighed.map((w, i) => (
+          <li key={i}>
+            {w.bread[0]} · <strong>{w.filling}</strong> · {w.bread[1]}{" "}
+            <span className="chip plain">{w.firstTry ? `first try, ${w.verdict}` : w.verdict}</span>
+            {w.V !== null ? <span className="muted small"> V {w.V.toFixed(2)}</span> : null}
+            {w.why ? <div className="muted small">{w.why}</div> : null}
           </li>
         ))}
       </ol>
