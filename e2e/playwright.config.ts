@@ -24,6 +24,12 @@ export default defineConfig({
   use: {
     baseURL: process.env.WANDER_E2E_URL, // set by global-setup
     viewport: { width: 1440, height: 900 },
+    // The page as a person who asks their system for less motion sees it (styles.css): the
+    // current locus's pulse, the running badge's breathing and the flowing resonance edges
+    // would otherwise keep the compositor drawing frames for as long as a page is open (the
+    // browser's renderer and GPU processes took 139 CPU-s over the suite with motion, 91 without).
+    // No test looks at an animation; each still sees every element, class and state.
+    reducedMotion: "reduce",
     trace: "off",
     screenshot: "only-on-failure",
     launchOptions: {
