@@ -33,6 +33,8 @@ STRANGERS = (
 )
 
 
+TWO_BACK = re.compile(r"'([^']+)', where it stood two steps ago|two steps ago the walk stood at '([^']+)'")
+WORD = re.compile(r"both definitions speak of '([^']+)'|the corpus defines each with the word '([^']+)'")
 LEXNAME = re.compile(
     r"(?:matter of|matters of|into|from|both touch|keeps to) (?:"
     + "|".join(k for k in DOMAIN_WORDS if k != "Tops")
@@ -90,6 +92,21 @@ async def test_facets_hold_together_and_vary(knowledge, embedder, seed, attracto
         for x, kind, y in d["relations"]:
             pair = (ia, ib) if x == kb.concept(ia).label.split(" (")[0] else (ib, ia)
             assert kind in kb.relations_between(*pair), (x, kind, y)
+    for before, r in zip(results, results[1:]):  # the walk's history is cited as it was
+        back = TWO_BACK.search(r.residue.bridge)
+        if back:
+            stood = before.from_locus
+            assert next(g for g in back.groups() if g) == stood.concept, (r.residue.bridge, stood.concept)
+            v = normalize(stood.embedding)
+            nearer = float(normalize(r.to_locus.embedding) @ v) > float(normalize(r.from_locus.embedding) @ v)
+            assert nearer == ("turns back toward" in r.residue.bridge or "lies nearer it" in r.residue.bridge), (
+                r.residue.bridge
+            )
+        word = WORD.search(r.residue.connection)
+        if word:  # a word both definitions use is in both
+            ia, ib = kb.index_of(r.residue.details["anchors"]["a"]), kb.index_of(r.residue.details["anchors"]["b"])
+            w = next(g for g in word.groups() if g)
+            assert all(w in kb.concept(i).gloss.lower() for i in (ia, ib)), r.residue.connection
     facets = {k: [getattr(r.residue, k) for r in results] for k in FACETS}
     masked = sorted({*kb.domains(), *DOMAIN_WORDS.values()})
     overall, per = template_share_by_kind(facets, masked)

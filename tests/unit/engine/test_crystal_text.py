@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from wander.core.engine.crystal_text import bread_sentence, plain_insight
+from wander.core.engine.crystal_text import bread_sentence, gloss_word, name_word, plain_insight
 
 
 def unit(*xs):
@@ -88,3 +88,12 @@ def test_each_bread_relation_reads_in_words():
     assert bread_sentence(a, b, "opposites") == "'violin' and 'drum' are opposites in the corpus"
     assert "without sharing a kind" in bread_sentence(a, b, "similar")
     assert "no tie of their own" in bread_sentence(a, b, None)
+
+
+def test_words_two_glosses_or_two_names_share():
+    assert gloss_word("a bowed stringed instrument", "a plucked stringed instrument", {"violin"}) == "stringed"
+    assert gloss_word("a stick used for playing", "a person who is playing", set()) == "playing"
+    assert gloss_word("a bowed instrument", "a percussion instrument", {"instrument"}) == ""  # a name's own word
+    assert gloss_word("something used especially", "something used especially", set()) == ""  # common words
+    assert name_word("chamber music", "rock music") == "music"
+    assert name_word("side road (way)", "road") == "road" and name_word("violin", "drum") == ""

@@ -4,6 +4,8 @@ retried step replaces its own entry)."""
 
 from collections import Counter
 
+import numpy as np
+
 from wander.adapters.llm.offline_facets.clauses import arrangements
 from wander.adapters.llm.offline_facets.variety import LIMIT, WINDOW, Masker, Openings, choose
 
@@ -44,3 +46,13 @@ def test_arrangements_put_each_held_clause_first_in_each_phrasing():
     clauses = [("a one", "a two"), (), ("c one",)]
     assert arrangements(clauses) == ["A one; c one.", "A two; c one.", "C one; a one."]
     assert arrangements(clauses, [2, 0]) == ["C one; a one.", "A one; c one.", "A two; c one."]
+
+
+def test_where_the_step_before_set_out_from_is_two_steps_back():
+    memory = Openings()
+    v = np.ones(3, dtype=np.float32)
+    assert memory.set_out("w1", 1, "seed", v) is None
+    assert memory.set_out("w1", 2, "harbour", v)[0] == "seed"  # the walk stood at 'seed' two steps back
+    assert memory.set_out("w2", 3, "other", v) is None  # per wander
+    assert memory.set_out("w1", 2, "harbour", v)[0] == "seed"  # a retried step asks the same
+    assert memory.set_out(None, 3, "x", v) is None

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from wander.adapters.llm.offline_facets.facts import PairFacts, lemma, pair_facts
+from wander.adapters.llm.offline_facets.facts import PairFacts, lemma, pair_facts, two_steps_back
 from wander.adapters.llm.offline_facets.variety import Masker, Openings, choose
 from wander.adapters.llm.offline_facets.words import DOMAIN_WORDS
 from wander.adapters.llm.offline_facets.writers import FACETS, WRITERS
@@ -85,13 +85,13 @@ class OfflineDweller:
         resonance_proximity: float = 0.0,
         at: tuple[str, int] | None = None,
     ) -> Residue:
-        """The residue of the step from A to B; AT, (wander id, step number), lets the facets
-        open unlike that wander's last steps (variety.py)."""
+        """The residue of the step A -> B; AT (wander id, step number): see variety.py."""
         kb = self.kb
         degenerate = self.degenerate()
         va, vb = normalize(a.embedding), normalize(b.embedding)
         s_a, s_b, pool = pair_rows(kb, a.embedding, b.embedding, self.near)
         f = pair_facts(kb, a, b, s_a, s_b, degenerate, attractor, recent_themes, resonance_proximity, pool)
+        self._history(f, a, b, at)
         dist = 1.0 - f.sim
 
         # Themes: the shared broader concept, then corpus terms nearest the pair; never a
@@ -156,6 +156,11 @@ class OfflineDweller:
             themes_embedding=themes_embedding,
             details=details,
         )
+
+    def _history(self, f: PairFacts, a: Locus, b: Locus, at: tuple[str, int] | None) -> None:
+        """Where the walk stood two steps back, as this process saw the wander's last step."""
+        if at is not None:
+            two_steps_back(f, a, b, self._openings.set_out(*at, a.concept, np.asarray(a.embedding, dtype=np.float32)))
 
     def write(self, f: PairFacts, at: tuple[str, int] | None) -> dict[str, str]:
         """Each facet's text: the most telling the facts support whose opening the wander's

@@ -86,13 +86,17 @@ def bread_sentences(b1: Locus, b2: Locus, relation: str | None, common: str = ""
     if kind == "kind_of":
         s, o = (x, y) if detail == "first" else (y, x)
         return [f"{s} is a kind of {o}", f"{o} counts {s} among its kinds"]
+    word = name_word(b1.concept, b2.concept)
     if kind == "kin":
         k = f"'{detail}'"
-        return [
+        out = [
             f"{x} and {y} are both kinds of {k}",
             f"{k} holds both {x} and {y}",
             f"as kinds of {k}, {x} and {y} are kin",
         ]
+        if word:  # their names say part of it
+            out.insert(0, f"sharing the word '{word}', {x} and {y} are also both kinds of {k}")
+        return out
     if kind == "gloss":
         return [
             f"the corpus defines one of {x} and {y} by way of the other",
@@ -105,12 +109,21 @@ def bread_sentences(b1: Locus, b2: Locus, relation: str | None, common: str = ""
             f"{x} lies near {y} in meaning by itself, though the corpus files them under no common kind",
         ]
         if common:
-            out.insert(0, f"{x} and {y} are near in meaning on their own, both defined by way of '{common}'")
+            out.insert(0, f"both defined by way of '{common}', {x} and {y} are near in meaning without sharing a kind")
             out.insert(
                 2, f"both definitions speak of '{common}': {x} and {y} lie near in meaning without sharing a kind"
             )
+        if word:
+            out.insert(0, f"{x} and {y} share the word '{word}' and lie near in meaning, though no kind joins them")
         return out
     return [f"{x} and {y} have no tie of their own"]
+
+
+def name_word(first: str, second: str) -> str:
+    """A word of three letters or more both names use ('chamber music', 'rock music': 'music')."""
+    words = [w for w in re.findall(r"[a-z]+", first.split(" (")[0].lower()) if len(w) >= 3 and w not in STOP]
+    other = set(re.findall(r"[a-z]+", second.split(" (")[0].lower()))
+    return next((w for w in words if w in other), "")
 
 
 def bread_sentence(b1: Locus, b2: Locus, relation: str | None) -> str:
@@ -121,20 +134,27 @@ def bread_sentence(b1: Locus, b2: Locus, relation: str | None) -> str:
 STOP = frozenset(
     "a an the of and or to in on for by with as at from that which who whom this these those "
     "is are be being been it its their one ones some any such other used especially usually "
-    "something someone person thing things act state kind part".split()
+    "something someone person thing things act state kind part having into more than very also "
+    "made make makes often various form forms there where when what them they have each many "
+    "much most like same group people typically another".split()
 )
 
 
+def gloss_word(first: str, second: str, own: set[str]) -> str:
+    """A word of four letters or more that both definitions use, in the first's order (not a
+    common word, nor one of OWN: the names' own words)."""
+
+    def words(text: str) -> list[str]:
+        return [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4 and w not in STOP]
+
+    other = set(words(second))
+    return next((w for w in words(first) if w in other and w not in own), "")
+
+
 def common_word(kb: Knowledge, a1: int, a2: int, f_i: int) -> str:
-    """A word of four letters or more that both breads' glosses use (not a word of either
-    bread's or the filling's own name)."""
+    """A word both breads' glosses use (not a word of either bread's or the filling's name)."""
     own = {w.lower() for i in (a1, a2, f_i) for w in re.findall(r"[A-Za-z]+", kb.concept(i).label)}
-
-    def words(i: int) -> list[str]:
-        return [w for w in re.findall(r"[a-z]+", kb.concept(i).gloss.lower()) if len(w) >= 4 and w not in STOP]
-
-    second = set(words(a2))
-    return next((w for w in words(a1) if w in second and w not in own), "")
+    return gloss_word(kb.concept(a1).gloss, kb.concept(a2).gloss, own)
 
 
 def _joins(joins: str) -> list[str]:
@@ -155,9 +175,10 @@ LENS_FIRST = {  # how a find reads from the walk's memory, by the lens that foun
 }
 
 
-def _finding(rum: Any) -> tuple[list[str], list[str]]:
+def _finding(rum: Any, names: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
     """The most telling thing the rumination brought back (its best-matching evidence that is
-    not a locus name or a figure), and the lenses it found empty, each in its phrasings."""
+    not a locus name or a figure), and the lenses it found empty, each in its phrasings; a
+    find that names one of NAMES (the filling's, then the breads') says so first."""
     if rum is None or not getattr(rum, "steps", None):
         return [], []
     best: tuple[float, str, str] | None = None
@@ -180,9 +201,9 @@ def _finding(rum: Any) -> tuple[list[str], list[str]]:
                 best = (rank, step["lens"], summary)
     gone: list[str] = []
     if empty:
-        names = [LENS_WORDS.get(x, x).removeprefix("its ") for x in empty[:3]]
-        said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-        held = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        lenses = [LENS_WORDS.get(x, x).removeprefix("its ") for x in empty[:3]]
+        said = lenses[0] if len(lenses) == 1 else ", ".join(lenses[:-1]) + " or " + lenses[-1]
+        held = lenses[0] if len(lenses) == 1 else ", ".join(lenses[:-1]) + " and " + lenses[-1]
         gone = [
             f"It found no {said} near it.",
             f"Its {held} held nothing near it.",
@@ -200,6 +221,10 @@ def _finding(rum: Any) -> tuple[list[str], list[str]]:
     ]
     if best[1] in LENS_FIRST:  # the walk's memory is looked back on; a facet is found
         out.insert(0, LENS_FIRST[best[1]].format(quote=quote))
+    named = next((n for n in names if re.search(r"(?<!\w)" + re.escape(n.lower()) + r"(?!\w)", best[2].lower())), None)
+    if named is not None:  # the find already names the filling (or a bread): that leads
+        had = "it" if named == names[0] else f"'{named}'"
+        out.insert(0, f"{where[0].upper() + where[1:]} had named {had} already: {quote}.")
     return out, gone
 
 
@@ -297,7 +322,7 @@ def plain_insight(
         breads = breads[2:] + breads[:2]  # very near breads: their nearness is the first thing said
     firsts = [b[0].upper() + b[1:] + "." for b in breads]
     out = [choose(firsts, used, masker)]
-    findings, gone = _finding(rum)
+    findings, gone = _finding(rum, (name, b1.concept.split(" (")[0], b2.concept.split(" (")[0]))
     filling = _joins(joins)
     out.append(_pick(filling, used, said, masker) or choose(filling, used, masker))
     for options in (_sides(kb, b1, b2, a1, a2, f_i, name), findings, gone, _themes(resonance, name)):

@@ -89,9 +89,24 @@ def bridge(kb: Knowledge, f: PairFacts) -> list[str]:
     if f.attractor_shift is not None and abs(f.attractor_shift) > TOWARD:
         way = "toward" if f.attractor_shift > 0 else "away from"
         goal = (f"a crossing {way} the attractor", f"the step leads {way} the attractor")
+    back: Clause = ()
+    if f.back is not None:  # the walk's own history: where it stood two steps back
+        P = q(f.back[0])
+        if f.back[1] == "toward":
+            back = (
+                f"the walk turns back toward {P}, where it stood two steps ago",
+                f"two steps ago the walk stood at {P}, and {B} lies nearer it than {A} does",
+            )
+        else:
+            back = (
+                f"{B} takes the walk farther from {P}, where it stood two steps ago",
+                f"two steps ago the walk stood at {P}; {B} lies farther from it than {A} does",
+            )
     if f.only_b:
         into, foothold = _crossing(kb, f, dom_a, link)
-        return arrangements([into, crossing, link or foothold, goal], [2, 0, 1, 3] if link else [0, 2, 1, 3])
+        return arrangements(
+            [into, crossing, link or foothold, goal, back], [2, 0, 4, 1, 3] if link else [0, 4, 2, 1, 3], most=3
+        )
     head: Clause
     outside = next((i for i, _ in f.mids if not set(kb.concept(i).domains) & (dom_a | dom_b)), None)
     where = domains(f.common_domains)
@@ -112,5 +127,5 @@ def bridge(kb: Knowledge, f: PairFacts) -> list[str]:
         m = q(kb.concept(f.middle).label)
         tail = (f"so does everything around their midpoint, led by {m}",)
     # the midpoint's company follows the field it stays in; a view from outside may lead
-    leads = [0, 2] + ([1] if outside is not None else [])
-    return arrangements([head, tail, crossing, link], [3, *leads] if link else [*leads, 3])
+    leads = [0, 2, 4] + ([1] if outside is not None else [])
+    return arrangements([head, tail, crossing, link, back], [3, *leads] if link else [*leads, 3], most=3)

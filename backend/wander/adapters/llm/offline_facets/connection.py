@@ -47,6 +47,17 @@ def _kin(f: PairFacts, A: str, B: str) -> Clause:
     )
 
 
+def says_realms(f: PairFacts) -> bool:
+    """The connection names which side is a physical thing and which an abstraction (their
+    kinds do not meet, and the corpus gives both a kind)."""
+    return (
+        not f.kin
+        and bool(f.a.concept.path[:1] and f.b.concept.path[:1])
+        and f.realms[0] != f.realms[1]
+        and all(f.realms)
+    )
+
+
 def _unkin(f: PairFacts, A: str, B: str) -> Clause:
     d = f.depths or (0, 0)
     pa, pb = f.a.concept.path[:1], f.b.concept.path[:1]
@@ -128,6 +139,9 @@ def _link(f: PairFacts) -> Clause:
         if f.doing_a[1] == f.doing_b[1]:
             return (f"{what[f.doing_a[0]]}, and of the same verb, {q(f.doing_a[1])}",)
         return (f"{what[f.doing_a[0]]}: " + role(f.a.name, f.doing_a) + ", " + role(f.b.name, f.doing_b),)
+    if f.gloss_word:
+        w = q(f.gloss_word)
+        return (f"both definitions speak of {w}", f"the corpus defines each with the word {w}")
     return ()
 
 

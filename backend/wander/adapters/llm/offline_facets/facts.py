@@ -17,6 +17,7 @@ import numpy as np
 
 from wander.core.domain.geometry import normalize, top_k
 from wander.core.domain.models import Locus
+from wander.core.engine.crystal_text import gloss_word
 from wander.core.engine.ports import Knowledge, KnowledgeConcept
 
 CLOSE, FAR = 0.45, 0.6  # cosine distance: close below, far above
@@ -82,6 +83,8 @@ class PairFacts:
     attractor_shift: float | None = None  # b's similarity to the attractor minus a's
     filling_attractor: float | None = None  # the filling's, minus the nearer of a's and b's
     revisits: int = 0
+    gloss_word: str = ""  # a word both definitions use (not of either's name)
+    back: tuple[str, str] | None = None  # (where the walk stood two steps back, 'toward' | 'away')
 
     @property
     def kin(self) -> bool:
@@ -343,6 +346,12 @@ def pair_facts(
     m_gloss = kb.concept(f.middle).gloss
     f.middle_names = next((x for x in (side_a, side_b) if names(m_gloss, x.lemma)), None)
     f.realms = (_realm(side_a.concept), _realm(side_b.concept))
+    own = {
+        w.lower()
+        for x in (a.concept, b.concept, side_a.concept.label, side_b.concept.label)
+        for w in re.findall(r"[A-Za-z]+", x)
+    }
+    f.gloss_word = gloss_word(side_a.concept.gloss, side_b.concept.gloss, own)
     f.resonant = resonance_proximity >= RESONANT
     _kinds_and_ties(kb, f, side_a, side_b)
     recent = {t.lower() for t in recent_themes}
@@ -351,6 +360,21 @@ def pair_facts(
     if attractor is not None:
         _toward_attractor(kb, f, va, vb, normalize(attractor))
     return f
+
+
+BACK_TOWARD, BACK_AWAY = 0.05, 0.2  # b this much nearer (farther from) where the walk stood two steps back than a
+
+
+def two_steps_back(f: PairFacts, a: Locus, b: Locus, stood: tuple[str, np.ndarray] | None) -> None:
+    """Whether the step turns back toward where the walk stood two steps back, or heads on away."""
+    if stood is None or stood[0] in (a.concept, b.concept):
+        return
+    v = normalize(stood[1])
+    sa, sb = float(normalize(a.embedding) @ v), float(normalize(b.embedding) @ v)
+    if sb - sa > BACK_TOWARD:
+        f.back = (stood[0], "toward")
+    elif sa - sb > BACK_AWAY:
+        f.back = (stood[0], "away")
 
 
 def _kinds_and_ties(kb: Knowledge, f: PairFacts, side_a: Side, side_b: Side) -> None:

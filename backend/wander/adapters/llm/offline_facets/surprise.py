@@ -44,9 +44,10 @@ def surprise(kb: Knowledge, f: PairFacts) -> list[str]:
             f"the walk has met {B} {times(f.revisits)} before",
             f"{B} is no stranger here: the walk has met it {times(f.revisits)} before",
         )
-    clauses = [text, evidence, leans, opposite, back, resonant]
+    word = _word(f) if not (f.relations or f.shared_target or f.gloss_link) else ()
+    clauses = [text, evidence, leans, opposite, back, resonant, word]
     # opposites and a stated relation are the least expected; then a return; then the rest
-    leads = [3, 1, 4, 0, 5, 2] if f.relations or f.opposite else [0, 4, 1, 5, 2, 3]
+    leads = [3, 1, 4, 0, 5, 6, 2] if f.relations or f.opposite else [0, 4, 1, 6, 5, 2, 3]
     # the lead and at most two more: the surprise is what is least expected, not every fact
     return [x for x in arrangements(clauses, leads, most=2) if not x.startswith("Yet ")]
 
@@ -90,6 +91,14 @@ def _kin_evidence(f: PairFacts) -> Clause:
     if f.relations:
         return ("beyond their kinship the corpus states a tie: " + relation(*f.relations[0]),)
     return ()
+
+
+def _word(f: PairFacts) -> Clause:
+    """A word both definitions use, where no relation ties them."""
+    if not f.gloss_word:
+        return ()
+    w = q(f.gloss_word)
+    return (f"their definitions meet in one word, {w}", f"{w} turns up in both their definitions")
 
 
 def _stranger_surprise(f: PairFacts, A: str, B: str, m: str) -> Clause:

@@ -6,6 +6,7 @@ attractor; the most telling of these leads."""
 from __future__ import annotations
 
 from wander.adapters.llm.offline_facets.clauses import Clause, arrangements
+from wander.adapters.llm.offline_facets.connection import says_realms
 from wander.adapters.llm.offline_facets.facts import TOWARD, PairFacts
 from wander.adapters.llm.offline_facets.words import domains, q, realm, role
 from wander.core.engine.ports import Knowledge
@@ -71,7 +72,7 @@ def _contrast(f: PairFacts) -> tuple[Clause, int]:
     if f.only_a and f.only_b and not f.common_domains:
         da, db = domains(f.only_a), domains(f.only_b)
         text = f"one is a matter of {da}, the other of {db}"
-        if f.realms[0] != f.realms[1] and all(f.realms):
+        if f.realms[0] != f.realms[1] and all(f.realms) and not says_realms(f):
             text += f", the one among {realm(f.realms[0])}, the other among {realm(f.realms[1])}"
         return (text, f"{A} belongs to {da}, {B} to {db}, with no field in common"), 2
     if f.only_b:
@@ -91,7 +92,8 @@ def tension(kb: Knowledge, f: PairFacts) -> list[str]:
     # one is the abstraction only where the corpus says so: an abstract entity against a
     # physical one (a deeper or shallower path alone says nothing: 'shellfish' is no
     # abstraction beside 'bottom fish')
-    if set(f.realms) == {"abstract entity", "physical entity"} and "among" not in contrast[0]:
+    # (said here only where the connection has not said it already)
+    if set(f.realms) == {"abstract entity", "physical entity"} and "among" not in contrast[0] and not says_realms(f):
         X, Y = (A, B) if f.realms[0] == "abstract entity" else (B, A)
         depth = (
             f"{X} is the abstraction, {Y} the concrete thing",

@@ -15,6 +15,8 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 
+import numpy as np
+
 from wander.core.engine.text_openings import LIMIT, Masker, choose, worn
 
 WINDOW = LIMIT * 3  # the steps before this one that count
@@ -29,7 +31,22 @@ class Openings:
 
     def __init__(self) -> None:
         self._by_session: OrderedDict[str, dict[int, dict[str, list[str]]]] = OrderedDict()
+        self._stood: dict[str, dict[int, tuple[str, np.ndarray]]] = {}  # where each step set out from
         self._lock = threading.Lock()
+
+    def set_out(self, session: str | None, step: int, name: str, vector: np.ndarray) -> tuple[str, np.ndarray] | None:
+        """Note where STEP set out from; where the step before it set out from (two steps
+        back from where this one arrives), if this process saw that step."""
+        if session is None:
+            return None
+        with self._lock:
+            stood = self._stood.setdefault(session, {})
+            stood[step] = (name, vector)
+            for n in [n for n in stood if n < step - 1 or n > step]:
+                del stood[n]
+            if len(self._stood) > SESSIONS_KEPT:
+                self._stood.pop(next(iter(self._stood)))
+            return stood.get(step - 1)
 
     def used(self, session: str | None, step: int) -> dict[str, Counter[str]]:
         """Per facet, in how many of the WINDOW steps before STEP each sentence opening was used."""
