@@ -42,6 +42,10 @@ class WalkStats:
     first_lenses: int = 0  # distinct first lenses of the wander's crystals' ruminations
     trivial_rejections: int = 0  # crystals the gate turned down as restating a bread or its category
     template_share: float | None = None  # the words engineer's figure (wander's facet skeletons), when measured
+    # the most facet texts of one kind, of any ten consecutive steps, that open alike (any of
+    # their sentences); the same over the wander's crystal insights in order
+    openings_in_a_row: int | None = None
+    insight_openings_in_a_row: int | None = None
     tension_corpus: float = (
         0.0  # share of tension steps the corpus sets against (opposites, wholes), not a contrasting domain
     )

@@ -144,6 +144,13 @@ def print_step_figures(runs: list[WalkStats]) -> None:
     print(f"trivial_rejections: {sum(r.trivial_rejections for r in runs)} crystals")
     measured = [r.template_share for r in runs if r.template_share is not None]
     print(f"template_share_min_median_max: {stats3(measured) if measured else 'not measured'} share")
+    rows = [r.openings_in_a_row for r in runs if r.openings_in_a_row is not None]
+    if rows:
+        print(
+            f"facet_openings_alike_in_ten_max: {max(rows)} of 10 (per wander: min {min(rows)}, median {np.median(rows):g})"
+        )
+        rows = [r.insight_openings_in_a_row for r in runs if r.insight_openings_in_a_row is not None]
+        print(f"insight_openings_alike_in_ten_max: {max(rows)} of 10 (one wander's insights in order)")
 
 
 def print_targets(
@@ -202,6 +209,11 @@ def print_targets(
     held("pun_hops_le_2pct", lambda r: r.pun_hops <= 0.02 * max(1, r.steps))
     if any(r.template_share is not None for r in runs):
         held("template_share_le_0_25", lambda r: r.template_share is not None and r.template_share <= 0.25)
+    if any(r.openings_in_a_row is not None for r in runs):  # a person reading ten in a row hears no refrain
+        held(
+            "openings_alike_le_3_in_10",
+            lambda r: (r.openings_in_a_row or 0) <= 3 and (r.insight_openings_in_a_row or 0) <= 3,
+        )
     held("first_lenses_ge_3_of_10_crystals", lambda r: len(r.crystals) < 10 or r.first_lenses >= 3, "reference")
     allc = [c for r in runs for c in r.crystals]
     parts_spread = all(np.std([c[p] for c in allc]) > 0.01 for p in PARTS) if allc else False
