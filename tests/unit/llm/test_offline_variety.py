@@ -3,10 +3,12 @@ three of the wander's last nine steps did, and the memory is per wander and by s
 retried step replaces its own entry)."""
 
 from collections import Counter
+from types import SimpleNamespace
 
 import numpy as np
 
 from wander.adapters.llm.offline_facets.clauses import arrangements
+from wander.adapters.llm.offline_facets.history import recurring
 from wander.adapters.llm.offline_facets.variety import LIMIT, WINDOW, Masker, Openings, choose
 
 MASK = Masker(["acts", "artifacts"])
@@ -56,3 +58,13 @@ def test_where_the_step_before_set_out_from_is_two_steps_back():
     assert memory.set_out("w2", 3, "other", v) is None  # per wander
     assert memory.set_out("w1", 2, "harbour", v)[0] == "seed"  # a retried step asks the same
     assert memory.set_out(None, 3, "x", v) is None
+
+
+def test_an_active_resonance_that_names_the_arrival_is_cited_with_its_other_themes():
+    side = SimpleNamespace(name="harbour", lemma="harbor")
+    f = SimpleNamespace(b=side, recurring=None)
+    recurring(f, ["ship, sail, mast", "port, Harbor, quay, dock"])
+    assert f.recurring == ["port", "quay"]
+    g = SimpleNamespace(b=side, recurring=None)
+    recurring(g, ["ship, sail", "harbourmaster, pier"])  # a theme must be the locus itself, not a longer word
+    assert g.recurring is None

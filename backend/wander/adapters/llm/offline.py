@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from wander.adapters.llm.offline_facets.facts import PairFacts, lemma, pair_facts, two_steps_back
+from wander.adapters.llm.offline_facets.facts import PairFacts, lemma, pair_facts
+from wander.adapters.llm.offline_facets.history import recurring, two_steps_back
 from wander.adapters.llm.offline_facets.variety import Masker, Openings, choose
 from wander.adapters.llm.offline_facets.words import DOMAIN_WORDS
 from wander.adapters.llm.offline_facets.writers import FACETS, WRITERS
@@ -74,6 +75,7 @@ class OfflineDweller:
             request.recent_themes,
             request.resonance_proximity,
             (request.session.id, request.session.step_count + 1),
+            request.active_resonances,
         )
 
     def reflect(
@@ -84,16 +86,16 @@ class OfflineDweller:
         recent_themes: Sequence[str] = (),
         resonance_proximity: float = 0.0,
         at: tuple[str, int] | None = None,
+        active: Sequence[str] = (),
     ) -> Residue:
-        """The residue of the step A -> B; AT (wander id, step number): see variety.py."""
+        """The residue of the step A -> B; AT (wander, step) and ACTIVE (resonances): history.py."""
         kb = self.kb
         degenerate = self.degenerate()
         va, vb = normalize(a.embedding), normalize(b.embedding)
         s_a, s_b, pool = pair_rows(kb, a.embedding, b.embedding, self.near)
         f = pair_facts(kb, a, b, s_a, s_b, degenerate, attractor, recent_themes, resonance_proximity, pool)
-        self._history(f, a, b, at)
+        self._history(f, a, b, at, active)
         dist = 1.0 - f.sim
-
         # Themes: the shared broader concept, then corpus terms nearest the pair; never a
         # degenerate one.
         themes: list[str] = []
@@ -157,8 +159,10 @@ class OfflineDweller:
             details=details,
         )
 
-    def _history(self, f: PairFacts, a: Locus, b: Locus, at: tuple[str, int] | None) -> None:
-        """Where the walk stood two steps back, as this process saw the wander's last step."""
+    def _history(self, f: PairFacts, a: Locus, b: Locus, at: tuple[str, int] | None, active: Sequence[str]) -> None:
+        """Where the walk stood two steps back (as this process saw the wander's last step), and
+        an active resonance that names where it arrives."""
+        recurring(f, active)
         if at is not None:
             two_steps_back(f, a, b, self._openings.set_out(*at, a.concept, np.asarray(a.embedding, dtype=np.float32)))
 

@@ -84,7 +84,8 @@ class PairFacts:
     filling_attractor: float | None = None  # the filling's, minus the nearer of a's and b's
     revisits: int = 0
     gloss_word: str = ""  # a word both definitions use (not of either's name)
-    back: tuple[str, str] | None = None  # (where the walk stood two steps back, 'toward' | 'away')
+    back: tuple[str, str] | None = None  # (where the walk stood two steps back, 'toward' | 'away'): history.py
+    recurring: list[str] | None = None  # the other themes of an active resonance that names b: history.py
 
     @property
     def kin(self) -> bool:
@@ -360,21 +361,6 @@ def pair_facts(
     if attractor is not None:
         _toward_attractor(kb, f, va, vb, normalize(attractor))
     return f
-
-
-BACK_TOWARD, BACK_AWAY = 0.05, 0.2  # b this much nearer (farther from) where the walk stood two steps back than a
-
-
-def two_steps_back(f: PairFacts, a: Locus, b: Locus, stood: tuple[str, np.ndarray] | None) -> None:
-    """Whether the step turns back toward where the walk stood two steps back, or heads on away."""
-    if stood is None or stood[0] in (a.concept, b.concept):
-        return
-    v = normalize(stood[1])
-    sa, sb = float(normalize(a.embedding) @ v), float(normalize(b.embedding) @ v)
-    if sb - sa > BACK_TOWARD:
-        f.back = (stood[0], "toward")
-    elif sa - sb > BACK_AWAY:
-        f.back = (stood[0], "away")
 
 
 def _kinds_and_ties(kb: Knowledge, f: PairFacts, side_a: Side, side_b: Side) -> None:

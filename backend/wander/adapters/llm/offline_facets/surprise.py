@@ -25,7 +25,13 @@ def surprise(kb: Knowledge, f: PairFacts) -> list[str]:
             f"not even {m} lies nearer to each than they are to one another",
         )
     resonant: Clause = ()
-    if f.resonant:
+    if f.recurring is not None:  # an active resonance names it: the step reinforces a recurring theme
+        w = " and ".join(q(t) for t in f.recurring)
+        resonant = (
+            f"{B} is itself one of the themes the walk keeps returning to" + (f", with {w}" if w else ""),
+            f"the walk keeps returning to {B}" + (f", as to {w}" if w else ""),
+        )
+    elif f.resonant:
         resonant = (
             f"{B} lies near a theme the walk keeps returning to",
             f"the walk keeps returning to a theme near {B}",
