@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import type { EventOut, ResonanceSummary } from "./api/types.gen";
 import type { SessionOut } from "./api/types.gen";

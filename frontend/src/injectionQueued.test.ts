@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { foldEvents, reduceEvent } from "./store";
 import { ev, walkEvents } from "./test/fixtures";

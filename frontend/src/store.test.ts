@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { beforeEach, describe, expect, it } from "vitest";
 import { adjacencyView, emptyGraph, mapNodes, reduceEvent, reduceEvents, useWander } from "./store";
 import { flowNodes } from "./mindmap/flow";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { crystallizeNotice } from "./crystallizeNotice";
 import type { CrystalOut, CrystallizeOut } from "./types.gen";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { lastProposalSeq } from "./proposals";
 import type { EventOut } from "./types.gen";

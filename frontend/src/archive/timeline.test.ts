@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { ev, SID, walkEvents } from "../test/fixtures";
 import { crystalsAt, foldAt, resonancesAt, stepEnds, stepFromSearch } from "./timeline";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { CULL_REACH, CULL_SLACK, CULL_ZOOM_IN, nextCullWindow, type CullWindow } from "./cull";
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import type { ProposalOut } from "../api/types.gen";
 import { FRACTAL_SIZE, fractalEdges, fractalNodes } from "./fractals";

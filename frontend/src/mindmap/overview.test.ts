@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { convexHull, keyLoci, placeLabels, regionsOf, type Region } from "./overview";
 import { emptyGraph, type GraphState, type MapLocus } from "../store";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { emptyGraph, type GraphState } from "../store";
 import { ReplayHold } from "./replayHold";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 // A crystal's type is shown only when the classifier was confident.
 import { describe, expect, it } from "vitest";
 import { crystalTypeChip } from "./crystalType";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 // The option builders of the six pictures, on constructed data: what each series holds.
 import { describe, expect, it } from "vitest";
 import type { EfficiencyPoint, HierarchyNode } from "../../api/types.gen";

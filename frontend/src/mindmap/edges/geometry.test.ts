@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { bridgeRails, RAIL_OFFSET, rimToRim, wavePath, wavePieces } from "./geometry";
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { grew, placedSince } from "./growth";
 import type { Point } from "./types";

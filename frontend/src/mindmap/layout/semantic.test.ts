@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { ease, frameAt, interpolate, parentsOf, semanticScale, semanticTargets, toScreen } from "./semantic";
 
