@@ -51,11 +51,18 @@ def surprise(kb: Knowledge, f: PairFacts) -> list[str]:
             f"{B} is no stranger here: the walk has met it {times(f.revisits)} before",
         )
     word = _word(f) if not (f.relations or f.shared_target or f.gloss_link) else ()
-    clauses = [text, evidence, leans, opposite, back, resonant, word]
-    # opposites and a stated relation are the least expected; then a return; then the rest
-    leads = [3, 1, 4, 0, 5, 6, 2] if f.relations or f.opposite else [0, 4, 1, 6, 5, 2, 3]
+    others = [evidence, opposite, back, resonant, word, leans]
+    if f.band != "close" and f.mediated and not f.kin and sum(bool(c) for c in others) >= 2:
+        # a concept between them nearer each than they are to each other is what most steps
+        # find: where two other things are true, they are the surprise, and it comes last
+        clauses, leads, most = [*others, text], [1, 0, 2, 4, 3, 5, 6], 1
+    else:
+        clauses = [text, evidence, leans, opposite, back, resonant, word]
+        # opposites and a stated relation are the least expected; then a return; then the rest
+        leads = [3, 1, 4, 0, 5, 6, 2] if f.relations or f.opposite else [0, 4, 1, 6, 5, 2, 3]
+        most = 2
     # the lead and at most two more: the surprise is what is least expected, not every fact
-    return [x for x in arrangements(clauses, leads, most=2) if not x.startswith("Yet ")]
+    return [x for x in arrangements(clauses, leads, most=most) if not x.startswith("Yet ")]
 
 
 def _kin_surprise(f: PairFacts, A: str, B: str) -> Clause:
