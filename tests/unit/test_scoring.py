@@ -86,3 +86,26 @@ def test_the_attractor_weighs_more_as_the_wander_goes_on():
     for f in (0.0, 0.5, 1.0):
         x = scoring.interestingness(np.linspace(0, 1.5, 31), np.linspace(-1, 1, 31), True, 0.1, focus=f)
         assert np.all(x >= 0) and np.all(x <= 1)
+
+
+def test_a_walk_that_drifted_from_the_attractor_still_feels_the_way_back():
+    """A seed near the attractor (0.25): candidates of a walk that drifted to 0.05 sit far
+    below the seed's level. Counted from the seed alone they all score the same; counted from
+    where the walk stands, a step that gains on it scores more, and a step above the seed's
+    level scores as it always did."""
+    seed, here = 0.25, 0.05
+    pulls = np.array([-0.1, 0.06, 0.1, 0.14, 0.3, 0.5])
+
+    def interest(here_=None):
+        return scoring.interestingness(0.5, pulls, False, seed, focus=0.5, here=here_)
+
+    alone, drifted = interest(), interest(here)
+    assert np.ptp(alone[:4]) == pytest.approx(0.0)  # all below the seed's scale: no gradient
+    assert np.all(np.diff(drifted[1:]) > 0)  # from where the walk stands, nearer is better
+    assert drifted[0] == pytest.approx(alone[0])  # 0.1 or more farther than here: nothing gained
+    assert drifted[-1] == pytest.approx(alone[-1])  # the top of the scale is the seed's, as before
+    # a walk as near the attractor as the seed, or nearer, is scored as it always was
+    for at in (seed, 0.4):
+        assert np.array_equal(interest(at), alone)
+    x = scoring.interestingness(np.linspace(0, 1.5, 31), np.linspace(-1, 1, 31), True, seed, focus=1.0, here=-0.5)
+    assert np.all(x >= 0) and np.all(x <= 1)

@@ -191,3 +191,39 @@ def test_the_attractor_weighs_nothing_at_first_and_everything_at_the_end():
     assert weights[half] == pytest.approx(walkmod.OPEN_WEIGHT)
     assert weights[int(walkmod.OPEN_UNTIL * 100) - 1] < 1.0
     assert weights[-1] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_from_the_last_third_the_field_rises_to_the_seeds_own_nearness(seed):
+    """Open until LATE_FROM of the wander, the field's floor then rises to the seed's own
+    nearness to the attractor by OPEN_UNTIL (the last third goes no farther from it than the
+    walk began), then to the core; it never falls back on the way."""
+    pull = make_walk(seed, []).pull_sims
+    order = np.argsort(-pull)
+    seed_at = int(order[90])  # a seed nearer the attractor than most of the scope
+    walk = make_walk(seed, [], seed_index=seed_at)
+    floors = []
+    for step in range(100):
+        walk.session.step_count = step
+        floors.append(walk.pull_floor)
+    open_floor = float(pull.min())
+    last_open = int(np.ceil(walkmod.LATE_FROM * 100)) - 2  # progress counts the step under way
+    assert floors[last_open] == pytest.approx(open_floor)
+    assert open_floor < floors[last_open + 2] < float(pull[seed_at])
+    assert floors[int(walkmod.OPEN_UNTIL * 100) - 1] == pytest.approx(float(pull[seed_at]))
+    assert all(a <= b + 1e-9 for a, b in zip(floors, floors[1:]))
+    assert floors[-1] == pytest.approx(core_floor(pull))
+    # a seed far from the attractor: the field stays as wide as its scope until it narrows
+    far = make_walk(seed, [], seed_index=int(order[-1]))
+    far.session.step_count = int(walkmod.OPEN_UNTIL * 100) - 1
+    assert far.pull_floor == pytest.approx(open_floor)
+
+
+def test_the_way_back_is_counted_from_where_the_walk_stands_only_in_its_last_third():
+    """Before LATE_FROM the seed's level alone scales a step's gain on the attractor; from
+    then on, the current locus's own nearness to it (scoring.interestingness's `here`)."""
+    walk = make_walk(6, [17])
+    walk.session.step_count = 10
+    assert walk.pull_here is None
+    walk.session.step_count = int(walkmod.LATE_FROM * 100) + 1
+    assert walk.pull_here == pytest.approx(float(walk.pull_sims[17]))

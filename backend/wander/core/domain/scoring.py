@@ -24,7 +24,7 @@ def composite(interestingness, novelty, bridge_potential, uncertainty):
     )
 
 
-def interestingness(distance, pull, crosses_domain, baseline=None, focus=1.0):
+def interestingness(distance, pull, crosses_domain, baseline=None, focus=1.0, here=None):
     """How interesting a step is: mid-band distance, pull towards the attractor, and
     leaving the current domain. `pull` is cosine similarity to the attractor (or seed).
 
@@ -34,12 +34,23 @@ def interestingness(distance, pull, crosses_domain, baseline=None, focus=1.0):
     `focus` (0 to 1, with a baseline) is the share of its full weight the attractor has at
     this point of the wander (engine.walk.Walk.focus): nothing at the start, a vague sense of
     what is sought while the walk explores, what it homes in on late; what the attractor does
-    not weigh goes to the band and to crossing domains."""
+    not weigh goes to the band and to crossing domains.
+
+    `here` (with a baseline) is the current locus's own similarity to the attractor. A walk
+    that has drifted farther from the attractor than the seed is keeps a way back: the scale
+    then starts 0.1 below where it is, not 0.1 below the seed, so a step that gains on it
+    counts. Scaled from the seed alone, a seed that starts near the attractor (origami ->
+    protein folding, 0.25) saw every candidate of a drifted walk at 0: the attractor weighed
+    half its weight and told the steps nothing, and the walk's last third ended farther from
+    it than the seed."""
     if baseline is None:
         pull01 = np.clip((np.asarray(pull) + 0.1) / 0.7, 0.0, 1.0)
         weights = (0.4, 0.4, 0.2)
     else:
-        pull01 = np.clip((np.asarray(pull) - baseline + 0.1) / 0.35, 0.0, 1.0)
+        if here is None or here >= baseline:
+            pull01 = np.clip((np.asarray(pull) - baseline + 0.1) / 0.35, 0.0, 1.0)
+        else:
+            pull01 = np.clip((np.asarray(pull) - here + 0.1) / (baseline - here + 0.35), 0.0, 1.0)
         w_pull = 0.6 * float(np.clip(focus, 0.0, 1.0))
         weights = (0.25 + (0.6 - w_pull) * 0.625, w_pull, 0.15 + (0.6 - w_pull) * 0.375)
     return np.clip(

@@ -92,7 +92,9 @@ async def model_candidates(
         nov = float(scoring.novelty(float((seen @ v).max()) if len(seen) else 0.0, float(v @ walk.loci_mean)))
         crosses = not set(domains) & set(current.domains)
         interest = float(
-            scoring.interestingness(dist, float(v @ walk.pull_vector), crosses, walk.pull_baseline, walk.focus)
+            scoring.interestingness(
+                dist, float(v @ walk.pull_vector), crosses, walk.pull_baseline, walk.focus, walk.pull_here
+            )
         )
         bridge = float(scoring.bridge_potential(float(crosses), len(domains)))
         unc = float(scoring.uncertainty(0, 1.0 - float(v @ walk.session.seed_embedding)))

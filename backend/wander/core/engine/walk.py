@@ -33,6 +33,17 @@ RECENT_THEMES = 20
 # the walk kept 1-2 points more of it, but at 100 steps its second half no longer gained on
 # the attractor as a band-random walk does (38 of 44 wanders against 60 of 62): 0.8 between.
 OPEN_UNTIL, CORE_FROM = 0.8, 0.87
+# From LATE_FROM of the wander (its last third) until the field narrows, the field's floor
+# rises from the whole scope to the seed's own nearness to the attractor (Walk.pull_floor_seed):
+# the walk's last third goes no farther from the attractor than where it began, while the
+# field stays wide where the seed starts far from it. Open until OPEN_UNTIL, a walk whose seed
+# starts near the attractor (origami -> protein folding, photosynthesis -> energy storage)
+# spent the first half of its last third far from it (rugby, piano music, table game) and
+# ended that third farther from the attractor than the seed on every random seed. From
+# LATE_FROM on, too, a step's gain on the attractor is counted from where the walk stands
+# when it has drifted farther from it than the seed (Walk.pull_here): counted from the
+# seed's level alone, every candidate of such a walk scored 0 on the attractor's part.
+LATE_FROM = 2.0 / 3.0
 # How much the attractor weighs in a candidate's interest (Walk.focus): nothing at the
 # start, rising steadily (OPEN_WEIGHT of its full weight at RAMP_UNTIL of the wander), all
 # of it once the field is its core. A pull felt from the first step drew the first half of
@@ -186,6 +197,17 @@ class Walk:
                 self.pull_floor_seed = min(self.pull_baseline, _kth_highest(near, CORE))
 
     @property
+    def pull_here(self) -> float | None:
+        """From the wander's last third on (late_focus above 0), the current locus's
+        similarity to the attractor: where a step's gain on the attractor is counted from
+        when the walk has drifted farther from it than the seed (scoring.interestingness).
+        None before, without an attractor or a locus: while the walk explores, the seed's
+        level alone sets the scale, as it always did."""
+        if self.pull_baseline is None or self._session.current_locus_id is None or self.late_focus == 0.0:
+            return None
+        return float(np.asarray(self.current.embedding, dtype=np.float32) @ self.pull_vector)
+
+    @property
     def progress(self) -> float:
         """Share of the wander's steps taken once the step under way is in (0 to 1)."""
         s = self._session
@@ -196,6 +218,12 @@ class Walk:
         """How far the attractor's field has narrowed: 0 while the walk explores (until
         OPEN_UNTIL of its steps), rising to 1 (the core) at CORE_FROM."""
         return min(1.0, max(0.0, (self.progress - OPEN_UNTIL) / (CORE_FROM - OPEN_UNTIL)))
+
+    @property
+    def late_focus(self) -> float:
+        """How far the field's floor has risen toward the seed's own nearness to the
+        attractor: 0 until LATE_FROM of the wander's steps, 1 at OPEN_UNTIL."""
+        return min(1.0, max(0.0, (self.progress - LATE_FROM) / (OPEN_UNTIL - LATE_FROM)))
 
     @property
     def focus(self) -> float:
@@ -230,9 +258,15 @@ class Walk:
         without an attractor): anything in scope early on, then rising to the core."""
         if self.pull_baseline is None:
             return None
+        seed_level = max(self.pull_floor_open, self.pull_floor_seed)
         if self.field_focus == 0.0:
-            return self.pull_floor_open
-        return self.pull_floor_open + self.field_focus * (self.pull_floor_core - self.pull_floor_open)
+            late = self.late_focus
+            return (
+                self.pull_floor_open
+                if late == 0.0
+                else self.pull_floor_open + late * (seed_level - self.pull_floor_open)
+            )
+        return seed_level + self.field_focus * (self.pull_floor_core - seed_level)
 
     @property
     def puns_here(self) -> np.ndarray:

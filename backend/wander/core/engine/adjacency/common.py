@@ -52,7 +52,7 @@ def kb_candidates(
     near = len(seen) and (scoring.NOVELTY_SPREAD < 1.0 or late > 0.0)
     max_seen = (seen @ vectors.T).max(axis=0) if near else np.zeros(len(idx))
     mean_seen = vectors @ walk.loci_mean
-    interest = scoring.interestingness(d, walk.pull_sims[idx], crosses, walk.pull_baseline, walk.focus)
+    interest = scoring.interestingness(d, walk.pull_sims[idx], crosses, walk.pull_baseline, walk.focus, walk.pull_here)
     novelty = scoring.novelty(max_seen, mean_seen)
     if late > 0.0:
         # Near the attractor the candidates are all alike to the walk as a whole; what keeps
@@ -94,8 +94,8 @@ def in_field(walk: Walk, idx: np.ndarray, strict: bool = False) -> np.ndarray:
     its core late). Where the field holds none (the walk has used it up around here), the
     ones nearest the attractor, the way back; all of them without an attractor.
 
-    strict: once the field narrows, the way back holds only concepts nearer the attractor
-    than the current locus. The analogy, bridging and tension strategies find a handful of
+    strict: once the field narrows (from the wander's last third, Walk.late_focus), the way
+    back holds only concepts nearer the attractor than the current locus. The analogy, bridging and tension strategies find a handful of
     concepts each, often none in the core; their nearest-to-the-attractor would still lead
     away from it (photosynthesis -> energy storage late: 'fertilization' at cos 0.03 where
     the core starts at 0.16). The band's draws keep the plain way back, so a step always has
@@ -107,7 +107,7 @@ def in_field(walk: Walk, idx: np.ndarray, strict: bool = False) -> np.ndarray:
     if len(held):
         return held
     back = idx[np.argsort(-walk.pull_sims[idx], kind="stable")[: max(FALLBACK_MIN, len(idx) // 10)]]
-    if strict and walk.field_focus > 0.0:
+    if strict and walk.late_focus > 0.0:
         here = float(np.asarray(walk.current.embedding, dtype=np.float32) @ walk.pull_vector)
         back = back[walk.pull_sims[back] > here]
     return back

@@ -211,7 +211,7 @@ def _loci_candidates(
     loci = [walk.loci[i] for i in rows]
     here = set(current.domains)
     crosses = np.array([not set(lo.domains) & here for lo in loci], dtype=bool)
-    interest = scoring.interestingness(dist[rows], pull[rows], crosses, walk.pull_baseline, walk.focus)
+    interest = scoring.interestingness(dist[rows], pull[rows], crosses, walk.pull_baseline, walk.focus, walk.pull_here)
     bridge = scoring.bridge_potential(crosses.astype(float), [len(lo.domains) for lo in loci])
     uncert = scoring.uncertainty([lo.visit_count for lo in loci], 1.0 - seed_sims[rows])
     # Already part of the wander (nearness 1, which novelty does not weigh): its spread
@@ -259,7 +259,7 @@ def _compost_candidates(walk: Walk, low: float, high: float, k: int | None = LOC
                 float((seen @ item.embedding).max()) if len(seen) else 0.0, float(item.embedding @ walk.loci_mean)
             )
         )
-        interest = float(scoring.interestingness(dist[i], pull, False, walk.pull_baseline, walk.focus))
+        interest = float(scoring.interestingness(dist[i], pull, False, walk.pull_baseline, walk.focus, walk.pull_here))
         uncert = float(scoring.uncertainty(0, 1.0 - float(item.embedding @ walk.session.seed_embedding)))
         comp = float(scoring.composite(interest, novelty, 0.0, uncert))
         out.append(
