@@ -2,9 +2,8 @@
 // canvas (FarCanvas), not as DOM nodes; a click, a shift-click and a right-click on a locus
 // drawn there still select it, compare it and open its menu (pickLocus).
 import type { Page } from "@playwright/test";
-import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers";
-
-const STEPS = 360;
+import { API, shot } from "./helpers";
+import { expect, test } from "./largeWander";
 
 interface Spot {
   id: string;
@@ -66,22 +65,12 @@ async function canvasLoci(page: Page, loci: Map<string, string>, skip: Set<strin
     .sort((a, b) => Math.hypot(a.x - mid.x, a.y - mid.y) - Math.hypot(b.x - mid.x, b.y - mid.y));
 }
 
-/** A wander of STEPS steps, walked by the server to its end; its id and loci. */
-async function walkLarge(page: Page): Promise<{ id: string; loci: Map<string, string> }> {
-  const s = await createViaApi(page, { seed_concept: "trade winds", max_steps: STEPS, random_seed: 31, human_checkpoint_frequency: 0 });
-  const run = await page.request.post(`${API}/sessions/${s.id}/wander`, { data: { n_steps: STEPS } });
-  expect(run.status(), await run.text()).toBe(202);
-  await expect.poll(async () => (await sessionViaApi(page, s.id)).step_count, { timeout: 240_000, intervals: [500, 1000] }).toBe(STEPS);
-  await expect.poll(async () => (await sessionViaApi(page, s.id)).running, { timeout: 30_000 }).toBe(false);
-  return { id: s.id, loci: await lociOf(page, s.id) };
-}
-
 /** Opens the wander's map, caught up, its loci on the canvas: React Flow holds only a few of
  * them (the current locus, the one the latest step left, those tied to a crystal or a candidate). */
-async function openLargeMap(page: Page, id: string, loci: Map<string, string>): Promise<void> {
+async function openLargeMap(page: Page, id: string, steps: number, loci: Map<string, string>): Promise<void> {
   await page.goto(`/sessions/${id}`);
   await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
-  await expect(page.getByTestId("status-steps")).toContainText(String(STEPS));
+  await expect(page.getByTestId("status-steps")).toContainText(String(steps));
   await expect(page.getByTestId("far-canvas")).toBeVisible();
   await expect(page.getByTestId("mindmap")).toHaveClass(/is-large/);
   const domLoci = await page.locator(".react-flow__node-locus").count();
@@ -112,12 +101,12 @@ async function centreOnDensest(page: Page, loci: Map<string, string>): Promise<S
   return dense;
 }
 
-test("a large map draws its loci on the canvas; click, shift-click and right-click pick them there", async ({ page }) => {
-  // (the server walks the 360 steps first: on the loaded two-core machine, beside pytest and
-  // other browser tests, that took over 90 s: 323 steps were done when the wait ran out)
-  test.slow();
-  const { id, loci } = await walkLarge(page);
-  await openLargeMap(page, id, loci);
+test("a large map draws its loci on the canvas; click, shift-click and right-click pick them there", async ({ page, largeWander }) => {
+  // the shared large wander (largeWander.ts): 360 steps, past the 300 nodes a map draws as nodes
+  test.slow(); // the view settles several times: slow beside pytest on two cores
+  const { id, steps } = largeWander;
+  const loci = await lociOf(page, id);
+  await openLargeMap(page, id, steps, loci);
   const dense = await centreOnDensest(page, loci);
 
   // a click on a locus drawn on the canvas opens its panel

@@ -1,16 +1,11 @@
 // A large map at far zoom is readable: its regions (loci of one domain lying together) are
 // outlined and labelled with their domain and count; closer in, the loci themselves.
-import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers";
+import { shot } from "./helpers";
+import { expect, test } from "./largeWander";
 
-const STEPS = 400;
-
-test("a 400-step map at whole-map zoom shows labelled regions, and loci closer in", async ({ page }) => {
-  test.setTimeout(300_000);
-  const s = await createViaApi(page, { seed_concept: "weather", max_steps: STEPS, random_seed: 11, human_checkpoint_frequency: 0 });
-  const r = await page.request.post(`${API}/sessions/${s.id}/wander`, { data: { n_steps: STEPS } });
-  expect(r.status()).toBe(202);
-  await expect.poll(async () => (await sessionViaApi(page, s.id)).running, { timeout: 240_000, intervals: [2000] }).toBe(false);
-  await page.goto(`/sessions/${s.id}`);
+test("a 360-step map at whole-map zoom shows labelled regions, and loci closer in", async ({ page, largeWander }) => {
+  expect(largeWander.steps).toBe(360);
+  await page.goto(`/sessions/${largeWander.id}`);
   await expect(page.getByTestId("conn-state")).toHaveAttribute("data-state", "live");
   await page.getByRole("button", { name: "Whole map" }).click();
   const regions = page.getByTestId("overview-region");
