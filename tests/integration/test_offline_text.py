@@ -10,13 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from wander.adapters.bus.inprocess import InProcessBus
+from wander.adapters.llm.offline import OfflineDweller
 from wander.adapters.llm.offline_facets.facts import LEAN_OWN, Side, _kinship
 from wander.adapters.llm.offline_facets.words import DOMAIN_WORDS
 from wander.bootstrap.wiring import offline_engine
 from wander.core.domain import sandwich
 from wander.core.domain.geometry import normalize
 from wander.core.engine import crystal_structure as cs
-from wander.core.engine.service import NewWander
+from wander.core.engine.service import NewWander, WanderEngine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from text_quality import most_alike_in_a_row, template_share_by_kind  # noqa: E402
@@ -127,6 +129,40 @@ async def test_a_replay_writes_the_same_words(knowledge, embedder):
     assert [[getattr(r.residue, f) for f in FACETS] for r in one] == [
         [getattr(r.residue, f) for f in FACETS] for r in two
     ]
+
+
+async def test_a_wander_resumed_by_a_fresh_engine_writes_the_words_of_an_unbroken_one(knowledge, embedder):
+    """The words' history (the last steps' openings, where the walk stood two steps back)
+    comes from the store with the walk, not from the process that took the last steps."""
+    unbroken = await walk(knowledge, embedder, "falconry", "contract law", 5, 24)
+    engine, store, clock = offline_engine(knowledge, embedder)
+    session = await engine.create(
+        NewWander(
+            seed_concept="falconry",
+            attractor="contract law",
+            max_steps=24,
+            random_seed=5,
+            human_checkpoint_frequency=0,
+        )
+    )
+    resumed = []
+    for stop in (10, 17, 24):  # a fresh engine (and dweller) over the same store at each stop
+        w = await engine.load_walk(session.id)
+        while w.session.step_count < stop:
+            clock.advance(seconds=30)
+            resumed.append(await engine.step(w))
+        engine = WanderEngine(
+            store=store,
+            knowledge=knowledge,
+            embedder=embedder,
+            dweller=OfflineDweller(knowledge),
+            bus=InProcessBus(),
+            clock=clock,
+            project_id="p",
+        )
+    assert [r.to_locus.concept for r in resumed] == [r.to_locus.concept for r in unbroken]
+    assert [r.residue.facets() for r in resumed] == [r.residue.facets() for r in unbroken]
+    assert any("two steps ago" in r.residue.bridge for r in resumed[10:])  # the history did reach the words
 
 
 def test_the_gate_rejects_a_filling_that_names_the_breads_category(knowledge):

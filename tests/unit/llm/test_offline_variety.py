@@ -1,15 +1,12 @@
 """Which true text opens a facet: the first the facts rank whose sentences did not open as
-three of the wander's last nine steps did, and the memory is per wander and by step (a
-retried step replaces its own entry)."""
+three of the wander's last nine steps did (those steps' words come with the step)."""
 
 from collections import Counter
 from types import SimpleNamespace
 
-import numpy as np
-
 from wander.adapters.llm.offline_facets.clauses import arrangements
 from wander.adapters.llm.offline_facets.history import recurring
-from wander.adapters.llm.offline_facets.variety import LIMIT, WINDOW, Masker, Openings, choose
+from wander.adapters.llm.offline_facets.variety import LIMIT, WINDOW, Masker, choose, used_openings
 
 MASK = Masker(["acts", "artifacts"])
 
@@ -32,32 +29,18 @@ def test_the_first_option_not_worn_out_is_chosen_else_the_least_worn():
     assert choose(two, Counter({"n pulls toward n.": LIMIT}), MASK) == two[1]
 
 
-def test_the_memory_counts_the_window_before_a_step_per_wander():
-    memory = Openings()
-    for step in range(1, 12):
-        memory.record("w1", step, {"tension": ["n pulls toward n"]})
-    memory.record("w2", 11, {"tension": ["other"]})
-    used = memory.used("w1", 12)["tension"]
-    assert used["n pulls toward n"] == WINDOW  # the WINDOW steps before step 12, not all eleven
-    assert "other" not in used and memory.used(None, 12) == {}
-    memory.record("w1", 11, {"tension": ["again"]})  # a retried step replaces its own entry
-    assert memory.used("w1", 12)["tension"]["again"] == 1
+def test_the_openings_counted_are_the_last_window_steps_each_sentence_once_a_step():
+    recent = [{"tension": "'a' pulls toward 'b'. 'c' pulls toward 'd'."} for _ in range(11)]
+    recent[0] = {"tension": "Set against 'a', 'b' leans away."}  # outside the window
+    used = used_openings(recent, MASK)["tension"]
+    assert used == Counter({"n pulls toward n.": WINDOW})  # the last WINDOW steps, not all eleven
+    assert used_openings([], MASK) == {}
 
 
 def test_arrangements_put_each_held_clause_first_in_each_phrasing():
     clauses = [("a one", "a two"), (), ("c one",)]
     assert arrangements(clauses) == ["A one; c one.", "A two; c one.", "C one; a one."]
     assert arrangements(clauses, [2, 0]) == ["C one; a one.", "A one; c one.", "A two; c one."]
-
-
-def test_where_the_step_before_set_out_from_is_two_steps_back():
-    memory = Openings()
-    v = np.ones(3, dtype=np.float32)
-    assert memory.set_out("w1", 1, "seed", v) is None
-    assert memory.set_out("w1", 2, "harbour", v)[0] == "seed"  # the walk stood at 'seed' two steps back
-    assert memory.set_out("w2", 3, "other", v) is None  # per wander
-    assert memory.set_out("w1", 2, "harbour", v)[0] == "seed"  # a retried step asks the same
-    assert memory.set_out(None, 3, "x", v) is None
 
 
 def test_an_active_resonance_that_names_the_arrival_is_cited_with_its_other_themes():

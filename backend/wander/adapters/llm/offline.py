@@ -20,7 +20,7 @@ import numpy as np
 
 from wander.adapters.llm.offline_facets.facts import PairFacts, lemma, pair_facts
 from wander.adapters.llm.offline_facets.history import recurring, two_steps_back
-from wander.adapters.llm.offline_facets.variety import Masker, Openings, choose
+from wander.adapters.llm.offline_facets.variety import Masker, choose, used_openings
 from wander.adapters.llm.offline_facets.words import DOMAIN_WORDS
 from wander.adapters.llm.offline_facets.writers import FACETS, WRITERS
 from wander.core.domain import scoring
@@ -41,7 +41,6 @@ class OfflineDweller:
         self.kb = knowledge
         self._near: OrderedDict[bytes, list[int]] = OrderedDict()
         self._near_lock = threading.Lock()
-        self._openings = Openings()
         self._masker: Masker | None = None
 
     def near(self, v: np.ndarray) -> list[int]:
@@ -74,8 +73,9 @@ class OfflineDweller:
             request.session.attractor_embedding,
             request.recent_themes,
             request.resonance_proximity,
-            (request.session.id, request.session.step_count + 1),
             request.active_resonances,
+            request.recent_facets,
+            request.two_steps_back,
         )
 
     def reflect(
@@ -85,16 +85,21 @@ class OfflineDweller:
         attractor: np.ndarray | None = None,
         recent_themes: Sequence[str] = (),
         resonance_proximity: float = 0.0,
-        at: tuple[str, int] | None = None,
         active: Sequence[str] = (),
+        recent: Sequence[dict[str, str]] = (),
+        back: Locus | None = None,
     ) -> Residue:
-        """The residue of the step A -> B; AT (wander, step) and ACTIVE (resonances): history.py."""
+        """The residue of the step A -> B. The walk's history (history.py, variety.py): ACTIVE
+        resonances, the RECENT steps' words by facet (oldest first) and the locus BACK where
+        the step before set out from."""
         kb = self.kb
         degenerate = self.degenerate()
         va, vb = normalize(a.embedding), normalize(b.embedding)
         s_a, s_b, pool = pair_rows(kb, a.embedding, b.embedding, self.near)
         f = pair_facts(kb, a, b, s_a, s_b, degenerate, attractor, recent_themes, resonance_proximity, pool)
-        self._history(f, a, b, at, active)
+        recurring(f, active)
+        if back is not None:
+            two_steps_back(f, a, b, (back.concept, np.asarray(back.embedding, dtype=np.float32)))
         dist = 1.0 - f.sim
         # Themes: the shared broader concept, then corpus terms nearest the pair; never a
         # degenerate one.
@@ -144,7 +149,7 @@ class OfflineDweller:
             "attractor_pull": round(pull, 4),
             "attractor_shift": None if f.attractor_shift is None else round(f.attractor_shift, 4),
         }
-        facets = self.write(f, at)
+        facets = self.write(f, recent)
         return Residue(
             connection=facets["connection"],
             tension=facets["tension"],
@@ -159,19 +164,11 @@ class OfflineDweller:
             details=details,
         )
 
-    def _history(self, f: PairFacts, a: Locus, b: Locus, at: tuple[str, int] | None, active: Sequence[str]) -> None:
-        """Where the walk stood two steps back (as this process saw the wander's last step), and
-        an active resonance that names where it arrives."""
-        recurring(f, active)
-        if at is not None:
-            two_steps_back(f, a, b, self._openings.set_out(*at, a.concept, np.asarray(a.embedding, dtype=np.float32)))
-
-    def write(self, f: PairFacts, at: tuple[str, int] | None) -> dict[str, str]:
+    def write(self, f: PairFacts, recent: Sequence[dict[str, str]] = ()) -> dict[str, str]:
         """Each facet's text: the most telling the facts support whose opening the wander's
-        last steps have not worn out; no sentence said twice across the facets."""
+        last steps (RECENT) have not worn out; no sentence said twice across the facets."""
         masker = self.masker()
-        session, step = at if at is not None else (None, 0)
-        used = self._openings.used(session, step)
+        used = used_openings(recent, masker)
         out: dict[str, str] = {}
         said: set[str] = set()
         for facet in FACETS:
@@ -179,7 +176,6 @@ class OfflineDweller:
             fresh = [t for t in options if not said & set(SENTENCE.split(t))] or options
             out[facet] = choose(fresh, used.get(facet, Counter()), masker)
             said |= set(SENTENCE.split(out[facet]))
-        self._openings.record(session, step, {k: masker.openings(v) for k, v in out.items()})
         return out
 
 

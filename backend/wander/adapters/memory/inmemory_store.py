@@ -188,6 +188,7 @@ class InMemoryStore:
                     list(r.themes),
                     np.asarray(v, dtype=np.float32),
                     r.interestingness,
+                    r.facets(),
                 )
             )
         return WalkState(

@@ -27,7 +27,7 @@ from wander.adapters.postgres.mappers import (
 )
 from wander.adapters.postgres.table_aliases import CP, RS, C, L, R, S, T, W
 from wander.core.domain.errors import Conflict, ResonanceMoved, StepAlreadyCommitted
-from wander.core.domain.models import CompostItem, Event, HotItem, ResonanceStatus, SessionStatus
+from wander.core.domain.models import CompostItem, Event, HotItem, Residue, ResonanceStatus, SessionStatus
 from wander.core.engine.ports import StepCommit, WalkState
 
 
@@ -54,6 +54,7 @@ class StepsRepository:
                         R.c.themes,
                         R.c.themes_embedding,
                         R.c.interestingness,
+                        *(R.c[k] for k in Residue.FACETS),
                     )
                     .outerjoin(R, R.c.trace_id == T.c.id)
                     .where(T.c.session_id == sid)
@@ -96,6 +97,7 @@ class StepsRepository:
                     list(r.themes or []),
                     v,
                     r.interestingness or 0.0,
+                    {k: getattr(r, k) or "" for k in Residue.FACETS},
                 )
             )
         return WalkState(

@@ -266,6 +266,9 @@ class HotItem:
     themes: list[str]
     themes_embedding: np.ndarray
     interestingness: float
+    # the step's words by facet (connection, tension, ...): a dweller reads the recent ones so
+    # as not to open its facets as the last steps did, in whichever process takes the step
+    facets: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

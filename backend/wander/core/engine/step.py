@@ -38,6 +38,7 @@ STRONG_LOCUS = 0.8  # a residue this interesting calls for crystallization...
 CRYSTALLIZE_EVERY = 30  # ...and so does a confirmed resonance, at most once in each stretch of this many steps
 CRYSTAL_GAP = 15  # and this many steps apart at least
 ACTIVE_RESONANCES_SHOWN = 8  # the dweller hears of the first this many active resonances
+RECENT_WORDS = 12  # ...and the words of the walk's last this many steps
 
 
 def may_crystallize(step_number: int, last: int) -> bool:
@@ -159,6 +160,8 @@ async def _dwell(
             bridge_score=chosen.scores.bridge_potential,
             resonance_proximity=proximity,
             crystallization_candidate=proximity > 0.8,
+            recent_facets=[h.facets for h in walk.hot[-RECENT_WORDS:]],
+            two_steps_back=_set_out_before(walk, current),
         )
     )
     # A theme every concept shares is not a theme, whichever dweller named it.
@@ -230,6 +233,7 @@ def _memory_layers(
         list(residue.themes),
         np.asarray(themes_vector, dtype=np.float32),
         residue.interestingness,
+        residue.facets(),
     )
     walk.hot = hot_before + [item]
     mem = tiers.compress(walk, ctx.hot_limit, now)
@@ -272,6 +276,13 @@ def _crystal_trigger(
         return ("resonance", confirmed)
     if residue.interestingness >= STRONG_LOCUS:
         return ("locus", None)
+    return None
+
+
+def _set_out_before(walk: Walk, current: Locus) -> Locus | None:
+    """Where the step that reached CURRENT set out from."""
+    if walk.relations and walk.relations[-1][1].id == current.id:
+        return walk.relations[-1][0]
     return None
 
 

@@ -35,6 +35,11 @@ class DwellRequest:
     bridge_score: float = 0.0
     resonance_proximity: float = 0.0
     crystallization_candidate: bool = False
+    # The walk's own history, loaded with it from the store (so any process taking the step
+    # hears the same): the last steps' words by facet, oldest first, and the locus the step
+    # before this one set out from (two steps back from where this one arrives).
+    recent_facets: list[dict[str, str]] = field(default_factory=list)
+    two_steps_back: Locus | None = None
 
 
 class Dweller(Protocol):
