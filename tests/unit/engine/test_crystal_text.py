@@ -2,6 +2,7 @@
 the text draws on what the rumination found (its best evidence from the walk's memory, and
 the lenses that came back empty), never on a figure."""
 
+import re
 from types import SimpleNamespace
 
 import numpy as np
@@ -97,3 +98,12 @@ def test_words_two_glosses_or_two_names_share():
     assert gloss_word("something used especially", "something used especially", set()) == ""  # common words
     assert name_word("chamber music", "rock music") == "music"
     assert name_word("side road (way)", "road") == "road" and name_word("violin", "drum") == ""
+
+
+def test_a_second_crystal_on_the_same_breads_says_their_tie_another_way():
+    first = plain_insight(Corpus(), bread(0), bread(1), 0, 1, 2, None, frozenset(), "kin:instrument", RUM)
+    tie = first.split(". ")[0] + "."
+    said = frozenset(s for s in re.split(r"(?<=[.!?])\s+", first))
+    second = plain_insight(Corpus(), bread(0), bread(1), 0, 1, 3, None, said, "kin:instrument", RUM)
+    assert tie in said and tie not in second
+    assert second.index("'violin'") < second.index("'bow'")  # still the breads' tie first

@@ -309,7 +309,7 @@ def plain_insight(
     crystals name it) and the sides it holds together, then the rumination's findings and the
     themes it returns to. Each sentence in the first of its phrasings whose opening this
     wander's earlier insights (SAID) have not used LIMIT times; a sentence said already is
-    left out (the first, naming the breads and the filling, always stays)."""
+    left out (the first, the breads' tie, always stays, in words not said yet where it can)."""
     f = kb.concept(f_i)
     name = lemma(kb, f_i)
     glossed = any(f"'{name}' (" in p for p in said)
@@ -321,7 +321,8 @@ def plain_insight(
     if relation == "similar" and not common and float(normalize(b1.embedding) @ normalize(b2.embedding)) >= NEAR:
         breads = breads[2:] + breads[:2]  # very near breads: their nearness is the first thing said
     firsts = [b[0].upper() + b[1:] + "." for b in breads]
-    out = [choose(firsts, used, masker)]
+    # another crystal on the same breads says their tie another way, where it can
+    out = [choose([s for s in firsts if s not in said] or firsts, used, masker)]
     findings, gone = _finding(rum, (name, b1.concept.split(" (")[0], b2.concept.split(" (")[0]))
     filling = _joins(joins)
     out.append(_pick(filling, used, said, masker) or choose(filling, used, masker))
