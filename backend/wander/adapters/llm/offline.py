@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -128,27 +129,7 @@ class OfflineDweller:
         )
         actionability = scoring.actionability(list(b.domains), pull) * (1.0 - 0.5 * b.abstraction_level)
 
-        def label(i: int | None) -> str | None:
-            return None if i is None else kb.concept(i).label
-
-        details = {
-            "cosine_distance": round(dist, 4),
-            "kinship": f.kinship,
-            "shared_broader": f.shared,
-            "shared_meaningful": shared,
-            "shared_depths": list(f.depths) if f.depths else [None, None],
-            "opposite": list(f.opposite) if f.opposite else None,
-            "gloss_link": [f.gloss_link[0].concept.label, f.gloss_link[1].concept.label] if f.gloss_link else None,
-            "relations": [list(r) for r in f.relations],
-            "midpoint": [{"concept": kb.concept(i).label, "cos": round(s / 2, 4)} for i, s in f.mids[:5]],
-            "middle": {"concept": kb.concept(f.middle).label, "cos": [round(x, 4) for x in f.middle_sims]},
-            "leans": {"a": label(f.lean_a), "b": label(f.lean_b)},
-            "filling": kb.concept(f.filling).label,
-            "filling_cos": [round(x, 4) for x in f.filling_sims],
-            "anchors": {"a": f.a.concept.key, "b": f.b.concept.key},
-            "attractor_pull": round(pull, 4),
-            "attractor_shift": None if f.attractor_shift is None else round(f.attractor_shift, 4),
-        }
+        details = _details(kb, f, dist, shared, pull)
         facets = self.write(f, recent)
         return Residue(
             connection=facets["connection"],
@@ -177,6 +158,32 @@ class OfflineDweller:
             out[facet] = choose(fresh, used.get(facet, Counter()), masker)
             said |= set(SENTENCE.split(out[facet]))
         return out
+
+
+def _details(kb: Knowledge, f: PairFacts, dist: float, shared: str | None, pull: float) -> dict[str, Any]:
+    """The figures behind each statement of the facets, so a reader can check them."""
+
+    def label(i: int | None) -> str | None:
+        return None if i is None else kb.concept(i).label
+
+    return {
+        "cosine_distance": round(dist, 4),
+        "kinship": f.kinship,
+        "shared_broader": f.shared,
+        "shared_meaningful": shared,
+        "shared_depths": list(f.depths) if f.depths else [None, None],
+        "opposite": list(f.opposite) if f.opposite else None,
+        "gloss_link": [f.gloss_link[0].concept.label, f.gloss_link[1].concept.label] if f.gloss_link else None,
+        "relations": [list(r) for r in f.relations],
+        "midpoint": [{"concept": kb.concept(i).label, "cos": round(s / 2, 4)} for i, s in f.mids[:5]],
+        "middle": {"concept": kb.concept(f.middle).label, "cos": [round(x, 4) for x in f.middle_sims]},
+        "leans": {"a": label(f.lean_a), "b": label(f.lean_b)},
+        "filling": kb.concept(f.filling).label,
+        "filling_cos": [round(x, 4) for x in f.filling_sims],
+        "anchors": {"a": f.a.concept.key, "b": f.b.concept.key},
+        "attractor_pull": round(pull, 4),
+        "attractor_shift": None if f.attractor_shift is None else round(f.attractor_shift, 4),
+    }
 
 
 def pair_rows(

@@ -53,8 +53,7 @@ class StepsRepository:
                         R.c.id.label("rid"),
                         R.c.themes,
                         R.c.themes_embedding,
-                        R.c.interestingness,
-                        *(R.c[k] for k in Residue.FACETS),
+                        *(R.c[k] for k in ("interestingness", *Residue.FACETS)),
                     )
                     .outerjoin(R, R.c.trace_id == T.c.id)
                     .where(T.c.session_id == sid)
