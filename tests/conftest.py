@@ -45,11 +45,13 @@ def pytest_configure(config) -> None:
 
 
 def _template_name() -> str:
-    """Keyed by the corpus only: each test database is migrated to head when it opens, so a
-    new migration does not cost a new corpus embedding."""
+    """Keyed by the corpus and its shipped vectors only: each test database is migrated to
+    head when it opens, so a new migration does not cost a new corpus embedding."""
     from wander.adapters.kb import corpus
+    from wander.adapters.kb.shipped_vectors import VECTORS_FILE
 
-    return f"wander_tpl_{hashlib.sha1(corpus.corpus_fingerprint().encode()).hexdigest()[:10]}"
+    key = corpus.corpus_fingerprint() + corpus.corpus_fingerprint(VECTORS_FILE)
+    return f"wander_tpl_{hashlib.sha1(key.encode()).hexdigest()[:10]}"
 
 
 @pytest.fixture(scope="session")

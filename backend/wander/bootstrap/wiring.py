@@ -26,6 +26,7 @@ from wander.adapters.ca.wheeler_memory import parse_capacity
 from wander.adapters.kb import corpus, importer, reach_cache
 from wander.adapters.kb.corpus_embedding import corpus_matrix
 from wander.adapters.kb.index import KnowledgeIndex
+from wander.adapters.kb.shipped_vectors import VECTORS_FILE
 from wander.adapters.llm.offline import OfflineDweller
 from wander.adapters.memory.inmemory_store import InMemoryStore
 from wander.adapters.postgres import migrate
@@ -112,7 +113,9 @@ async def ensure_corpus(
     against the model on a sample; kb.corpus_embedding); True if it was loaded now.
     VECTOR_CACHE: the machine's folder of corpus vectors (kb.vector_cache), used only when
     the shipped vectors do not fit, so at most the first database on a machine embeds."""
-    fingerprint = f"{corpus.corpus_fingerprint()}:{embedder.name}"
+    # the shipped vectors too: a database loaded before they changed keeps vectors a fresh
+    # one does not have, and the same seed then walks another path at a near tie
+    fingerprint = f"{corpus.corpus_fingerprint()}:{corpus.corpus_fingerprint(VECTORS_FILE)[:16]}:{embedder.name}"
     if await kb.source_fingerprint(CORPUS_SOURCE) == fingerprint:
         return False
     concepts = corpus.load_corpus()
