@@ -14,6 +14,7 @@ import pytest
 from tests.unit.engine.test_step_at_scale import corpus
 from wander.adapters.kb.approximate_index import ApproximateIndex
 from wander.adapters.kb.index import KnowledgeIndex
+from wander.adapters.kb.scaled_vectors import ScaledVectors
 from wander.adapters.llm.offline import OfflineDweller, pair_rows
 from wander.adapters.llm.offline_facets.facts import pair_facts
 from wander.bootstrap.wiring import offline_engine
@@ -43,7 +44,9 @@ class HashEmbedder:
 @pytest.fixture(scope="module")
 def kbs() -> tuple[ApproximateIndex, KnowledgeIndex]:
     concepts, m = corpus()
-    approx = ApproximateIndex(concepts, m)
+    # the graph built on one thread: a parallel build's graph differs from run to run, and
+    # the pool it finds is compared concept for concept with the exact rows
+    approx = ApproximateIndex(concepts, m, scaled=ScaledVectors.build(m, threads=1))
     return approx, KnowledgeIndex(concepts, approx.vectors(np.arange(len(concepts))))
 
 
