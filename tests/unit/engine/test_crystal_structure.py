@@ -21,6 +21,12 @@ ROWS = [  # label, domain, path
     ("harbour", "location", ("port", "geographic point", "point", "location", "physical entity", "entity")),
     ("sonnet", "communication", ("poem", "verse", "writing", "communication", "abstract entity", "entity")),
     ("matter", "substance", ("physical entity", "entity")),
+    # a sister of a bread: athlete and player are both contestants, the fan is not one
+    ("player", "person", ("contestant", "person", "organism", "living thing", "physical entity", "entity")),
+    ("athlete", "person", ("contestant", "person", "organism", "living thing", "physical entity", "entity")),
+    ("sports fan", "person", ("fan", "enthusiast", "lover", "person", "organism", "living thing", "entity")),
+    ("coach (trainer)", "person", ("trainer", "leader", "person", "organism", "living thing", "entity")),
+    ("stadium", "artifact", ("structure", "artifact", "whole", "object", "physical entity", "entity")),
 ]
 FILLER = [
     (f"thing {i}", "artifact", ("widget", "device", "instrumentality", "artifact", "physical entity", "entity"))
@@ -46,6 +52,7 @@ class Corpus:
 
 KB = Corpus()
 TROUT, SHELLFISH, FRESHWATER, FOOD, FISH, FISHMONGER, HARBOUR, SONNET, MATTER = range(9)
+PLAYER, ATHLETE, FAN, COACH, STADIUM = range(9, 14)
 
 
 def test_a_filling_that_names_the_breads_category_is_trivial():
@@ -54,6 +61,39 @@ def test_a_filling_that_names_the_breads_category_is_trivial():
     assert "broader or narrower" in cs.triviality(KB, FISH, TROUT, SHELLFISH)
     assert cs.triviality(KB, FISHMONGER, TROUT, SHELLFISH) is None
     assert cs.triviality(KB, HARBOUR, TROUT, SHELLFISH) is None
+
+
+def test_a_filling_that_is_a_sister_of_a_bread_is_trivial():
+    # the breads share no category within two levels, yet the filling is one more
+    # contestant beside the player: it names the player's kind again
+    assert "one more kind of 'contestant', as 'player' is" in cs.triviality(KB, ATHLETE, PLAYER, FAN)
+    assert "as 'player' is" in cs.triviality(KB, ATHLETE, FAN, PLAYER)  # either bread
+    assert cs.triviality(KB, STADIUM, PLAYER, FAN) is None
+    assert cs.triviality(KB, COACH, PLAYER, FAN) is None  # a person, not a contestant
+
+
+NAMES = {
+    "degradation": (1.0, 0.1, 0.0),
+    "deterioration": (0.9, 0.3, 0.1),
+    "weakening": (0.2, 1.0, 0.1),
+    "repair": (0.1, 0.2, 1.0),
+    "decline": (0.1, 0.95, 0.35),
+}
+
+
+def test_a_filling_or_a_bread_whose_name_reads_as_another_says_a_word_again():
+    rows = [(name, "act", ("change", "action", "act", "event", "abstract entity", "entity")) for name in NAMES]
+    kb = SimpleNamespace(concept=lambda i: SimpleNamespace(label=rows[i][0], path=rows[i][2]))
+    degradation, deterioration, weakening, repair, decline = range(5)
+    vector = lambda name: np.array(NAMES[name], dtype=np.float32)  # noqa: E731
+    why = cs.names_alike(kb, degradation, weakening, deterioration, vector)
+    assert why is not None and "'degradation' reads as 'deterioration'" in why
+    assert cs.names_alike(kb, repair, weakening, deterioration, vector) is None
+    # breads whose names read as one another: the bread relationship is a word said twice
+    why = cs.names_alike(kb, repair, weakening, decline, vector)
+    assert why is not None and "breads 'weakening' and 'decline'" in why
+    v = sandwich.validity(B1, F, B2, np.zeros((0, 3)), structure=sandwich.Structure(names_alike=why))
+    assert v.verdict == "rejected" and any(r.startswith("names alike:") for r in v.hard_failures())
 
 
 def test_the_most_abstract_concepts_are_not_ingredients():

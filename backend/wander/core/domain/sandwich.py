@@ -44,19 +44,23 @@ TAXONOMY = {
 class Structure:
     """What the corpus says of a sandwich's shape (engine.crystal_structure reads it): why
     the filling is trivial (None: it is not), the ingredients among the corpus's most
-    abstract concepts, whether the breads are the same kind of thing, and how they relate
-    without the filling (None: the bread test fails)."""
+    abstract concepts, whether the breads are the same kind of thing, how they relate
+    without the filling (None: the bread test fails), and whether a name only says another
+    again (the filling's a bread's, or the breads' each other's)."""
 
     trivial: str | None = None
     abstract: tuple[str, ...] = ()
     homologous: bool = True
     bread_relation: str | None = "unchecked"
     gloss_echo: tuple[float, str] = (0.0, "")  # the insight's similarity to its nearest definition, and whose
+    names_alike: str | None = None  # why the names say a word again (the filling's reads as a bread's), or None
 
     def failures(self) -> list[str]:
         out = []
         if self.trivial:
             out.append(f"trivial: {self.trivial}")
+        if self.names_alike:
+            out.append(f"names alike: {self.names_alike}")
         if self.abstract:
             out.append(
                 "specificity: " + ", ".join(f"'{x}'" for x in self.abstract) + " among the most abstract concepts"

@@ -1,10 +1,14 @@
 """The structural side of the sandwich gate, read off the corpus (the reuben project's three
 constraints, and what makes a filling trivial):
 
-- trivial filling: a hypernym shared by both breads within two levels ("food" for trout and
-  shellfish), a broader or narrower concept of either bread, or one more member of the
+- trivial filling: a hypernym shared by both breads within three levels ("food" for trout and
+  shellfish), a broader or narrower concept of either bread, one more member of the
   breads' shared category ("freshwater fish" for trout and shellfish: it only names their
-  kind again);
+  kind again), or a sister of a bread (one more kind of what a bread is a kind of:
+  "athlete" beside "player", both contestants);
+- names alike: the filling's name reads as a bread's ("degradation" between "deterioration"
+  and "weakening"), or the breads' names read as one another: a reader takes the one for
+  the other, so the sandwich only says a word again;
 - specificity: no ingredient is among the corpus's most abstract concepts;
 - structural homology: the breads are the same kind of thing (a common ancestor within a
   few levels, or the same lexical domain: both acts, both artifacts...);
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
 
 import numpy as np
 
@@ -27,10 +32,11 @@ from wander.core.domain.themes import degenerate_labels
 from wander.core.engine.ports import Knowledge
 from wander.core.engine.themes import corpus_paths, degenerate_themes
 
-CATEGORY_LEVELS = 2  # a shared hypernym this near both breads names their category
+CATEGORY_LEVELS = 3  # a shared hypernym this near both breads names their category
 HOMOLOGY_LEVELS = 6  # breads with a common ancestor this near are the same kind of thing
 KIN_LEVELS = 3  # ... this near, they relate by kind without the filling
 BREAD_ALONE = 0.4  # a bread similarity that holds on its own
+NAMES_ALIKE = 0.7  # names (their lemmas' embeddings) this similar: a reader takes the one for the other
 ABSTRACT_SHARE = 0.005  # an ancestor of this share of the corpus is among its most abstract concepts
 ABSTRACT_DEPTH = 3  # ... as is a concept this near the root
 
@@ -94,6 +100,28 @@ def triviality(kb: Knowledge, filling: int, a1: int, a2: int) -> str | None:
     named = sorted(x for x in mine if x in category)
     if named:
         return f"the filling '{f}' is one more kind of '{named[0]}', the breads' own category"
+    parents = {x for x, d in mine.items() if d == 1 and x.lower() not in degenerate}
+    for b, up in ((a1, up1), (a2, up2)):
+        shared = sorted(x for x, d in up.items() if d == 1 and x in parents)
+        if shared:
+            return f"the filling '{f}' is one more kind of '{shared[0]}', as '{_lemma(kb, b)}' is"
+    return None
+
+
+def names_alike(kb: Knowledge, filling: int, a1: int, a2: int, name_vector: Callable[[str], np.ndarray]) -> str | None:
+    """Why the sandwich's names say a word again, or None: the filling's name reads as a
+    bread's, or the breads' names as one another (their lemmas' embeddings NAMES_ALIKE or
+    more similar; `name_vector` embeds a name). The corpus's hypernyms miss these: near
+    synonyms sit in separate branches ("degradation", "deterioration")."""
+    f, l1, l2 = _lemma(kb, filling), _lemma(kb, a1), _lemma(kb, a2)
+    v = {x: normalize(np.asarray(name_vector(x), dtype=np.float32)) for x in (f, l1, l2)}
+    for b in (l1, l2):
+        s = float(v[f] @ v[b])
+        if s >= NAMES_ALIKE:
+            return f"the filling '{f}' reads as '{b}' (names {s:.2f} alike)"
+    s = float(v[l1] @ v[l2])
+    if s >= NAMES_ALIKE:
+        return f"the breads '{l1}' and '{l2}' read as one another (names {s:.2f} alike)"
     return None
 
 
