@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from wander.core.engine.sandwich_choice import _filling, word_stems
+from wander.core.engine.sandwich_choice import _filling, stems_meet, word_stems
 
 
 def unit(*xs):
@@ -78,3 +78,7 @@ def test_a_filling_that_shares_a_breads_word_stem_is_passed_over():
     assert word_stems("film making") & word_stems("filming") == {"film"}
     assert word_stems("State Department") & word_stems("state government") == {"state"}
     assert not word_stems("baker") & word_stems("cookie")
+    # one stem beginning another says the word again: 'weak' of 'weakness' begins 'weaken'
+    assert stems_meet(word_stems("weakness"), word_stems("weakening"))
+    assert stems_meet(word_stems("computer business"), word_stems("businessperson"))
+    assert not stems_meet(word_stems("ballpark"), word_stems("home court"))

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from wander.core.domain import sandwich as gate
 from wander.core.domain.models import Crystal
 from wander.core.engine.crystallizer import weighed_before
 from wander.core.engine.sandwich_choice import best, ranked, tasting
@@ -113,3 +114,49 @@ def test_what_the_crystals_record_as_weighed_is_not_weighed_again():
         (frozenset({"c", "d"}), "reef"),
         (frozenset({"a", "e"}), "lagoon"),
     }
+
+
+def _pair(s12: float, near: float):
+    """Two breads `s12` alike and a filling `near` to each (unit vectors in three dimensions)."""
+    b1, b2 = unit(1, 0, 0), unit(s12, np.sqrt(1 - s12**2), 0)
+    mid = (b1 + b2) / np.linalg.norm(b1 + b2)
+    cos = near / float(mid @ b1)
+    return b1, b2, unit(*(cos * mid + np.sqrt(1 - cos**2) * np.array([0, 0, 1.0])))
+
+
+class Related(Corpus):
+    """Breads of one kind (a domain) that relate by a corpus relation, whatever their similarity."""
+
+    def __init__(self, vectors):
+        self.labels = list(vectors)
+        self.vectors = vectors
+
+    def __len__(self):
+        return len(self.labels)
+
+    def concept(self, i):
+        return SimpleNamespace(label=self.labels[i], path=[], gloss="", domains=["noun.act"])
+
+    def vector(self, i):
+        return self.vectors[self.labels[i]]
+
+    def relations_between(self, a, b):
+        return ["parts"]
+
+
+def test_a_sandwich_that_promises_to_stand_is_tasted_before_one_with_a_higher_v_that_cannot():
+    # the second filling stands between breads alike enough that it does not mediate (it is
+    # not nearer each than they are to each other): its V is higher, its verdict is review
+    a1, a2, fa = _pair(0.33, 0.6)
+    c1, c2, fc = _pair(0.5, 0.48)
+    kb = Related({"a1": a1, "a2": a2, "fa": fa, "c1": c1, "c2": c2, "fc": fc})
+    stands = (SimpleNamespace(id="a1", embedding=a1), SimpleNamespace(id="a2", embedding=a2), 0, 1, 2)
+    short = (SimpleNamespace(id="c1", embedding=c1), SimpleNamespace(id="c2", embedding=c2), 3, 4, 5)
+    none = np.zeros((0, 3), dtype=np.float32)
+    v_stands = gate.validity(a1, fa, a2, none, structure=gate.Structure(bread_relation="relation:parts"))
+    v_short = gate.validity(c1, fc, c2, none, structure=gate.Structure(bread_relation="relation:parts"))
+    assert v_stands.verdict == "accepted" and v_short.verdict == "review" and v_short.v > v_stands.v
+    assert ranked(kb, [short, stands], none) == ([stands, short], 2)
+    # a sandwich whose names read alike breaks a rule: it goes after the sound ones
+    alike = lambda c: "the filling 'fa' reads as 'a1'" if c is stands else None  # noqa: E731
+    assert ranked(kb, [stands, short], none, alike) == ([short, stands], 1)

@@ -35,6 +35,7 @@ from wander.core.engine.sandwich_choice import (
     CANDIDATE_PAIRS,
     FILLINGS_WEIGHED,
     TASTED,
+    NamesAlike,
     Sandwich,
     best,
     bread_pool,
@@ -76,6 +77,7 @@ class Crystallizer:
         self._sentences: dict[str, set[str]] = {}
         self._substances: dict[str, np.ndarray | None] = {}  # per crystal id (see _novelty)
         self.tasted = TASTED  # different sandwiches the gate judges at each crystallization
+        self._names: dict[str, np.ndarray] = {}  # concept names (lemmas) -> their embedding
 
     def prototypes(self) -> dict[str, np.ndarray]:
         if self._prototypes is None:
@@ -117,14 +119,17 @@ class Crystallizer:
         if not candidates:
             return CrystallizeOutcome(None, [], rum, "every sandwich near the stimulus is formed already")
         # Of the sandwiches the order allows, those the gate can stand behind: the first
-        # pairs' candidates, the sound ones (no rule of the gate broken) by the V their
-        # concepts promise (the insight's own words are judged after, by the same gate).
+        # pairs' candidates, the sound ones (no rule of the gate broken, their names read
+        # too) by the verdict, then the V, their concepts promise (the insight's own words
+        # are judged after, by the same gate).
         # Taking the first candidate alone formed sandwiches that repeated what the
         # accepted ones are about (low novelty) or barely mediated (low containment).
         # The gate tastes the best few different ones, each judged whole; the crystal is
         # the best verdict, and keeps what else was weighed and why it was turned down.
         subs = rows([v for v in [await self._substance(walk, c) for c in accepted] if v is not None], len(vector))
-        order, sound = ranked(walk.knowledge, candidates[: CANDIDATE_PAIRS * FILLINGS_WEIGHED], subs)
+        weighed = candidates[: CANDIDATE_PAIRS * FILLINGS_WEIGHED]
+        alike = self._alike(walk.knowledge, weighed)
+        order, sound = ranked(walk.knowledge, weighed, subs, alike)
         tasted = [
             await self._taste(walk, crystals, s, resonance, rum, accepted)
             for s in tasting(walk.knowledge, order, sound, self.tasted)
@@ -141,7 +146,8 @@ class Crystallizer:
             if again:
                 first = chosen
                 self._sentences[session.id].update(SENTENCE_END.split(first.insight))
-                chosen = await self._taste(walk, crystals, best(walk.knowledge, again, subs), resonance, rum, accepted)
+                redo = best(walk.knowledge, again, subs, self._alike(walk.knowledge, again))
+                chosen = await self._taste(walk, crystals, redo, resonance, rum, accepted)
         self._sentences[session.id].update(SENTENCE_END.split(chosen.insight))
         crystal = self._crystal(walk, chosen, rum, trigger, locus, resonance)
         if first is not None:
@@ -206,7 +212,11 @@ class Crystallizer:
         embedding = self.embedder.embed([insight])[0]
         # the corpus concept the words echo most (the knowledge port's nearest: no pass over a large one)
         nearest_gloss, echo = kb.nearest(normalize(embedding), 1)[0]
-        shape = dataclasses.replace(shape, gloss_echo=(echo, kb.concept(nearest_gloss).label))
+        shape = dataclasses.replace(
+            shape,
+            gloss_echo=(echo, kb.concept(nearest_gloss).label),
+            names_alike=self._alike(kb, [chosen])(chosen),
+        )
         val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, existing_m, lineage, shape)
         if rum.insight:  # a model's own words are the filling
             val = sandwich.validity(b1.embedding, embedding, b2.embedding, existing_m, lineage, shape)
@@ -266,6 +276,22 @@ class Crystallizer:
             }[verdict],
         )
 
+    def _alike(self, kb: Knowledge, candidates: list[Sandwich]) -> NamesAlike:
+        """Why a sandwich's names say a word again (crystal_structure.names_alike), the
+        candidates' names embedded in one batch and kept (a bounded cache)."""
+        lemmas = {kb.concept(i).label.split(" (")[0] for c in candidates for i in c[2:]}
+        todo = sorted(x for x in lemmas if x not in self._names)
+        if len(self._names) + len(todo) > NAMES_KEPT:
+            self._names.clear()
+            todo = sorted(lemmas)
+        if todo:
+            self._names.update(zip(todo, self.embedder.embed(todo)))
+
+        def alike(c: Sandwich) -> str | None:
+            return crystal_structure.names_alike(kb, c[4], c[2], c[3], self._names.__getitem__)
+
+        return alike
+
     async def _novelty(
         self, walk: Walk, b1: Locus, f_i: int, b2: Locus, insight: np.ndarray, accepted: list[Crystal]
     ) -> float:
@@ -317,6 +343,7 @@ class Tasted:
     val: sandwich.Validity
 
 
+NAMES_KEPT = 20_000  # concept names whose embeddings a crystallizer keeps
 _RANK = {"accepted": 2, "review": 1, "rejected": 0}  # the crystal is the best verdict, then the highest V
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -27,10 +28,11 @@ FILLINGS_WEIGHED = 3  # ... each with this many of its best fillings
 FILLING_CHOICES = 16  # concepts nearest the breads' midpoint that a filling is chosen among
 REWORK_POOL = 20  # a rejected sandwich's second try looks for breads among this many loci nearest the stimulus
 REWORK_PAIRS = 12  # ... and weighs the sandwiches of this many sound bread pairs
-TASTED = 3  # the gate judges this many different sandwiches at each crystallization
+TASTED = 5  # the gate judges up to this many different sound sandwiches at each crystallization
 _STEMMER = snowballstemmer.stemmer("english")
 # a candidate sandwich: its two bread loci, the corpus concepts they are, and the filling concept
 Sandwich = tuple[Locus, Locus, int, int, int]
+NamesAlike = Callable[[Sandwich], "str | None"]  # why a sandwich's names say a word again, or None
 
 
 def bread_pool(walk: Walk, vector: np.ndarray) -> list[Locus]:
@@ -160,13 +162,16 @@ def fillings(
     of its lower similarity to the two) first: the concept nearest their midpoint alone is often much nearer one bread than the
     other, which makes it a restatement of that bread, not what stands between them. Taken
     among the FILLING_CHOICES concepts nearest the midpoint that are not another sense of a
-    bread's word nor a bread's broader concept; where there is a choice, one this wander's
+    bread's word (nor says one again: a stem of it begins one of theirs, or one of theirs
+    begins its) nor a bread's broader concept; where there is a choice, one this wander's
     crystals have not used already (`used`: filling labels) and the walk has not met."""
     near = kb.nearest(midpoint(b1.embedding, b2.embedding), FILLING_CHOICES, exclude=[a1, a2])
     bread_words = {_lemma(kb, a1).lower(), _lemma(kb, a2).lower(), b1.concept.lower(), b2.concept.lower()}
     bread_stems = set().union(*(word_stems(w.split(" (")[0]) for w in bread_words))
     fresh = [
-        i for i, _ in near if _lemma(kb, i).lower() not in bread_words and not word_stems(_lemma(kb, i)) & bread_stems
+        i
+        for i, _ in near
+        if _lemma(kb, i).lower() not in bread_words and not stems_meet(word_stems(_lemma(kb, i)), bread_stems)
     ]
     apt = [i for i in fresh if not (in_lineage(kb, i, a1) or in_lineage(kb, i, a2))]
     # a filling that only names the breads' category, or one of the corpus's most abstract
@@ -184,28 +189,34 @@ def fillings(
     return [choice[int(k)] for k in order]
 
 
-def ranked(kb: Knowledge, candidates: list[Sandwich], accepted: np.ndarray) -> tuple[list[Sandwich], int]:
+def ranked(
+    kb: Knowledge, candidates: list[Sandwich], accepted: np.ndarray, alike: NamesAlike | None = None
+) -> tuple[list[Sandwich], int]:
     """The candidate sandwiches (breads, their anchors, filling), those with no hard failure
-    first, each part by the V its concepts promise (among equals the earlier candidate), and
-    how many of the first are sound (no hard failure promised)."""
+    first, each part by the verdict then the V its concepts promise, as the crystal is the
+    best verdict then the highest V (among equals the earlier candidate), and
+    how many of the first are sound (no hard failure promised). `alike` says why a
+    sandwich's names say a word again (crystal_structure.names_alike), when names are read."""
 
-    def promise(c: Sandwich) -> tuple[bool, float]:
+    def promise(c: Sandwich) -> tuple[bool, bool, float]:
         b1, b2, a1, a2, f_i = c
         lineage = in_lineage(kb, f_i, a1) or in_lineage(kb, f_i, a2)
         shape = crystal_structure.structure(kb, f_i, a1, a2, b1.embedding, b2.embedding)
+        if alike is not None:
+            shape = dataclasses.replace(shape, names_alike=alike(c))
         val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, accepted, lineage, shape)
         mine = substance(b1.embedding, kb.vector(f_i), b2.embedding)
         val = dataclasses.replace(val, novelty=sandwich.novelty(mine, accepted))
-        return (not val.hard_failures(), val.v)
+        return (not val.hard_failures(), val.verdict == "accepted", val.v)
 
     scored = sorted(((promise(c), -n) for n, c in enumerate(candidates)), reverse=True)
-    return [candidates[-n] for _, n in scored], sum(sound for (sound, _), _ in scored)
+    return [candidates[-n] for _, n in scored], sum(sound for (sound, _, _), _ in scored)
 
 
-def best(kb: Knowledge, candidates: list[Sandwich], accepted: np.ndarray) -> Sandwich:
-    """The candidate with no hard failure and the highest promised V; the first candidate
-    where none is sound."""
-    return ranked(kb, candidates, accepted)[0][0]
+def best(kb: Knowledge, candidates: list[Sandwich], accepted: np.ndarray, alike: NamesAlike | None = None) -> Sandwich:
+    """The candidate with no hard failure and the best promised verdict, then V; the first
+    candidate where none is sound."""
+    return ranked(kb, candidates, accepted, alike)[0][0]
 
 
 def tasting(kb: Knowledge, order: list[Sandwich], sound: int, n: int = TASTED) -> list[Sandwich]:
@@ -238,6 +249,12 @@ def word_stems(text: str) -> set[str]:
     'film', so the one only restates the other."""
     words = [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4]
     return set(_STEMMER.stemWords(words))
+
+
+def stems_meet(one: set[str], other: set[str]) -> bool:
+    """A stem of the one begins a stem of the other: 'businessperson' says the 'business' of
+    'computer business' again, 'weakness' the 'weakening' (stems 'weak', 'weaken')."""
+    return any(a.startswith(b) or b.startswith(a) for a in one for b in other)
 
 
 def anchor(kb: Knowledge, locus: Locus) -> int:
