@@ -29,6 +29,16 @@ def test_the_first_option_not_worn_out_is_chosen_else_the_least_worn():
     assert choose(two, Counter({"n pulls toward n.": LIMIT}), MASK) == two[1]
 
 
+def test_where_every_option_is_worn_a_facet_says_its_fresh_sentences_alone():
+    options = ["'x' is near. 'y' pulls toward 'b'.", "'x' is near. 'y' lies far."]
+    used = Counter({"n is near.": LIMIT, "n pulls toward n.": 1, "n lies far.": LIMIT + 2})
+    assert choose(options, used, MASK) == options[0]  # not shortened: the least worn
+    assert choose(options, used, MASK, shorten=True) == "'y' pulls toward 'b'."
+    # nothing fresh in any option: the least worn, whole
+    used["n pulls toward n."] = LIMIT
+    assert choose(options, used, MASK, shorten=True) == options[0]
+
+
 def test_the_openings_counted_are_the_last_window_steps_each_sentence_once_a_step():
     recent = [{"tension": "'a' pulls toward 'b'. 'c' pulls toward 'd'."} for _ in range(11)]
     recent[0] = {"tension": "Set against 'a', 'b' leans away."}  # outside the window

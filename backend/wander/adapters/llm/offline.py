@@ -155,7 +155,7 @@ class OfflineDweller:
         for facet in FACETS:
             options = WRITERS[facet](self.kb, f)
             fresh = [t for t in options if not said & set(SENTENCE.split(t))] or options
-            out[facet] = choose(fresh, used.get(facet, Counter()), masker)
+            out[facet] = choose(fresh, used.get(facet, Counter()), masker, shorten=True)
             said |= set(SENTENCE.split(out[facet]))
         return out
 

@@ -45,12 +45,19 @@ def worn(text: str, used: Counter[str], masker: Masker) -> int:
     return max((used[o] for o in masker.openings(text)), default=0)
 
 
-def choose(options: Sequence[str], used: Counter[str], masker: Masker) -> str:
+def choose(options: Sequence[str], used: Counter[str], masker: Masker, shorten: bool = False) -> str:
     """The first option none of whose sentences opens as LIMIT recent texts of its facet
-    did; else the least worn (the first of those)."""
+    did; else (SHORTEN) the first option's sentences that are not worn out, said alone (a
+    writer with nothing fresh to open a fact with leaves that fact out rather than open a
+    fourth paragraph alike); else the least worn (the first of those)."""
     if not options:
         return ""
     for text in options:
         if worn(text, used, masker) < LIMIT:
             return text
+    if shorten:
+        for text in options:
+            kept = [s for s in SENTENCE.split(text) if s.strip() and worn(s, used, masker) < LIMIT]
+            if kept:
+                return " ".join(kept)
     return min(options, key=lambda t: worn(t, used, masker))
