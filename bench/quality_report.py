@@ -114,6 +114,10 @@ def print_crystal_figures(runs: list[WalkStats], degenerate: frozenset[str]) -> 
     print(f"accepted_share_all: {sum(c['verdict'] == 'accepted' for c in judged) / max(1, len(judged)):.3f} share")
     print(f"crystals_reworked: {sum('reworked_from' in c for c in allc)} of {len(allc)} crystals")
     print(f"accepted_share_per_wander_min_median_max: {stats3(shares)} share")
+    # which way the wanders outside 30-80% miss: a gate too lenient, or one too strict
+    print(
+        f"accepted_share_below_0_3_above_0_8: {sum(x < 0.3 for x in shares)} / {sum(x > 0.8 for x in shares)} wanders"
+    )
     print(f"V_min_median_max: {stats3([c['V'] for c in allc])} V")
     for p in PARTS:
         xs = [c[p] for c in allc]
