@@ -20,7 +20,9 @@ from wander.core.domain.models import Crystal, CrystalStatus, EventDraft, Locus,
 from wander.core.engine import crystal_structure
 from wander.core.engine import events as ev
 from wander.core.engine.approval import hold_for_approval
+from wander.core.engine.crystal_names import NameReader
 from wander.core.engine.crystal_text import SENTENCE_END, plain_insight
+from wander.core.engine.crystal_weighed import RANK, Tasted, weighed_before, weighed_record
 from wander.core.engine.ports import (
     Clock,
     CrystalStore,
@@ -35,7 +37,6 @@ from wander.core.engine.sandwich_choice import (
     CANDIDATE_PAIRS,
     FILLINGS_WEIGHED,
     TASTED,
-    NamesAlike,
     Sandwich,
     best,
     bread_pool,
@@ -77,7 +78,7 @@ class Crystallizer:
         self._sentences: dict[str, set[str]] = {}
         self._substances: dict[str, np.ndarray | None] = {}  # per crystal id (see _novelty)
         self.tasted = TASTED  # different sandwiches the gate judges at each crystallization
-        self._names: dict[str, np.ndarray] = {}  # concept names (lemmas) -> their embedding
+        self.names = NameReader(embedder)  # the sandwiches' names, read for the names-alike rule
 
     def prototypes(self) -> dict[str, np.ndarray]:
         if self._prototypes is None:
@@ -128,13 +129,13 @@ class Crystallizer:
         # the best verdict, and keeps what else was weighed and why it was turned down.
         subs = rows([v for v in [await self._substance(walk, c) for c in accepted] if v is not None], len(vector))
         weighed = candidates[: CANDIDATE_PAIRS * FILLINGS_WEIGHED]
-        alike = self._alike(walk.knowledge, weighed)
+        alike = self.names.alike(walk.knowledge, weighed)
         order, sound = ranked(walk.knowledge, weighed, subs, alike)
         tasted = [
             await self._taste(walk, crystals, s, resonance, rum, accepted)
             for s in tasting(walk.knowledge, order, sound, self.tasted)
         ]
-        win = max(range(len(tasted)), key=lambda k: (_RANK[tasted[k].val.verdict], tasted[k].val.v, -k))
+        win = max(range(len(tasted)), key=lambda k: (RANK[tasted[k].val.verdict], tasted[k].val.v, -k))
         chosen = tasted[win]
         others = [t for k, t in enumerate(tasted) if k != win]
         first: Tasted | None = None
@@ -146,7 +147,7 @@ class Crystallizer:
             if again:
                 first = chosen
                 self._sentences[session.id].update(SENTENCE_END.split(first.insight))
-                redo = best(walk.knowledge, again, subs, self._alike(walk.knowledge, again))
+                redo = best(walk.knowledge, again, subs, self.names.alike(walk.knowledge, again))
                 chosen = await self._taste(walk, crystals, redo, resonance, rum, accepted)
         self._sentences[session.id].update(SENTENCE_END.split(chosen.insight))
         crystal = self._crystal(walk, chosen, rum, trigger, locus, resonance)
@@ -215,7 +216,7 @@ class Crystallizer:
         shape = dataclasses.replace(
             shape,
             gloss_echo=(echo, kb.concept(nearest_gloss).label),
-            names_alike=self._alike(kb, [chosen])(chosen),
+            names_alike=self.names.alike(kb, [chosen])(chosen),
         )
         val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, existing_m, lineage, shape)
         if rum.insight:  # a model's own words are the filling
@@ -276,22 +277,6 @@ class Crystallizer:
             }[verdict],
         )
 
-    def _alike(self, kb: Knowledge, candidates: list[Sandwich]) -> NamesAlike:
-        """Why a sandwich's names say a word again (crystal_structure.names_alike), the
-        candidates' names embedded in one batch and kept (a bounded cache)."""
-        lemmas = {kb.concept(i).label.split(" (")[0] for c in candidates for i in c[2:]}
-        todo = sorted(x for x in lemmas if x not in self._names)
-        if len(self._names) + len(todo) > NAMES_KEPT:
-            self._names.clear()
-            todo = sorted(lemmas)
-        if todo:
-            self._names.update(zip(todo, self.embedder.embed(todo)))
-
-        def alike(c: Sandwich) -> str | None:
-            return crystal_structure.names_alike(kb, c[4], c[2], c[3], self._names.__getitem__)
-
-        return alike
-
     async def _novelty(
         self, walk: Walk, b1: Locus, f_i: int, b2: Locus, insight: np.ndarray, accepted: list[Crystal]
     ) -> float:
@@ -331,55 +316,6 @@ class Crystallizer:
             v = substance(breads[0].embedding, kb.vector(f), breads[1].embedding)
         self._substances[c.id] = v
         return v
-
-
-@dataclass
-class Tasted:
-    """A sandwich the gate judged: its words, their embedding and the verdict."""
-
-    choice: Sandwich
-    insight: str
-    embedding: np.ndarray
-    val: sandwich.Validity
-
-
-NAMES_KEPT = 20_000  # concept names whose embeddings a crystallizer keeps
-_RANK = {"accepted": 2, "review": 1, "rejected": 0}  # the crystal is the best verdict, then the highest V
-
-
-def weighed_record(walk: Walk, t: Tasted) -> dict:
-    """A sandwich the gate weighed as its crystal keeps it: breads, filling, words, verdict and why."""
-    b1, b2, _, _, f_i = t.choice
-    return {
-        "bread": [b1.concept, b2.concept],
-        "bread_ids": [b1.id, b2.id],
-        "filling": walk.knowledge.concept(f_i).label,
-        "insight": t.insight,
-        "V": round(t.val.v, 4),
-        "verdict": t.val.verdict,
-        "hard_failures": t.val.hard_failures(),
-        "reasons": why_not(t.val),
-    }
-
-
-def why_not(val: sandwich.Validity) -> list[str]:
-    """Why the gate did not accept a sandwich (its rules broken, else its V short of ACCEPT);
-    for an accepted one, what it still noted."""
-    out = val.reasons()
-    if val.verdict != "accepted" and not val.hard_failures() and val.v < sandwich.ACCEPT:
-        out.append(f"V {val.v:.2f} below {sandwich.ACCEPT}")
-    return out
-
-
-def weighed_before(crystals: list[Crystal]) -> set[tuple[frozenset, str | None]]:
-    """The sandwiches the project's crystals record as weighed and passed over (a reworked
-    first try, the others tasted beside it): not weighed again, after a reload too."""
-    out: set[tuple[frozenset, str | None]] = set()
-    for c in crystals:
-        for r in [c.validity.get("reworked_from") or {}, *(c.validity.get("also_weighed") or [])]:
-            if r.get("bread_ids") and r.get("filling"):
-                out.add((frozenset(r["bread_ids"]), r["filling"]))
-    return out
 
 
 def _crystal_events(session_id: str, crystal: Crystal, val: sandwich.Validity) -> list[EventDraft]:
