@@ -94,12 +94,18 @@ export async function pickPair(page: Page, a: string, b: string): Promise<void> 
 export async function stopFollowing(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Whole map" }).click();
   // until the view has stopped gliding (a loaded machine takes longer than the 500 ms the
-  // glide lasts): a press on a locus that is still moving lands on the pane and pans it
+  // glide lasts): a press on a locus that is still moving lands on the pane and pans it.
+  // Each look waits for two frames first: the glide moves the view only on a frame, and a page
+  // busy drawing a large map answered two looks 300 ms apart before its first frame, so a view
+  // that had not started to move read as still (CI: "whole map" then saw 3 of 263 loci).
   let last = "";
   await expect
     .poll(
       async () => {
-        const now = await page.locator(".react-flow__viewport").evaluate((el) => (el as HTMLElement).style.transform);
+        const now = await page.locator(".react-flow__viewport").evaluate(async (el) => {
+          await new Promise((framed) => requestAnimationFrame(() => requestAnimationFrame(framed)));
+          return (el as HTMLElement).style.transform;
+        });
         const same = now === last;
         last = now;
         return same;
