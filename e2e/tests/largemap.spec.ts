@@ -1,9 +1,13 @@
-// A large map: past CANVAS_ABOVE (300) React Flow nodes the loci are drawn on one
-// canvas (FarCanvas), not as DOM nodes; a click, a shift-click and a right-click on a locus
-// drawn there still select it, compare it and open its menu (pickLocus).
+// Large maps, on the shared large wander (largeWander.ts). At 300 steps, a couple of hundred loci
+// still drawn as React Flow nodes: "Whole map" shows every one of them in one click. At 360,
+// past CANVAS_ABOVE (300) React Flow nodes, the loci are drawn on one canvas (FarCanvas), not
+// as DOM nodes; a click, a shift-click and a right-click on a locus drawn there still select
+// it, compare it and open its menu (pickLocus). The 300-step test comes first: the wander is
+// then walked on to 360 for the next.
 import type { Page } from "@playwright/test";
-import { API, shot } from "./helpers";
+import { API, openMap, shot } from "./helpers";
 import { expect, test } from "./largeWander";
+import { stopFollowing } from "./mapActions";
 
 interface Spot {
   id: string;
@@ -101,10 +105,37 @@ async function centreOnDensest(page: Page, loci: Map<string, string>): Promise<S
   return dense;
 }
 
+test("whole map: zoomed in close, one click shows every locus", async ({ page, largeWander }) => {
+  // a map of a couple of hundred loci, still drawn by React Flow (no canvas), where React
+  // Flow's own fitView left the view where it was
+  test.slow(); // (the walk: slow beside pytest on two cores)
+  const { id } = await largeWander.at(300);
+  const loci = ((await (await page.request.get(`${API}/sessions/${id}/loci`)).json()) as unknown[]).length;
+  await openMap(page, id);
+  // every locus a node: the map has laid out its whole backlog (until then it shows what it
+  // has placed now and then, and "Whole map" fits that)
+  await expect(page.locator(".react-flow__node-locus")).toHaveCount(loci);
+  for (let i = 0; i < 4; i++) await page.getByRole("button", { name: "Zoom in" }).click();
+  const box = (await page.getByTestId("mindmap").boundingBox())!;
+  const inside = async () => {
+    const boxes = await page.locator(".react-flow__node-locus").evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      }),
+    );
+    return boxes.filter((c) => c.x >= box.x && c.x <= box.x + box.width && c.y >= box.y && c.y <= box.y + box.height).length / boxes.length;
+  };
+  await expect.poll(inside, { timeout: 10_000 }).toBeLessThan(1); // zoomed in: some loci are off the view
+  await stopFollowing(page);
+  expect(await inside()).toBe(1);
+  await shot(page, "w03b-whole-map");
+});
+
 test("a large map draws its loci on the canvas; click, shift-click and right-click pick them there", async ({ page, largeWander }) => {
-  // the shared large wander (largeWander.ts): 360 steps, past the 300 nodes a map draws as nodes
-  test.slow(); // the view settles several times: slow beside pytest on two cores
-  const { id, steps } = largeWander;
+  // 360 steps, past the 300 nodes a map draws as nodes
+  test.slow(); // the walk on from 300 steps, and the view settles several times: slow beside pytest on two cores
+  const { id, steps } = await largeWander.at(360);
   const loci = await lociOf(page, id);
   await openLargeMap(page, id, steps, loci);
   const dense = await centreOnDensest(page, loci);
