@@ -3,6 +3,8 @@ CORE nearest in-scope concepts the walk has not visited yet, so a walk that has 
 of it is not forced back over its own steps (divergence in a small scope), and
 no farther from the attractor than the seed (attractor pull)."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -43,8 +45,9 @@ class Corpus:
         return self.matrix[idx]
 
 
-def make_walk(seed: int, visited: list[int], drift: float = 2.0, seed_index: int = 0) -> Walk:
-    """seed_index: the corpus concept the seed is (its anchor, and the attractor pull's baseline)."""
+def make_walk(seed: int, visited: list[int], drift: float = 2.0, seed_index: int = 0, steps: int = 100) -> Walk:
+    """seed_index: the corpus concept the seed is (its anchor, and the attractor pull's baseline);
+    the walk stands at the last of its STEPS steps."""
     kb = Corpus(seed)
     session = Session(
         id="s",
@@ -55,8 +58,8 @@ def make_walk(seed: int, visited: list[int], drift: float = 2.0, seed_index: int
         attractor="attractor",
         attractor_embedding=kb.matrix[1],
         max_drift_distance=drift,
-        max_steps=100,
-        step_count=99,  # the last step: the attractor's field is its core
+        max_steps=steps,
+        step_count=steps - 1,  # the last step: the attractor's field is its core
         current_locus_id=f"l{visited[-1]}" if visited else None,
     )
     loci = [
@@ -227,3 +230,41 @@ def test_the_way_back_is_counted_from_where_the_walk_stands_only_in_its_last_thi
     assert walk.pull_here is None
     walk.session.step_count = int(walkmod.LATE_FROM * 100) + 1
     assert walk.pull_here == pytest.approx(float(walk.pull_sims[17]))
+
+
+def test_a_longer_wander_has_a_larger_core():
+    """CORE concepts up to CORE_STEPS steps, as many more as the wander is longer (up to
+    MAX_CORE): the last stretch of a long wander does not bunch onto the CORE nearest."""
+    assert walkmod.core_size(40) == walkmod.core_size(walkmod.CORE_STEPS) == walkmod.CORE
+    assert walkmod.core_size(300) == 3 * walkmod.CORE
+    assert walkmod.core_size(200) == 2 * walkmod.CORE
+    assert walkmod.core_size(10_000) == walkmod.MAX_CORE
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_300_step_wanders_core_holds_its_size_in_concepts_not_yet_visited(seed):
+    """A seed far from the attractor (one near it keeps the core at its own nearness, capped
+    at the CORE nearest, whatever the wander's length)."""
+    pull = make_walk(seed, []).pull_sims
+    order = np.argsort(-pull)
+    far = int(order[-1])
+    size = walkmod.core_size(300)
+    long = make_walk(seed, [], steps=300, seed_index=far)
+    assert long.pull_floor == pytest.approx(float(pull[order[size - 1]]))
+    assert long.pull_floor < make_walk(seed, [], seed_index=far).pull_floor  # wider than a 100-step wander's
+    # seen the 20 nearest: the core moves on, within twice its size nearest the attractor
+    seen = make_walk(seed, order[:20].tolist(), steps=300, seed_index=far)
+    assert seen.pull_floor == pytest.approx(float(pull[order[size + 19]]))
+    assert len(set(np.flatnonzero(pull >= seen.pull_floor).tolist()) - set(order[:20].tolist())) == size
+    assert long.pull_floor_reach == pytest.approx(float(pull[order[2 * size - 1]]))
+    # a seed among the CORE nearest: the core is no larger than those CORE
+    near = make_walk(seed, [], steps=300, seed_index=int(order[5]))
+    assert near.pull_floor == pytest.approx(core_floor(pull))
+
+
+def test_the_core_follows_a_change_of_the_wanders_length():
+    walk = make_walk(2, [], seed_index=int(np.argmin(make_walk(2, []).pull_sims)))
+    short = walk.pull_floor
+    walk.session = dataclasses.replace(walk.session, max_steps=300, step_count=299)
+    assert walk.core == walkmod.core_size(300)
+    assert walk.pull_floor < short

@@ -55,6 +55,20 @@ LATE_FROM = 2.0 / 3.0
 OPEN_WEIGHT, RAMP_UNTIL = 1.0 / 3.0, 0.5
 CORE = 64
 REACH = 2 * CORE  # the attractor's neighbourhood, within which the core moves on as the walk sees it
+# The core holds CORE concepts for a wander of CORE_STEPS steps or fewer, and as many more as
+# the wander is longer (up to MAX_CORE): the last 13% of a wander's steps walk there, and a
+# fixed core of 64 had a 300-step wander's last 39 steps visit most of it, bunched (its loci
+# at mean cosine distance 0.64 from one another, a band-random walk's 0.80), so the walk
+# spread less than a band-random walk in 6 of 68 wanders of 300 steps. Scaled, a 300-step
+# wander sees about the share of its core a 100-step one does. MAX_CORE: the reach (twice
+# the core) stays well within the attractor's nearest that a large knowledge base reads
+# (walk_rows.NEAR), some of which are out of scope.
+CORE_STEPS, MAX_CORE = 100, 3 * CORE
+
+
+def core_size(max_steps: int) -> int:
+    """How many concepts the attractor's core holds in a wander of MAX_STEPS steps."""
+    return min(MAX_CORE, max(CORE, round(CORE * max_steps / CORE_STEPS)))
 
 
 def _kth_highest(values: np.ndarray, k: int) -> float:
@@ -114,6 +128,7 @@ class Walk:
         if old is not None and _same_scope(old, s):
             return
         kb = self.knowledge
+        self.core = core_size(s.max_steps)
         if self.scaled:
             self._scaled_session(s)
             return
@@ -150,7 +165,7 @@ class Walk:
             in_scope = self.pull_sims[mask]
             if len(in_scope):
                 self.pull_floor_open = float(in_scope.min())
-                self.pull_floor_reach = max(self.pull_floor_open, _kth_highest(in_scope, REACH))
+                self.pull_floor_reach = max(self.pull_floor_open, _kth_highest(in_scope, 2 * self.core))
                 # a seed that starts nearer the attractor than most of its neighbourhood
                 # (photosynthesis -> energy storage) ends no farther from it than it began
                 self.pull_floor_seed = min(self.pull_baseline, _kth_highest(in_scope, CORE))
@@ -193,7 +208,7 @@ class Walk:
             near = self._near_pull[1]
             if len(in_sample) or len(near):
                 self.pull_floor_open = float(np.concatenate([in_sample, near]).min())
-                self.pull_floor_reach = max(self.pull_floor_open, _kth_highest(near, REACH))
+                self.pull_floor_reach = max(self.pull_floor_open, _kth_highest(near, 2 * self.core))
                 self.pull_floor_seed = min(self.pull_baseline, _kth_highest(near, CORE))
 
     @property
@@ -234,8 +249,9 @@ class Walk:
 
     @property
     def pull_floor_core(self) -> float:
-        """The attractor similarity of the CORE-th nearest in-scope concept not yet visited
-        (of the nearest in scope, once fewer are left), within the REACH nearest in scope:
+        """The attractor similarity of the core_size-th nearest in-scope concept not yet
+        visited (of the nearest in scope, once fewer are left), within twice as many nearest
+        in scope (REACH in a wander of CORE_STEPS):
         the core is what is left to see near the attractor, so a walk that has seen part
         of it (a small scope) is not forced back over its own steps while new concepts
         wait nearby, and it stays in the attractor's neighbourhood all the same, and no
@@ -244,11 +260,11 @@ class Walk:
             if self.scaled:  # the attractor's nearest in scope
                 idx, near = self._near_pull
                 open_ = near[~self._visited_mask[idx]]
-                sims = open_ if len(open_) >= CORE else near
+                sims = open_ if len(open_) >= self.core else near
             else:
                 open_ = self.pull_sims[self.scope_mask & ~self._visited_mask]
-                sims = open_ if len(open_) >= CORE else self.pull_sims[self.scope_mask]
-            floor = max(_kth_highest(sims, CORE), self.pull_floor_reach, self.pull_floor_seed)
+                sims = open_ if len(open_) >= self.core else self.pull_sims[self.scope_mask]
+            floor = max(_kth_highest(sims, self.core), self.pull_floor_reach, self.pull_floor_seed)
             self._core_floor = (self._n_visited, floor)
         return self._core_floor[1]
 
@@ -362,6 +378,7 @@ def _same_scope(a: Session, b: Session) -> bool:
         and a.max_drift_distance == b.max_drift_distance
         and len(a.fence) == len(b.fence)
         and all(x.concept == y.concept and x.action == y.action for x, y in zip(a.fence, b.fence))
+        and a.max_steps == b.max_steps  # the core's size (core_size)
         and a.seed_concept == b.seed_concept
         and a.attractor == b.attractor
     )
