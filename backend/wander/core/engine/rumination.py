@@ -92,10 +92,20 @@ def lens_gap(evidence: list[EvidenceItem], covered: set[str] | frozenset[str]) -
     share of its answer that is not relevant evidence (of EVIDENCE_K slots); structural, the
     share of its items whose node nothing organises yet (orphans: no lens explored so far
     touched it, and no crystal of the project holds it as evidence or is it). A lens that
-    returned nothing has nothing that fits (semantic 1) and nothing to organise or complete."""
+    returned nothing has nothing that fits (semantic 1) and nothing to organise or complete;
+    nor has one that returned only what is not relevant (below RELEVANT: earlier crystals
+    about other things, say), whose gap is its semantic part alone: counted as thin and
+    orphaned, unrelated items made such a lens outrank every lens with something to say, and
+    the crystals lens opened nearly every rumination of a long wander."""
     items = _measurable(evidence)
     if not items:
         parts = {"semantic": 1.0, "quality": 0.0, "structural": 0.0}
+    elif all(e.sim < RELEVANT for e in items):
+        parts = {
+            "semantic": float(np.clip(1.0 - max(e.sim for e in items), 0.0, 1.0)),
+            "quality": 0.0,
+            "structural": 0.0,
+        }
     else:
         relevant = sum(1 for e in items if e.sim >= RELEVANT)
         parts = {
