@@ -1,6 +1,5 @@
-import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, SHOTS, shot, test } from "./helpers";
+import { expect, shot, test } from "./helpers";
 
 // The SANDWICH corpus dashboard: the metrics table, and 004 7.3's six pictures drawn by ECharts
 // (as SVG), fed by forage runs.
@@ -107,8 +106,8 @@ test("the analysis page shows the 8.1 metrics and charts after foraging", async 
   expect(chartsAfter.efficiency.map((r) => r.run_id)).toContain(newest.run_id);
   await expectCards(page, expectedCounts(chartsAfter));
   await shot(page, "analysis-page");
-  await page.screenshot({ path: join(SHOTS, "analysis-page-full.png"), fullPage: true });
-  for (const key of CHARTS) await page.getByTestId(`chart-${key}`).screenshot({ path: join(SHOTS, `analysis-chart-${key}.png`) });
+  await shot(page, "analysis-page-full", { fullPage: true });
+  for (const key of CHARTS) await shot(page.getByTestId(`chart-${key}`), `analysis-chart-${key}`);
 });
 
 test("each picture of an empty corpus says why it is empty and what fills it", async ({ page }) => {
@@ -130,5 +129,5 @@ test("each picture of an empty corpus says why it is empty and what fills it", a
   await expectCards(page, Object.fromEntries(CHARTS.map((k) => [k, 0])));
   await expect(page.getByTestId("chart-network").getByTestId("chart-empty")).toContainText("No sandwiches yet");
   await expect(page.getByTestId("chart-efficiency").getByTestId("chart-empty")).toContainText("No foraging runs yet");
-  await page.screenshot({ path: join(SHOTS, "analysis-empty.png"), fullPage: true });
+  await shot(page, "analysis-empty", { fullPage: true });
 });

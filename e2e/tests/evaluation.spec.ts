@@ -1,6 +1,5 @@
-import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, SHOTS, test } from "./helpers";
+import { expect, shot, test } from "./helpers";
 
 // The human evaluation page (004 8.2): a person gives a name, judges a sampled sandwich blind
 // (valid yes/no; quality, creativity, clarity, name 1-5), the judgment is stored with the
@@ -63,7 +62,7 @@ test("a person judges a sampled sandwich blind and the calibration counts it", a
     await expect(page.getByTestId("eval-subject-name")).not.toBeEmpty();
   }
   await expect(shown).not.toContainText(/V\s*[=:]?\s*0\.\d/); // judged blind
-  await page.screenshot({ path: join(SHOTS, "evaluation-judge.png"), fullPage: true });
+  await shot(page, "evaluation-judge", { fullPage: true });
 
   // every question must be answered
   await expect(page.getByTestId("eval-submit")).toBeDisabled();
@@ -89,7 +88,7 @@ test("a person judges a sampled sandwich blind and the calibration counts it", a
   expect(after.n).toBe(before.n + 1);
   await expect(page.getByTestId("eval-calibration-summary")).toHaveText(after.summary);
   await expect(page.getByTestId("eval-agreement-before")).toBeVisible();
-  await page.screenshot({ path: join(SHOTS, "evaluation-calibration.png"), fullPage: true });
+  await shot(page, "evaluation-calibration", { fullPage: true });
 
   // the name is remembered, and what this person judged is not sampled again
   await page.reload();

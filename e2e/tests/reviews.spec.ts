@@ -1,6 +1,5 @@
-import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, SHOTS, test } from "./helpers";
+import { expect, shot, test } from "./helpers";
 
 // The review queue page: marginal sandwiches (0.5 <= V < 0.7) the forager kept for a person,
 // their counts, one opened, accepted into the corpus, another rejected.
@@ -51,7 +50,7 @@ test("a person opens marginal sandwiches, accepts one into the corpus and reject
   expect(first.validity_score).toBeGreaterThanOrEqual(0.5);
   expect(first.validity_score).toBeLessThan(0.7);
   await expect(page.getByTestId("review-validity")).toContainText("containment");
-  await page.screenshot({ path: join(SHOTS, "review-queue-open.png"), fullPage: true });
+  await shot(page, "review-queue-open", { fullPage: true });
 
   // a decision needs a reviewer
   await page.getByTestId("review-accept").click();
@@ -86,5 +85,5 @@ test("a person opens marginal sandwiches, accepts one into the corpus and reject
   await expect(page.locator(`[data-testid="review-row"][data-id="${first.id}"]`)).toHaveAttribute("data-status", "accepted");
   await page.goto(`/reviews/${first.id}`);
   await expect(page.getByTestId("review-detail")).toHaveAttribute("data-status", "accepted");
-  await page.screenshot({ path: join(SHOTS, "review-queue-decided.png"), fullPage: true });
+  await shot(page, "review-queue-decided", { fullPage: true });
 });
