@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 LIMIT = 3  # at most this many of any ten consecutive texts of one facet open alike
 OPENING_WORDS = 6  # an opening: the first words, concept names and definitions masked
+SEEN_LIMIT = 20_000  # sentences whose openings a Masker remembers (then it starts afresh)
 
 _GLOSS = re.compile(r'"[^"]*"')
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -25,8 +26,19 @@ class Masker:
     def __init__(self, words: Iterable[str] = ()):
         ws = sorted({w for w in words if w}, key=len, reverse=True)
         self._words = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in ws) + r")(?!\w)", re.I) if ws else None
+        # Each step masks the sentences of the last WINDOW steps' texts again (variety.py), with
+        # an alternation of every domain word: a fifth of a step's CPU, remembered instead.
+        self._seen: dict[str, str] = {}
 
     def opening(self, text: str) -> str:
+        out = self._seen.get(text)
+        if out is None:
+            if len(self._seen) >= SEEN_LIMIT:
+                self._seen.clear()
+            out = self._seen[text] = self._mask(text)
+        return out
+
+    def _mask(self, text: str) -> str:
         out = _NAME.sub("N", _GLOSS.sub("G", text))
         out = _NAMED.sub("N (G)", out)  # a name's gloss in brackets: 'rock' (material consisting of...)
         if self._words is not None:
