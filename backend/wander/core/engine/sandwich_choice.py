@@ -5,6 +5,7 @@ for something to stand between them, and the corpus concept that stands between 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from collections.abc import Callable
@@ -28,7 +29,7 @@ FILLINGS_WEIGHED = 3  # ... each with this many of its best fillings
 FILLING_CHOICES = 16  # concepts nearest the breads' midpoint that a filling is chosen among
 REWORK_POOL = 20  # a rejected sandwich's second try looks for breads among this many loci nearest the stimulus
 REWORK_PAIRS = 12  # ... and weighs the sandwiches of this many sound bread pairs
-TASTED = 5  # the gate judges up to this many different sound sandwiches at each crystallization
+TASTED = 3  # the gate judges up to this many different sound sandwiches at each crystallization
 _STEMMER = snowballstemmer.stemmer("english")
 # a candidate sandwich: its two bread loci, the corpus concepts they are, and the filling concept
 Sandwich = tuple[Locus, Locus, int, int, int]
@@ -247,8 +248,14 @@ def said_key(kb: Knowledge, c: Sandwich) -> tuple[frozenset, str]:
 def word_stems(text: str) -> set[str]:
     """The stems of a name's words of four letters or more: 'film making' and 'filming' share
     'film', so the one only restates the other."""
+    return set(_stems(text))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _stems(text: str) -> frozenset[str]:
+    """word_stems, once per name: every crystallization stems the same corpus labels again."""
     words = [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4]
-    return set(_STEMMER.stemWords(words))
+    return frozenset(_STEMMER.stemWords(words))
 
 
 def stems_meet(one: set[str], other: set[str]) -> bool:
