@@ -13,6 +13,21 @@ export const test = base.extend({
     if (!url) throw new Error("WANDER_E2E_URL is not set: global-setup did not start the server");
     await use(url);
   },
+  // The map without its dot grid (React Flow's Background, a decoration no test looks at): its
+  // pattern moves with the view, so every frame of a glide (each step a followed map takes)
+  // painted the whole grid again. The browser's raster threads took 10.0 CPU-s with it and 5.4
+  // without over vislzr + workbench-view + workbench-steering (15 tests, same minutes); every
+  // element, class and state a test reads is still there.
+  context: async ({ context }, use) => {
+    await context.addInitScript(() => {
+      document.addEventListener("DOMContentLoaded", () => {
+        const style = document.createElement("style");
+        style.textContent = ".react-flow__background { display: none !important; }";
+        document.head.appendChild(style);
+      });
+    });
+    await use(context);
+  },
 });
 export { expect };
 
