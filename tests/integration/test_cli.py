@@ -100,7 +100,7 @@ async def _count_crystals(db_url: str, session_id: str) -> int:
 
 
 def test_run_json_show_and_sessions(cli_env):
-    out = wander_process(["run", "tide pool", "--steps", "6", "--seed", "3", "--json"], cli_env)
+    out = wander(["run", "tide pool", "--steps", "6", "--seed", "3", "--json"], cli_env)
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["steps"] == 6 and summary["status"] == "completed"
