@@ -21,7 +21,7 @@ class NameReader:
     def alike(self, kb: Knowledge, candidates: list[Sandwich]) -> NamesAlike:
         """Why a sandwich's names say a word again, for these candidates (their names
         embedded in one batch; the cache is emptied when it would pass NAMES_KEPT)."""
-        lemmas = {kb.concept(i).label.split(" (")[0] for c in candidates for i in c[2:]}
+        lemmas = {crystal_structure.lemma(kb, i) for c in candidates for i in c[2:]}
         todo = sorted(x for x in lemmas if x not in self._names)
         if len(self._names) + len(todo) > NAMES_KEPT:
             self._names.clear()

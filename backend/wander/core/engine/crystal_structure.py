@@ -61,7 +61,7 @@ def names(text: str, word: str) -> bool:
     return re.search(r"(?<![\w-])" + re.escape(word.lower()) + r"(?:e?s)?(?![\w-])", text.lower()) is not None
 
 
-def _lemma(kb: Knowledge, i: int) -> str:
+def lemma(kb: Knowledge, i: int) -> str:
     return kb.concept(i).label.split(" (")[0]
 
 
@@ -81,19 +81,19 @@ def _ancestors(kb: Knowledge, i: int, levels: int) -> dict[str, int]:
 
 def is_abstract(kb: Knowledge, i: int) -> bool:
     c = kb.concept(i)
-    return _lemma(kb, i).lower() in most_abstract(kb) or (bool(c.path) and len(c.path) <= ABSTRACT_DEPTH)
+    return lemma(kb, i).lower() in most_abstract(kb) or (bool(c.path) and len(c.path) <= ABSTRACT_DEPTH)
 
 
 def triviality(kb: Knowledge, filling: int, a1: int, a2: int) -> str | None:
     """Why a filling is trivial for these breads, or None."""
-    f = _lemma(kb, filling)
+    f = lemma(kb, filling)
     degenerate = degenerate_themes(kb)
     up1, up2 = _ancestors(kb, a1, CATEGORY_LEVELS), _ancestors(kb, a2, CATEGORY_LEVELS)
     category = {x for x in up1 if x in up2 and x.lower() not in degenerate}
     if f in category:
         return f"the filling '{f}' is the breads' shared broader concept"
     for b in (a1, a2):
-        bl = _lemma(kb, b)
+        bl = lemma(kb, b)
         if f in kb.concept(b).path or bl in kb.concept(filling).path or f.lower() == bl.lower():
             return f"the filling '{f}' is a broader or narrower concept of '{bl}'"
     mine = _ancestors(kb, filling, CATEGORY_LEVELS)
@@ -104,7 +104,7 @@ def triviality(kb: Knowledge, filling: int, a1: int, a2: int) -> str | None:
     for b, up in ((a1, up1), (a2, up2)):
         shared = sorted(x for x, d in up.items() if d == 1 and x in parents)
         if shared:
-            return f"the filling '{f}' is one more kind of '{shared[0]}', as '{_lemma(kb, b)}' is"
+            return f"the filling '{f}' is one more kind of '{shared[0]}', as '{lemma(kb, b)}' is"
     return None
 
 
@@ -113,7 +113,7 @@ def names_alike(kb: Knowledge, filling: int, a1: int, a2: int, name_vector: Call
     bread's, or the breads' names as one another (their lemmas' embeddings NAMES_ALIKE or
     more similar; `name_vector` embeds a name). The corpus's hypernyms miss these: near
     synonyms sit in separate branches ("degradation", "deterioration")."""
-    f, l1, l2 = _lemma(kb, filling), _lemma(kb, a1), _lemma(kb, a2)
+    f, l1, l2 = lemma(kb, filling), lemma(kb, a1), lemma(kb, a2)
     v = {x: normalize(np.asarray(name_vector(x), dtype=np.float32)) for x in (f, l1, l2)}
     for b in (l1, l2):
         s = float(v[f] @ v[b])
@@ -131,7 +131,7 @@ def bread_relation(kb: Knowledge, a1: int, a2: int, similarity: float) -> str | 
     from the second to the first), 'opposites', 'kin:<shared broader concept>',
     'kind_of:first' (the first is a kind of the second) or 'kind_of:second', 'gloss'
     (one's definition names the other) or 'similar' (near in meaning on their own)."""
-    l1, l2 = _lemma(kb, a1), _lemma(kb, a2)
+    l1, l2 = lemma(kb, a1), lemma(kb, a2)
     if hasattr(kb, "relations_between"):
         kinds = [k for k in kb.relations_between(a1, a2) if k != "antonyms"]
         if kinds:
@@ -184,7 +184,7 @@ def structure(kb: Knowledge, filling: int, a1: int, a2: int, b1: np.ndarray, b2:
     similarity = float(normalize(b1) @ normalize(b2))
     return Structure(
         trivial=triviality(kb, filling, a1, a2),
-        abstract=tuple(_lemma(kb, i) for i in (a1, filling, a2) if is_abstract(kb, i)),
+        abstract=tuple(lemma(kb, i) for i in (a1, filling, a2) if is_abstract(kb, i)),
         homologous=homologous(kb, a1, a2),
         bread_relation=bread_relation(kb, a1, a2, similarity),
     )

@@ -59,7 +59,7 @@ def worn(text: str, used: Counter[str], masker: Masker) -> int:
 
 def choose(options: Sequence[str], used: Counter[str], masker: Masker, shorten: bool = False) -> str:
     """The first option none of whose sentences opens as LIMIT recent texts of its facet
-    did; else (SHORTEN) the first option's sentences that are not worn out, said alone (a
+    did; else (SHORTEN) the sentences not worn out of the first option that has any, said alone (a
     writer with nothing fresh to open a fact with leaves that fact out rather than open a
     fourth paragraph alike); else the least worn (the first of those)."""
     if not options:
