@@ -9,7 +9,7 @@ import { API, createViaApi, expect, sessionViaApi, shot, test } from "./helpers"
 const RECIPE = { steps: 12 };
 
 test("review, approve and execute a proposal from the panel", async ({ page }) => {
-  // The e2e home lives across runs: limits wide enough that earlier runs today never trip the breaker.
+  // Limits wide enough that no other wander of the run trips the breaker.
   const home = e2eHome();
   writeFileSync(join(home, "assets.toml"), [
     "[wallet]", "paper_balance = 1000000.0", "max_stake = 250.0", "session_budget = 1000.0", "day_budget = 1000000.0",
@@ -17,8 +17,8 @@ test("review, approve and execute a proposal from the panel", async ({ page }) =
     'domains = ["cognition", "communication", "possession"]', 'keywords = ["information"]', "strength = 0.8", "",
   ].join("\n"));
   // A crystal that can become a proposal: accepted by the gate, or kept for review and
-  // accepted by a person. The e2e home lives across runs and novelty is measured against
-  // every crystal already stored, so each run tries fresh random seeds until one qualifies.
+  // accepted by a person. Novelty is measured against every crystal already stored (the
+  // other specs' of this run), so the test tries random seeds until one qualifies.
   const base = Date.now() % 1_000_000;
   let s: { id: string } | undefined;
   let out: { crystal: { id: string; validity: { verdict: string } } } | undefined;
