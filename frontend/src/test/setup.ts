@@ -1,6 +1,23 @@
 // Every test file's setup. A file that renders nothing runs in Node (its first line says
 // `// @vitest-environment node`): building a jsdom window for it cost more than its tests.
-// The others get jsdom and its shims.
-if (typeof window !== "undefined") await import("./dom");
+// The others share one jsdom window per worker (vite.config.ts: a fresh worker and window per
+// file cost more than all their tests), so each file starts here as it would in a fresh one:
+// no module mock or module state of the file before (its own modules evaluated again, the
+// store and the API client with them; React, React Flow and jsdom stay loaded), an empty
+// document, empty storage, the address "/", real timers; then the jsdom shims.
+import { vi } from "vitest";
+
+if (typeof window !== "undefined") {
+  // what `isolate` resets between files: the mocks a file's vi.mock registered
+  (globalThis as { __vitest_mocker__?: { reset?: () => void } }).__vitest_mocker__?.reset?.();
+  vi.resetModules();
+  vi.useRealTimers();
+  document.head.innerHTML = "";
+  document.body.innerHTML = "";
+  localStorage.clear();
+  sessionStorage.clear();
+  window.history.replaceState(null, "", "/");
+  await import("./dom");
+}
 
 export {};
