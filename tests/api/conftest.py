@@ -25,12 +25,16 @@ def free_port() -> int:
 
 
 async def start_server(app_ctx, api: ApiSettings):
+    return await serve(create_app(api=api, wired=app_ctx))
+
+
+async def serve(litestar_app):
     port = free_port()
     # A long keep-alive: the server shares the test's event loop, and when a busy machine
     # stalls that loop past uvicorn's 5 s default, the idle-timer closes the connection
     # just as the client sends its next request ("Server disconnected without a response").
     config = uvicorn.Config(
-        create_app(api=api, wired=app_ctx),
+        litestar_app,
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -46,12 +50,42 @@ async def start_server(app_ctx, api: ApiSettings):
     return server, task, f"127.0.0.1:{port}"
 
 
+class ServedServices:
+    """Stands in for the Services of the test being served, so that one app serves every
+    test of a worker: building the app (registering its ~600 routes) cost ~0.1 s of CPU per
+    test. Each test's server runs the app's lifespan anew over the test's own Services."""
+
+    def __init__(self) -> None:
+        self.current = None
+
+    def __getattr__(self, name: str):
+        current = self.__dict__["current"]
+        if current is None:
+            raise AttributeError(f"no test is being served ({name})")
+        return getattr(current, name)
+
+
+@pytest.fixture(scope="session")
+def worker_app():
+    """The app of the `server` fixture, built once per worker, and what it serves."""
+    served = ServedServices()
+    return create_app(api=ApiSettings(heartbeat_s=0.3, resume_interrupted=False), wired=served), served
+
+
 @pytest.fixture
-async def server(app):
-    srv, task, addr = await start_server(app, ApiSettings(heartbeat_s=0.3, resume_interrupted=False))
-    yield addr
-    srv.should_exit = True
-    await task
+async def server(app, worker_app):
+    litestar_app, served = worker_app
+    served.current = app
+    try:
+        srv, task, addr = await serve(litestar_app)
+        yield addr
+        srv.should_exit = True
+        await task
+    finally:
+        # what a test's run left on the app: the next test's lifespan starts from none of it
+        served.current = None
+        for key in ("services", "ws_stats"):
+            litestar_app.state.pop(key, None)
 
 
 @pytest.fixture
