@@ -63,7 +63,7 @@ test("reject a crystal kept for review: the verdict is recorded through the API"
   const s = await createViaApi(page, {
     seed_concept: "forged letters",
     max_steps: 80,
-    random_seed: 22,
+    random_seed: 3,
     human_checkpoint_frequency: 0,
     require_crystal_approval: true,
   });
