@@ -70,14 +70,20 @@ class DatabasePool:
         # CREATE DATABASE refuses while another session reads the template (the knowledge
         # index loads from it once per worker); psql reports that on stdout, so retry.
         for _ in range(60):
-            self._drop(name)  # a leftover of an earlier run whose process had this pid
-            # FILE_COPY copies the files; the default (WAL_LOG) writes every page of the
-            # template through the WAL: three times the CPU for this 66 MB template
-            out = self._server.psql(f"CREATE DATABASE {name} TEMPLATE {self._template} STRATEGY FILE_COPY;")
+            # One psql run (each is a process, a shell and a server backend): first drop a
+            # leftover of an earlier run whose process had this pid. FILE_COPY copies the
+            # files; the default (WAL_LOG) writes every page of the template through the
+            # WAL: three times the CPU for this 66 MB template
+            out = self._server.psql(
+                f"{_DROP.format(name=name)} CREATE DATABASE {name} TEMPLATE {self._template} STRATEGY FILE_COPY;"
+            )
             if "CREATE DATABASE" in out:
                 return
             time.sleep(0.5)
         raise RuntimeError(f"could not copy the template database into {name}")
 
     def _drop(self, name: str) -> None:
-        self._server.psql(f"SET client_min_messages = warning; DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+        self._server.psql(_DROP.format(name=name))
+
+
+_DROP = "SET client_min_messages = warning; DROP DATABASE IF EXISTS {name} WITH (FORCE);"
