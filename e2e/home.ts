@@ -9,7 +9,7 @@
 // meets the same state every time.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, startServer, stopServer } from "./server";
@@ -51,18 +51,28 @@ function alive(pid: number): boolean {
 }
 
 /** The pristine folder for this checkout's corpus and schema: made by one start of the
- * server (which loads the corpus) and a clean stop, the first time; an older one is removed. */
+ * server (which loads the corpus) and a clean stop, the first time, in a folder of this
+ * process's own renamed into place when done (two runs at once on a new machine each make
+ * one, and the first rename wins); older ones, and those of runs that died making one, removed. */
 async function pristine(root: string): Promise<string> {
-  const key = pristineKey();
-  const dir = join(root, `pristine-${key}`);
-  const done = join(dir, ".complete");
-  if (existsSync(done)) return dir;
-  for (const name of readdirSync(root)) if (name.startsWith("pristine-")) rmSync(join(root, name), { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  const dir = join(root, `pristine-${pristineKey()}`);
+  for (const name of readdirSync(root)) {
+    const m = /^pristine-([0-9a-f]{16})(?:\.(\d+))?$/.exec(name);
+    if (m && join(root, name) !== dir && (m[2] === undefined || !alive(Number(m[2])))) rmSync(join(root, name), { recursive: true, force: true });
+  }
+  if (existsSync(dir)) return dir;
+  const making = `${dir}.${process.pid}`;
+  rmSync(making, { recursive: true, force: true });
+  mkdirSync(making, { recursive: true });
   console.log(`[e2e] making the suite's pristine data folder ${dir} (once per corpus and schema): a first start loads the corpus`);
-  const server = await startServer(dir, join(root, "e2e-server.log"));
-  if (!(await stopServer(server.pid))) throw new Error(`wander serve on ${dir} did not stop on Ctrl+C: its Postgres may still run there`);
-  writeFileSync(done, `${new Date().toISOString()}\n`);
+  const server = await startServer(making, join(root, "e2e-server.log"));
+  if (!(await stopServer(server.pid))) throw new Error(`wander serve on ${making} did not stop on Ctrl+C: its Postgres may still run there`);
+  try {
+    renameSync(making, dir);
+  } catch (err) {
+    if (!existsSync(dir)) throw err;
+    rmSync(making, { recursive: true, force: true }); // another run made it first
+  }
   return dir;
 }
 
@@ -80,6 +90,5 @@ export async function runHome(): Promise<string> {
   rmSync(home, { recursive: true, force: true });
   // cp -a: the embedded Postgres's files keep their owner (pgserver runs it as another user under root)
   execFileSync("cp", ["-a", from, home]);
-  rmSync(join(home, ".complete"), { force: true });
   return home;
 }
