@@ -17,6 +17,9 @@ if (typeof window !== "undefined") {
   localStorage.clear();
   sessionStorage.clear();
   window.history.replaceState(null, "", "/");
+  // what @testing-library/react sets for each file when it is imported (now once per worker:
+  // it is not one of the modules evaluated again), and resets after it: React's act environment
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
   await import("./dom");
 }
 
