@@ -49,7 +49,12 @@ test("drag a candidate onto the current locus: a hint, marked until visited", as
 test("drag an existing locus onto the current locus: planted as a hint", async ({ page }) => {
   const s = await createViaApi(page, { seed_concept: "tide tables", max_steps: 40, random_seed: 23, human_checkpoint_frequency: 0 });
   await runSteps(page, s.id, 3);
+  const loci = ((await (await page.request.get(`${API}/sessions/${s.id}/loci`)).json()) as unknown[]).length;
   await openMap(page, s.id);
+  // every locus drawn first (as in workbench-view's drag): the map lays out its backlog in
+  // stages and "Whole map" fits each, so the current locus read between two stages moved on
+  // before the drop (a loaded run: the seed dropped beside it was pinned, not planted)
+  await expect(page.locator(".react-flow__node-locus")).toHaveCount(loci);
   await stopFollowing(page);
   const seed = page.locator(".react-flow__node-locus:has(.locus.is-seed)");
   const concept = (await seed.locator(".locus").getAttribute("data-concept"))!;
@@ -62,8 +67,8 @@ test("drag an existing locus onto the current locus: planted as a hint", async (
   await expect(hinted).toHaveCount(1);
   await expect(hinted.getByTestId("hint-marker")).toBeVisible();
   // one locus per concept: the hint is the seed itself (it goes back to its place), not a second node
-  const loci = (await (await page.request.get(`${API}/sessions/${s.id}/loci`)).json()) as Locus[];
-  expect(loci.filter((l) => l.concept === concept).map((l) => l.source_type)).toEqual(["SEED"]);
+  const after = (await (await page.request.get(`${API}/sessions/${s.id}/loci`)).json()) as Locus[];
+  expect(after.filter((l) => l.concept === concept).map((l) => l.source_type)).toEqual(["SEED"]);
   await expect(page.locator(`.locus[data-concept="${concept}"]`)).toHaveCount(1);
   await expect(seed.locator(".locus")).toHaveClass(/is-hint/);
   await stopFollowing(page);
