@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from wander.adapters.ca.kernel import fused_available
+from wander.adapters.ca.kernel.fused import defer_loading
 from wander.adapters.kb import reach_cache
 
 START = logging.getLogger("wander.start")
@@ -74,6 +75,14 @@ class Warmup:
 
     def wait(self, timeout: float | None = None) -> bool:
         return self._done.wait(timeout)
+
+
+def defer_ca_kernel() -> None:
+    """For a process that may be short-lived (a `wander` command): the CA kernel's numba
+    passes load only once its CA work pays for loading them (the NumPy passes give the same
+    results meanwhile); a 6-step run never needs them. A server's warm-up still loads them
+    at start."""
+    defer_loading()
 
 
 def _ca_kernel() -> None:

@@ -37,4 +37,7 @@ app.command("import")(import_)
 
 
 def main() -> None:
+    from wander.bootstrap.warmup import defer_ca_kernel
+
+    defer_ca_kernel()  # a command's process loads numba only when its CA work pays for it
     app()

@@ -130,7 +130,9 @@ def evolve_batch(
         if fz is not None:
             out.extend(fused_driver.evolve_chunk_fused(part, fz, max_ticks, threshold, detect, keep_history, buffers))
         else:
-            out.extend(batched.evolve_chunk(part, xp, max_ticks, threshold, detect, keep_history, batch))
+            done = batched.evolve_chunk(part, xp, max_ticks, threshold, detect, keep_history, batch)
+            fused_driver.count_numpy_work(sum(e.ticks for e in done) * arr.shape[1] * arr.shape[2])
+            out.extend(done)
     return out
 
 
@@ -154,9 +156,10 @@ def run_ticks(
     """
     xp = xp or get_xp()
     arr = as_batch(frames, xp)
-    fz = fused_driver.fused_for(arr, xp, fused)
+    fz = fused_driver.fused_for(arr, xp, fused, expected_ticks=ticks)
     if fz is not None:
         return fused_driver.run_ticks_fused(arr, ticks, fz)
+    fused_driver.count_numpy_work(int(arr.size) * max(int(ticks), 0))
     cuda = cuda_pass_for(arr, xp, fused)
     b = arr.shape[0]
     chunk = int(chunk_size or batched.default_chunk_size(xp))

@@ -32,6 +32,35 @@ FUSED_CHUNK = 64  # frames per chunk on the fused path: buffers and role ring st
 _fused_lock = threading.Lock()
 _fused_state: list[ModuleType | None] = []  # [] until probed, then [module or None]
 
+# A short-lived process (a `wander` command) loads numba only once its CA work pays for it:
+# importing numba and loading the passes' machine code costs ~0.8 s of CPU, what the NumPy
+# passes spend on ~50 frames of 64 x 64 that converge in ~45 ticks (~1e7 cell-ticks). The
+# NumPy passes give the same results, bit for bit.
+LOAD_AFTER_CELL_TICKS = 10_000_000
+_deferred: list[int] = []  # [] in a process that loads them at first use; else [cell-ticks run on NumPy so far]
+
+
+def defer_loading() -> None:
+    """Load the fused passes only once this process's CA work on NumPy reaches
+    LOAD_AFTER_CELL_TICKS (counting the batch at hand); until then a default evolution
+    (``fused=None``) takes the NumPy passes. An explicit ``fused=True`` and
+    :func:`fused_available` load them at once, as before."""
+    if not _deferred:
+        _deferred.append(0)
+
+
+def count_numpy_work(cell_ticks: int) -> None:
+    """Add what an evolution on the NumPy passes ran to a deferring process's tally."""
+    if _deferred:
+        _deferred[0] += int(cell_ticks)
+
+
+def _deferring(arr: Any, expected_ticks: int) -> bool:
+    """Whether a default evolution of ARR takes the NumPy passes without loading numba."""
+    if not _deferred or _fused_state:
+        return False
+    return _deferred[0] + int(np.prod(arr.shape)) * int(expected_ticks) < LOAD_AFTER_CELL_TICKS
+
 
 def _fused_module(wait: bool = True) -> ModuleType | None:
     """wander.adapters.ca.numba_passes, imported and warmed up once per process; None without numba. WAIT
@@ -62,15 +91,19 @@ def fused_available() -> bool:
     return _fused_module() is not None
 
 
-def fused_for(arr: Any, xp: ModuleType, fused: bool | None) -> ModuleType | None:
+def fused_for(arr: Any, xp: ModuleType, fused: bool | None, expected_ticks: int = DETECT_START) -> ModuleType | None:
     """The fused module when this batch takes the fused CPU path, else None.
 
     ``fused``: None picks it on NumPy when numba is there; True insists (an error when it
     cannot run); False never. Frames holding NaN always take the NumPy passes, whose
     NaN handling (max/min propagate it) the fused passes do not copy. On CuPy ``fused``
-    picks the fused CUDA pass instead (:func:`cuda_pass_for`).
+    picks the fused CUDA pass instead (:func:`cuda_pass_for`). In a process that defers
+    loading (:func:`defer_loading`), None picks the NumPy passes until the work pays for
+    loading numba (EXPECTED_TICKS per frame: the estimate of this batch's work).
     """
     if fused is False or backend_name(xp) != "numpy":
+        return None
+    if fused is None and _deferring(arr, expected_ticks):
         return None
     module = _fused_module(wait=bool(fused))
     if module is None:
