@@ -20,6 +20,13 @@ if (typeof window !== "undefined") {
   // what @testing-library/react sets for each file when it is imported (now once per worker:
   // it is not one of the modules evaluated again), and resets after it: React's act environment
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  // Animation frames of the file's own. jsdom runs every frame off one interval, started
+  // when a first frame is asked for; asked for while a file had faked the timers (a map's
+  // glide still running as a fake-timer test began), that interval ran on the fake clock and
+  // was dropped with it, and no frame ran again in the shared window.
+  window.requestAnimationFrame = (callback) =>
+    setTimeout(() => callback(performance.now()), 1000 / 60) as unknown as number;
+  window.cancelAnimationFrame = (handle) => clearTimeout(handle);
   await import("./dom");
 }
 
