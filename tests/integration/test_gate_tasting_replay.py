@@ -43,12 +43,30 @@ async def test_the_walk_does_not_depend_on_what_the_gate_weighed(knowledge, embe
         alone, crystals_alone = await _wander(knowledge, embedder, random_seed, 1)
         assert path == alone, random_seed
         assert len(crystals) >= 2 and [c[0] for c in crystals] == [c[0] for c in crystals_alone]
-        assert not any(c[4]["also_weighed"] for c in crystals_alone)
+        # tasting one, the only sandwich weighed beside a crystal is a second try it outdid
+        assert not any(w for c in crystals_alone for w in c[4]["also_weighed"] if not w.get("second_try"))
         tasted[random_seed] = (path, crystals)
     # the gate weighed more than one sandwich somewhere, and a replay weighs the same again
     seed = next(s for s, (_, crystals) in tasted.items() if any(c[4]["also_weighed"] for c in crystals))
     again, crystals_again = await _wander(knowledge, embedder, seed, TASTED)
     assert again == tasted[seed][0] and _same_crystals(tasted[seed][1], crystals_again)
+    for _, crystals in tasted.values():
+        _second_tries_kept_the_better([c[4] for c in crystals])
+
+
+def _second_tries_kept_the_better(validities: list[dict]) -> None:
+    """Where a crystal the gate did not accept was tried again, a second try kept as weighed beside
+    it did not better its verdict (or V), and a first try held for review gave way only to a
+    better one."""
+    rank = {"accepted": 2, "review": 1, "rejected": 0}
+    for v in validities:
+        for w in v["also_weighed"]:
+            if w.get("second_try"):
+                assert v["verdict"] == "review"
+                assert (rank[w["verdict"]], w["V"]) <= (rank[v["verdict"]], v["V"])
+        first = v.get("reworked_from")
+        if first is not None and first["verdict"] == "review":
+            assert (rank[v["verdict"]], v["V"]) > (rank[first["verdict"]], first["V"])
 
 
 def _same_crystals(one, two) -> bool:

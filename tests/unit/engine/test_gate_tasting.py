@@ -9,7 +9,7 @@ import numpy as np
 from wander.core.domain import sandwich as gate
 from wander.core.domain.models import Crystal
 from wander.core.engine.crystallizer import weighed_before
-from wander.core.engine.sandwich_choice import best, ranked, tasting
+from wander.core.engine.sandwich_choice import best, promised, ranked, tasting
 
 LABELS = ["hound", "tabby", "between", "reef", "harbour", "tide", "kennel", "lagoon"]
 
@@ -157,6 +157,8 @@ def test_a_sandwich_that_promises_to_stand_is_tasted_before_one_with_a_higher_v_
     v_short = gate.validity(c1, fc, c2, none, structure=gate.Structure(bread_relation="relation:parts"))
     assert v_stands.verdict == "accepted" and v_short.verdict == "review" and v_short.v > v_stands.v
     assert ranked(kb, [short, stands], none) == ([stands, short], 2)
+    # what each promises (the verdict a review's second try is taken for) is what the gate then says
+    assert [promised(kb, c, none).verdict for c in (stands, short)] == ["accepted", "review"]
     # a sandwich whose names read alike breaks a rule: it goes after the sound ones
     alike = lambda c: "the filling 'fa' reads as 'a1'" if c is stands else None  # noqa: E731
     assert ranked(kb, [stands, short], none, alike) == ([short, stands], 1)

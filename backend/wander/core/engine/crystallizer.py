@@ -42,6 +42,7 @@ from wander.core.engine.sandwich_choice import (
     bread_pool,
     candidate_sandwiches,
     in_lineage,
+    promised,
     ranked,
     rework_candidates,
     rows,
@@ -139,21 +140,30 @@ class Crystallizer:
         chosen = tasted[win]
         others = [t for k, t in enumerate(tasted) if k != win]
         first: Tasted | None = None
-        if chosen.val.verdict == "rejected" and not rum.insight:
+        second: Tasted | None = None  # a second try that did not better a first held for review
+        if chosen.val.verdict != "accepted" and not rum.insight:
             # Reworked once with what the rumination found (a wider bread pool, the loci and
             # themes its lenses returned); the gate judges the second try as it did the
-            # first, and the crystal keeps the first try and why it failed.
+            # first, and the crystal keeps the try it outdid and why it fell short
+            # (second_try). One held for review is tried again only with a sandwich that
+            # promises to be accepted: one that promises no better would only be weighed.
             again = rework_candidates(walk, vector, said | self._said[session.id], rum.evidence)
-            if again:
-                first = chosen
-                self._sentences[session.id].update(SENTENCE_END.split(first.insight))
-                redo = best(walk.knowledge, again, subs, self.names.alike(walk.knowledge, again))
-                chosen = await self._taste(walk, crystals, redo, resonance, rum, accepted)
+            alike = self.names.alike(walk.knowledge, again)
+            redo = best(walk.knowledge, again, subs, alike) if again else None
+            if redo is not None and (
+                chosen.val.verdict == "rejected" or promised(walk.knowledge, redo, subs, alike).verdict == "accepted"
+            ):
+                retry = await self._taste(walk, crystals, redo, resonance, rum, accepted)
+                chosen, first, second = second_try(chosen, retry)
+                if first is not None:
+                    self._sentences[session.id].update(SENTENCE_END.split(first.insight))
         self._sentences[session.id].update(SENTENCE_END.split(chosen.insight))
         crystal = self._crystal(walk, chosen, rum, trigger, locus, resonance)
         if first is not None:
             crystal.validity["reworked_from"] = weighed_record(walk, first)
-        crystal.validity["also_weighed"] = [weighed_record(walk, t) for t in others]
+        crystal.validity["also_weighed"] = [weighed_record(walk, t) for t in others] + (
+            [{**weighed_record(walk, second), "second_try": True}] if second is not None else []
+        )
         val = chosen.val
         events, verdict = hold_for_approval(session, crystal, _crystal_events(session.id, crystal, val), val.verdict)
         return CrystallizeOutcome(crystal, events, rum, verdict)
@@ -316,6 +326,20 @@ class Crystallizer:
             v = substance(breads[0].embedding, kb.vector(f), breads[1].embedding)
         self._substances[c.id] = v
         return v
+
+
+def second_try(tried: Tasted, retry: Tasted) -> tuple[Tasted, Tasted | None, Tasted | None]:
+    """What stands once a crystal the gate did not accept was tried again: the crystal, the
+    first try it was reworked from (or None), and a second try kept as weighed beside it (or
+    None). A rejected first try gives way to the second; one held for review only to a
+    better verdict, or the same verdict with a higher V."""
+    if tried.val.verdict == "rejected" or _rank(retry) > _rank(tried):
+        return retry, tried, None
+    return tried, None, retry
+
+
+def _rank(t: Tasted) -> tuple[int, float]:
+    return RANK[t.val.verdict], t.val.v
 
 
 def _crystal_events(session_id: str, crystal: Crystal, val: sandwich.Validity) -> list[EventDraft]:

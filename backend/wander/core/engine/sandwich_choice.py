@@ -27,7 +27,7 @@ BREAD_APART = (0.35, 0.55)  # bread similarity that leaves room for a filling
 CANDIDATE_PAIRS = 45  # bread pairs (in order) whose sandwiches are weighed against each other
 FILLINGS_WEIGHED = 3  # ... each with this many of its best fillings
 FILLING_CHOICES = 16  # concepts nearest the breads' midpoint that a filling is chosen among
-REWORK_POOL = 20  # a rejected sandwich's second try looks for breads among this many loci nearest the stimulus
+REWORK_POOL = 20  # a second try (the first not accepted) looks for breads among this many loci nearest the stimulus
 REWORK_PAIRS = 12  # ... and weighs the sandwiches of this many sound bread pairs
 # The gate judges up to this many different sound sandwiches at each crystallization. Not
 # more: the deeper candidates promise less, so tasting deeper only lowers the share the gate
@@ -91,7 +91,7 @@ def rework_candidates(
     said: set[tuple[frozenset, str | None]],
     evidence: dict[str, dict[str, Any]],
 ) -> list[Sandwich]:
-    """Sandwiches for a second try once the gate rejected the first, drawn with what the
+    """Sandwiches for a second try once the gate did not accept the first, drawn with what the
     rumination found: breads among a wider pool (the REWORK_POOL loci nearest the stimulus
     and every locus the rumination's lenses returned), only pairs of one kind that relate on
     their own (crystal_structure.sound) and leave room for a filling (bread similarity within
@@ -203,18 +203,24 @@ def ranked(
     sandwich's names say a word again (crystal_structure.names_alike), when names are read."""
 
     def promise(c: Sandwich) -> tuple[bool, bool, float]:
-        b1, b2, a1, a2, f_i = c
-        lineage = in_lineage(kb, f_i, a1) or in_lineage(kb, f_i, a2)
-        shape = crystal_structure.structure(kb, f_i, a1, a2, b1.embedding, b2.embedding)
-        if alike is not None:
-            shape = dataclasses.replace(shape, names_alike=alike(c))
-        val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, accepted, lineage, shape)
-        mine = substance(b1.embedding, kb.vector(f_i), b2.embedding)
-        val = dataclasses.replace(val, novelty=sandwich.novelty(mine, accepted))
+        val = promised(kb, c, accepted, alike)
         return (not val.hard_failures(), val.verdict == "accepted", val.v)
 
     scored = sorted(((promise(c), -n) for n, c in enumerate(candidates)), reverse=True)
     return [candidates[-n] for _, n in scored], sum(sound for (sound, _, _), _ in scored)
+
+
+def promised(kb: Knowledge, c: Sandwich, accepted: np.ndarray, alike: NamesAlike | None = None) -> sandwich.Validity:
+    """The gate's verdict and V a sandwich's concepts promise before any words are written
+    (its filling concept as the filling; novelty by substance against the accepted)."""
+    b1, b2, a1, a2, f_i = c
+    lineage = in_lineage(kb, f_i, a1) or in_lineage(kb, f_i, a2)
+    shape = crystal_structure.structure(kb, f_i, a1, a2, b1.embedding, b2.embedding)
+    if alike is not None:
+        shape = dataclasses.replace(shape, names_alike=alike(c))
+    val = sandwich.validity(b1.embedding, kb.vector(f_i), b2.embedding, accepted, lineage, shape)
+    mine = substance(b1.embedding, kb.vector(f_i), b2.embedding)
+    return dataclasses.replace(val, novelty=sandwich.novelty(mine, accepted))
 
 
 def best(kb: Knowledge, candidates: list[Sandwich], accepted: np.ndarray, alike: NamesAlike | None = None) -> Sandwich:
