@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, startServer, stopServer } from "./server";
+import { ROOT, alive, startServer, stopServer } from "./server";
 
 /** Where the suite keeps its data folders: the pristine one and each run's copy. */
 export function e2eRoot(): string {
@@ -39,15 +39,6 @@ function pristineKey(): string {
   }
   h.update(readdirSync(MIGRATIONS).filter((f) => f.endsWith(".py")).sort().join("\n"));
   return h.digest("hex").slice(0, 16);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The pristine folder for this checkout's corpus and schema: made by one start of the

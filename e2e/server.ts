@@ -70,7 +70,8 @@ export async function startServer(home: string, logPath: string): Promise<{ pid:
   return { pid: child.pid!, url, startedS: (Date.now() - started) / 1000 };
 }
 
-function alive(pid: number): boolean {
+/** Is the process `pid` still running? */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
