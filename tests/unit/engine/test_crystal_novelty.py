@@ -65,7 +65,7 @@ def setup(store_loci=None):
 
 
 def novelty(cz, walk, b1, filling, b2, insight, accepted):
-    return asyncio.run(cz._novelty(walk, b1, LABELS.index(filling), b2, insight, accepted))
+    return asyncio.run(cz.substances.novelty(walk, b1, LABELS.index(filling), b2, insight, accepted))
 
 
 def test_the_same_sandwich_in_other_words_is_not_novel_and_another_is():

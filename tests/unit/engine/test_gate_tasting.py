@@ -9,7 +9,7 @@ import numpy as np
 from wander.core.domain import sandwich as gate
 from wander.core.domain.models import Crystal
 from wander.core.engine.crystallizer import weighed_before
-from wander.core.engine.sandwich_choice import best, promised, ranked, tasting
+from wander.core.engine.sandwich_choice import best, promised, ranked, tasting, widened
 
 LABELS = ["hound", "tabby", "between", "reef", "harbour", "tide", "kennel", "lagoon"]
 
@@ -162,3 +162,27 @@ def test_a_sandwich_that_promises_to_stand_is_tasted_before_one_with_a_higher_v_
     # a sandwich whose names read alike breaks a rule: it goes after the sound ones
     alike = lambda c: "the filling 'fa' reads as 'a1'" if c is stands else None  # noqa: E731
     assert ranked(kb, [stands, short], none, alike) == ([short, stands], 1)
+
+
+def test_a_tasting_short_of_sandwiches_is_filled_from_the_wider_pool_by_promise():
+    kb = Corpus()
+    none = np.zeros((0, 4), dtype=np.float32)
+    first = sandwich("hound", "tabby", "between")
+    weighed = [first, sandwich("hound", "tabby", "kennel")]
+    wider = [
+        sandwich("hound", "tabby", "kennel"),  # weighed already among the nearest
+        sandwich("hound", "reef", "tide"),  # unrelated breads: breaks a rule, not tasted
+        sandwich("reef", "harbour", "tide"),  # promises to be accepted, V 0.78
+        sandwich("hound", "tabby", "lagoon"),  # the first's breads again (and only review)
+        sandwich("reef", "harbour", "lagoon"),  # promises to be accepted, V 0.79: the best
+    ]
+    assert [promised(kb, c, none).verdict for c in wider[2:]] == ["accepted", "review", "accepted"]
+    assert promised(kb, wider[4], none).v > promised(kb, wider[2], none).v
+    # the best promise of the wider pool joins the nearest pool's pick; the next ones share
+    # their breads with one taken
+    assert widened(kb, [first], weighed, wider, none, n=3) == [first, wider[4]]
+    # nothing is added once there are n, nor from an empty pool
+    assert widened(kb, [first], weighed, wider, none, n=1) == [first]
+    assert widened(kb, [first], weighed, [], none, n=3) == [first]
+    # the nearest pool's picks come first whatever the wider pool promises
+    assert widened(kb, [wider[3]], [wider[3]], wider[2:3], none, n=2) == [wider[3], wider[2]]

@@ -21,6 +21,7 @@ from wander.core.engine import crystal_structure
 from wander.core.engine import events as ev
 from wander.core.engine.approval import hold_for_approval
 from wander.core.engine.crystal_names import NameReader
+from wander.core.engine.crystal_substance import Substances
 from wander.core.engine.crystal_text import SENTENCE_END, plain_insight
 from wander.core.engine.crystal_weighed import RANK, Tasted, weighed_before, weighed_record
 from wander.core.engine.ports import (
@@ -47,8 +48,8 @@ from wander.core.engine.sandwich_choice import (
     rework_candidates,
     rows,
     said_key,
-    substance,
     tasting,
+    widened,
 )
 from wander.core.engine.walk import Walk
 
@@ -77,7 +78,7 @@ class Crystallizer:
         # per wander, the sentences of its insights, rejected ones too (the store keeps
         # only those that stand)
         self._sentences: dict[str, set[str]] = {}
-        self._substances: dict[str, np.ndarray | None] = {}  # per crystal id (see _novelty)
+        self.substances = Substances(store)  # what the sandwiches that stand are about (novelty)
         self.tasted = TASTED  # different sandwiches the gate judges at each crystallization
         self.names = NameReader(embedder)  # the sandwiches' names, read for the names-alike rule
 
@@ -128,14 +129,16 @@ class Crystallizer:
         # accepted ones are about (low novelty) or barely mediated (low containment).
         # The gate tastes the best few different ones, each judged whole; the crystal is
         # the best verdict, and keeps what else was weighed and why it was turned down.
-        subs = rows([v for v in [await self._substance(walk, c) for c in accepted] if v is not None], len(vector))
+        subs = rows(
+            [v for v in [await self.substances.of_crystal(walk, c) for c in accepted] if v is not None], len(vector)
+        )
         weighed = candidates[: CANDIDATE_PAIRS * FILLINGS_WEIGHED]
         alike = self.names.alike(walk.knowledge, weighed)
         order, sound = ranked(walk.knowledge, weighed, subs, alike)
-        tasted = [
-            await self._taste(walk, crystals, s, resonance, rum, accepted)
-            for s in tasting(walk.knowledge, order, sound, self.tasted)
-        ]
+        picks = tasting(walk.knowledge, order, sound, self.tasted)
+        if len(picks) < self.tasted:
+            picks = self._widened(walk, vector, said, rum, weighed, picks, subs)
+        tasted = [await self._taste(walk, crystals, s, resonance, rum, accepted) for s in picks]
         win = max(range(len(tasted)), key=lambda k: (RANK[tasted[k].val.verdict], tasted[k].val.v, -k))
         chosen = tasted[win]
         others = [t for k, t in enumerate(tasted) if k != win]
@@ -167,6 +170,21 @@ class Crystallizer:
         val = chosen.val
         events, verdict = hold_for_approval(session, crystal, _crystal_events(session.id, crystal, val), val.verdict)
         return CrystallizeOutcome(crystal, events, rum, verdict)
+
+    def _widened(
+        self,
+        walk: Walk,
+        vector: np.ndarray,
+        said: set[tuple[frozenset, str | None]],
+        rum: RuminationResult,
+        weighed: list[Sandwich],
+        picks: list[Sandwich],
+        subs: np.ndarray,
+    ) -> list[Sandwich]:
+        """The tasting filled up from the wider pool a second try draws on (sandwich_choice.widened)."""
+        wider = rework_candidates(walk, vector, said, rum.evidence)
+        alike = self.names.alike(walk.knowledge, wider)
+        return widened(walk.knowledge, picks, weighed, wider, subs, alike, self.tasted)
 
     async def _taste(
         self,
@@ -232,7 +250,8 @@ class Crystallizer:
         if rum.insight:  # a model's own words are the filling
             val = sandwich.validity(b1.embedding, embedding, b2.embedding, existing_m, lineage, shape)
         else:  # novelty is what the sandwich is about, against what the accepted ones are about
-            val = dataclasses.replace(val, novelty=await self._novelty(walk, b1, f_i, b2, embedding, accepted))
+            novelty = await self.substances.novelty(walk, b1, f_i, b2, embedding, accepted)
+            val = dataclasses.replace(val, novelty=novelty)
         return embedding, val
 
     def _crystal(
@@ -286,46 +305,6 @@ class Crystallizer:
                 "rejected": "; ".join(val.reasons()) or "V < 0.5",
             }[verdict],
         )
-
-    async def _novelty(
-        self, walk: Walk, b1: Locus, f_i: int, b2: Locus, insight: np.ndarray, accepted: list[Crystal]
-    ) -> float:
-        """1 minus the similarity to the nearest accepted crystal, in substance: the mean of
-        the breads' and the filling's unit vectors. The insights' own text shares its
-        phrasing from crystal to crystal, which hides what they are about; the three concepts
-        do not. A crystal whose substance cannot be rebuilt (a bread locus gone, a filling
-        outside the corpus) is compared by its insight's text."""
-        kb = walk.knowledge
-        mine = substance(b1.embedding, kb.vector(f_i), b2.embedding)
-        by_substance: list[np.ndarray] = []
-        by_text: list[np.ndarray] = []
-        for c in accepted:
-            v = await self._substance(walk, c)
-            if v is not None:
-                by_substance.append(v)
-            else:
-                by_text.append(c.embedding)
-        return min(
-            sandwich.novelty(mine, rows(by_substance, len(mine))),
-            sandwich.novelty(insight, rows(by_text, len(mine))),
-        )
-
-    async def _substance(self, walk: Walk, c: Crystal) -> np.ndarray | None:
-        if c.id in self._substances:
-            return self._substances[c.id]
-        kb = walk.knowledge
-        f = kb.find_label(str(c.validity.get("filling") or ""))
-        breads = []
-        for locus_id in (c.bread_a_locus_id, c.bread_b_locus_id):
-            lo = walk.by_id.get(locus_id or "") if c.session_id == walk.session.id else None
-            if lo is None and c.session_id is not None and locus_id is not None:
-                lo = await self.store.locus(c.session_id, locus_id)
-            breads.append(lo)
-        v = None
-        if f is not None and breads[0] is not None and breads[1] is not None:
-            v = substance(breads[0].embedding, kb.vector(f), breads[1].embedding)
-        self._substances[c.id] = v
-        return v
 
 
 def second_try(tried: Tasted, retry: Tasted) -> tuple[Tasted, Tasted | None, Tasted | None]:
