@@ -1,6 +1,6 @@
 """What the accepted crystals are about, for the gate's novelty (004): a sandwich's substance
 is the mean of its breads' and its filling's unit vectors, rebuilt from its bread loci and
-its filling's label (moved out of the crystallizer, which keeps the order of the work)."""
+its filling's label."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from wander.core.engine.walk import Walk
 
 
 class Substances:
-    """Rebuilt substances, once per crystal."""
+    """The accepted crystals' substances, each rebuilt once (per crystal id)."""
 
     def __init__(self, store: LocusStore):
         self.store = store
@@ -49,25 +49,20 @@ class Substances:
         )
 
     async def of_crystal(self, walk: Walk, c: Crystal) -> np.ndarray | None:
-        """A crystal's substance (None where it cannot be rebuilt)."""
-        breads = (c.bread_a_locus_id, c.bread_b_locus_id)
-        return await self._rebuilt(walk, c.id, c.session_id, breads, c.validity.get("filling"))
-
-    async def _rebuilt(
-        self, walk: Walk, key: str, session_id: str | None, bread_ids: tuple, filling: object
-    ) -> np.ndarray | None:
-        if key in self._cache:
-            return self._cache[key]
+        """A crystal's substance, from its bread loci (the walk's, or the store's for another
+        wander's) and its filling's label; None where it cannot be rebuilt."""
+        if c.id in self._cache:
+            return self._cache[c.id]
         kb = walk.knowledge
-        f = kb.find_label(str(filling or ""))
+        f = kb.find_label(str(c.validity.get("filling") or ""))
         breads = []
-        for locus_id in bread_ids:
-            lo = walk.by_id.get(locus_id or "") if session_id == walk.session.id else None
-            if lo is None and session_id is not None and locus_id is not None:
-                lo = await self.store.locus(session_id, locus_id)
+        for locus_id in (c.bread_a_locus_id, c.bread_b_locus_id):
+            lo = walk.by_id.get(locus_id or "") if c.session_id == walk.session.id else None
+            if lo is None and c.session_id is not None and locus_id is not None:
+                lo = await self.store.locus(c.session_id, locus_id)
             breads.append(lo)
         v = None
         if f is not None and breads[0] is not None and breads[1] is not None:
             v = substance(breads[0].embedding, kb.vector(f), breads[1].embedding)
-        self._cache[key] = v
+        self._cache[c.id] = v
         return v

@@ -78,7 +78,7 @@ class Crystallizer:
         # per wander, the sentences of its insights, rejected ones too (the store keeps
         # only those that stand)
         self._sentences: dict[str, set[str]] = {}
-        self.substances = Substances(store)  # what the sandwiches that stand are about (novelty)
+        self.substances = Substances(store)  # what the accepted crystals are about (novelty)
         self.tasted = TASTED  # different sandwiches the gate judges at each crystallization
         self.names = NameReader(embedder)  # the sandwiches' names, read for the names-alike rule
 
