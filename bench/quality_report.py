@@ -184,9 +184,9 @@ def print_targets(
         print(line)
 
     held("confirmed_ge_3", lambda r: r.confirmed >= 3 * scale)
-    # at most one crystal in each stretch of CRYSTALLIZE_EVERY steps: 10 in 300, 4 in 100
-    most = max(10 * scale, -(-steps // CRYSTALLIZE_EVERY))
-    held("crystals_2_to_10", lambda r: 2 * scale <= len(r.crystals) <= most)
+    # at most one crystal in each stretch of CRYSTALLIZE_EVERY steps: 12 in 300, 4 in 100
+    most = -(-steps // CRYSTALLIZE_EVERY)
+    held("crystals_2_to_12", lambda r: 2 * scale <= len(r.crystals) <= most)
     held(
         "accepted_share_30_80",
         lambda r: bool(r.judged) and 0.3 <= sum(c["verdict"] == "accepted" for c in r.judged) / len(r.judged) <= 0.8,

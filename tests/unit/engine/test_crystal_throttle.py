@@ -20,20 +20,28 @@ def crystals_when_every_step_triggers(steps: int) -> list[int]:
 
 def test_a_trigger_on_every_step_gives_one_crystal_per_stretch():
     formed = crystals_when_every_step_triggers(300)
-    assert len(formed) == 300 // CRYSTALLIZE_EVERY == 10
-    assert [(n - 1) // CRYSTALLIZE_EVERY for n in formed] == list(range(10))
+    assert len(formed) == 300 // CRYSTALLIZE_EVERY == 12
+    assert [(n - 1) // CRYSTALLIZE_EVERY for n in formed] == list(range(12))
+    # a 100-step wander, the length a person often runs, has a crystal in each of its four stretches
+    assert len(crystals_when_every_step_triggers(100)) == 4
+
+
+def test_the_first_crystal_waits_for_the_walk_to_have_bread():
+    # the walk's start counts as the step before the first crystal: the gap holds from it too
+    assert not any(may_crystallize(n, 0) for n in range(1, CRYSTAL_GAP))
+    assert may_crystallize(CRYSTAL_GAP, 0)
+    assert crystals_when_every_step_triggers(300)[0] == CRYSTAL_GAP
 
 
 def test_a_stretch_whose_trigger_comes_late_still_has_its_crystal():
-    # formed at 40 (stretch 31-60); the next stretch (61-90) opens at 61, but 61 is only 21
-    # steps on, which the gap allows; 50 is in the same stretch as 40 and is not
-    assert not may_crystallize(50, 40)
-    assert may_crystallize(61, 40)
-    # formed late in a stretch (58): the next stretch waits for the gap
-    assert not may_crystallize(61, 58)
-    assert not may_crystallize(58 + CRYSTAL_GAP - 1, 58)
-    assert may_crystallize(58 + CRYSTAL_GAP, 58)
-    assert may_crystallize(1, 0)  # none yet: the first trigger crystallizes
+    # formed at 30 (stretch 26-50); the next stretch (51-75) opens at 51, 21 steps on, which
+    # the gap allows; 45 is in the same stretch as 30 and is not
+    assert not may_crystallize(45, 30)
+    assert may_crystallize(51, 30)
+    # formed late in a stretch (48): the next stretch waits for the gap
+    assert not may_crystallize(51, 48)
+    assert not may_crystallize(48 + CRYSTAL_GAP - 1, 48)
+    assert may_crystallize(48 + CRYSTAL_GAP, 48)
 
 
 def test_the_in_memory_store_reads_back_the_step_of_the_latest_crystal():
