@@ -3,11 +3,13 @@ the text draws on what the rumination found (its best evidence from the walk's m
 the lenses that came back empty), never on a figure."""
 
 import re
+from collections import Counter
 from types import SimpleNamespace
 
 import numpy as np
 
-from wander.core.engine.crystal_text import bread_sentence, gloss_word, name_word, plain_insight
+from wander.core.engine.crystal_text import SENTENCE_END, bread_sentence, gloss_word, name_word, plain_insight
+from wander.core.engine.text_openings import LIMIT, Masker
 
 
 def unit(*xs):
@@ -107,3 +109,46 @@ def test_a_second_crystal_on_the_same_breads_says_their_tie_another_way():
     second = plain_insight(Corpus(), bread(0), bread(1), 0, 1, 3, None, said, "kin:instrument", RUM)
     assert tie in said and tie not in second
     assert second.index("'violin'") < second.index("'bow'")  # still the breads' tie first
+
+
+class ManyCorpus(Corpus):
+    """Sixteen sandwiches' concepts, each with a name of its own: breads 3k and 3k+1, filling 3k+2."""
+
+    def __init__(self):
+        rng = np.random.default_rng(7)
+        self.rows = [
+            (f"{kind}{k}", unit(*rng.normal(size=4)), (f"{kind}kind{k}", "thing"), f"a {kind} of sort {k}")
+            for k in range(16)
+            for kind in ("left", "right", "middle")
+        ]
+
+    def concept(self, i):
+        label, _, path, gloss = self.rows[i]
+        return SimpleNamespace(label=label, path=path, gloss=gloss)
+
+    def vector(self, i):
+        return self.rows[i][1]
+
+    def nearest(self, v, k, exclude=()):
+        sims = np.stack([r[1] for r in self.rows]) @ (v / np.linalg.norm(v))
+        order = [int(i) for i in np.argsort(-sims, kind="stable") if int(i) not in exclude]
+        return [(i, float(sims[i])) for i in order[:k]]
+
+
+def test_a_wander_of_twelve_crystals_opens_no_four_of_ten_insights_alike():
+    # a 300-step wander forms up to 12 crystals, most of breads that are near without a kind
+    # in common, and a few reworked first tries said their words too: every sentence has
+    # phrasings enough that none of the crystals' insights opens four of ten alike
+    kb, said, texts = ManyCorpus(), set(), []
+    masker = Masker()
+    for k in range(16):
+        b1, b2 = (SimpleNamespace(concept=kb.rows[i][0], embedding=kb.rows[i][1]) for i in (3 * k, 3 * k + 1))
+        relation = "similar" if k % 3 else f"kin:kind{k}"
+        text = plain_insight(kb, b1, b2, 3 * k, 3 * k + 1, 3 * k + 2, None, frozenset(said), relation, RUM)
+        said.update(s for s in SENTENCE_END.split(text) if s.strip())
+        if k % 4 != 3:  # every fourth was a first try, reworked into the next
+            texts.append({masker.opening(s) for s in SENTENCE_END.split(text) if s.strip()})
+    assert len(texts) == 12
+    for i in range(len(texts) - 9):
+        counts = Counter(o for t in texts[i : i + 10] for o in t)
+        assert max(counts.values()) <= LIMIT, counts.most_common(3)

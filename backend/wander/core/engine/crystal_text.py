@@ -93,6 +93,7 @@ def bread_sentences(b1: Locus, b2: Locus, relation: str | None, common: str = ""
             f"{x} and {y} are both kinds of {k}",
             f"{k} holds both {x} and {y}",
             f"as kinds of {k}, {x} and {y} are kin",
+            f"under {k}, {x} and {y} belong together",
         ]
         if word:  # their names say part of it
             out.insert(0, f"sharing the word '{word}', {x} and {y} are also both kinds of {k}")
@@ -107,6 +108,8 @@ def bread_sentences(b1: Locus, b2: Locus, relation: str | None, common: str = ""
             f"{x} and {y} are near in meaning on their own, without sharing a kind",
             f"no kind joins {x} and {y}, yet they lie near in meaning on their own",
             f"{x} lies near {y} in meaning by itself, though the corpus files them under no common kind",
+            f"without a kind in common, {x} and {y} still lie near in meaning",
+            f"though the corpus gives {x} and {y} no common kind, they lie near in meaning",
         ]
         if common:
             out.insert(0, f"both defined by way of '{common}', {x} and {y} are near in meaning without sharing a kind")
@@ -164,6 +167,8 @@ def _joins(joins: str) -> list[str]:
         f"{joins} stands between them.",
         f"What sits between the two is {joins}.",
         f"The filling is {joins}.",
+        f"Holding the two together is {joins}.",
+        f"{joins} is what holds them together.",
     ]
 
 
