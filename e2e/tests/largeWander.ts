@@ -1,5 +1,5 @@
 // One large wander per Playwright worker, for the specs that only read a large map: the whole
-// map of one React Flow still draws as nodes (300 steps, a couple of hundred loci; largemap.spec.ts's
+// map of one React Flow still draws as nodes (270 steps, a couple of hundred loci; largemap.spec.ts's
 // first test), then the same wander walked on to 360 steps, past the 300 nodes a map draws as
 // nodes (its loci on the canvas: the rest of largemap.spec.ts, overview.spec.ts). Each walked
 // its own before (300, 360 and 400 steps): about 15-20 CPU-s of the server's and up to a minute

@@ -1,8 +1,8 @@
-// Large maps, on the shared large wander (largeWander.ts). At 300 steps, a couple of hundred loci
+// Large maps, on the shared large wander (largeWander.ts). At 270 steps, a couple of hundred loci
 // still drawn as React Flow nodes: "Whole map" shows every one of them in one click. At 360,
 // past CANVAS_ABOVE (300) React Flow nodes, the loci are drawn on one canvas (FarCanvas), not
 // as DOM nodes; a click, a shift-click and a right-click on a locus drawn there still select
-// it, compare it and open its menu (pickLocus). The 300-step test comes first: the wander is
+// it, compare it and open its menu (pickLocus). The 270-step test comes first: the wander is
 // then walked on to 360 for the next.
 import type { Page } from "@playwright/test";
 import { API, openMap, shot } from "./helpers";
@@ -109,7 +109,9 @@ test("whole map: zoomed in close, one click shows every locus", async ({ page, l
   // a map of a couple of hundred loci, still drawn by React Flow (no canvas), where React
   // Flow's own fitView left the view where it was
   test.slow(); // (the walk: slow beside pytest on two cores)
-  const { id } = await largeWander.at(300);
+  // 270 steps: 263 loci and their crystals (at 300, 291 loci and 12 crystals, one in each 25
+  // steps, pass the CANVAS_ABOVE nodes React Flow draws)
+  const { id } = await largeWander.at(270);
   const loci = ((await (await page.request.get(`${API}/sessions/${id}/loci`)).json()) as unknown[]).length;
   await openMap(page, id);
   // every locus a node: the map has laid out its whole backlog (until then it shows what it
@@ -134,7 +136,7 @@ test("whole map: zoomed in close, one click shows every locus", async ({ page, l
 
 test("a large map draws its loci on the canvas; click, shift-click and right-click pick them there", async ({ page, largeWander }) => {
   // 360 steps, past the 300 nodes a map draws as nodes
-  test.slow(); // the walk on from 300 steps, and the view settles several times: slow beside pytest on two cores
+  test.slow(); // the walk on from 270 steps, and the view settles several times: slow beside pytest on two cores
   const { id, steps } = await largeWander.at(360);
   const loci = await lociOf(page, id);
   await openLargeMap(page, id, steps, loci);
