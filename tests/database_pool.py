@@ -3,29 +3,62 @@
 A copy of the template (the embedded corpus, ~66 MB) takes about half a second, and a drop
 a little more; a test that waited for both paid it on the critical path, several hundred
 times a suite. The pool keeps one copy ready while the current test runs and drops used
-ones in the background, so the test only waits when the copy is not ready yet."""
+ones in between, so the test only waits when the copy is not ready yet.
+
+One thread does all of it over one server connection (asyncpg, on the thread's own event
+loop): no process per copy. A psql run per copy was a shell and a psql process each, and
+one failed exec of /bin/sh under a loaded CI machine stopped the pool and failed every later
+database test (20 errors); a lost connection is now opened again and the statement retried."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
 import queue
 import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+import asyncpg
+from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+
+# CREATE DATABASE refuses while another session reads the template (the knowledge index
+# loads from it once per worker): wait and try again, for up to half a minute.
+_TEMPLATE_BUSY = Retrying(
+    retry=retry_if_exception_type(asyncpg.ObjectInUseError),
+    wait=wait_exponential(multiplier=0.1, max=1),
+    stop=stop_after_attempt(60),
+    reraise=True,
+)
+# A connection lost or refused (a busy machine, a backend that ended): open a new one.
+_CONNECTION_LOST = (
+    OSError,
+    asyncpg.InterfaceError,
+    asyncpg.ConnectionDoesNotExistError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.TooManyConnectionsError,
+)
+_RECONNECT = Retrying(
+    retry=retry_if_exception_type(_CONNECTION_LOST),
+    wait=wait_exponential(multiplier=0.2, max=4),
+    stop=stop_after_attempt(8),
+    reraise=True,
+)
 
 
 class DatabasePool:
     def __init__(self, server: Any, template: str, ahead: int = 1) -> None:
-        self._server = server
+        self._url = server.get_uri("postgres")
         self._template = template
         self._ready: queue.Queue[str] = queue.Queue(maxsize=ahead)
+        self._used: queue.SimpleQueue[str] = queue.SimpleQueue()
         self._names = (f"wander_t{os.getpid()}_{i}" for i in itertools.count())
         self._closing = threading.Event()
-        self._dropper = ThreadPoolExecutor(1, thread_name_prefix="db-drop")
         self._error: BaseException | None = None
-        self._filler = threading.Thread(target=self._fill, name="db-fill", daemon=True)
+        self._conn: asyncpg.Connection | None = None
+        self.application_name = f"wander-test-pool-{os.getpid()}-{id(self)}"  # its server sessions
+        self._filler = threading.Thread(target=self._run, name="db-pool", daemon=True)
         self._filler.start()
 
     def take(self) -> str:
@@ -41,49 +74,74 @@ class DatabasePool:
 
     def give_back(self, name: str) -> None:
         """Drop a used copy, off the test's path."""
-        self._dropper.submit(self._drop, name)
+        self._used.put(name)
 
     def close(self) -> None:
         self._closing.set()
-        self._filler.join(timeout=60)
-        while not self._ready.empty():
-            self._drop(self._ready.get_nowait())
-        self._dropper.shutdown(wait=True)
+        self._filler.join(timeout=120)
 
-    def _fill(self) -> None:
-        try:
-            while not self._closing.is_set():
-                name = next(self._names)
-                self._create(name)
-                while not self._closing.is_set():
-                    try:
-                        self._ready.put(name, timeout=0.2)
-                        break
-                    except queue.Full:
-                        continue
-                else:
-                    self._drop(name)
-        except BaseException as exc:  # surfaced by take()
-            self._error = exc
+    def _run(self) -> None:
+        with asyncio.Runner() as runner:
+            try:
+                self._fill(runner)
+            except BaseException as exc:  # surfaced by take()
+                self._error = exc
+            finally:
+                self._drop_all(runner)
+                if self._conn is not None:
+                    runner.run(self._conn.close())
 
-    def _create(self, name: str) -> None:
-        # CREATE DATABASE refuses while another session reads the template (the knowledge
-        # index loads from it once per worker); psql reports that on stdout, so retry.
-        for _ in range(60):
-            # One psql run (each is a process, a shell and a server backend): first drop a
-            # leftover of an earlier run whose process had this pid. FILE_COPY copies the
-            # files; the default (WAL_LOG) writes every page of the template through the
-            # WAL: three times the CPU for this 66 MB template
-            out = self._server.psql(
-                f"{_DROP.format(name=name)} CREATE DATABASE {name} TEMPLATE {self._template} STRATEGY FILE_COPY;"
-            )
-            if "CREATE DATABASE" in out:
+    def _fill(self, runner: asyncio.Runner) -> None:
+        made: str | None = None
+        while not self._closing.is_set():
+            if made is None:
+                made = next(self._names)
+                # first drop a leftover of an earlier run whose process had this pid
+                self._execute(runner, _DROP.format(name=made))
+                # FILE_COPY copies the files; the default (WAL_LOG) writes every page of
+                # the template through the WAL: three times the CPU for this template
+                for attempt in _TEMPLATE_BUSY:
+                    with attempt:
+                        self._execute(runner, f"CREATE DATABASE {made} TEMPLATE {self._template} STRATEGY FILE_COPY")
+            try:
+                self._ready.put(made, timeout=0.2)
+                made = None
+            except queue.Full:
+                pass
+            self._drop_used(runner)
+        if made is not None:
+            self._used.put(made)
+
+    def _drop_used(self, runner: asyncio.Runner) -> None:
+        while True:
+            try:
+                name = self._used.get_nowait()
+            except queue.Empty:
                 return
-            time.sleep(0.5)
-        raise RuntimeError(f"could not copy the template database into {name}")
+            self._execute(runner, _DROP.format(name=name))
 
-    def _drop(self, name: str) -> None:
-        self._server.psql(_DROP.format(name=name))
+    def _drop_all(self, runner: asyncio.Runner) -> None:
+        """At the end: the copies made and not taken, and the used ones not dropped yet."""
+        while not self._ready.empty():
+            self._used.put(self._ready.get_nowait())
+        try:
+            self._drop_used(runner)
+        except Exception:  # noqa: BLE001 - the server may be gone already; the next run drops leftovers
+            pass
+
+    def _execute(self, runner: asyncio.Runner, sql: str) -> None:
+        for attempt in _RECONNECT:
+            with attempt:
+                if self._conn is None or self._conn.is_closed():
+                    self._conn = runner.run(
+                        asyncpg.connect(self._url, server_settings={"application_name": self.application_name})
+                    )
+                try:
+                    runner.run(self._conn.execute(sql))
+                except _CONNECTION_LOST:
+                    self._conn.terminate()
+                    self._conn = None
+                    raise
 
 
-_DROP = "SET client_min_messages = warning; DROP DATABASE IF EXISTS {name} WITH (FORCE);"
+_DROP = "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
