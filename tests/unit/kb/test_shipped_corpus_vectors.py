@@ -49,4 +49,9 @@ def test_the_shipped_domain_neighbourhoods_fit_the_shipped_corpus_and_vectors(em
     )
     computed = index()
     computed.prepare_domain_reach()
-    np.testing.assert_array_equal(restored.domain_reach_table()[0], computed.domain_reach_table()[0])
+    shipped_reach, shipped_domains = restored.domain_reach_table()
+    reach, domains = computed.domain_reach_table()
+    np.testing.assert_array_equal(shipped_domains, domains)
+    # The same sums in another order: a CPU of another kind (its BLAS kernels) rounds the
+    # last bits otherwise (up to 1e-6 apart on an AMD EPYC, against the table shipped)
+    np.testing.assert_allclose(shipped_reach, reach, rtol=0, atol=1e-5)
