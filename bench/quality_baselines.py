@@ -45,6 +45,8 @@ class WalkStats:
     # the most facet texts of one kind, of any ten consecutive steps, that open alike (any of
     # their sentences); the same over the wander's crystal insights in order
     openings_in_a_row: int | None = None
+    # the share of a facet kind's texts that say its most common clause, the highest kind
+    clause_share: float | None = None
     insight_openings_in_a_row: int | None = None
     tension_corpus: float = (
         0.0  # share of tension steps the corpus sets against (opposites, wholes), not a contrasting domain

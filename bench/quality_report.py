@@ -148,6 +148,9 @@ def print_step_figures(runs: list[WalkStats]) -> None:
     print(f"trivial_rejections: {sum(r.trivial_rejections for r in runs)} crystals")
     measured = [r.template_share for r in runs if r.template_share is not None]
     print(f"template_share_min_median_max: {stats3(measured) if measured else 'not measured'} share")
+    shares = [r.clause_share for r in runs if r.clause_share is not None]
+    if shares:
+        print(f"facet_clause_share_max_min_median_max: {stats3(shares)} share (the most said clause of a facet kind)")
     rows = [r.openings_in_a_row for r in runs if r.openings_in_a_row is not None]
     if rows:
         print(
@@ -218,6 +221,8 @@ def print_targets(
             "openings_alike_le_3_in_10",
             lambda r: (r.openings_in_a_row or 0) <= 3 and (r.insight_openings_in_a_row or 0) <= 3,
         )
+    if any(r.clause_share is not None for r in runs):  # ... nor one clause after every opening
+        held("clause_share_le_1_3", lambda r: (r.clause_share or 0.0) <= 1 / 3)
     held("first_lenses_ge_3_of_10_crystals", lambda r: len(r.crystals) < 10 or r.first_lenses >= 3, "reference")
     allc = [c for r in runs for c in r.crystals]
     parts_spread = all(np.std([c[p] for c in allc]) > 0.01 for p in PARTS) if allc else False

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from quality_baselines import BAND, WalkStats, divergence, walk_figures
-from text_quality import most_alike_in_a_row, rejected_as_trivial, template_share_by_kind
+from text_quality import most_alike_in_a_row, most_common_clause, rejected_as_trivial, template_share_by_kind
 
 from wander.adapters.llm.offline_facets.words import DOMAIN_WORDS
 from wander.bootstrap.wiring import offline_engine
@@ -137,6 +137,7 @@ def wander_stats(
     masked = [*kb.domains(), *DOMAIN_WORDS.values()]
     template = template_share_by_kind({k: w.facets[i::5] for i, k in enumerate(kinds)}, masked)[0]
     in_a_row = max(most_alike_in_a_row(w.facets[i::5], masked, every_sentence=True)[0] for i in range(len(kinds)))
+    clause_share = max(most_common_clause(w.facets[i::5], masked)[0] for i in range(len(kinds)))
     insights = [c.insight for c in own]  # in the order the store made them
     return WalkStats(
         f"{seed} -> {attractor} #{random_seed}",
@@ -162,6 +163,7 @@ def wander_stats(
         trivial_rejections=trivial,
         template_share=template,
         openings_in_a_row=in_a_row,
+        clause_share=clause_share,
         insight_openings_in_a_row=most_alike_in_a_row(insights, masked, every_sentence=True)[0],
         **walk_fig,
     )

@@ -5,7 +5,10 @@
   facet texts of the same kind;
 - crystals rejected as trivial: the gate found the filling restating a bread or naming
   their category;
-- first-lens variety: how many different lenses opened the rumination of the wander's crystals.
+- first-lens variety: how many different lenses opened the rumination of the wander's crystals;
+- clause share: the share of a kind's texts that say its most common clause (a clause:
+  what lies between semicolons, colons and sentence ends, skeleton-masked), wherever in the
+  text it stands: a clause that follows every opening is a frame the openings miss.
 """
 
 from __future__ import annotations
@@ -101,3 +104,24 @@ def most_alike_in_a_row(
             if n > best[0]:
                 best = (n, frame)
     return best
+
+
+_CLAUSE_BREAK = re.compile(r"[;:]\s+|(?<=[.!?])\s+")
+
+
+def clauses(text: str, masked_words: Iterable[str] = ()) -> set[str]:
+    """The text's clauses, each as a skeleton without its closing stop."""
+    words = list(masked_words)
+    return {c for c in (skeleton(x, words).rstrip(".!? ") for x in _CLAUSE_BREAK.split(text)) if c}
+
+
+def most_common_clause(texts: Sequence[str], masked_words: Iterable[str] = ()) -> tuple[float, str]:
+    """The share of the texts that say their most common clause, and that clause."""
+    if not texts:
+        return 0.0, ""
+    words = list(masked_words)
+    counts = Counter(c for t in texts for c in clauses(t, words))
+    if not counts:
+        return 0.0, ""
+    clause, n = counts.most_common(1)[0]
+    return n / len(texts), clause

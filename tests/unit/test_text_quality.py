@@ -10,6 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from text_quality import (  # noqa: E402
     first_lens_variety,
     most_alike_in_a_row,
+    most_common_clause,
     rejected_as_trivial,
     skeleton,
     template_share,
@@ -71,3 +72,14 @@ def test_most_alike_in_a_row_counts_openings_within_ten_consecutive_texts():
     seconds = [f"{t} 'q{i}' lies evenly between them." for i, t in enumerate(other)]
     assert most_alike_in_a_row(seconds)[0] == 1
     assert most_alike_in_a_row(seconds, every_sentence=True)[0] == 6
+
+
+def test_the_most_common_clause_is_counted_wherever_it_stands_once_a_text():
+    texts = [
+        "'a' lies near 'b'; a candidate filling.",
+        "Set against 'c', 'd' leans away: a candidate filling; a candidate filling.",
+        "A candidate filling: 'e'.",
+        "'f' is far.",
+    ]
+    assert most_common_clause(texts) == (0.75, "a candidate filling")
+    assert most_common_clause([]) == (0.0, "")

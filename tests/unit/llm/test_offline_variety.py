@@ -53,6 +53,15 @@ def test_arrangements_put_each_held_clause_first_in_each_phrasing():
     assert arrangements(clauses, [2, 0]) == ["C one; a one.", "A one; c one.", "A two; c one."]
 
 
+def test_a_pairs_turn_picks_the_following_clauses_phrasing_and_the_leads_first():
+    clauses = [("a one", "a two"), ("b one", "b two", "b three")]
+    assert arrangements(clauses, [0], turn=1) == ["A two; b three.", "A one; b three."]
+    assert arrangements(clauses, [0], turn=2) == ["A one; b one.", "A two; b one."]
+    # every turn's texts say the same facts; over turns each phrasing follows a lead in turn
+    following = {arrangements(clauses, [0], turn=t)[0].split("; ")[1] for t in range(6)}
+    assert following == {"b one.", "b two.", "b three."}
+
+
 def test_an_active_resonance_that_names_the_arrival_is_cited_with_its_other_themes():
     side = SimpleNamespace(name="harbour", lemma="harbor")
     f = SimpleNamespace(b=side, recurring=None)

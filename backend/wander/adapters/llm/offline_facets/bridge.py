@@ -105,7 +105,10 @@ def bridge(kb: Knowledge, f: PairFacts) -> list[str]:
     if f.only_b:
         into, foothold = _crossing(kb, f, dom_a, link)
         return arrangements(
-            [into, crossing, link or foothold, goal, back], [2, 0, 4, 1, 3] if link else [0, 4, 2, 1, 3], most=3
+            [into, crossing, link or foothold, goal, back],
+            [2, 0, 4, 1, 3] if link else [0, 4, 2, 1, 3],
+            most=3,
+            turn=f.turn,
         )
     head: Clause
     outside = next((i for i, _ in f.mids if not set(kb.concept(i).domains) & (dom_a | dom_b)), None)
@@ -128,4 +131,4 @@ def bridge(kb: Knowledge, f: PairFacts) -> list[str]:
         tail = (f"so does everything around their midpoint, led by {m}",)
     # the midpoint's company follows the field it stays in; a view from outside may lead
     leads = [0, 2, 4] + ([1] if outside is not None else [])
-    return arrangements([head, tail, crossing, link, back], [3, *leads] if link else [*leads, 3], most=3)
+    return arrangements([head, tail, crossing, link, back], [3, *leads] if link else [*leads, 3], most=3, turn=f.turn)

@@ -183,12 +183,21 @@ def connection(kb: Knowledge, f: PairFacts) -> list[str]:
     """Every text the facts support: the tie or the kinship leading the first sentence (the
     stated tie first where their kinds do not meet), or the middle concept leading."""
     kin, link = kinship(f, read_as=True), _link(f)
-    again = "the walk keeps coming back to it" if f.middle_recurs else ""
-    if f.middle_attractor is not None and f.middle_attractor > 0.02:
-        again += (", and it lies" if again else "it lies") + " nearer the attractor than either"
+    nearer = f.middle_attractor is not None and f.middle_attractor > 0.02
+    again: tuple[str, ...] = ("",)
+    if f.middle_recurs:
+        again = (
+            "the walk keeps coming back to it",
+            "the walk has passed near it before",
+            "it is no stranger to the walk",
+        )
+        if nearer:
+            again = tuple(a + ", and it lies nearer the attractor than either" for a in again)
+    elif nearer:
+        again = ("it lies nearer the attractor than either", "it stands nearer the attractor than either side")
     middle = _middle(kb, f)
-    firsts = arrangements([kin, link], [1, 0] if link and not f.kin else [0, 1])
-    seconds = arrangements([middle, (again,)])
+    firsts = arrangements([kin, link], [1, 0] if link and not f.kin else [0, 1], turn=f.turn)
+    seconds = arrangements([middle, again], [0], turn=f.turn)
     out = [a + " " + b for a in firsts for b in seconds]
     # the concept between them leads where the corpus states how it stands to a side
     mid_first = [b + " " + a for b in seconds for a in firsts]

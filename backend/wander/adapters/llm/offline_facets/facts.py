@@ -92,6 +92,12 @@ class PairFacts:
         return self.kinship in ("a_in_b", "b_in_a", "siblings", "shared")
 
     @property
+    def turn(self) -> int:
+        """Which of a clause's phrasings this pair takes where the clause does not lead: the
+        pair's own number, so a replayed step reads the same and other pairs read otherwise."""
+        return (self.a.index * 7919 + self.b.index * 104729) % 9973
+
+    @property
     def mediated(self) -> bool:
         """The middle concept is nearer each side than the sides are to each other."""
         return min(self.middle_sims) > self.sim

@@ -10,6 +10,10 @@ from wander.adapters.llm.offline_facets.words import domains, gloss, q, relation
 from wander.core.engine.ports import Knowledge, KnowledgeConcept
 
 STRONG_FILLING = 0.1  # a filling this much nearer each side than the sides are to each other
+# What the facet calls its filling, the pair's own pick (PairFacts.turn): one name for it
+# closed two of three possibility facets.
+CANDIDATE = ("a candidate filling", "a possible go-between", "one way to join them", "a middle term to try")
+STRONG = ("a strong candidate filling", "a firm go-between", "the middle term to try first")
 
 
 def _filling_kind(c: KnowledgeConcept, f: PairFacts) -> tuple[str, str]:
@@ -62,16 +66,17 @@ def possibility(kb: Knowledge, f: PairFacts) -> list[str]:
         goal = "the walk has named it among its themes already"
     margin = min(f.filling_sims) - f.sim
     near = ""
+    tag = STRONG[f.turn % len(STRONG)] if margin > STRONG_FILLING else CANDIDATE[f.turn % len(CANDIDATE)]
     if margin > STRONG_FILLING:
         near = "clearly nearer to each than they are to one another"
         heads = [
-            f"{F}{where} could stand {toward}, {near}: a strong candidate filling",
-            f"a strong candidate filling{where.rstrip(',')}: {F}, {toward}, {near}",
+            f"{F}{where} could stand {toward}, {near}: {tag}",
+            f"{tag}{where.rstrip(',')}: {F}, {toward}, {near}",
         ]
     elif margin > 0:
         heads = [
-            f"{F}{where} could stand {toward}: a candidate filling",
-            f"a candidate filling{where.rstrip(',')}: {F}, {toward}, a little nearer to each than they are to one another",
+            f"{F}{where} could stand {toward}: {tag}",
+            f"{tag}{where.rstrip(',')}: {F}, {toward}, a little nearer to each than they are to one another",
         ]
     else:  # nothing near them mediates: the likeliest filling is named for what it is
         heads = [
@@ -81,8 +86,7 @@ def possibility(kb: Knowledge, f: PairFacts) -> list[str]:
         ]
     out = [sentence_of(h, kind, goal) for h in heads]
     core = {
-        True: f"could stand {toward}"
-        + (f", {near}: a strong candidate filling" if margin > STRONG_FILLING else ": a candidate filling"),
+        True: f"could stand {toward}" + (f", {near}: {tag}" if margin > STRONG_FILLING else f": {tag}"),
         False: f"lies {toward} as the likeliest filling, yet no nearer to either than they are to one another",
     }[margin > 0]
     leads = []

@@ -62,7 +62,7 @@ def surprise(kb: Knowledge, f: PairFacts) -> list[str]:
         leads = [3, 1, 4, 0, 5, 6, 2] if f.relations or f.opposite else [0, 4, 1, 6, 5, 2, 3]
         most = 2
     # the lead and at most two more: the surprise is what is least expected, not every fact
-    return [x for x in arrangements(clauses, leads, most=most) if not x.startswith("Yet ")]
+    return [x for x in arrangements(clauses, leads, most=most, turn=f.turn) if not x.startswith("Yet ")]
 
 
 def _kin_surprise(f: PairFacts, A: str, B: str) -> Clause:

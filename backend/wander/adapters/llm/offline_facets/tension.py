@@ -74,7 +74,12 @@ def _contrast(f: PairFacts) -> tuple[Clause, int]:
         text = f"one is a matter of {da}, the other of {db}"
         if f.realms[0] != f.realms[1] and all(f.realms) and not says_realms(f):
             text += f", the one among {realm(f.realms[0])}, the other among {realm(f.realms[1])}"
-        return (text, f"{A} belongs to {da}, {B} to {db}, with no field in common"), 2
+        return (
+            text,
+            f"{A} belongs to {da}, {B} to {db}, with no field in common",
+            f"{da} on one side, {db} on the other, and no field shared",
+            f"the step leaves {da} for {db}, fields that do not meet",
+        ), 2
     if f.only_b:
         return (f"both touch {domains(f.common_domains)}, but {B} also reaches into {domains(f.only_b)}",), 1
     if f.only_a:
@@ -110,4 +115,4 @@ def tension(kb: Knowledge, f: PairFacts) -> list[str]:
     clauses = [_leans(kb, f), contrast, depth, pull]
     # the corpus's own contrast leads when it is sharp; the leans otherwise
     leads = [1, 0, 2, 3] if strength >= 2 else [0, 1, 2, 3]
-    return arrangements(clauses, leads)
+    return arrangements(clauses, leads, turn=f.turn)
