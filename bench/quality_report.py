@@ -48,6 +48,8 @@ def write_records(
                 "whys": {k: round(v, 3) for k, v in r.whys.items()},
                 "band_share": r.band_share,
                 "confirmed": r.confirmed,
+                "template_share": r.template_share,
+                "clause_share": r.clause_share,
             }
         )
     Path(path).write_text(json.dumps(rows, indent=1))

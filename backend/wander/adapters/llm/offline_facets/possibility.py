@@ -14,6 +14,7 @@ STRONG_FILLING = 0.1  # a filling this much nearer each side than the sides are 
 # closed two of three possibility facets.
 CANDIDATE = ("a candidate filling", "a possible go-between", "one way to join them", "a middle term to try")
 STRONG = ("a strong candidate filling", "a firm go-between", "the middle term to try first")
+NEARER_GOAL = ("it lies nearer the attractor than either", "of the three, it lies nearest the attractor")
 
 
 def _filling_kind(c: KnowledgeConcept, f: PairFacts) -> tuple[str, str]:
@@ -61,7 +62,7 @@ def possibility(kb: Knowledge, f: PairFacts) -> list[str]:
     where = f", {field}," if field else ""
     goal = ""
     if f.filling_attractor is not None and f.filling_attractor > 0.02:
-        goal = "it lies nearer the attractor than either"
+        goal = NEARER_GOAL[f.turn % len(NEARER_GOAL)]
     elif f.filling_recurs:
         goal = "the walk has named it among its themes already"
     margin = min(f.filling_sims) - f.sim
@@ -94,7 +95,7 @@ def possibility(kb: Knowledge, f: PairFacts) -> list[str]:
         leads.append(sentence_of(f"{field}, {F} {core}", kind, goal))
     if kind_named:  # how the corpus places it leads
         leads.append(sentence_of(f"{kind_named}, and it {core}", goal))
-    if goal.startswith("it lies nearer"):
+    if goal in NEARER_GOAL:
         leads.append(sentence_of(f"nearer the attractor than either, {F} {core}", kind))
     # the corpus's own word on the filling leads where it states a relation to a side
     return leads + out if f.filling_relation else out[:1] + leads + out[1:]

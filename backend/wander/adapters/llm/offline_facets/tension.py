@@ -47,6 +47,7 @@ def _leans(kb: Knowledge, f: PairFacts) -> Clause:
             f"set against {B}, {A} leans to {la}; set against {A}, {B} leans to {lb}",
             f"what marks {A} off from {B} is {la}, and what marks {B} off is {lb}",
             f"each keeps something the other lacks: {A} has {la}, {B} has {lb}",
+            f"apart, {A} would go toward {la}, {B} toward {lb}",
         )
     if la or lb:
         X, L = (A, la) if la else (B, lb)
