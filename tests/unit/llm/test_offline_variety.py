@@ -70,3 +70,29 @@ def test_an_active_resonance_that_names_the_arrival_is_cited_with_its_other_them
     g = SimpleNamespace(b=side, recurring=None)
     recurring(g, ["ship, sail", "harbourmaster, pier"])  # a theme must be the locus itself, not a longer word
     assert g.recurring is None
+
+
+def test_every_phrasing_of_a_domain_contrast_says_the_realms_where_one_does():
+    """The tension's depth clause leaves the realms to the contrast: whichever phrasing the
+    pair's turn picks must carry them."""
+    from wander.adapters.llm.offline_facets.tension import _contrast
+
+    def side(name, path):
+        return SimpleNamespace(name=name, concept=SimpleNamespace(path=path))
+
+    f = SimpleNamespace(
+        a=side("rope", ["line"]),
+        b=side("vote", ["group action"]),
+        opposite=None,
+        doing_a=None,
+        doing_b=None,
+        kinship="broad",
+        kin=True,  # the connection names the realms only for a pair of no kin: here it does not
+        only_a=["artifacts"],
+        only_b=["acts"],
+        common_domains=[],
+        realms=("physical entity", "abstract entity"),
+    )
+    phrasings, strength = _contrast(f)
+    assert strength == 2 and len(phrasings) == 4
+    assert all(p.endswith(", the one among physical things, the other among abstractions") for p in phrasings)

@@ -93,8 +93,9 @@ class PairFacts:
 
     @property
     def turn(self) -> int:
-        """Which of a clause's phrasings this pair takes where the clause does not lead: the
-        pair's own number, so a replayed step reads the same and other pairs read otherwise."""
+        """Which of a clause's phrasings this pair takes where the clause follows the lead,
+        and which the lead tries first (clauses.arrangements): the pair's own number, so a
+        replayed step reads the same and other pairs read otherwise."""
         return (self.a.index * 7919 + self.b.index * 104729) % 9973
 
     @property

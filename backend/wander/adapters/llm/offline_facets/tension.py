@@ -72,14 +72,17 @@ def _contrast(f: PairFacts) -> tuple[Clause, int]:
         ), 2
     if f.only_a and f.only_b and not f.common_domains:
         da, db = domains(f.only_a), domains(f.only_b)
-        text = f"one is a matter of {da}, the other of {db}"
+        realms = ""  # each phrasing says it: the depth clause leaves it to this one (below)
         if f.realms[0] != f.realms[1] and all(f.realms) and not says_realms(f):
-            text += f", the one among {realm(f.realms[0])}, the other among {realm(f.realms[1])}"
-        return (
-            text,
-            f"{A} belongs to {da}, {B} to {db}, with no field in common",
-            f"{da} on one side, {db} on the other, and no field shared",
-            f"the step leaves {da} for {db}, fields that do not meet",
+            realms = f", the one among {realm(f.realms[0])}, the other among {realm(f.realms[1])}"
+        return tuple(
+            p + realms
+            for p in (
+                f"one is a matter of {da}, the other of {db}",
+                f"{A} belongs to {da}, {B} to {db}, with no field in common",
+                f"{da} on one side, {db} on the other, and no field shared",
+                f"the step leaves {da} for {db}, fields that do not meet",
+            )
         ), 2
     if f.only_b:
         return (f"both touch {domains(f.common_domains)}, but {B} also reaches into {domains(f.only_b)}",), 1
