@@ -20,7 +20,9 @@ import threading
 from typing import Any
 
 import asyncpg
-from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+from tenacity import Retrying, retry_if_exception, retry_if_exception_type, stop_after_attempt, wait_exponential
+
+from wander.adapters.postgres.leases import is_transient_db_error
 
 # CREATE DATABASE refuses while another session reads the template (the knowledge index
 # loads from it once per worker): wait and try again, for up to half a minute.
@@ -31,16 +33,8 @@ _TEMPLATE_BUSY = Retrying(
     reraise=True,
 )
 # A connection lost or refused (a busy machine, a backend that ended): open a new one.
-_CONNECTION_LOST = (
-    OSError,
-    asyncpg.InterfaceError,
-    asyncpg.ConnectionDoesNotExistError,
-    asyncpg.AdminShutdownError,
-    asyncpg.CannotConnectNowError,
-    asyncpg.TooManyConnectionsError,
-)
 _RECONNECT = Retrying(
-    retry=retry_if_exception_type(_CONNECTION_LOST),
+    retry=retry_if_exception(is_transient_db_error),
     wait=wait_exponential(multiplier=0.2, max=4),
     stop=stop_after_attempt(8),
     reraise=True,
@@ -138,9 +132,10 @@ class DatabasePool:
                     )
                 try:
                     runner.run(self._conn.execute(sql))
-                except _CONNECTION_LOST:
-                    self._conn.terminate()
-                    self._conn = None
+                except Exception as exc:
+                    if is_transient_db_error(exc):
+                        self._conn.terminate()
+                        self._conn = None
                     raise
 
 
